@@ -1,0 +1,63 @@
+// Runs every test/**/*.test.ts file in its own Node process (uvu + tsx), a few at a time,
+// then prints the one closing line CI reads: "N passed, N failed[, N skipped]".
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { cpus } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const filter = process.argv.slice(2);
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) { if (name !== 'fakes' && name !== 'fixtures') out.push(...walk(p)); }
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = walk(join(root, 'test'))
+  .map((f) => relative(root, f))
+  .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
+  .sort();
+
+const concurrency = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || cpus().length, 4));
+const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS) || 180_000;
+let passed = 0, failed = 0, skipped = 0;
+const failures = [];
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => { out += `\n[runner] ${file} timed out after ${fileTimeoutMs} ms\n`; child.kill('SIGKILL'); }, fileTimeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const num = (label) => { const m = out.match(new RegExp(`${label}:\\s+(\\d+)`)); return m ? Number(m[1]) : null; };
+      const total = num('Total'), ok = num('Passed'), skip = num('Skipped') ?? 0;
+      let p = ok ?? 0, f = total !== null && ok !== null ? total - ok - skip : 0;
+      if (code !== 0 && f === 0) f = 1; // a crash or timeout counts as a failure
+      passed += p; failed += f; skipped += skip;
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`${f ? 'FAIL' : 'ok  '} ${file} (${p} passed${f ? `, ${f} failed` : ''}${skip ? `, ${skip} skipped` : ''}) ${secs}s`);
+      if (f) { failures.push(file); console.log(out.split('\n').map((l) => '    ' + l).join('\n')); }
+      resolve();
+    });
+  });
+}
+
+const queue = [...files];
+await Promise.all(Array.from({ length: concurrency }, async () => { while (queue.length) await runFile(queue.shift()); }));
+if (failures.length) console.log(`\nFailed files:\n${failures.map((f) => '  ' + f).join('\n')}`);
+if (files.length === 0) { console.log('no test files found'); failed = 1; }
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,82 @@
+import type { AppContext } from '../app.js';
+import { checkAccess } from '../auth/access.js';
+import { recordAudit } from '../auth/audit.js';
+import { authenticate } from '../auth/authenticate.js';
+import { badRequest, fromZodIssues, notImplemented, unauthorized } from '../errors.js';
+import { Router } from '../http/router.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
+import { isReply, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
+import { getOperation, OPERATIONS, operationKey, type Access } from './operations.js';
+
+export interface BuiltApi {
+  router: Router;
+  /** Spec operations with their implementations (undefined where not built yet), for OpenAPI. */
+  described: Array<{ method: string; path: string; access: Access; tag: string; summary: string; def?: RouteDef }>;
+}
+
+const isExtra = (r: RouteDef): r is ExtraRoute => 'path' in r;
+
+/** Mounts every module's routes; spec operations without an implementation answer 501 not_implemented. */
+export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
+  const router = new Router();
+  const impls = new Map<string, RouteDef>();
+  const described: BuiltApi['described'] = [];
+  for (const m of modules) {
+    for (const def of m.routes) {
+      if (isExtra(def)) {
+        router.add(def.method, def.path, handlerFor(app, def, def.access), { cors: def.cors, bodyLimitBytes: def.bodyLimitBytes });
+        if (!def.hidden) described.push({ method: def.method, path: def.path, access: def.access, tag: def.tag, summary: def.summary, def });
+        continue;
+      }
+      getOperation(def.op); // throws for a name not in the spec table
+      if (impls.has(def.op)) throw new Error(`operation ${def.op} implemented twice`);
+      impls.set(def.op, def);
+    }
+  }
+  for (const op of OPERATIONS) {
+    const def = impls.get(operationKey(op));
+    const handler = def
+      ? handlerFor(app, def, op.access)
+      : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access);
+    router.add(op.method, op.path, handler, { bodyLimitBytes: def?.bodyLimitBytes });
+    described.push({ ...op, def });
+  }
+  return { router, described };
+}
+
+function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access) {
+  return async (req: HttpRequest): Promise<HttpResponse> => {
+    const principal = await authenticate(app, req);
+    checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
+    const query = def.query ? parseWith(def.query, Object.fromEntries(req.query), 'query') : undefined;
+    let body: unknown;
+    if (def.body && !def.rawBody) body = parseWith(def.body, parseJson(req), '');
+    const ctx: ApiContext = {
+      app, req, params: req.params, body, query, principal,
+      get workspaceId() {
+        if (!principal) throw unauthorized();
+        return principal.workspaceId;
+      },
+      audit: (action, target, detail) => principal
+        ? recordAudit(app, principal.workspaceId, principal, action, target, detail)
+        : Promise.resolve(),
+    };
+    const result = await def.handler(ctx);
+    if (isReply(result)) return result;
+    if (result === undefined) return { status: def.status ?? 204 };
+    return { status: def.status ?? 200, body: result };
+  };
+}
+
+function parseJson(req: HttpRequest): unknown {
+  if (req.body.length === 0) return {};
+  const type = req.headers['content-type'] ?? '';
+  if (type && !type.includes('json')) throw badRequest(`body: send JSON with Content-Type: application/json (got ${type.split(';')[0]})`);
+  try { return JSON.parse(req.body.toString('utf8')); } catch { throw badRequest('body: not valid JSON'); }
+}
+
+function parseWith<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: any[] } } }, value: unknown, prefix: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw fromZodIssues(r.error.issues, prefix);
+  return r.data;
+}

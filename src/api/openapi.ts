@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { SERVER_VERSION } from '../config/index.js';
+import type { BuiltApi } from './build.js';
+import type { Access } from './operations.js';
+
+const ErrorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object', required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: ['bad_request', 'invalid', 'unauthorized', 'forbidden', 'csrf', 'not_found', 'conflict', 'rate_limited', 'internal', 'not_implemented', 'payload_too_large'] },
+        message: { type: 'string', description: 'Human text; for validation it names the field path, then the problem.' },
+        details: {},
+      },
+    },
+  },
+};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const s = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete s.$schema;
+  return s;
+}
+
+function describeAccess(a: Access): string {
+  switch (a.kind) {
+    case 'public': return 'Public: no credentials.';
+    case 'any': return 'Any API token or signed-in user.';
+    case 'scope': return `API token with scope \`${a.scope}\`${a.admin ? ' and an admin-level scope' : ''}, or a signed-in user whose role is high enough.`;
+    case 'user': return `Signed-in session only (role ${a.role} or higher); API tokens are refused.`;
+  }
+}
+
+function security(a: Access) {
+  if (a.kind === 'public') return [];
+  if (a.kind === 'user') return [{ session: [] }];
+  return [{ bearer: a.kind === 'scope' ? [a.scope] : [] }, { session: [] }];
+}
+
+/** OpenAPI 3.1 from the operation table and the same zod schemas that validate requests. */
+export function buildOpenApi(api: BuiltApi, publicUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
+  for (const op of api.described) {
+    tags.add(op.tag);
+    const def = op.def;
+    const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (def?.query) {
+      const qs = jsonSchema(def.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, schema] of Object.entries(qs.properties ?? {})) {
+        params.push({ name, in: 'query', required: (qs.required ?? []).includes(name), schema } as never);
+      }
+    }
+    const responses: Record<string, unknown> = {};
+    const okStatus = String(def?.status ?? 200);
+    if (!def) responses['501'] = { description: 'Not built yet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    else responses[okStatus] = def.response
+      ? { description: 'Success', content: { 'application/json': { schema: jsonSchema(def.response, 'output') } } }
+      : { description: 'Success' };
+    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const operation: Record<string, unknown> = {
+      operationId: `${op.method.toLowerCase()}${op.path.replace(/^\/api\/v1/, '').replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
+      summary: op.summary,
+      description: describeAccess(op.access) + (def ? '' : ' Not built yet in this release: answers 501.'),
+      tags: [op.tag],
+      parameters: params,
+      security: security(op.access),
+      responses,
+    };
+    if (def?.rawBody) {
+      operation.requestBody = { required: true, description: def.rawBody.description, content: Object.fromEntries(def.rawBody.contentTypes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
+    } else if (def?.body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(def.body, 'input') } } };
+    }
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Chat Agent Service API', version: SERVER_VERSION, description: 'REST API of the self-hosted chat-agent server. Errors are `{ error: { code, message } }`.' },
+    servers: [{ url: publicUrl }],
+    tags: [...tags].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { Error: ErrorSchema },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API token created by an admin (Authorization: Bearer <token>).' },
+        session: { type: 'apiKey', in: 'cookie', name: 'sc_session', description: 'Session cookie from POST /api/v1/auth/login; state-changing requests also need X-CSRF-Token.' },
+      },
+    },
+  };
+}

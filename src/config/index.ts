@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { resolve } from 'node:path';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every environment variable the server reads. Nothing else in the code reads process.env. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_DB: z.string().min(1).default('servicechat'),
+  QDRANT_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  QDRANT_API_KEY: z.string().optional(),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  ALLOW_PRIVATE_NETWORK: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://chat.example.com' }).optional(),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
+  UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  mongodbUrl: string | null;
+  mongodbDb: string;
+  qdrantUrl: string | null;
+  qdrantApiKey: string | null;
+  env: 'development' | 'production' | 'test';
+  production: boolean;
+  allowPrivateNetwork: boolean;
+  logLevel: string;
+  publicUrl: string;
+  /** Server secret: encrypts provider keys and secrets at rest. Null means generate one under DATA_DIR. */
+  secretKey: string | null;
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  trustProxy: boolean;
+  version: string;
+}>;
+
+export class ConfigError extends Error {}
+
+export const SERVER_VERSION = '0.1.0';
+
+/** Parses the environment once at start-up; a bad variable stops the server with a message naming it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const port = e.PORT;
+  return Object.freeze({
+    port,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    mongodbUrl: e.MONGODB_URL ?? null,
+    mongodbDb: e.MONGODB_DB,
+    qdrantUrl: e.QDRANT_URL ?? null,
+    qdrantApiKey: e.QDRANT_API_KEY ?? null,
+    env: e.NODE_ENV,
+    production: e.NODE_ENV === 'production',
+    allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    secretKey: e.SECRET_KEY ?? null,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    trustProxy: e.TRUST_PROXY,
+    version: SERVER_VERSION,
+    ...overrides,
+  });
+}

@@ -1,0 +1,58 @@
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { newId } from '../store/ids.js';
+import type { Collection, Doc, DocumentStore } from '../store/types.js';
+
+export interface EventRecord extends Doc {
+  type: string;
+  /** Always carries workspaceId (service-api.md, Events). */
+  data: Record<string, unknown>;
+  createdAt: number;
+}
+
+export type EventListener = (event: EventRecord, stored: boolean) => void;
+
+export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * One bus per process. `publish` stores the event first, then fans it out (live sockets, webhook queue);
+ * `publishVolatile` is for streaming noise (message.delta, visitor.typing, agent.status) that goes to live
+ * sockets only and is never stored or sent as a webhook.
+ */
+export class EventBus {
+  private listeners = new Set<EventListener>();
+  readonly collection: Collection<EventRecord>;
+
+  constructor(store: DocumentStore, private clock: Clock, private log: Logger) {
+    this.collection = store.collection<EventRecord>('events', { indexes: [{ fields: [['createdAt', 1]] }, { fields: [['workspaceId', 1], ['type', 1]] }] });
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async publish(workspaceId: string, type: string, data: Record<string, unknown>): Promise<EventRecord> {
+    const now = this.clock.now();
+    const event: EventRecord = { _id: newId('evt', now), workspaceId, type, data: { ...data, workspaceId }, createdAt: now };
+    await this.collection.insertOne(event);
+    this.fanOut(event, true);
+    return event;
+  }
+
+  publishVolatile(workspaceId: string, type: string, data: Record<string, unknown>): void {
+    const now = this.clock.now();
+    this.fanOut({ _id: newId('evt', now), workspaceId, type, data: { ...data, workspaceId }, createdAt: now }, false);
+  }
+
+  /** Deletes stored events older than the retention window (a week). */
+  async prune(): Promise<number> {
+    return this.collection.deleteMany({ createdAt: { $lt: this.clock.now() - EVENT_RETENTION_MS } }, { crossWorkspace: true });
+  }
+
+  private fanOut(event: EventRecord, stored: boolean): void {
+    for (const l of this.listeners) {
+      try { l(event, stored); } catch (err) { this.log.error({ err, type: event.type }, 'event listener failed'); }
+    }
+  }
+}

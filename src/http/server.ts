@@ -1,0 +1,151 @@
+import uWS from 'uWebSockets.js';
+import { randomBytes } from 'node:crypto';
+import { ApiError, payloadTooLarge } from '../errors.js';
+import type { Logger } from '../log.js';
+import { parseCookies } from './cookies.js';
+import { encodeBody, errorToResponse, statusLine } from './respond.js';
+import type { Router } from './router.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+import { attachSocket, type SocketRegistry } from './sockets.js';
+import type { SocketEndpoint } from './types.js';
+
+export interface HttpServerOptions {
+  logger: Logger;
+  router: Router;
+  sockets?: SocketEndpoint<any>[];
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+}
+
+export interface HttpServer {
+  listen(host: string, port: number): Promise<number>;
+  /** Stops accepting connections, closes sockets (1001) and waits for requests in flight (up to timeoutMs). */
+  close(timeoutMs?: number): Promise<void>;
+  readonly inFlight: number;
+}
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+const requestIdPrefix = randomBytes(3).toString('hex');
+let requestCounter = 0;
+
+export function newRequestId(headerValue?: string): string {
+  if (headerValue && /^[\w.-]{1,64}$/.test(headerValue)) return headerValue;
+  return `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
+}
+
+export function clientIp(res: uWS.HttpResponse, headers: Record<string, string>, trustProxy: boolean): string {
+  if (trustProxy && headers['x-forwarded-for']) return headers['x-forwarded-for'].split(',')[0].trim();
+  const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+export function createHttpServer(opts: HttpServerOptions): HttpServer {
+  const app = uWS.App();
+  const log = opts.logger;
+  let listenSocket: uWS.us_listen_socket | null = null;
+  let inFlight = 0;
+  const sockets: SocketRegistry = { open: new Set() };
+  for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy);
+
+  app.any('/*', (res, req) => {
+    const started = performance.now();
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => { headers[k] = v; });
+    const requestId = newRequestId(headers['x-request-id']);
+    const ip = clientIp(res, headers, opts.trustProxy);
+    const ac = new AbortController();
+    let done = false;
+    inFlight++;
+    res.onAborted(() => { done = true; ac.abort(); inFlight--; log.info({ requestId, method, path, aborted: true }, 'request aborted'); });
+
+    const request: HttpRequest = {
+      method, path, query: new URLSearchParams(rawQuery), params: {}, headers,
+      cookies: parseCookies(headers.cookie), ip, requestId, body: Buffer.alloc(0), signal: ac.signal,
+      log: log.child({ requestId }),
+    };
+
+    const finish = (answer: HttpResponse, corsOrigin: string | null) => {
+      if (done) return;
+      done = true;
+      inFlight--;
+      const status = answer.status ?? 200;
+      const { bytes, contentType } = encodeBody(answer);
+      res.cork(() => {
+        res.writeStatus(statusLine(status));
+        res.writeHeader('X-Request-Id', requestId);
+        res.writeHeader('X-Content-Type-Options', 'nosniff');
+        if (corsOrigin) {
+          res.writeHeader('Access-Control-Allow-Origin', corsOrigin);
+          res.writeHeader('Vary', 'Origin');
+        }
+        const hdrs = answer.headers ?? {};
+        if (contentType && !Object.keys(hdrs).some((h) => h.toLowerCase() === 'content-type')) res.writeHeader('Content-Type', contentType);
+        for (const [k, v] of Object.entries(hdrs)) res.writeHeader(k, v);
+        for (const c of answer.cookies ?? []) res.writeHeader('Set-Cookie', c);
+        if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(bytes)); else res.end(bytes);
+      });
+      log.info({ requestId, method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    };
+
+    const match = opts.router.match(method === 'OPTIONS' && headers['access-control-request-method'] ? headers['access-control-request-method'].toUpperCase() : method, path);
+    if (match.kind === 'not_found') return finish(errorToResponse(new ApiError('not_found', 404, `no route for ${method} ${path}`), log), null);
+    if (match.kind === 'method_not_allowed') {
+      return finish({ ...errorToResponse(new ApiError('bad_request', 405, `method ${method} is not allowed on ${path}; use ${match.allowed.join(', ')}`), log), headers: { Allow: match.allowed.join(', ') } }, null);
+    }
+    const { route, params } = match;
+    request.params = params;
+    const corsOrigin = route.options.cors && headers.origin ? headers.origin : null;
+    if (method === 'OPTIONS') {
+      return finish({ status: 204, headers: corsOrigin ? {
+        'Access-Control-Allow-Methods': route.method,
+        'Access-Control-Allow-Headers': headers['access-control-request-headers'] ?? 'Content-Type',
+        'Access-Control-Max-Age': '600',
+      } : {} }, corsOrigin);
+    }
+
+    const run = () => {
+      Promise.resolve()
+        .then(() => route.handler(request))
+        .catch((err) => errorToResponse(err, request.log))
+        .then((answer) => finish(answer, corsOrigin));
+    };
+
+    const contentLength = Number(headers['content-length'] ?? 0);
+    const hasBody = !BODYLESS.has(method) && (contentLength > 0 || headers['transfer-encoding'] !== undefined);
+    if (!hasBody) return run();
+    const limit = route.options.bodyLimitBytes ?? opts.bodyLimitBytes;
+    if (contentLength > limit) return finish(errorToResponse(payloadTooLarge(limit), log), corsOrigin);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > limit) { finish(errorToResponse(payloadTooLarge(limit), log), corsOrigin); return; }
+      chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS reuses the chunk's memory
+      if (isLast) { request.body = Buffer.concat(chunks, size); run(); }
+    });
+  });
+
+  return {
+    get inFlight() { return inFlight; },
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (ls) => {
+          if (!ls) return reject(new Error(`could not listen on ${host}:${port}`));
+          listenSocket = ls;
+          resolve(uWS.us_socket_local_port(ls as unknown as uWS.us_socket));
+        });
+      });
+    },
+    async close(timeoutMs = 10_000) {
+      if (listenSocket) { uWS.us_listen_socket_close(listenSocket); listenSocket = null; }
+      for (const conn of [...sockets.open]) conn.close(1001, 'server shutting down');
+      const deadline = Date.now() + timeoutMs;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      app.close();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import uWS from 'uWebSockets.js';
+import type { Logger } from '../log.js';
+import { parseCookies } from './cookies.js';
+import { encodeBody, errorToResponse, statusLine } from './respond.js';
+import { clientIp, newRequestId } from './server.js';
+import type { SocketConn, SocketEndpoint, UpgradeRequest } from './types.js';
+
+export interface SocketRegistry { open: Set<SocketConn<unknown>> }
+
+interface UserData { data: unknown; ip: string; conn?: Conn }
+
+let nextConnId = 1;
+
+class Conn implements SocketConn<unknown> {
+  readonly id = nextConnId++;
+  closed = false;
+  constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
+  send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {
+    if (this.closed) return 'dropped';
+    const r = this.ws.send(message, binary);
+    return r === 1 ? 'ok' : r === 0 ? 'backpressure' : 'dropped';
+  }
+  bufferedAmount() { return this.closed ? 0 : this.ws.getBufferedAmount(); }
+  close(code = 1000, reason = '') {
+    if (this.closed) return;
+    this.closed = true;
+    this.ws.end(code, reason.slice(0, 120));
+  }
+}
+
+/** Mounts one WebSocket endpoint. Upgrade checks may be async; headers are read before the first await. */
+export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean): void {
+  app.ws<UserData>(ep.path, {
+    maxPayloadLength: ep.maxPayloadBytes ?? 64 * 1024,
+    idleTimeout: ep.idleTimeoutSec ?? 60,
+    maxBackpressure: ep.maxBackpressureBytes ?? 1024 * 1024,
+    closeOnBackpressureLimit: 1,
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      const headers: Record<string, string> = {};
+      req.forEach((k, v) => { headers[k] = v; });
+      const key = headers['sec-websocket-key'] ?? '';
+      const protocol = headers['sec-websocket-protocol'] ?? '';
+      const extensions = headers['sec-websocket-extensions'] ?? '';
+      const ac = new AbortController();
+      let aborted = false;
+      res.onAborted(() => { aborted = true; ac.abort(); });
+      const ip = clientIp(res, headers, trustProxy);
+      const up: UpgradeRequest = {
+        path: req.getUrl(), query: new URLSearchParams(req.getQuery() ?? ''), headers,
+        cookies: parseCookies(headers.cookie), ip, requestId: newRequestId(headers['x-request-id']), signal: ac.signal,
+      };
+      Promise.resolve()
+        .then(() => ep.upgrade(up))
+        .then(
+          (data) => { if (!aborted) res.cork(() => res.upgrade<UserData>({ data, ip }, key, protocol, extensions, context)); },
+          (err) => {
+            if (aborted) return;
+            const answer = errorToResponse(err, log);
+            const { bytes } = encodeBody(answer);
+            res.cork(() => {
+              res.writeStatus(statusLine(answer.status ?? 400));
+              res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+              for (const [k, v] of Object.entries(answer.headers ?? {})) res.writeHeader(k, v);
+              res.end(bytes);
+            });
+          },
+        );
+    },
+    open: (ws) => {
+      const ud = ws.getUserData();
+      const conn = new Conn(ws, ud.data, ud.ip);
+      ud.conn = conn;
+      registry.open.add(conn);
+      try { ep.open(conn); } catch (err) { log.error({ err, path: ep.path }, 'socket open handler failed'); conn.close(1011, 'internal error'); }
+    },
+    message: (ws, message, isBinary) => {
+      const conn = ws.getUserData().conn!;
+      // The ArrayBuffer is only valid during this call: decode or copy before handing it on.
+      const data = isBinary ? Buffer.from(new Uint8Array(message)) : Buffer.from(message).toString('utf8');
+      try { ep.message(conn, data, isBinary); } catch (err) { log.error({ err, path: ep.path }, 'socket message handler failed'); }
+    },
+    drain: (ws) => { const conn = ws.getUserData().conn; if (conn && ep.drain) ep.drain(conn); },
+    close: (ws, code, message) => {
+      const conn = ws.getUserData().conn;
+      if (!conn) return;
+      conn.closed = true;
+      registry.open.delete(conn);
+      try { ep.close(conn, code, Buffer.from(message).toString('utf8')); } catch (err) { log.error({ err, path: ep.path }, 'socket close handler failed'); }
+    },
+  });
+}

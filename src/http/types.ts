@@ -1,0 +1,71 @@
+import type { Logger } from '../log.js';
+
+/** A request as route handlers see it: everything read up front, so no uWS object escapes src/http. */
+export interface HttpRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  /** Header names are lower case. */
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+  ip: string;
+  requestId: string;
+  body: Buffer;
+  /** Aborted when the client goes away before the answer is written. */
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export interface HttpResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Several Set-Cookie values. */
+  cookies?: string[];
+  /** A Buffer or string is sent as is; anything else as JSON. */
+  body?: unknown;
+}
+
+export type Handler = (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
+
+export interface RouteOptions {
+  /** Largest accepted body in bytes (defaults to config BODY_LIMIT_BYTES). */
+  bodyLimitBytes?: number;
+  /** Answer CORS preflight and add Access-Control-* headers (widget endpoints). */
+  cors?: boolean;
+}
+
+export interface SocketConn<D> {
+  readonly id: number;
+  readonly data: D;
+  readonly ip: string;
+  /** 'ok' sent, 'backpressure' queued beyond the soft limit, 'dropped' not sent (closed or over the hard limit). */
+  send(message: string | Uint8Array, binary?: boolean): 'ok' | 'backpressure' | 'dropped';
+  bufferedAmount(): number;
+  close(code?: number, reason?: string): void;
+  readonly closed: boolean;
+}
+
+export interface UpgradeRequest {
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  cookies: Record<string, string>;
+  ip: string;
+  requestId: string;
+  signal: AbortSignal;
+}
+
+export interface SocketEndpoint<D> {
+  path: string;
+  maxPayloadBytes?: number;
+  idleTimeoutSec?: number;
+  /** Bytes buffered for one socket before sends are dropped (slow consumers never slow the others). */
+  maxBackpressureBytes?: number;
+  /** Accept (return per-socket data) or refuse (throw ApiError; its status is answered). */
+  upgrade(req: UpgradeRequest): Promise<D> | D;
+  open(conn: SocketConn<D>): void;
+  message(conn: SocketConn<D>, data: string | Buffer, isBinary: boolean): void;
+  close(conn: SocketConn<D>, code: number, reason: string): void;
+  drain?(conn: SocketConn<D>): void;
+}

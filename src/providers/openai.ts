@@ -1,0 +1,102 @@
+import { toFile } from 'openai';
+import { bareModelId, isOpenAiReasoningModel, openAiCapabilities, pickModel } from './model-info.js';
+import { OpenAiCompatibleAdapter } from './openai-compatible.js';
+import type { ChatMapping } from './openai-chat.js';
+import type {
+  AudioResult, ModelCapabilities, ModelInfo, ProviderConnection, ProviderKind, ProviderOptions,
+  SynthesizeOptions, TranscribeOptions, VoiceInfo,
+} from './types.js';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const OPENAI_DEFAULTS = Object.freeze({
+  embeddingModel: 'text-embedding-3-small',
+  ttsModel: 'gpt-4o-mini-tts',
+  sttModel: 'gpt-4o-mini-transcribe',
+});
+
+// The speech endpoint's built-in voices; OpenAI has no voices endpoint to list them.
+const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse', 'marin', 'cedar'];
+
+export const PREVIEW_TEXT = 'Hello! This is how I sound. How can I help you today?';
+
+/** Kind B: OpenAI itself. Text as kind A plus embeddings, text to speech and speech to text. */
+export class OpenAiAdapter extends OpenAiCompatibleAdapter {
+  override readonly kind: ProviderKind = 'openai';
+  protected override label = 'OpenAI';
+
+  constructor(conn: ProviderConnection, opts: ProviderOptions = {}) {
+    super(conn, opts, OPENAI_BASE_URL);
+  }
+
+  protected override capabilities(id: string): ModelCapabilities {
+    return openAiCapabilities(id);
+  }
+
+  override recommendedModel(models: ModelInfo[]): string | null {
+    // Fast, cheap, sees images and calls tools well: suits website chat and spoken replies.
+    return pickModel(models, ['gpt-4.1-mini', 'gpt-5-mini', 'gpt-4o-mini'], (m) => m.capabilities.text && m.capabilities.tools);
+  }
+
+  protected override mapping: ChatMapping = {
+    tokensField: 'max_completion_tokens',
+    reasoningEffort: (model, effort) => {
+      if (!effort || !isOpenAiReasoningModel(model)) return undefined;
+      // Only the first gpt-5 generation accepts "minimal"; o-series and gpt-5.1+ get the nearest, low.
+      if (effort === 'minimal') return /^gpt-5(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$/.test(bareModelId(model)) ? 'minimal' : 'low';
+      return effort;
+    },
+    // Reasoning models refuse a temperature other than the default.
+    takesTemperature: (model) => !isOpenAiReasoningModel(model),
+  };
+
+  protected override defaultEmbeddingModel(): string {
+    return OPENAI_DEFAULTS.embeddingModel;
+  }
+
+  async listVoices(): Promise<VoiceInfo[]> {
+    return VOICES.map((id) => ({ id, name: id[0].toUpperCase() + id.slice(1), previewUrl: null }));
+  }
+
+  async previewVoice(voiceId: string): Promise<AudioResult> {
+    return this.synthesize(PREVIEW_TEXT, { voice: voiceId });
+  }
+
+  async synthesize(text: string, opts: SynthesizeOptions): Promise<AudioResult> {
+    const model = opts.model || OPENAI_DEFAULTS.ttsModel;
+    try {
+      const res = await this.client.audio.speech.create({
+        model,
+        voice: opts.voice,
+        input: text,
+        response_format: 'mp3',
+        ...(opts.speed != null && opts.speed !== 1 ? { speed: opts.speed } : {}),
+        // tts-1 models take no instructions; the gpt-4o speech models do.
+        ...(opts.style && !/^tts-1/.test(bareModelId(model)) ? { instructions: opts.style } : {}),
+      });
+      return { contentType: res.headers.get('content-type') || 'audio/mpeg', audio: Buffer.from(await res.arrayBuffer()) };
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
+
+  async transcribe(audio: Buffer, opts: TranscribeOptions): Promise<string> {
+    try {
+      const file = await toFile(audio, `audio.${extensionFor(opts.mimeType)}`, { type: opts.mimeType });
+      const res = await this.client.audio.transcriptions.create({
+        file,
+        model: opts.model || OPENAI_DEFAULTS.sttModel,
+        ...(opts.language ? { language: opts.language.slice(0, 2).toLowerCase() } : {}),
+      });
+      return res.text;
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
+}
+
+/** The upload needs a file name whose extension matches the audio format. */
+export function extensionFor(mimeType: string): string {
+  const sub = mimeType.split(';')[0].split('/')[1]?.trim() ?? '';
+  const known: Record<string, string> = { mpeg: 'mp3', mp3: 'mp3', 'x-wav': 'wav', wav: 'wav', webm: 'webm', ogg: 'ogg', mp4: 'mp4', 'x-m4a': 'm4a', m4a: 'm4a', flac: 'flac', aac: 'aac' };
+  return known[sub] ?? 'webm';
+}

@@ -1,0 +1,50 @@
+import { bareModelId } from './model-info.js';
+
+/** List price in US dollars per million tokens. */
+export interface ModelPrice {
+  model: string;
+  inputPerMillionUsd: number;
+  outputPerMillionUsd: number;
+}
+
+// Public list prices (standard tier, short prompts) of common models, for cost estimates and
+// security.caps.dailyUsd. Models not listed count as free, as bot-config.md says.
+const TABLE: Array<[model: string, input: number, output: number]> = [
+  ['gpt-4o', 2.5, 10], ['gpt-4o-mini', 0.15, 0.6], ['chatgpt-4o-latest', 5, 15],
+  ['gpt-4.1', 2, 8], ['gpt-4.1-mini', 0.4, 1.6], ['gpt-4.1-nano', 0.1, 0.4],
+  ['gpt-4-turbo', 10, 30], ['gpt-3.5-turbo', 0.5, 1.5],
+  ['gpt-5', 1.25, 10], ['gpt-5-mini', 0.25, 2], ['gpt-5-nano', 0.05, 0.4], ['gpt-5-chat-latest', 1.25, 10],
+  ['gpt-5.1', 1.25, 10], ['gpt-5.1-chat-latest', 1.25, 10], ['gpt-5.2', 1.75, 14],
+  ['o1', 15, 60], ['o3', 2, 8], ['o3-mini', 1.1, 4.4], ['o4-mini', 1.1, 4.4],
+  ['text-embedding-3-small', 0.02, 0], ['text-embedding-3-large', 0.13, 0], ['text-embedding-ada-002', 0.1, 0],
+  ['gemini-2.0-flash', 0.1, 0.4], ['gemini-2.0-flash-lite', 0.075, 0.3],
+  ['gemini-2.5-flash', 0.3, 2.5], ['gemini-2.5-flash-lite', 0.1, 0.4], ['gemini-2.5-pro', 1.25, 10],
+  ['gemini-3-flash', 0.5, 3], ['gemini-3-pro', 2, 12],
+  ['gemini-embedding-001', 0.15, 0],
+];
+
+export const PRICES: readonly ModelPrice[] = Object.freeze(
+  TABLE.map(([model, input, output]) => Object.freeze({ model, inputPerMillionUsd: input, outputPerMillionUsd: output })),
+);
+
+/**
+ * The price of a model id, matching the longest listed name that the id starts with up to a separator,
+ * so dated and preview ids ("gpt-4o-2024-08-06", "gemini-3-pro-preview") and vendor prefixes
+ * ("openai/gpt-4o") find their family, while "gpt-5.1" never borrows the price of "gpt-5".
+ */
+export function priceFor(model: string): ModelPrice | null {
+  const id = bareModelId(model);
+  let best: ModelPrice | null = null;
+  for (const p of PRICES) {
+    if (id !== p.model && !(id.startsWith(p.model) && /[-:@]/.test(id[p.model.length]))) continue;
+    if (!best || p.model.length > best.model.length) best = p;
+  }
+  return best;
+}
+
+/** Estimated cost in US dollars; unknown models cost 0. */
+export function estimateCostUsd(model: string, usage: { inputTokens: number; outputTokens: number }): number {
+  const p = priceFor(model);
+  if (!p) return 0;
+  return (Math.max(0, usage.inputTokens) * p.inputPerMillionUsd + Math.max(0, usage.outputTokens) * p.outputPerMillionUsd) / 1_000_000;
+}

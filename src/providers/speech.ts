@@ -1,0 +1,116 @@
+import { httpError, providerError } from './errors.js';
+import { noCapabilities, pickModel } from './model-info.js';
+import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
+import { PREVIEW_TEXT, extensionFor } from './openai.js';
+import type {
+  AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderOptions, SynthesizeOptions, TranscribeOptions, VoiceInfo,
+} from './types.js';
+
+export const SPEECH_BASE_URL = 'https://api.elevenlabs.io';
+export const SPEECH_DEFAULTS = Object.freeze({ ttsModel: 'eleven_flash_v2_5', sttModel: 'scribe_v1' });
+
+interface WireModel { model_id: string; name?: string; can_do_text_to_speech?: boolean }
+interface WireVoice { voice_id: string; name?: string; preview_url?: string | null; labels?: Record<string, string>; verified_languages?: { language?: string }[] }
+
+/** Kind D: an ElevenLabs-style speech provider over plain HTTP (key in the xi-api-key header). */
+export class SpeechAdapter implements ProviderAdapter {
+  readonly kind = 'speech' as const;
+  private readonly baseUrl: string;
+  private readonly fetchFn: typeof fetch;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly conn: ProviderConnection, opts: ProviderOptions = {}) {
+    this.baseUrl = (conn.baseUrl || SPEECH_BASE_URL).replace(/\/+$/, '');
+    this.fetchFn = opts.fetch ?? fetch;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  private fail(err: unknown, verifying = false) {
+    return providerError(err, { label: 'the speech provider', baseUrl: this.baseUrl, verifying });
+  }
+
+  /** One call; a non-2xx answer or a network failure becomes an ApiError. */
+  private async call(path: string, init: RequestInit = {}, verifying = false): Promise<Response> {
+    try {
+      const res = await this.fetchFn(`${this.baseUrl}${path}`, {
+        ...init,
+        headers: { 'xi-api-key': this.conn.apiKey, ...(init.headers as Record<string, string> | undefined) },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      if (!res.ok) throw await httpError(res);
+      return res;
+    } catch (err) {
+      throw this.fail(err, verifying);
+    }
+  }
+
+  private async json<T>(path: string, init?: RequestInit, verifying = false): Promise<T> {
+    const res = await this.call(path, init, verifying);
+    try {
+      return (await res.json()) as T;
+    } catch (err) {
+      throw this.fail(Object.assign(new Error(`the answer to ${path} was not JSON`), { status: 502, cause: err }), verifying);
+    }
+  }
+
+  async verifyKey(): Promise<void> {
+    await this.json('/v1/user', {}, true);
+  }
+
+  async listModels(): Promise<ModelInfo[]> {
+    const list = await this.json<WireModel[]>('/v1/models');
+    const models: ModelInfo[] = list.map((m) => ({
+      id: m.model_id, label: m.name || m.model_id, capabilities: { ...noCapabilities, tts: m.can_do_text_to_speech !== false },
+    }));
+    // The models endpoint lists speech models only; the transcription model is fixed.
+    models.push({ id: SPEECH_DEFAULTS.sttModel, label: 'Scribe v1', capabilities: { ...noCapabilities, stt: true } });
+    return models;
+  }
+
+  recommendedModel(models: ModelInfo[]): string | null {
+    // Low latency matters most in spoken conversation.
+    return pickModel(models, ['eleven_flash_v2_5', 'eleven_turbo_v2_5', 'eleven_multilingual_v2'], (m) => m.capabilities.tts);
+  }
+
+  async listVoices(): Promise<VoiceInfo[]> {
+    const body = await this.json<{ voices?: WireVoice[] }>('/v1/voices');
+    return (body.voices ?? []).map((v) => {
+      const language = v.labels?.language || v.verified_languages?.[0]?.language;
+      return { id: v.voice_id, name: v.name || v.voice_id, ...(language ? { language } : {}), previewUrl: v.preview_url ?? null };
+    });
+  }
+
+  /** The provider's own sample when it has one (no credits spent), else a short synthesized one. */
+  async previewVoice(voiceId: string): Promise<AudioResult> {
+    const voice = await this.json<WireVoice>(`/v1/voices/${encodeURIComponent(voiceId)}`);
+    if (!voice.preview_url) return this.synthesize(PREVIEW_TEXT, { voice: voiceId });
+    try {
+      const res = await this.fetchFn(voice.preview_url, { signal: AbortSignal.timeout(this.timeoutMs) });
+      if (!res.ok) throw await httpError(res);
+      return { contentType: res.headers.get('content-type') || 'audio/mpeg', audio: Buffer.from(await res.arrayBuffer()) };
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
+
+  async synthesize(text: string, opts: SynthesizeOptions): Promise<AudioResult> {
+    const body: Record<string, unknown> = { text, model_id: opts.model || SPEECH_DEFAULTS.ttsModel };
+    // The provider takes speeds 0.7 to 1.2 only; the bot setting allows 0.5 to 2. Style is not supported (bot-config).
+    if (opts.speed != null && opts.speed !== 1) body.voice_settings = { speed: Math.min(1.2, Math.max(0.7, opts.speed)) };
+    const res = await this.call(`/v1/text-to-speech/${encodeURIComponent(opts.voice)}?output_format=mp3_44100_128`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
+      body: JSON.stringify(body),
+    });
+    return { contentType: res.headers.get('content-type') || 'audio/mpeg', audio: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  async transcribe(audio: Buffer, opts: TranscribeOptions): Promise<string> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(audio)], { type: opts.mimeType }), `audio.${extensionFor(opts.mimeType)}`);
+    form.append('model_id', opts.model || SPEECH_DEFAULTS.sttModel);
+    if (opts.language) form.append('language_code', opts.language.slice(0, 2).toLowerCase());
+    const body = await this.json<{ text?: string }>('/v1/speech-to-text', { method: 'POST', body: form });
+    return body.text ?? '';
+  }
+}

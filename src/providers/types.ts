@@ -1,0 +1,130 @@
+/**
+ * The provider port: what the rest of the server may ask of a model/voice provider.
+ * Kinds follow bot-config.md: A openai_compatible, B openai, C gemini, D speech.
+ * Adapters live beside this file; only they import `openai` / `@google/genai`.
+ */
+export type ProviderKind = 'openai_compatible' | 'openai' | 'gemini' | 'speech';
+
+export interface ProviderConnection {
+  id: string;
+  kind: ProviderKind;
+  apiKey: string;
+  /** Required for kind A; optional elsewhere (gateways, and tests pointing at fakes). */
+  baseUrl?: string | null;
+}
+
+export interface ModelCapabilities {
+  text: boolean;
+  vision: boolean;
+  tools: boolean;
+  reasoning: boolean;
+  embeddings: boolean;
+  tts: boolean;
+  stt: boolean;
+  /** A realtime (speech-to-speech) voice model, for voice.realtime.model. */
+  realtime: boolean;
+}
+
+export interface ModelInfo {
+  id: string;
+  label: string;
+  capabilities: ModelCapabilities;
+}
+
+export interface VoiceInfo {
+  id: string;
+  name: string;
+  language?: string;
+  previewUrl?: string | null;
+}
+
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: Buffer };
+export type ChatContent = string | ChatContentPart[];
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text of the arguments object. */
+  arguments: string;
+  /** Opaque provider data that must travel back with the call (Gemini thought signature). */
+  signature?: string;
+}
+
+export type ChatMessage =
+  | { role: 'user'; content: ChatContent }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export type Effort = 'minimal' | 'low' | 'medium' | 'high';
+
+export interface ChatRequest {
+  model: string;
+  system: string;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  effort?: Effort;
+  /** null or absent: the model's default. */
+  temperature?: number | null;
+  maxOutputTokens?: number;
+}
+
+/** Streamed in this order: text deltas, then tool calls (complete), then usage, then done. */
+export type ChatEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | { type: 'done'; finishReason: string };
+
+export interface AudioResult {
+  contentType: string;
+  audio: Buffer;
+}
+
+export interface SynthesizeOptions {
+  voice: string;
+  model?: string;
+  /** 0.5 to 2; kinds B and D. */
+  speed?: number;
+  /** How to speak, in words; kinds B and C. */
+  style?: string;
+}
+
+export interface TranscribeOptions {
+  mimeType: string;
+  model?: string;
+  /** Language hint; the first two letters are used. */
+  language?: string;
+}
+
+export interface ProviderAdapter {
+  readonly kind: ProviderKind;
+  /** Resolves when the key works; throws ApiError invalid (422) naming apiKey or baseUrl otherwise. */
+  verifyKey(): Promise<void>;
+  listModels(): Promise<ModelInfo[]>;
+  /** The model a new bot (or voice setting) gets from this list, or null when none fits. */
+  recommendedModel(models: ModelInfo[]): string | null;
+  listVoices?(): Promise<VoiceInfo[]>;
+  previewVoice?(voiceId: string): Promise<AudioResult>;
+  chat?(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent>;
+  embed?(texts: string[], model?: string): Promise<number[][]>;
+  synthesize?(text: string, opts: SynthesizeOptions): Promise<AudioResult>;
+  transcribe?(audio: Buffer, opts: TranscribeOptions): Promise<string>;
+}
+
+export interface ProviderOptions {
+  /** Outbound fetch (e.g. the guarded client for user-supplied base URLs). Defaults to global fetch. */
+  fetch?: typeof fetch;
+  /** Per-request time limit. Default 60000. */
+  timeoutMs?: number;
+  /** Retries on 429/5xx/connection errors (kinds A and B). Default 2. */
+  maxRetries?: number;
+}

@@ -1,0 +1,55 @@
+/** Local error of the guarded outbound client. Messages name the host, never headers, bodies or query strings. */
+export type OutboundErrorCode =
+  | 'blocked_address'
+  | 'invalid_url'
+  | 'timeout'
+  | 'too_many_redirects'
+  | 'too_large'
+  | 'connect_failed'
+  | 'dns_failed';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly code: OutboundErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'OutboundError';
+  }
+}
+
+export const isOutboundError = (err: unknown): err is OutboundError => err instanceof OutboundError;
+
+/** Finds an OutboundError wrapped by undici or fetch (`TypeError('fetch failed', { cause })`). */
+export function findOutboundError(err: unknown): OutboundError | undefined {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof OutboundError) return e;
+  }
+  return undefined;
+}
+
+const CONNECT_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_SOCKET: 'connection closed by the server',
+};
+
+/** Maps whatever undici/Node threw to an OutboundError with a short, secret-free message. */
+export function toOutboundError(err: unknown, host: string): OutboundError {
+  const found = findOutboundError(err);
+  if (found) return found;
+  let code: string | undefined;
+  for (let e = err, depth = 0; e && depth < 5 && !code; e = (e as { cause?: unknown }).cause, depth++) {
+    code = (e as { code?: string }).code;
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new OutboundError('timeout', `request to ${host} timed out`, { cause: err });
+  }
+  const why = (code && CONNECT_CODES[code]) ?? (code?.startsWith('ERR_TLS') || code?.includes('CERT') ? `TLS error ${code}` : code ?? 'request failed');
+  return new OutboundError('connect_failed', `request to ${host} failed: ${why}`, { cause: err });
+}

@@ -1,0 +1,76 @@
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from './app.js';
+import { buildApi } from './api/build.js';
+import { buildOpenApi } from './api/openapi.js';
+import { apiModules } from './api/routes/index.js';
+import { systemModule } from './api/routes/system.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config/index.js';
+import { EventBus } from './events/bus.js';
+import { createHttpServer, type HttpServer } from './http/server.js';
+import { createLogger, type Logger } from './log.js';
+import { deriveKey } from './security/secret-box.js';
+import { openStores } from './store/open.js';
+
+export interface RunningServer {
+  app: AppContext;
+  http: HttpServer;
+  port: number;
+  url: string;
+  /** Graceful stop: stop accepting, close sockets, run close hooks (actors drain), close stores. */
+  close(): Promise<void>;
+}
+
+/** The server secret: SECRET_KEY, or one generated on first start and kept in DATA_DIR/secret.key (mode 600). */
+function serverSecret(config: Config, log: Logger): string {
+  if (config.secretKey) return config.secretKey;
+  const file = join(config.dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  log.warn({ file }, 'generated a server secret key; set SECRET_KEY in production (and keep it: it decrypts stored provider keys)');
+  return secret;
+}
+
+export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
+  const log = opts.logger ?? createLogger(config.logLevel);
+  const clock = opts.clock ?? systemClock;
+  const { store, vectors } = await openStores(config, log);
+  const closers: Array<() => Promise<void> | void> = [];
+  const app: AppContext = {
+    config, log, clock, store, vectors,
+    events: new EventBus(store, clock, log),
+    secretKey: deriveKey(serverSecret(config, log)),
+    onClose: (fn) => { closers.push(fn); },
+  };
+  let openApi: Record<string, unknown> | null = null;
+  const modules = [systemModule(() => openApi!), ...(await apiModules())];
+  const api = buildApi(app, modules);
+  openApi = buildOpenApi(api, config.publicUrl);
+  for (const m of modules) await m.start?.(app);
+  const http = createHttpServer({
+    logger: log, router: api.router, bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy,
+    sockets: modules.flatMap((m) => m.sockets?.(app) ?? []),
+  });
+  const port = await http.listen(config.host, config.port);
+  log.info({ port, url: config.publicUrl }, 'server listening');
+  let closing: Promise<void> | null = null;
+  return {
+    app, http, port, url: `http://127.0.0.1:${port}`,
+    close() {
+      closing ??= (async () => {
+        await http.close();
+        for (const fn of closers.reverse()) {
+          try { await fn(); } catch (err) { log.error({ err }, 'shutdown step failed'); }
+        }
+        await vectors.close();
+        await store.close();
+        log.info('server stopped');
+      })();
+      return closing;
+    },
+  };
+}

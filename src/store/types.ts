@@ -1,0 +1,148 @@
+/**
+ * Storage ports. Two adapters each (embedded SQLite / MongoDB for documents and files; embedded exact
+ * search / Qdrant for vectors), one contract suite per port (test/store/). Only src/store imports drivers.
+ */
+
+/** Every stored record: an id with a type prefix (`bot_…`) and the workspace it belongs to. */
+export interface Doc {
+  _id: string;
+  workspaceId: string;
+}
+
+/** Conditions on one field. Field names may be dotted paths (`identity.email`). */
+export interface Cond {
+  $eq?: unknown;
+  $ne?: unknown;
+  $in?: unknown[];
+  $nin?: unknown[];
+  $gt?: unknown;
+  $gte?: unknown;
+  $lt?: unknown;
+  $lte?: unknown;
+  $exists?: boolean;
+  /** The field is an array that contains this value. */
+  $has?: unknown;
+}
+
+/**
+ * Equality or conditions per field; `$or` takes alternatives. A filter must name workspaceId unless the call
+ * says `crossWorkspace: true` (schedulers, lookups by secret) - every other query is scoped to one workspace.
+ */
+export type Filter = { [field: string]: unknown } & { $or?: Filter[] };
+
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: string[];
+  $inc?: Record<string, number>;
+  /** Applied only when an upsert inserts. */
+  $setOnInsert?: Record<string, unknown>;
+  /** Appends to an array field, keeping the last `slice` items when given. */
+  $push?: Record<string, { value: unknown; slice?: number }>;
+}
+
+export interface FindOptions {
+  /** Newest first by default: ids sort by creation time. */
+  sort?: Array<[field: string, direction: 1 | -1]>;
+  limit?: number;
+  /** Paging cursor: only records whose id sorts before this one (with the default newest-first order). */
+  before?: string;
+  skip?: number;
+  crossWorkspace?: boolean;
+}
+
+export interface ScopeOptions {
+  crossWorkspace?: boolean;
+}
+
+export interface IndexSpec {
+  fields: Array<[field: string, direction: 1 | -1]>;
+  unique?: boolean;
+  /** Unique only among records where every indexed field exists. */
+  sparse?: boolean;
+}
+
+export interface Collection<T extends Doc> {
+  readonly name: string;
+  /** Fails with DuplicateKeyError on an id or unique-index clash. */
+  insertOne(doc: T): Promise<T>;
+  insertMany(docs: T[]): Promise<void>;
+  findById(workspaceId: string, id: string): Promise<T | null>;
+  findOne(filter: Filter, opts?: FindOptions): Promise<T | null>;
+  find(filter: Filter, opts?: FindOptions): Promise<T[]>;
+  count(filter: Filter, opts?: ScopeOptions): Promise<number>;
+  /** Atomic: applies the update to the first match and returns the record after it, or null if none matched. */
+  updateOne(filter: Filter, update: Update, opts?: ScopeOptions & { upsert?: boolean }): Promise<T | null>;
+  updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number>;
+  /** Replaces the whole record with this id (insert if absent). */
+  replaceOne(doc: T): Promise<void>;
+  deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean>;
+  deleteMany(filter: Filter, opts?: ScopeOptions): Promise<number>;
+}
+
+export interface CollectionSpec {
+  indexes?: IndexSpec[];
+}
+
+/** Binary files (attachments, uploads, face images). Embedded: files under DATA_DIR; MongoDB: GridFS. */
+export interface FileMeta {
+  workspaceId: string;
+  contentType: string;
+  size: number;
+  [key: string]: unknown;
+}
+export interface FileStore {
+  put(id: string, data: Buffer, meta: FileMeta): Promise<void>;
+  get(workspaceId: string, id: string): Promise<{ data: Buffer; meta: FileMeta } | null>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  deleteWorkspace(workspaceId: string): Promise<number>;
+}
+
+export interface DocumentStore {
+  readonly kind: 'embedded' | 'mongo';
+  collection<T extends Doc>(name: string, spec?: CollectionSpec): Collection<T>;
+  readonly files: FileStore;
+  /** Deletes every record of the workspace in every collection, and its files. */
+  dropWorkspace(workspaceId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface VectorPoint {
+  id: string;
+  vector: number[] | Float32Array;
+  payload: { workspaceId: string; [key: string]: unknown };
+}
+
+export interface VectorHit {
+  id: string;
+  score: number;
+  payload: Record<string, unknown>;
+}
+
+/** Filters on payload fields: a value for equality, an array for "any of". workspaceId is required. */
+export type VectorFilter = { workspaceId: string; [field: string]: string | number | boolean | Array<string | number> };
+
+export interface VectorStore {
+  readonly kind: 'embedded' | 'qdrant';
+  /** Creates the collection for vectors of this dimension if it does not exist (idempotent). */
+  ensureCollection(name: string, dimension: number): Promise<void>;
+  /** Idempotent: the same id replaces the old point. */
+  upsert(name: string, points: VectorPoint[]): Promise<void>;
+  /** Cosine similarity, best first. */
+  search(name: string, vector: number[] | Float32Array, opts: { filter: VectorFilter; limit: number }): Promise<VectorHit[]>;
+  deleteByFilter(name: string, filter: VectorFilter): Promise<void>;
+  count(name: string, filter: VectorFilter): Promise<number>;
+  close(): Promise<void>;
+}
+
+export class DuplicateKeyError extends Error {
+  readonly code = 'duplicate_key';
+  constructor(readonly collection: string, detail: string) {
+    super(`duplicate key in ${collection}: ${detail}`);
+  }
+}
+
+export class UnscopedQueryError extends Error {
+  constructor(collection: string) {
+    super(`query on ${collection} without workspaceId; pass crossWorkspace: true if that is intended`);
+  }
+}

@@ -1,0 +1,126 @@
+import type { ServerResponse } from 'node:http';
+import { fakeAudio, transcriptOf } from './audio.js';
+import { fakeEmbedding } from './embeddings.js';
+import {
+  argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
+  type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest, type ScriptedTurn,
+} from './script.js';
+
+/**
+ * A fake OpenAI API (also what kind A servers speak): models, chat completions (streaming SSE and
+ * plain), embeddings, speech and transcriptions, with OpenAI's error JSON. baseUrl ends in /v1.
+ */
+export const FAKE_OPENAI_MODELS = [
+  'gpt-4o-mini', 'gpt-4.1-mini', 'gpt-5-mini', 'o4-mini', 'text-embedding-3-small', 'gpt-4o-mini-tts', 'tts-1',
+  'whisper-1', 'gpt-4o-mini-transcribe', 'gpt-realtime', 'dall-e-3',
+];
+const VOICES = new Set(['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse', 'marin', 'cedar']);
+const AUDIO_TYPES: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', opus: 'audio/ogg', aac: 'audio/aac', flac: 'audio/flac', pcm: 'audio/pcm' };
+const CREATED = 1_700_000_000;
+
+export function writeOpenAiError(res: ServerResponse, status: number, message: string): void {
+  const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  sendJson(res, status, { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } });
+}
+
+export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } = {}): Promise<FakeServer> {
+  const apiKey = opts.apiKey ?? 'test-key';
+  const models = opts.models ?? FAKE_OPENAI_MODELS;
+  return startFake({
+    apiKey,
+    baseSuffix: '/v1',
+    authorized: (r) => r.headers.authorization === `Bearer ${apiKey}`,
+    writeError: writeOpenAiError,
+    unauthorizedMessage: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+    handle: async (req, res, ctx) => {
+      const route = `${req.method} ${req.path}`;
+      if (route === 'GET /v1/models') {
+        return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: 'system' })) });
+      }
+      if (route === 'POST /v1/chat/completions') return chatCompletion(req, res, ctx);
+      if (route === 'POST /v1/embeddings') return embeddings(req, res);
+      if (route === 'POST /v1/audio/speech') return speech(req, res);
+      if (route === 'POST /v1/audio/transcriptions') return transcription(req, res);
+      writeOpenAiError(res, 404, `Invalid URL (${route})`);
+    },
+  });
+}
+
+function lastMessage(messages: Array<{ role: string; content: unknown }>): LastMessage {
+  const last = [...messages].reverse().find((m) => m.role === 'user' || m.role === 'tool');
+  const c = last?.content;
+  const text = typeof c === 'string' ? c
+    : Array.isArray(c) ? c.filter((p: { type: string }) => p.type === 'text').map((p: { text: string }) => p.text).join(' ') : '';
+  return { role: last?.role === 'tool' ? 'tool' : 'user', text };
+}
+
+async function chatCompletion(req: RecordedRequest, res: ServerResponse, ctx: HandlerContext): Promise<void> {
+  const body = req.body as { model: string; messages: Array<{ role: string; content: unknown }>; stream?: boolean; stream_options?: { include_usage?: boolean } };
+  if (!body?.model || !Array.isArray(body.messages)) return writeOpenAiError(res, 400, 'model and messages are required');
+  const turn: ScriptedTurn = ctx.nextTurn(lastMessage(body.messages));
+  if (await turnPrelude(turn, res, writeOpenAiError)) return;
+
+  const chunks = turnChunks(turn);
+  const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${i + 1}`, name: c.name, arguments: argsText(c.arguments) }));
+  const usage = turn.usage ?? {
+    inputTokens: countTokens(JSON.stringify(body.messages)),
+    outputTokens: countTokens(chunks.join('') + calls.map((c) => c.name + c.arguments).join('')),
+  };
+  ctx.recordUsage(usage);
+  const wireUsage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const finish = calls.length ? 'tool_calls' : turn.finishReason ?? 'stop';
+  const id = `chatcmpl-${ctx.origin.slice(-5)}${Date.now()}`;
+
+  if (!body.stream) {
+    const message = { role: 'assistant', content: chunks.join('') || null, refusal: null, ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}) };
+    return sendJson(res, 200, { id, object: 'chat.completion', created: CREATED, model: body.model, choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage: wireUsage });
+  }
+
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const send = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED, model: body.model, choices, ...extra })}\n\n`);
+  const delta = (d: Record<string, unknown>, finish_reason: string | null = null) => send([{ index: 0, delta: d, finish_reason, logprobs: null }]);
+
+  delta({ role: 'assistant', content: '' });
+  for (const c of chunks) delta({ content: c });
+  calls.forEach((c, index) => {
+    delta({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
+    // Arguments arrive in fragments, as from the real API.
+    const mid = Math.ceil(c.arguments.length / 2);
+    for (const part of [c.arguments.slice(0, mid), c.arguments.slice(mid)]) if (part) delta({ tool_calls: [{ index, function: { arguments: part } }] });
+  });
+  delta({}, finish);
+  if (body.stream_options?.include_usage) send([], { usage: wireUsage });
+  res.end('data: [DONE]\n\n');
+}
+
+function embeddings(req: RecordedRequest, res: ServerResponse): void {
+  const body = req.body as { input: string | string[]; model: string; encoding_format?: string };
+  if (!body?.model || body.input == null) return writeOpenAiError(res, 400, 'model and input are required');
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const data = inputs.map((text, index) => {
+    const v = fakeEmbedding(String(text));
+    const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+    return { object: 'embedding', index, embedding };
+  });
+  const tokens = inputs.reduce((n, t) => n + countTokens(String(t)), 0);
+  sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+}
+
+function speech(req: RecordedRequest, res: ServerResponse): void {
+  const body = req.body as { model?: string; input?: string; voice?: string; response_format?: string };
+  if (!body?.model || !body.input || !body.voice) return writeOpenAiError(res, 400, 'model, input and voice are required');
+  if (!VOICES.has(body.voice)) return writeOpenAiError(res, 400, `Invalid value for 'voice': ${body.voice}`);
+  const format = body.response_format ?? 'mp3';
+  const audio = fakeAudio(body.input, body.voice, format);
+  res.writeHead(200, { 'content-type': AUDIO_TYPES[format] ?? 'application/octet-stream', 'content-length': audio.length });
+  res.end(audio);
+}
+
+function transcription(req: RecordedRequest, res: ServerResponse): void {
+  const body = req.body as { file?: { data: Buffer }; model?: string; response_format?: string } | undefined;
+  if (!body?.file?.data || !body.model) return writeOpenAiError(res, 400, 'file and model are required');
+  const text = transcriptOf(body.file.data);
+  if (body.response_format === 'text') { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(text); return; }
+  sendJson(res, 200, { text, usage: { type: 'duration', seconds: 1 } });
+}

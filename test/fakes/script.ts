@@ -1,0 +1,165 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The one scripting model of every fake provider. Tests queue turns; each model call (chat
+ * completion, generateContent...) takes the next one. With nothing queued a fake answers
+ * deterministically: it echoes the last user message as "You said: <text>".
+ */
+export interface ScriptedTurn {
+  /** Reply text; an array is sent as exactly those stream chunks. */
+  text?: string | string[];
+  toolCalls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> | string }>;
+  /** Answer with this HTTP error (in the provider's error format) instead of a reply. */
+  error?: { status: number; message?: string };
+  /** Wait this long (real time) before answering: for abort and timeout tests. */
+  delayMs?: number;
+  /** Token counts to report; by default counted from the texts (about four characters a token). */
+  usage?: { inputTokens: number; outputTokens: number };
+  finishReason?: 'stop' | 'length';
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON; for multipart, the fields (files as { filename, type, size, data }); else undefined. */
+  body: any;
+}
+
+export interface Usage { inputTokens: number; outputTokens: number }
+
+export interface FakeServer {
+  /** Origin of the server, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** What a ProviderConnection's baseUrl should be to use this fake. */
+  baseUrl: string;
+  apiKey: string;
+  requests: RecordedRequest[];
+  /** Token usage the fake reported, one entry per model call. */
+  usages: Usage[];
+  script(turns: ScriptedTurn | ScriptedTurn[]): void;
+  /** The next request whose path contains `pathPart` fails with this status (provider error format). */
+  failNext(pathPart: string, status: number, message?: string): void;
+  /** Body of the last recorded request whose path contains `pathPart`. */
+  lastBody(pathPart: string): any;
+  close(): Promise<void>;
+}
+
+export interface FakeOptions { apiKey?: string }
+
+export type Handler = (req: RecordedRequest, res: ServerResponse, ctx: HandlerContext) => Promise<void> | void;
+export interface HandlerContext {
+  /** The next scripted turn, or the default reply to the conversation's last message. */
+  nextTurn(last: LastMessage): ScriptedTurn;
+  recordUsage(u: Usage): void;
+  origin: string;
+}
+/** The latest user text or tool result of a conversation, which the default reply answers. */
+export interface LastMessage { role: 'user' | 'tool'; text: string }
+export type ErrorWriter = (res: ServerResponse, status: number, message: string) => void;
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Splits text into word-sized stream chunks ("Hello ", "there") so streaming is visible. */
+export function chunkText(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+export function countTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+export function turnChunks(turn: ScriptedTurn): string[] {
+  if (Array.isArray(turn.text)) return turn.text;
+  return turn.text ? chunkText(turn.text) : [];
+}
+
+export function argsText(a: Record<string, unknown> | string): string {
+  return typeof a === 'string' ? a : JSON.stringify(a);
+}
+
+export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readBody(req: IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const raw = Buffer.concat(chunks);
+  const type = req.headers['content-type'] ?? '';
+  if (raw.length === 0) return undefined;
+  if (type.includes('application/json')) return JSON.parse(raw.toString('utf8'));
+  if (type.includes('multipart/form-data')) {
+    const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of form.entries()) {
+      out[k] = typeof v === 'string' ? v : { filename: v.name, type: v.type, size: v.size, data: Buffer.from(await v.arrayBuffer()) };
+    }
+    return out;
+  }
+  return raw;
+}
+
+/** Starts a loopback server on port 0 with request recording, scripting and one-shot failures. */
+export async function startFake(opts: {
+  apiKey: string;
+  baseSuffix: string;
+  authorized(req: RecordedRequest): boolean;
+  writeError: ErrorWriter;
+  unauthorizedMessage: string;
+  unauthorizedStatus?: number;
+  handle: Handler;
+}): Promise<FakeServer> {
+  const queue: ScriptedTurn[] = [];
+  const failures: Array<{ pathPart: string; status: number; message: string }> = [];
+  const requests: RecordedRequest[] = [];
+  const usages: Usage[] = [];
+  let origin = '';
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: await readBody(req),
+      };
+      requests.push(rec);
+      if (!opts.authorized(rec)) return opts.writeError(res, opts.unauthorizedStatus ?? 401, opts.unauthorizedMessage);
+      const f = failures.findIndex((x) => rec.path.includes(x.pathPart));
+      if (f >= 0) { const [x] = failures.splice(f, 1); return opts.writeError(res, x.status, x.message); }
+      await opts.handle(rec, res, {
+        origin,
+        nextTurn: (last) => queue.shift() ?? { text: last.role === 'tool' ? `The tool said: ${last.text}` : `You said: ${last.text}` },
+        recordUsage: (u) => usages.push(u),
+      });
+    })().catch((err: Error) => {
+      if (!res.headersSent) opts.writeError(res, 500, `fake failed: ${err.message}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin,
+    baseUrl: origin + opts.baseSuffix,
+    apiKey: opts.apiKey,
+    requests,
+    usages,
+    script: (turns) => { queue.push(...(Array.isArray(turns) ? turns : [turns])); },
+    failNext: (pathPart, status, message = `scripted failure ${status}`) => { failures.push({ pathPart, status, message }); },
+    lastBody: (pathPart) => [...requests].reverse().find((r) => r.path.includes(pathPart))?.body,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+/** Applies a turn's delay and scripted error; true when the error was sent and the handler should stop. */
+export async function turnPrelude(turn: ScriptedTurn, res: ServerResponse, writeError: ErrorWriter): Promise<boolean> {
+  if (turn.delayMs) await delay(turn.delayMs);
+  if (res.destroyed) return true;
+  if (turn.error) { writeError(res, turn.error.status, turn.error.message ?? `scripted error ${turn.error.status}`); return true; }
+  return false;
+}

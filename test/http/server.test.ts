@@ -1,0 +1,73 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+test.before(async () => { s = await startTestServer(); });
+test.after(async () => { await s.stop(); });
+
+test('an unknown route answers 404 not_found in the error shape', async () => {
+  const r = await s.request('GET', '/api/v1/does-not-exist');
+  assert.is(r.status, 404);
+  assert.is(r.body.error.code, 'not_found');
+  assert.type(r.body.error.message, 'string');
+});
+
+test('a wrong method on a known path answers 405 with Allow', async () => {
+  const r = await s.request('PUT', '/api/v1/setup');
+  assert.is(r.status, 405);
+  assert.is(r.body.error.code, 'bad_request');
+  assert.ok(r.headers.get('allow')?.includes('GET'));
+});
+
+test('malformed JSON is a 400 bad_request naming the body', async () => {
+  const r = await s.request('POST', '/api/v1/auth/login', { body: '{not json', headers: { 'content-type': 'application/json' } });
+  assert.is(r.status, 400);
+  assert.is(r.body.error.code, 'bad_request');
+});
+
+test('a body over the limit is refused with 413', async () => {
+  const r = await s.request('POST', '/api/v1/auth/login', { body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+  assert.is(r.status, 413);
+});
+
+test('every response carries a request id', async () => {
+  const r = await s.request('GET', '/healthz');
+  assert.is(r.status, 200);
+  assert.ok(r.headers.get('x-request-id'));
+});
+
+test('a client that goes away mid-request does not crash the server', async () => {
+  const net = await import('node:net');
+  await new Promise<void>((resolve) => {
+    const sock = net.connect(s.port, '127.0.0.1', () => {
+      sock.write('POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":');
+      setTimeout(() => { sock.destroy(); resolve(); }, 50);
+    });
+  });
+  const r = await s.request('GET', '/healthz');
+  assert.is(r.status, 200);
+});
+
+test('OpenAPI 3.1 describes every one of the 101 spec operations', async () => {
+  const r = await s.request('GET', '/api/openapi.json');
+  assert.is(r.status, 200);
+  assert.is(r.body.openapi, '3.1.0');
+  const spec = (await import('node:fs')).readFileSync(new URL('../../../shared/spec/service-api.md', import.meta.url), 'utf8');
+  const ops = [...spec.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| (\/api\/v1\/\S+) \|/gm)].map((m) => [m[1].toLowerCase(), m[2]] as const);
+  assert.is(ops.length, 101);
+  for (const [method, path] of ops) assert.ok(r.body.paths[path]?.[method], `${method} ${path} missing`);
+});
+
+test('the API reference page is served from local assets', async () => {
+  const page = await s.fetch('/api/docs');
+  assert.is(page.status, 200);
+  const html = await page.text();
+  assert.ok(html.includes('/api/docs/assets/swagger-ui-bundle.js'));
+  assert.not.ok(/https?:\/\//.test(html.replace(/<meta[^>]*>/g, '')), 'no outside URLs');
+  const js = await s.fetch('/api/docs/assets/swagger-ui-bundle.js');
+  assert.is(js.status, 200);
+  assert.ok((await js.arrayBuffer()).byteLength > 100_000);
+});
+
+test.run();

@@ -1,0 +1,60 @@
+/**
+ * Piscina task: shrink an uploaded image so its longest edge fits `maxEdgePx`, turned upright by its EXIF
+ * orientation (metadata is not copied to the output, so location data is dropped too).
+ */
+import sharp from 'sharp';
+import { sniffImageType, type ImageMimeType } from '../image-types.js';
+
+export type ResizeOutputFormat = 'jpeg' | 'png' | 'webp';
+
+export interface ResizeImageInput {
+  data: Uint8Array;
+  /** Longest edge of the output in pixels; smaller images are not enlarged. 1568 for chat uploads. */
+  maxEdgePx: number;
+  /** Output format; by default the input's (a GIF becomes a PNG of its first frame). */
+  format?: ResizeOutputFormat;
+}
+
+export interface ResizeImageOutput {
+  data: Uint8Array;
+  mimeType: ImageMimeType;
+  width: number;
+  height: number;
+}
+
+/** Decoding bigger images is refused: a small file can claim a huge canvas (a decompression bomb). */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+// Parallelism comes from the pool's threads; one libvips thread each keeps a 2-core machine from oversubscribing.
+sharp.concurrency(1);
+sharp.cache(false);
+
+const OUTPUT_MIME: Record<ResizeOutputFormat, ImageMimeType> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const DEFAULT_FORMAT: Record<ImageMimeType, ResizeOutputFormat> = {
+  'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'png',
+};
+
+export default async function resizeImage(input: ResizeImageInput): Promise<ResizeImageOutput> {
+  const { data, maxEdgePx } = input;
+  if (!Number.isInteger(maxEdgePx) || maxEdgePx < 1 || maxEdgePx > 16_384) {
+    throw new RangeError(`maxEdgePx must be an integer from 1 to 16384, got ${maxEdgePx}`);
+  }
+  if (input.format !== undefined && !(input.format in OUTPUT_MIME)) {
+    throw new RangeError(`format must be jpeg, png or webp, got ${String(input.format)}`);
+  }
+  const type = sniffImageType(data);
+  if (!type) throw new TypeError('unsupported image type: expected JPEG, PNG, WebP or GIF');
+
+  const image = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
+  const meta = await image.metadata();
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
+    throw new RangeError(`image is ${meta.width}x${meta.height}, larger than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
+  }
+  const format = input.format ?? DEFAULT_FORMAT[type];
+  const { data: out, info } = await image
+    .rotate() // no angle: orient by EXIF
+    .resize({ width: maxEdgePx, height: maxEdgePx, fit: 'inside', withoutEnlargement: true })
+    .toFormat(format)
+    .toBuffer({ resolveWithObject: true });
+  return { data: out, mimeType: OUTPUT_MIME[format], width: info.width, height: info.height };
+}
