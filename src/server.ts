@@ -13,6 +13,7 @@ import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
+import { closePool } from '../workers/pool.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -66,6 +67,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
         for (const fn of closers.reverse()) {
           try { await fn(); } catch (err) { log.error({ err }, 'shutdown step failed'); }
         }
+        await closePool();
         await vectors.close();
         await store.close();
         log.info('server stopped');

@@ -64,7 +64,8 @@ export class SpeechAdapter implements ProviderAdapter {
     }));
     // The models endpoint lists speech models only; the transcription model is fixed.
     models.push({ id: SPEECH_DEFAULTS.sttModel, label: 'Scribe v1', capabilities: { ...noCapabilities, stt: true } });
-    return models;
+    // Speech-to-speech and other models this server cannot use are left out.
+    return models.filter((m) => m.capabilities.tts || m.capabilities.stt);
   }
 
   recommendedModel(models: ModelInfo[]): string | null {

@@ -50,6 +50,7 @@ export function toOutboundError(err: unknown, host: string): OutboundError {
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new OutboundError('timeout', `request to ${host} timed out`, { cause: err });
   }
-  const why = (code && CONNECT_CODES[code]) ?? (code?.startsWith('ERR_TLS') || code?.includes('CERT') ? `TLS error ${code}` : code ?? 'request failed');
+  const tlsProblem = code && /TLS|SSL|CERT|VERIFY|SELF_SIGNED/.test(code);
+  const why = (code && CONNECT_CODES[code]) ?? (tlsProblem ? `certificate not accepted (${code})` : code ?? 'request failed');
   return new OutboundError('connect_failed', `request to ${host} failed: ${why}`, { cause: err });
 }

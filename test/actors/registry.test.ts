@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/clock.js';
 import { ActorRegistry, ActorStoppedError } from '../../actors/runtime/index.js';
-import { CounterActor, captureLog, gate } from './counter-actor.js';
+import { CounterActor, captureLog, gate, rejection } from './counter-actor.js';
 import { createLogger } from '../../src/log.js';
 
 function setup(idleMs = 60_000) {
@@ -114,6 +114,30 @@ test('stopAll drains every mailbox before resolving and refuses new actors', asy
   assert.throws(() => registry.get('c'), (err: unknown) => err instanceof ActorStoppedError);
 });
 
+test('an actor that fails to start is dropped, its asks reject, and the next get builds a new one', async () => {
+  const { registry, built } = setup();
+  let failNext = true;
+  const original = CounterActor.prototype['onStart'];
+  CounterActor.prototype['onStart'] = async function (this: CounterActor) {
+    await Promise.resolve(); // like a store read: the ask below is queued before this fails
+    if (failNext) { failNext = false; throw new Error('store unavailable'); }
+    return original.call(this);
+  };
+  try {
+    const first = registry.get('flaky');
+    const startErr = (await rejection(first.ask({ type: 'get' }))) as Error;
+    assert.match(startErr.message, /store unavailable/, startErr.message);
+    assert.is(first.status, 'stopped');
+    assert.is(registry.size, 0);
+    const second = registry.get('flaky');
+    assert.is(await second.ask({ type: 'add', n: 1 }), 1);
+    assert.is(built.length, 2);
+  } finally {
+    CounterActor.prototype['onStart'] = original;
+  }
+  await registry.stopAll();
+});
+
 test('a pino logger serves as the actor logger', async () => {
   const registry = new ActorRegistry<CounterActor>({
     clock: new FakeClock(),
@@ -122,14 +146,9 @@ test('a pino logger serves as the actor logger', async () => {
     factory: (id, ctx) => new CounterActor({ id, clock: ctx.clock, log: ctx.log }),
   });
   const a = registry.get('p');
-  await rejectionOf(a.ask({ type: 'fail', reason: 'logged, not thrown' }));
+  assert.match(((await rejection(a.ask({ type: 'fail', reason: 'logged, not thrown' }))) as Error).message, /logged/);
   assert.is(await a.ask({ type: 'add', n: 2 }), 2);
   await registry.stopAll();
 });
-
-async function rejectionOf(p: Promise<unknown>): Promise<void> {
-  try { await p; } catch { return; }
-  throw new Error('expected a rejection');
-}
 
 test.run();

@@ -84,8 +84,6 @@ export function argsText(a: Record<string, unknown> | string): string {
   return typeof a === 'string' ? a : JSON.stringify(a);
 }
 
-export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function readBody(req: IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -158,7 +156,13 @@ export async function startFake(opts: {
 
 /** Applies a turn's delay and scripted error; true when the error was sent and the handler should stop. */
 export async function turnPrelude(turn: ScriptedTurn, res: ServerResponse, writeError: ErrorWriter): Promise<boolean> {
-  if (turn.delayMs) await delay(turn.delayMs);
+  // The wait ends early when the client hangs up, so an aborted test leaves no timer behind.
+  if (turn.delayMs) {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, turn.delayMs);
+      res.once('close', () => { clearTimeout(t); resolve(); });
+    });
+  }
   if (res.destroyed) return true;
   if (turn.error) { writeError(res, turn.error.status, turn.error.message ?? `scripted error ${turn.error.status}`); return true; }
   return false;

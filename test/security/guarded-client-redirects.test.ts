@@ -130,4 +130,13 @@ test('fetch follows an allowed redirect', async () => {
   assert.is(await res.text(), 'end of chain');
 });
 
+test('fetch sends method, headers and body, also when given a Request object of the global fetch', async () => {
+  const c = client();
+  const init = { method: 'POST', body: '{"jsonrpc":"2.0"}', headers: { 'content-type': 'application/json', authorization: 'Bearer t' } };
+  const direct = await (await c.fetch(`${server.origin}/echo`, init)).json();
+  assert.equal(direct, { method: 'POST', body: '{"jsonrpc":"2.0"}', auth: 'Bearer t', type: 'application/json', ua: 'ServiceChat/1' });
+  const viaRequest = await (await c.fetch(new Request(`${server.origin}/echo`, init))).json();
+  assert.equal(viaRequest, direct);
+});
+
 test.run();

@@ -3,7 +3,7 @@
  * every other value replace. Validation is separate: merge, then parse the result.
  */
 import { invalid } from '../../errors.js';
-import { FORBIDDEN_KEYS, parseBotConfig } from './parse.js';
+import { FORBIDDEN_KEYS, findUnsafeInput, parseBotConfig } from './parse.js';
 import type { BotConfig } from './schema.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -12,42 +12,34 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** A deep copy made only of own enumerable keys, so the result never shares objects with its inputs. */
-function copy(value: unknown, path: string[]): unknown {
-  if (Array.isArray(value)) return value.map((item, i) => copy(item, [...path, String(i)]));
+/** A deep copy of own enumerable keys (prototype keys dropped), so the result shares no objects with its inputs. */
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) throw forbiddenKey([...path, key]);
-    out[key] = copy(value[key], [...path, key]);
-  }
+  for (const key of Object.keys(value)) if (!FORBIDDEN_KEYS.has(key)) out[key] = copy(value[key]);
   return out;
 }
 
-const forbiddenKey = (path: string[]) => {
-  const where = path.join('.');
-  return invalid(`patch.${where}: key not allowed`, [{ path: `patch.${where}`, message: 'key not allowed' }]);
-};
-
-function merge(base: unknown, patch: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const out = (isPlainObject(base) ? copy(base, path) : {}) as Record<string, unknown>;
+function merge(base: unknown, patch: Record<string, unknown>): Record<string, unknown> {
+  const out = (isPlainObject(base) ? copy(base) : {}) as Record<string, unknown>;
   for (const key of Object.keys(patch)) {
-    const at = [...path, key];
-    if (FORBIDDEN_KEYS.has(key)) throw forbiddenKey(at);
     const value = patch[key];
     if (value === undefined) continue;
-    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? merge(out[key], value, at) : copy(value, at);
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? merge(out[key], value) : copy(value);
   }
   return out;
 }
 
 /**
  * Deep-merges `patch` into `base` without changing either. Throws ApiError `invalid` when the patch is
- * not an object or holds a `__proto__`, `constructor` or `prototype` key at any depth.
+ * not an object, holds a `__proto__`, `constructor` or `prototype` key at any depth, or nests absurdly deep.
  */
-export function deepMergePatch<T extends object>(base: T, patch: unknown): Record<string, unknown> {
+export function deepMergePatch(base: object, patch: unknown): Record<string, unknown> {
   if (!isPlainObject(patch)) throw invalid('patch: must be an object', [{ path: 'patch', message: 'must be an object' }]);
-  return merge(base, patch, []);
+  const bad = findUnsafeInput(patch, ['patch']);
+  if (bad) throw invalid(`${bad.path}: ${bad.message}`, [bad]);
+  return merge(base, patch);
 }
 
 /** The new draft after a PATCH: merge, then validate the whole result (defaults fill what is missing). */

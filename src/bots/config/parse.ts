@@ -6,12 +6,19 @@ import { BotConfigSchema, type BotConfig } from './schema.js';
 /** Keys that could reach Object.prototype through a merge or a naive copy; never valid setting names. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Path of the first forbidden key anywhere in `value` (dotted, array indexes as numbers), or null. */
-export function findForbiddenKey(value: unknown, path: string[] = []): string | null {
+/** Deeper than any real config; stops hostile nesting before recursion (here or in zod) overflows the stack. */
+const MAX_DEPTH = 32;
+
+/**
+ * The first problem with the shape of raw input before zod sees it: a forbidden key anywhere, or nesting
+ * deeper than MAX_DEPTH. Returns its dotted path (array indexes as numbers) and message, or null.
+ */
+export function findUnsafeInput(value: unknown, path: string[] = []): { path: string; message: string } | null {
   if (value === null || typeof value !== 'object') return null;
+  if (path.length >= MAX_DEPTH) return { path: path.join('.'), message: `nested more than ${MAX_DEPTH} levels deep` };
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) return [...path, key].join('.');
-    const found = findForbiddenKey((value as Record<string, unknown>)[key], [...path, key]);
+    if (FORBIDDEN_KEYS.has(key)) return { path: [...path, key].join('.'), message: 'key not allowed' };
+    const found = findUnsafeInput((value as Record<string, unknown>)[key], [...path, key]);
     if (found) return found;
   }
   return null;
@@ -30,8 +37,8 @@ function flattenIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Issue[] {
 
 /** Parses and validates a whole (or partial) config, filling defaults. Throws ApiError `invalid` (422). */
 export function parseBotConfig(input: unknown): BotConfig {
-  const forbidden = findForbiddenKey(input);
-  if (forbidden) throw invalid(`${forbidden}: key not allowed`, [{ path: forbidden, message: 'key not allowed' }]);
+  const bad = findUnsafeInput(input);
+  if (bad) throw invalid(`${bad.path}: ${bad.message}`, [bad]);
   const result = BotConfigSchema.safeParse(input);
   if (!result.success) throw fromZodIssues(flattenIssues(result.error.issues));
   return result.data;

@@ -1,0 +1,84 @@
+/**
+ * Server-side sessions for people. The cookie holds a random value; the store keeps its SHA-256 hash, the
+ * session's CSRF token and its expiry (14 days, pushed forward with use, written at most once an hour).
+ */
+import type { AppContext } from '../app.js';
+import { serializeCookie } from '../http/cookies.js';
+import { hashToken } from '../security/secret-box.js';
+import { newId, newSecret } from '../store/ids.js';
+import type { Principal } from './principal.js';
+import { sessions, users, type SessionRecord, type UserRecord } from './records.js';
+
+export const SESSION_COOKIE = 'sc_session';
+export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+/** Renewal is written at most this often, so a busy session does not cost a write per request. */
+export const SESSION_RENEW_EVERY_MS = 3600 * 1000;
+
+export type SessionPrincipal = Extract<Principal, { kind: 'session' }>;
+
+const secure = (app: AppContext) => app.config.publicUrl.startsWith('https:');
+
+/** Set-Cookie value for a session cookie that lives `maxAgeMs` (0 clears it). */
+export function sessionCookie(app: AppContext, value: string, maxAgeMs = SESSION_TTL_MS): string {
+  return serializeCookie(SESSION_COOKIE, value, {
+    httpOnly: true, sameSite: 'lax', path: '/', secure: secure(app), maxAge: Math.max(0, Math.floor(maxAgeMs / 1000)),
+  });
+}
+export const clearSessionCookie = (app: AppContext) => sessionCookie(app, '', 0);
+
+export function sessionPrincipal(user: UserRecord, s: SessionRecord): SessionPrincipal {
+  return {
+    kind: 'session', workspaceId: user.workspaceId, userId: user._id, userName: user.name, email: user.email,
+    role: user.role, sessionId: s._id, csrfToken: s.csrfToken,
+  };
+}
+
+/** Starts a new session (a new id and cookie value every time, so a planted cookie is never promoted). */
+export async function createSession(app: AppContext, user: UserRecord): Promise<{ principal: SessionPrincipal; cookie: string; csrfToken: string }> {
+  const now = app.clock.now();
+  const value = newSecret(32);
+  const rec: SessionRecord = {
+    _id: newId('ses', now), workspaceId: user.workspaceId, userId: user._id, tokenHash: hashToken(value),
+    csrfToken: newSecret(24), createdAt: now, expiresAt: now + SESSION_TTL_MS, renewedAt: now,
+  };
+  await sessions(app).insertOne(rec);
+  return { principal: sessionPrincipal(user, rec), cookie: sessionCookie(app, value), csrfToken: rec.csrfToken };
+}
+
+/**
+ * The session for a cookie value, renewed when due; null when the cookie names no live session (ended,
+ * expired, or its user removed). Null rather than an error, so a stale cookie never blocks signing in again.
+ */
+export async function resolveSession(app: AppContext, value: string): Promise<SessionPrincipal | null> {
+  const rec = await sessions(app).findOne({ tokenHash: hashToken(value) }, { crossWorkspace: true });
+  if (!rec) return null;
+  const now = app.clock.now();
+  if (rec.expiresAt <= now) {
+    await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
+    return null;
+  }
+  const user = await users(app).findById(rec.workspaceId, rec.userId);
+  if (!user) {
+    await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
+    return null;
+  }
+  if (now - rec.renewedAt >= SESSION_RENEW_EVERY_MS) {
+    await sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: now + SESSION_TTL_MS, renewedAt: now } });
+  }
+  return sessionPrincipal(user, rec);
+}
+
+/** Milliseconds the session behind this principal still has (for re-sending the cookie with a fresh Max-Age). */
+export async function sessionRemainingMs(app: AppContext, p: SessionPrincipal): Promise<number> {
+  const rec = await sessions(app).findById(p.workspaceId, p.sessionId);
+  return rec ? rec.expiresAt - app.clock.now() : 0;
+}
+
+export async function endSession(app: AppContext, workspaceId: string, sessionId: string): Promise<void> {
+  await sessions(app).deleteOne({ workspaceId, _id: sessionId });
+}
+
+/** Ends every session of a user, except `keepSessionId` (the one changing its password). */
+export async function endUserSessions(app: AppContext, workspaceId: string, userId: string, keepSessionId?: string): Promise<number> {
+  return sessions(app).deleteMany({ workspaceId, userId, ...(keepSessionId ? { _id: { $ne: keepSessionId } } : {}) });
+}

@@ -1,0 +1,49 @@
+/**
+ * Workspace settings (the spec says only "has settings"; the fields are our choice, see docs/access.md).
+ * Kept small: what more than one area reads (name, language, time zone, retention, who may be invited).
+ */
+import { z } from 'zod';
+import type { AppContext } from '../app.js';
+import { notFound } from '../errors.js';
+import { workspaces } from './records.js';
+
+function isTimeZone(tz: string): boolean {
+  try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; }
+}
+
+const domain = z.string().trim().toLowerCase()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain name such as example.com');
+
+export const SettingsSchema = z.object({
+  /** Shown in the admin panel and on invitation pages. */
+  name: z.string().trim().min(1).max(100),
+  /** Language tag new bots start with. */
+  defaultLanguage: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
+  /** IANA time zone for analytics days and exports. */
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC'),
+  /** Conversations older than this many days are deleted; null keeps them. */
+  conversationRetentionDays: z.number().int().min(1).max(3650).nullable(),
+  /** When not empty, invitations may only go to e-mail addresses in these domains. */
+  allowedEmailDomains: z.array(domain).max(50),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** PATCH body: any subset of the fields; unknown fields are refused so a typo is not silently ignored. */
+export const SettingsPatchSchema = SettingsSchema.partial().strict();
+
+export const defaultSettings = (name: string): Settings => ({
+  name, defaultLanguage: 'en', timezone: 'UTC', conversationRetentionDays: null, allowedEmailDomains: [],
+});
+
+/** The workspace's settings (defaults filled in for fields added after the workspace was made). */
+export async function getSettings(app: AppContext, workspaceId: string): Promise<Settings> {
+  const ws = await workspaces(app).findById(workspaceId, workspaceId);
+  if (!ws) throw notFound('workspace');
+  return { ...defaultSettings(ws.settings.name), ...ws.settings };
+}
+
+export async function updateSettings(app: AppContext, workspaceId: string, patch: Partial<Settings>): Promise<Settings> {
+  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined).map(([k, v]) => [`settings.${k}`, v]));
+  if (Object.keys(set).length) await workspaces(app).updateOne({ workspaceId, _id: workspaceId }, { $set: set });
+  return getSettings(app, workspaceId);
+}

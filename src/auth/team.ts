@@ -1,0 +1,113 @@
+/**
+ * The team: invitations (single-use links, stored hashed, 7 days) and role changes. Rules: nobody gives a
+ * role above their own, only an owner changes or removes an owner, and the last owner stays an owner.
+ */
+import type { AppContext } from '../app.js';
+import { roleRank, type Role } from '../api/operations.js';
+import { conflict, forbidden, invalid, notFound } from '../errors.js';
+import { hashToken } from '../security/secret-box.js';
+import { DuplicateKeyError } from '../store/types.js';
+import { newId, newSecret } from '../store/ids.js';
+import { hashPassword } from './passwords.js';
+import { invites, normalizeEmail, users, workspaces, type InviteRecord, type UserRecord } from './records.js';
+import { endUserSessions, type SessionPrincipal } from './sessions.js';
+import { getSettings } from './settings.js';
+
+export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export const inviteView = (i: InviteRecord) => ({
+  id: i._id, email: i.email, role: i.role, createdAt: i.createdAt, expiresAt: i.expiresAt, invitedBy: i.invitedBy,
+});
+
+function mayAssign(actor: SessionPrincipal, role: Role): void {
+  if (roleRank(role) > roleRank(actor.role)) throw forbidden(`you cannot give the ${role} role: it is above your own`);
+}
+
+/** Open (unexpired) invitations; expired ones are removed on the way. */
+export async function openInvites(app: AppContext, workspaceId: string): Promise<InviteRecord[]> {
+  await invites(app).deleteMany({ workspaceId, expiresAt: { $lte: app.clock.now() } });
+  return invites(app).find({ workspaceId });
+}
+
+/** Creates an invitation; inviting the same address again replaces the earlier link. */
+export async function inviteMember(app: AppContext, actor: SessionPrincipal, emailInput: string, role: Role): Promise<{ invite: InviteRecord; link: string }> {
+  mayAssign(actor, role);
+  const email = normalizeEmail(emailInput);
+  const { allowedEmailDomains } = await getSettings(app, actor.workspaceId);
+  if (allowedEmailDomains.length && !allowedEmailDomains.includes(email.split('@')[1] ?? '')) {
+    throw invalid(`email: must be in one of the workspace's allowed domains (${allowedEmailDomains.join(', ')})`, [{ path: 'email', message: 'domain not allowed' }]);
+  }
+  if (await users(app).findOne({ email }, { crossWorkspace: true })) throw conflict('someone with this e-mail already has an account');
+  await invites(app).deleteMany({ workspaceId: actor.workspaceId, email });
+  const now = app.clock.now();
+  const token = newSecret(32);
+  const invite: InviteRecord = {
+    _id: newId('inv', now), workspaceId: actor.workspaceId, email, role, tokenHash: hashToken(token),
+    createdAt: now, expiresAt: now + INVITE_TTL_MS, invitedBy: { id: actor.userId, name: actor.userName },
+  };
+  await invites(app).insertOne(invite);
+  return { invite, link: `${app.config.publicUrl}/admin/#/invite/${token}` };
+}
+
+/** The open invitation for a link token, with its workspace's name; 404 when unknown, used or expired. */
+export async function findInvite(app: AppContext, token: string): Promise<{ invite: InviteRecord; workspaceName: string }> {
+  const invite = await invites(app).findOne({ tokenHash: hashToken(token) }, { crossWorkspace: true });
+  if (!invite || invite.expiresAt <= app.clock.now()) throw notFound('invitation');
+  const ws = await workspaces(app).findById(invite.workspaceId, invite.workspaceId);
+  if (!ws) throw notFound('invitation');
+  return { invite, workspaceName: ws.settings.name };
+}
+
+/** Joins the workspace: the invitation is claimed (deleted) first, so a link works exactly once. */
+export async function acceptInvite(app: AppContext, token: string, input: { name: string; password: string }): Promise<UserRecord> {
+  const { invite } = await findInvite(app, token);
+  if (await users(app).findOne({ email: invite.email }, { crossWorkspace: true })) throw conflict('someone with this e-mail already has an account');
+  const passwordHash = await hashPassword(input.password);
+  if (!(await invites(app).deleteOne({ workspaceId: invite.workspaceId, _id: invite._id }))) throw notFound('invitation');
+  const now = app.clock.now();
+  const user: UserRecord = {
+    _id: newId('usr', now), workspaceId: invite.workspaceId, email: invite.email, name: input.name, role: invite.role,
+    passwordHash, createdAt: now, presence: 'offline', presenceAt: now,
+  };
+  try {
+    await users(app).insertOne(user);
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) throw conflict('someone with this e-mail already has an account');
+    throw err;
+  }
+  return user;
+}
+
+async function ownerCount(app: AppContext, workspaceId: string): Promise<number> {
+  return users(app).count({ workspaceId, role: 'owner' });
+}
+
+async function targetOf(app: AppContext, actor: SessionPrincipal, userId: string): Promise<UserRecord> {
+  const target = await users(app).findById(actor.workspaceId, userId);
+  if (!target) throw notFound('member');
+  if (target.role === 'owner' && actor.role !== 'owner') throw forbidden('only an owner can change or remove an owner');
+  if (roleRank(target.role) > roleRank(actor.role)) throw forbidden('this member has a higher role than yours');
+  return target;
+}
+
+export async function changeRole(app: AppContext, actor: SessionPrincipal, userId: string, role: Role): Promise<UserRecord> {
+  const target = await targetOf(app, actor, userId);
+  mayAssign(actor, role);
+  if (target.role === 'owner' && role !== 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
+    throw conflict('the workspace must keep at least one owner: make someone else an owner first');
+  }
+  const updated = await users(app).updateOne({ workspaceId: actor.workspaceId, _id: userId }, { $set: { role } });
+  if (!updated) throw notFound('member');
+  return updated;
+}
+
+/** Removes a member; their sessions end at once. */
+export async function removeMember(app: AppContext, actor: SessionPrincipal, userId: string): Promise<UserRecord> {
+  const target = await targetOf(app, actor, userId);
+  if (target.role === 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
+    throw conflict('the workspace must keep at least one owner');
+  }
+  await users(app).deleteOne({ workspaceId: actor.workspaceId, _id: userId });
+  await endUserSessions(app, actor.workspaceId, userId);
+  return target;
+}

@@ -1,0 +1,54 @@
+/**
+ * API tokens for programs. The value (`sct_` + 43 url-safe characters, so a leaked token is recognisable
+ * to secret scanners) is returned once; only its SHA-256 is stored. Revocation deletes the record, so the
+ * next request with it fails at once.
+ */
+import type { AppContext } from '../app.js';
+import { roleRank, SCOPE_ROLES, type Role, type Scope } from '../api/operations.js';
+import { unauthorized } from '../errors.js';
+import { hashToken } from '../security/secret-box.js';
+import { newId, newSecret } from '../store/ids.js';
+import type { Principal } from './principal.js';
+import { apiTokens, type ApiTokenRecord } from './records.js';
+
+export const TOKEN_PREFIX = 'sct_';
+/** lastUsedAt is written at most this often per token. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/** The highest role any of the scopes acts as (service-api.md, Authentication rule 5). */
+export function roleOfScopes(scopes: readonly Scope[]): Role {
+  return scopes.reduce<Role>((best, s) => (roleRank(SCOPE_ROLES[s]) > roleRank(best) ? SCOPE_ROLES[s] : best), 'viewer');
+}
+
+export function tokenView(t: ApiTokenRecord) {
+  return {
+    id: t._id, name: t.name, scopes: t.scopes, role: roleOfScopes(t.scopes), createdAt: t.createdAt,
+    createdBy: t.createdBy, expiresAt: t.expiresAt, lastUsedAt: t.lastUsedAt,
+  };
+}
+
+export async function createApiToken(
+  app: AppContext, workspaceId: string, input: { name: string; scopes: Scope[]; expiresAt: number | null }, createdBy: { id: string; name: string },
+): Promise<{ record: ApiTokenRecord; value: string }> {
+  const now = app.clock.now();
+  const value = TOKEN_PREFIX + newSecret(32);
+  const record: ApiTokenRecord = {
+    _id: newId('tok', now), workspaceId, name: input.name, scopes: [...new Set(input.scopes)], tokenHash: hashToken(value),
+    createdAt: now, createdBy, expiresAt: input.expiresAt, lastUsedAt: null,
+  };
+  await apiTokens(app).insertOne(record);
+  return { record, value };
+}
+
+/** The principal for a bearer token value; throws 401 for a bad, expired or revoked token. */
+export async function resolveToken(app: AppContext, value: string): Promise<Extract<Principal, { kind: 'token' }>> {
+  if (!value.startsWith(TOKEN_PREFIX)) throw unauthorized('not an API token of this server');
+  const rec = await apiTokens(app).findOne({ tokenHash: hashToken(value) }, { crossWorkspace: true });
+  if (!rec) throw unauthorized('unknown or revoked API token');
+  const now = app.clock.now();
+  if (rec.expiresAt !== null && rec.expiresAt <= now) throw unauthorized('this API token has expired');
+  if (rec.lastUsedAt === null || now - rec.lastUsedAt >= LAST_USED_EVERY_MS) {
+    await apiTokens(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { lastUsedAt: now } });
+  }
+  return { kind: 'token', workspaceId: rec.workspaceId, tokenId: rec._id, name: rec.name, scopes: rec.scopes, role: roleOfScopes(rec.scopes) };
+}

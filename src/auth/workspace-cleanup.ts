@@ -1,0 +1,24 @@
+/**
+ * Deleting a workspace. Areas that keep data outside the document store (vector collections, actors in
+ * memory) register a cleanup step with `onWorkspaceDelete`; the store's records and files go last.
+ */
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+
+export type WorkspaceCleanup = (workspaceId: string) => Promise<void> | void;
+
+const cleanups = perApp((): WorkspaceCleanup[] => []);
+
+/** Registers a step to run when a workspace is deleted, e.g. `(ws) => app.vectors.deleteByFilter('knowledge', { workspaceId: ws })`. */
+export function onWorkspaceDelete(app: AppContext, fn: WorkspaceCleanup): void {
+  cleanups(app).push(fn);
+}
+
+/** Runs every registered cleanup (a failing one is logged, not fatal), then drops all records and files. */
+export async function deleteWorkspace(app: AppContext, workspaceId: string): Promise<void> {
+  for (const fn of cleanups(app)) {
+    try { await fn(workspaceId); } catch (err) { app.log.error({ err, workspaceId }, 'workspace cleanup step failed'); }
+  }
+  // Sessions, tokens, members, invitations, settings and the setup lock all carry the workspaceId.
+  await app.store.dropWorkspace(workspaceId);
+}

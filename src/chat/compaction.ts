@@ -1,0 +1,47 @@
+import type { ChatBrain } from './bot-source.js';
+import type { MessageRecord } from './records.js';
+
+/** About four characters a token, plus a flat amount per image: enough to decide when to compact. */
+export function estimateTokens(messages: Pick<MessageRecord, 'text' | 'attachments'>[], system = ''): number {
+  let chars = system.length;
+  let images = 0;
+  for (const m of messages) { chars += m.text.length + 8; images += m.attachments?.length ?? 0; }
+  return Math.ceil(chars / 4) + images * 800;
+}
+
+/**
+ * Which messages to condense: everything but the most recent ones that fit in half the budget (at least the
+ * last message stays verbatim). Returns null when nothing would be condensed.
+ */
+export function splitForCompaction(messages: MessageRecord[], compactAtTokens: number): { older: MessageRecord[]; recent: MessageRecord[] } | null {
+  let budget = Math.floor(compactAtTokens / 2);
+  let i = messages.length;
+  while (i > 0) {
+    const cost = estimateTokens([messages[i - 1]]);
+    if (i < messages.length && cost > budget) break;
+    budget -= cost;
+    i--;
+  }
+  if (i === 0) return null;
+  return { older: messages.slice(0, i), recent: messages.slice(i) };
+}
+
+const SPEAKER: Record<string, string> = { user: 'Visitor', assistant: 'Assistant', human_agent: 'Team member', system_event: 'System' };
+
+/** Asks the brain for a summary of the older messages (folding in an earlier summary). */
+export async function summarize(brain: ChatBrain, previous: string | null, older: MessageRecord[], signal: AbortSignal): Promise<{ text: string; usage: { inputTokens: number; outputTokens: number } }> {
+  const transcript = older.map((m) => `${SPEAKER[m.role] ?? m.role}: ${m.text}${m.attachments.length ? ` [${m.attachments.length} image(s)]` : ''}`).join('\n');
+  const input = `${previous ? `Summary so far:\n${previous}\n\n` : ''}Conversation to add:\n${transcript}`;
+  let text = '';
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  for await (const e of brain.adapter.chat!({
+    model: brain.model,
+    system: 'You condense chat transcripts. Write a compact summary of the conversation so far: who the visitor is, what they asked, what was answered or promised, open questions, and any facts (names, numbers, order ids) needed later. Plain text, no preamble.',
+    messages: [{ role: 'user', content: input }],
+    maxOutputTokens: 1024,
+  }, signal)) {
+    if (e.type === 'text') text += e.delta;
+    else if (e.type === 'usage') { usage.inputTokens += e.inputTokens; usage.outputTokens += e.outputTokens; }
+  }
+  return { text: text.trim(), usage };
+}

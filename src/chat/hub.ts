@@ -1,0 +1,53 @@
+import { perApp } from '../app.js';
+import { encodeFrame, type ServerFrame } from './protocol.js';
+
+/** The part of a socket the hub needs (src/http SocketConn fits). */
+export interface FrameSink {
+  readonly id: number;
+  readonly closed: boolean;
+  send(message: string): 'ok' | 'backpressure' | 'dropped';
+}
+
+/**
+ * Which widget sockets have which conversation open. Actors push frames here; a slow socket only loses its
+ * own frames (the transport drops past its buffer limit), never slows the actor.
+ */
+export class ChatHub {
+  private byConversation = new Map<string, Set<FrameSink>>();
+  /** Called when the last socket of a conversation closes, or the first one opens. */
+  onPresence: (conversationId: string, open: boolean) => void = () => {};
+
+  join(conversationId: string, sink: FrameSink): void {
+    let set = this.byConversation.get(conversationId);
+    if (!set) { set = new Set(); this.byConversation.set(conversationId, set); }
+    const first = set.size === 0;
+    set.add(sink);
+    if (first) this.onPresence(conversationId, true);
+  }
+
+  leave(conversationId: string, sink: FrameSink): void {
+    const set = this.byConversation.get(conversationId);
+    if (!set?.delete(sink)) return;
+    if (set.size === 0) {
+      this.byConversation.delete(conversationId);
+      this.onPresence(conversationId, false);
+    }
+  }
+
+  /** Sockets with this conversation open. */
+  openCount(conversationId: string): number {
+    return this.byConversation.get(conversationId)?.size ?? 0;
+  }
+
+  /** Sends a frame to every socket of the conversation (encoded once); returns how many took it. */
+  push(conversationId: string, frame: ServerFrame): number {
+    const set = this.byConversation.get(conversationId);
+    if (!set) return 0;
+    const text = encodeFrame(frame);
+    let n = 0;
+    for (const s of set) if (!s.closed && s.send(text) !== 'dropped') n++;
+    return n;
+  }
+}
+
+export const chatHub = perApp(() => new ChatHub());

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { PublicMessage } from './records.js';
+
+/**
+ * The widget chat socket protocol (docs/widget-protocol.md): JSON text frames, each an object with `t`.
+ * Client frames are validated here; a bad frame gets an `error` frame naming the problem and is dropped.
+ */
+export const MAX_FRAME_BYTES = 96 * 1024;
+
+const id = z.string().min(1).max(80);
+
+export const ClientFrameSchema = z.discriminatedUnion('t', [
+  z.strictObject({
+    t: z.literal('message'),
+    /** Length is checked against security.maxMessageChars by the conversation, so the error can name the limit. */
+    text: z.string().max(40_000),
+    attachments: z.array(id).max(10).optional(),
+    /** The widget's own id for the message, echoed back on the stored message so it can replace its draft. */
+    clientId: z.string().max(80).optional(),
+  }),
+  z.strictObject({ t: z.literal('typing'), active: z.boolean() }),
+  z.strictObject({ t: z.literal('feedback'), messageId: id, value: z.union([z.literal(1), z.literal(-1)]) }),
+  z.strictObject({ t: z.literal('csat'), value: z.int().min(1).max(5), comment: z.string().max(2000).optional() }),
+  z.strictObject({ t: z.literal('new_conversation') }),
+  z.strictObject({ t: z.literal('ping') }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+export type ChatErrorCode = 'bad_request' | 'invalid' | 'rate_limited' | 'session_limit' | 'not_found' | 'forbidden' | 'internal' | 'unavailable';
+
+export type ServerFrame =
+  | {
+      t: 'ready';
+      visitorId: string;
+      visitorToken: string;
+      verified: boolean;
+      conversationId: string | null;
+      /** Earlier visible messages of a resumed conversation (empty when behavior.persistence.showHistory is off). */
+      history: PublicMessage[];
+      /** The rendered welcome message and suggested prompts (shown until the visitor sends a message). */
+      welcome: { message: string; suggestedPrompts: string[] };
+      feedback: { thumbs: boolean; csat: boolean };
+    }
+  | { t: 'conversation'; conversationId: string }
+  | { t: 'message'; conversationId: string; message: PublicMessage; clientId?: string }
+  | { t: 'delta'; conversationId: string; messageId: string; responseId: string; delta: string }
+  /** The reply being streamed was dropped (a team member took over, or the model failed). */
+  | { t: 'delta_reset'; conversationId: string; messageId: string }
+  | { t: 'status'; conversationId: string; state: 'thinking' | 'tool' | 'idle'; tool?: { name: string; label: string } }
+  | { t: 'face'; mood: string }
+  | { t: 'typing'; active: boolean; authorName?: string | null }
+  | { t: 'ended'; conversationId: string; reason: string; askCsat: boolean }
+  | { t: 'feedback_ok'; kind: 'thumb' | 'csat'; messageId: string | null; value: number }
+  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string }
+  | { t: 'pong' };
+
+/** Parses one frame; returns the frame or a clear error (never throws). */
+export function decodeClientFrame(raw: string | Buffer, isBinary: boolean): { ok: true; frame: ClientFrame } | { ok: false; message: string } {
+  if (isBinary) return { ok: false, message: 'binary frames are not accepted on the chat socket; send JSON text' };
+  let value: unknown;
+  try { value = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')); } catch { return { ok: false, message: 'frame is not valid JSON' }; }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'frame must be a JSON object with a "t" field' };
+  const r = ClientFrameSchema.safeParse(value);
+  if (r.success) return { ok: true, frame: r.data };
+  const i = r.error.issues[0];
+  const path = i.path.map(String).join('.');
+  return { ok: false, message: path ? `${path}: ${i.message}` : i.message };
+}
+
+export const encodeFrame = (f: ServerFrame): string => JSON.stringify(f);

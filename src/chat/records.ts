@@ -1,0 +1,149 @@
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+import type { Collection, Doc } from '../store/types.js';
+
+/** Stored records of the conversation engine. One collection each; every record carries workspaceId. */
+
+export type MessageRole = 'user' | 'assistant' | 'human_agent' | 'system_event';
+export type EndReason = 'closed_by_team' | 'idle' | 'visitor_new_conversation' | 'agent_goodbye';
+
+export interface AttachmentRef {
+  id: string;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+export interface ConversationRecord extends Doc {
+  botId: string;
+  visitorId: string;
+  /** The visitor's identity was verified by hash (security.identity). */
+  verified: boolean;
+  status: 'open' | 'ended';
+  endReason: EndReason | null;
+  tags: string[];
+  /** Set by a team member's takeover: the AI stays quiet while it is set. */
+  takenOverBy: { userId: string; userName: string } | null;
+  configVersion: number;
+  /** Template variables filled when the conversation started (instructions, guardrails). */
+  prompt: { instructions: string; guardrails: string };
+  page: { url: string; title: string };
+  /** Older messages condensed by compaction; the transcript keeps them all. */
+  summary: { text: string; uptoSeq: number } | null;
+  nextSeq: number;
+  messageCount: number;
+  costUsd: number;
+  ip: string;
+  createdAt: number;
+  updatedAt: number;
+  lastMessageAt: number;
+  /** When the idle timer ends it (set while no widget has it open). */
+  idleEndsAt: number | null;
+  endedAt: number | null;
+  csat: number | null;
+}
+
+export interface MessageRecord extends Doc {
+  conversationId: string;
+  botId: string;
+  seq: number;
+  role: MessageRole;
+  text: string;
+  modality: 'text' | 'voice';
+  createdAt: number;
+  authorName: string | null;
+  /** 'visible' to the visitor, or 'internal' (team notes). */
+  visibility: 'visible' | 'internal';
+  attachments: AttachmentRef[];
+  /** Assistant replies: model, token usage and estimated cost (caps and analytics). */
+  model?: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  costUsd?: number;
+  citations?: Array<{ title: string; url?: string | null; sourceId: string }>;
+}
+
+export interface ToolCallRecord extends Doc {
+  conversationId: string;
+  botId: string;
+  /** The assistant message this call led to (set when the reply is stored). */
+  messageId: string;
+  round: number;
+  name: string;
+  arguments: string;
+  result: string;
+  isError: boolean;
+  durationMs: number;
+  createdAt: number;
+}
+
+export interface AttachmentRecord extends Doc {
+  botId: string;
+  visitorId: string;
+  conversationId: string | null;
+  mimeType: string;
+  width: number;
+  height: number;
+  size: number;
+  createdAt: number;
+}
+
+export interface FeedbackRecord extends Doc {
+  botId: string;
+  conversationId: string;
+  messageId: string | null;
+  kind: 'thumb' | 'csat';
+  value: number;
+  comment?: string;
+  createdAt: number;
+}
+
+export interface VisitorRecord extends Doc {
+  /** The customer's own user id (verified identities only; absent otherwise, so the sparse unique index skips it). */
+  userId?: string;
+  name: string | null;
+  email: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+/** Per bot and UTC day: estimated spend and agent replies, for security.caps. */
+export interface UsageDayRecord extends Doc {
+  botId: string;
+  day: string;
+  costUsd: number;
+  replies: number;
+}
+
+export interface ChatCollections {
+  conversations: Collection<ConversationRecord>;
+  messages: Collection<MessageRecord>;
+  toolCalls: Collection<ToolCallRecord>;
+  attachments: Collection<AttachmentRecord>;
+  feedback: Collection<FeedbackRecord>;
+  visitors: Collection<VisitorRecord>;
+  usage: Collection<UsageDayRecord>;
+}
+
+export const chatCollections = perApp((app: AppContext): ChatCollections => ({
+  conversations: app.store.collection<ConversationRecord>('conversations', {
+    indexes: [{ fields: [['workspaceId', 1], ['botId', 1]] }, { fields: [['workspaceId', 1], ['visitorId', 1], ['botId', 1]] }, { fields: [['status', 1], ['idleEndsAt', 1]] }],
+  }),
+  messages: app.store.collection<MessageRecord>('messages', { indexes: [{ fields: [['conversationId', 1], ['seq', 1]], unique: true }] }),
+  toolCalls: app.store.collection<ToolCallRecord>('tool_calls', { indexes: [{ fields: [['conversationId', 1]] }] }),
+  attachments: app.store.collection<AttachmentRecord>('attachments', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['visitorId', 1], ['createdAt', 1]] }] }),
+  feedback: app.store.collection<FeedbackRecord>('feedback', { indexes: [{ fields: [['conversationId', 1]] }] }),
+  visitors: app.store.collection<VisitorRecord>('visitors', { indexes: [{ fields: [['workspaceId', 1], ['userId', 1]], unique: true, sparse: true }] }),
+  usage: app.store.collection<UsageDayRecord>('usage_daily', { indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['day', 1]] }] }),
+}));
+
+/** The message as the spec shapes it in message.created (service-api.md, Resources). */
+export function publicMessage(m: MessageRecord) {
+  return {
+    id: m._id, seq: m.seq, role: m.role, text: m.text, modality: m.modality, createdAt: m.createdAt,
+    authorName: m.authorName, visibility: m.visibility, attachments: m.attachments,
+    ...(m.citations?.length ? { citations: m.citations } : {}),
+  };
+}
+export type PublicMessage = ReturnType<typeof publicMessage>;
+
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,0 +1,238 @@
+/**
+ * Webhook delivery: turns stored bus events into durable delivery records (one per subscribed active endpoint)
+ * and sends them. Records carry nextAttemptAt; a scheduler driven by app.clock picks due ones, so a restart (or a
+ * kill -9) resumes from the store. A try cut off by a crash is sent again at start-up: at-least-once, which the
+ * spec allows (receivers de-duplicate on id).
+ */
+import { performance } from 'node:perf_hooks';
+import type { AppContext } from '../../app.js';
+import type { TimerHandle } from '../../clock.js';
+import type { GuardedClient } from '../../security/guarded-client.js';
+import { openSecret } from '../../security/secret-box.js';
+import { newId } from '../../store/ids.js';
+import type { Collection } from '../../store/types.js';
+import type { EventRecord } from '../bus.js';
+import {
+  DELIVERY_LOG_SIZE, DELIVERY_TIMEOUT_MS, MAINTENANCE_INTERVAL_MS, MAX_IN_FLIGHT, MAX_REDIRECTS, MAX_TRIES,
+  RESPONSE_SNIPPET_BYTES, RETRY_DELAYS_MS, SWITCH_OFF_AFTER_FAILURES, isDeliverable,
+} from './constants.js';
+import {
+  FINISHED_STATES, PENDING_STATES, deliveriesCollection, endpointsCollection,
+  type DeliveryRecord, type EndpointRecord,
+} from './records.js';
+import { webhookBody, webhookHeaders } from './signature.js';
+
+export interface DispatcherOptions {
+  maxInFlight?: number;
+}
+
+type Outcome = { statusCode: number | null; response: string | null; error: string | null; durationMs: number };
+
+export class WebhookDispatcher {
+  readonly endpoints: Collection<EndpointRecord>;
+  readonly deliveries: Collection<DeliveryRecord>;
+  private readonly maxInFlight: number;
+  private inFlight = new Map<string, Promise<void>>();
+  private tasks = new Set<Promise<unknown>>();
+  private pumping = false;
+  private again = false;
+  private running = false;
+  private timer: TimerHandle | null = null;
+  private maintenanceTimer: TimerHandle | null = null;
+  private shutdown = new AbortController();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private app: AppContext, private client: GuardedClient, opts: DispatcherOptions = {}) {
+    this.endpoints = endpointsCollection(app.store);
+    this.deliveries = deliveriesCollection(app.store);
+    this.maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
+  }
+
+  /** Subscribes to the bus and sends whatever is already due (deliveries left over from the last run). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.app.events.subscribe((event, stored) => this.onEvent(event, stored));
+    this.kick();
+    this.maintain();
+  }
+
+  /** Stops timers and cuts off tries under way; those stay due in the store and are sent after a restart. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.timer) this.app.clock.clearTimeout(this.timer);
+    if (this.maintenanceTimer) this.app.clock.clearTimeout(this.maintenanceTimer);
+    this.timer = this.maintenanceTimer = null;
+    this.shutdown.abort();
+    await this.settled();
+  }
+
+  /** Resolves once no enqueueing, scheduling or try is under way (tests wait on it after advancing the clock). */
+  async settled(): Promise<void> {
+    while (this.tasks.size || this.inFlight.size) {
+      await Promise.allSettled([...this.tasks, ...this.inFlight.values()]);
+    }
+  }
+
+  /** Queues one delivery of a stored event to one endpoint (test pings and redeliveries), sent at once. */
+  async queue(endpoint: EndpointRecord, event: Pick<EventRecord, '_id' | 'type'>, opts: { manual: boolean; redeliveryOf?: string | null }): Promise<DeliveryRecord> {
+    const record = this.newDelivery(endpoint, event, opts.manual, opts.redeliveryOf ?? null);
+    await this.deliveries.insertOne(record);
+    this.kick();
+    return record;
+  }
+
+  private onEvent(event: EventRecord, stored: boolean): void {
+    if (!stored || !this.running || !isDeliverable(event.type, event.data)) return;
+    this.track(this.enqueue(event));
+  }
+
+  private async enqueue(event: EventRecord): Promise<void> {
+    const targets = await this.endpoints.find({ workspaceId: event.workspaceId, active: true, events: { $has: event.type } });
+    if (!targets.length) return;
+    await this.deliveries.insertMany(targets.map((e) => this.newDelivery(e, event, false, null)));
+    this.kick();
+  }
+
+  private newDelivery(endpoint: EndpointRecord, event: Pick<EventRecord, '_id' | 'type'>, manual: boolean, redeliveryOf: string | null): DeliveryRecord {
+    const now = this.app.clock.now();
+    return {
+      _id: newId('whd', now), workspaceId: endpoint.workspaceId, endpointId: endpoint._id, eventId: event._id, eventType: event.type,
+      state: 'queued', attempts: 0, nextAttemptAt: now, statusCode: null, response: null, error: null,
+      manual, redeliveryOf, history: [], createdAt: now, lastAttemptAt: null, finishedAt: null,
+    };
+  }
+
+  private track<T>(p: Promise<T>): void {
+    const tracked = p.then(
+      () => undefined,
+      (err) => this.app.log.error({ err }, 'webhook scheduling failed'),
+    );
+    this.tasks.add(tracked);
+    void tracked.finally(() => this.tasks.delete(tracked));
+  }
+
+  private kick(): void {
+    if (this.running) this.track(this.pump());
+  }
+
+  /** Starts due deliveries up to the in-flight bound, then sets one timer for the next due time. */
+  private async pump(): Promise<void> {
+    if (this.pumping) { this.again = true; return; }
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        const free = this.maxInFlight - this.inFlight.size;
+        if (free <= 0) break;
+        const busy = [...this.inFlight.keys()];
+        const due = await this.deliveries.find(
+          { state: { $in: PENDING_STATES }, nextAttemptAt: { $lte: this.app.clock.now() }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
+          { crossWorkspace: true, sort: [['nextAttemptAt', 1]], limit: free },
+        );
+        for (const d of due) if (this.running) this.launch(d);
+      } while (this.again && this.running);
+      await this.arm();
+    } finally {
+      this.pumping = false;
+      if (this.again) this.kick();
+    }
+  }
+
+  private async arm(): Promise<void> {
+    if (!this.running) return;
+    const busy = [...this.inFlight.keys()];
+    const next = await this.deliveries.findOne(
+      { state: { $in: PENDING_STATES }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
+      { crossWorkspace: true, sort: [['nextAttemptAt', 1]] },
+    );
+    if (this.timer) { this.app.clock.clearTimeout(this.timer); this.timer = null; }
+    const now = this.app.clock.now();
+    // Something due now waits for a free slot: a finishing try kicks the pump again.
+    if (!next || next.nextAttemptAt === null || next.nextAttemptAt <= now || !this.running) return;
+    this.timer = this.app.clock.setTimeout(() => { this.timer = null; this.kick(); }, next.nextAttemptAt - now);
+  }
+
+  private launch(d: DeliveryRecord): void {
+    const p = this.attempt(d)
+      .catch((err) => this.app.log.error({ err, deliveryId: d._id }, 'webhook delivery failed unexpectedly'))
+      .finally(() => { this.inFlight.delete(d._id); this.kick(); });
+    this.inFlight.set(d._id, p);
+  }
+
+  private async attempt(d: DeliveryRecord): Promise<void> {
+    const endpoint = await this.endpoints.findById(d.workspaceId, d.endpointId);
+    if (!endpoint) { await this.deliveries.deleteOne({ workspaceId: d.workspaceId, _id: d._id }); return; }
+    if (!endpoint.active && !d.manual) return this.giveUp(d, 'not sent: the endpoint is switched off');
+    const event = await this.app.events.collection.findById(d.workspaceId, d.eventId);
+    if (!event) return this.giveUp(d, 'not sent: the event is no longer stored (events are kept a week)');
+    const secret = openSecret(endpoint.secretSealed, this.app.secretKey, endpoint._id);
+    const body = webhookBody(event);
+    const started = performance.now();
+    const outcome: Outcome = { statusCode: null, response: null, error: null, durationMs: 0 };
+    try {
+      const res = await this.client.request(endpoint.url, {
+        method: 'POST', headers: webhookHeaders(event, secret, this.app.clock.now(), body), body,
+        timeoutMs: DELIVERY_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS, redirectPolicy: 'webhook',
+        maxResponseBytes: RESPONSE_SNIPPET_BYTES, signal: this.shutdown.signal,
+      });
+      outcome.statusCode = res.status;
+      outcome.response = res.body.toString('utf8');
+      if (res.status < 200 || res.status > 299) outcome.error = `the receiver answered ${res.status}`;
+    } catch (err) {
+      // Cut off by shutdown: leave the record due so the next start sends it.
+      if (this.shutdown.signal.aborted) return;
+      outcome.error = err instanceof Error ? err.message : String(err);
+    }
+    outcome.durationMs = Math.round(performance.now() - started);
+    await this.record(d, endpoint, outcome);
+  }
+
+  private async record(d: DeliveryRecord, endpoint: EndpointRecord, o: Outcome): Promise<void> {
+    const now = this.app.clock.now();
+    const ok = o.error === null;
+    const attempts = d.attempts + 1;
+    const finished = ok || attempts >= MAX_TRIES;
+    await this.deliveries.updateOne({ workspaceId: d.workspaceId, _id: d._id }, {
+      $set: {
+        attempts, statusCode: o.statusCode, response: o.response, error: o.error, lastAttemptAt: now,
+        state: ok ? 'delivered' : finished ? 'failed' : 'retrying',
+        nextAttemptAt: finished ? null : now + RETRY_DELAYS_MS[attempts - 1],
+        finishedAt: finished ? now : null,
+      },
+      $push: { history: { value: { at: now, statusCode: o.statusCode, error: o.error, durationMs: o.durationMs }, slice: MAX_TRIES * 2 } },
+    });
+    const scope = { workspaceId: endpoint.workspaceId, _id: endpoint._id };
+    if (ok) {
+      await this.endpoints.updateOne({ ...scope, consecutiveFailures: { $ne: 0 } }, { $set: { consecutiveFailures: 0 } });
+    } else {
+      const after = await this.endpoints.updateOne(scope, { $inc: { consecutiveFailures: 1 } });
+      if (after?.active && after.consecutiveFailures >= SWITCH_OFF_AFTER_FAILURES) {
+        await this.endpoints.updateOne({ ...scope, active: true }, { $set: { active: false, disabledAt: now, updatedAt: now } });
+        this.app.log.warn({ endpointId: endpoint._id, workspaceId: endpoint.workspaceId }, 'webhook endpoint switched off after 20 failures in a row');
+      }
+    }
+    if (finished) await this.pruneLog(d.workspaceId, d.endpointId);
+  }
+
+  private async giveUp(d: DeliveryRecord, why: string): Promise<void> {
+    const now = this.app.clock.now();
+    await this.deliveries.updateOne({ workspaceId: d.workspaceId, _id: d._id }, { $set: { state: 'failed', error: why, nextAttemptAt: null, finishedAt: now } });
+    await this.pruneLog(d.workspaceId, d.endpointId);
+  }
+
+  /** Keeps the newest 100 deliveries of an endpoint; older ones go once finished (pending ones are never dropped). */
+  private async pruneLog(workspaceId: string, endpointId: string): Promise<void> {
+    const [oldestKept] = await this.deliveries.find({ workspaceId, endpointId }, { skip: DELIVERY_LOG_SIZE - 1, limit: 1 });
+    if (!oldestKept) return;
+    await this.deliveries.deleteMany({ workspaceId, endpointId, _id: { $lt: oldestKept._id }, state: { $in: FINISHED_STATES } });
+  }
+
+  /** Hourly: drop events older than a week (they can no longer be redelivered). */
+  private maintain(): void {
+    if (!this.running) return;
+    this.track(this.app.events.prune());
+    this.maintenanceTimer = this.app.clock.setTimeout(() => this.maintain(), MAINTENANCE_INTERVAL_MS);
+  }
+}

@@ -1,0 +1,80 @@
+import type { ServerResponse } from 'node:http';
+import { fakeAudio, transcriptOf } from './audio.js';
+import { sendJson, startFake, type FakeOptions, type FakeServer, type RecordedRequest } from './script.js';
+
+/**
+ * A fake ElevenLabs-style speech API (kind D): user, models, voices, text to speech, speech to text,
+ * key in the xi-api-key header, errors as { detail: { status, message } }. Voice previews are public
+ * files under /previews, as real preview URLs point at a file host that takes no key.
+ * baseUrl is the origin (the adapter adds /v1).
+ */
+export const FAKE_SPEECH_VOICES = [
+  { voice_id: 'voice_rachel', name: 'Rachel', labels: { accent: 'american', language: 'en' } },
+  { voice_id: 'voice_hans', name: 'Hans', labels: { accent: 'german', language: 'de' } },
+  { voice_id: 'voice_plain', name: 'Plain', labels: {} },
+];
+export const FAKE_SPEECH_MODELS = [
+  { model_id: 'eleven_multilingual_v2', name: 'Eleven Multilingual v2', can_do_text_to_speech: true },
+  { model_id: 'eleven_flash_v2_5', name: 'Eleven Flash v2.5', can_do_text_to_speech: true },
+  { model_id: 'eleven_multilingual_sts_v2', name: 'Eleven Multilingual v2 (speech to speech)', can_do_text_to_speech: false },
+];
+
+export function writeSpeechError(res: ServerResponse, status: number, message: string): void {
+  const code = status === 401 ? 'invalid_api_key' : status === 404 ? 'not_found' : status === 429 ? 'too_many_concurrent_requests' : 'error';
+  sendJson(res, status, { detail: { status: code, message } });
+}
+
+export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeServer> {
+  const apiKey = opts.apiKey ?? 'test-key';
+  return startFake({
+    apiKey,
+    baseSuffix: '',
+    authorized: (r) => r.path.startsWith('/previews/') || r.headers['xi-api-key'] === apiKey,
+    writeError: writeSpeechError,
+    unauthorizedMessage: 'Invalid API key',
+    handle: (req, res, ctx) => {
+      const voiceOf = (id: string) => FAKE_SPEECH_VOICES.find((v) => v.voice_id === id);
+      const withPreview = (v: (typeof FAKE_SPEECH_VOICES)[number]) => ({
+        ...v, category: 'premade', preview_url: v.voice_id === 'voice_plain' ? null : `${ctx.origin}/previews/${v.voice_id}.mp3`,
+      });
+      const route = `${req.method} ${req.path}`;
+      if (route === 'GET /v1/user') {
+        return sendJson(res, 200, { user_id: 'user_fake', subscription: { tier: 'starter', character_count: 0, character_limit: 30000 } });
+      }
+      if (route === 'GET /v1/models') return sendJson(res, 200, FAKE_SPEECH_MODELS);
+      if (route === 'GET /v1/voices') return sendJson(res, 200, { voices: FAKE_SPEECH_VOICES.map(withPreview) });
+      let m = /^GET \/v1\/voices\/([^/]+)$/.exec(route);
+      if (m) {
+        const v = voiceOf(decodeURIComponent(m[1]));
+        return v ? sendJson(res, 200, withPreview(v)) : writeSpeechError(res, 404, `A voice with voice_id ${m[1]} was not found.`);
+      }
+      m = /^GET \/previews\/([^/]+)\.mp3$/.exec(route);
+      if (m) return sendAudio(res, fakeAudio(`preview of ${m[1]}`, m[1]));
+      m = /^POST \/v1\/text-to-speech\/([^/]+)$/.exec(route);
+      if (m) return textToSpeech(req, res, decodeURIComponent(m[1]), !!voiceOf(decodeURIComponent(m[1])));
+      if (route === 'POST /v1/speech-to-text') return speechToText(req, res);
+      writeSpeechError(res, 404, `Not found: ${route}`);
+    },
+  });
+}
+
+function sendAudio(res: ServerResponse, audio: Buffer): void {
+  res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': audio.length });
+  res.end(audio);
+}
+
+function textToSpeech(req: RecordedRequest, res: ServerResponse, voiceId: string, known: boolean): void {
+  if (!known) return writeSpeechError(res, 404, `A voice with voice_id ${voiceId} was not found.`);
+  const body = req.body as { text?: string; model_id?: string; voice_settings?: { speed?: number } } | undefined;
+  if (!body?.text) return writeSpeechError(res, 422, 'text: field required');
+  const speed = body.voice_settings?.speed;
+  if (speed != null && (speed < 0.7 || speed > 1.2)) return writeSpeechError(res, 422, 'voice_settings.speed: must be between 0.7 and 1.2');
+  sendAudio(res, fakeAudio(body.text, voiceId));
+}
+
+function speechToText(req: RecordedRequest, res: ServerResponse): void {
+  const body = req.body as { file?: { data: Buffer }; model_id?: string; language_code?: string } | undefined;
+  if (!body?.file?.data || !body.model_id) return writeSpeechError(res, 422, 'file and model_id are required');
+  const text = transcriptOf(body.file.data);
+  sendJson(res, 200, { language_code: body.language_code ?? 'en', language_probability: 0.98, text, words: [] });
+}

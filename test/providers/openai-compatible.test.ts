@@ -1,0 +1,101 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../../src/errors.js';
+import { createProvider, type ChatRequest, type ProviderAdapter } from '../../src/providers/index.js';
+import { startFakeOpenAI } from '../fakes/openai.js';
+import type { FakeServer } from '../fakes/script.js';
+import { closedPort, collect, rejection, textOf } from './helpers.js';
+
+// An Ollama-like server: local model names, some reasoning, one embedding model.
+const MODELS = ['llama3.1:8b', 'gpt-oss:20b', 'nomic-embed-text:latest', 'llava:13b'];
+
+let fake: FakeServer;
+let local: ProviderAdapter;
+const fetched: string[] = [];
+
+test.before(async () => {
+  fake = await startFakeOpenAI({ models: MODELS, apiKey: 'ollama' });
+  // The caller's fetch (the guarded outbound client in the server) carries every request.
+  const countingFetch: typeof fetch = (input, init) => {
+    fetched.push(String(input instanceof Request ? input.url : input));
+    return fetch(input, init);
+  };
+  local = createProvider({ id: 'conn_a', kind: 'openai_compatible', apiKey: 'ollama', baseUrl: `${fake.baseUrl}/` }, { fetch: countingFetch, maxRetries: 0 });
+});
+test.after(() => fake.close());
+
+const ask = (over: Partial<ChatRequest> = {}): ChatRequest => ({
+  model: 'llama3.1:8b', system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }], ...over,
+});
+
+test('an OpenAI-compatible connection needs a base URL', () => {
+  try {
+    createProvider({ id: 'x', kind: 'openai_compatible', apiKey: 'k' });
+    assert.unreachable('should refuse');
+  } catch (err) {
+    assert.instance(err, ApiError);
+    assert.match((err as ApiError).message, /^baseUrl: required/);
+  }
+});
+
+test('a key check goes through the caller fetch and passes with the right key', async () => {
+  fetched.length = 0;
+  await local.verifyKey();
+  assert.equal(fetched, [`${fake.baseUrl}/models`]);
+});
+
+test('an unreachable base URL is reported as invalid baseUrl', async () => {
+  const port = await closedPort();
+  const down = createProvider({ id: 'x', kind: 'openai_compatible', apiKey: 'k', baseUrl: `http://127.0.0.1:${port}/v1` }, { maxRetries: 0 });
+  const err = await rejection(down.verifyKey());
+  assert.is(err.code, 'invalid');
+  assert.match(err.message, /^baseUrl: could not reach .* \(ECONNREFUSED\)/);
+});
+
+test('an error the guarded fetch throws reaches the caller unchanged', async () => {
+  const refused = new ApiError('invalid', 422, 'baseUrl: private network addresses are not allowed');
+  const guarded = createProvider({ id: 'x', kind: 'openai_compatible', apiKey: 'k', baseUrl: 'http://10.0.0.5/v1' }, {
+    fetch: async () => { throw refused; }, maxRetries: 0,
+  });
+  assert.is(await rejection(guarded.verifyKey()), refused);
+});
+
+test('models are guessed from their names and the first text model is recommended', async () => {
+  const models = await local.listModels();
+  const caps = Object.fromEntries(models.map((m) => [m.id, m.capabilities]));
+  assert.ok(caps['gpt-oss:20b'].reasoning);
+  assert.ok(caps['llava:13b'].vision);
+  assert.ok(caps['nomic-embed-text:latest'].embeddings);
+  assert.not.ok(caps['nomic-embed-text:latest'].text);
+  assert.is(local.recommendedModel(models), 'gpt-oss:20b');
+});
+
+test('effort goes only to models that reason, minimal counting as low, with max_tokens', async () => {
+  await collect(local.chat!(ask({ model: 'gpt-oss:20b', effort: 'minimal', temperature: 0.2, maxOutputTokens: 300 })));
+  let body = fake.lastBody('/chat/completions');
+  assert.is(body.reasoning_effort, 'low');
+  assert.is(body.temperature, 0.2);
+  assert.is(body.max_tokens, 300);
+  assert.is(body.max_completion_tokens, undefined);
+
+  await collect(local.chat!(ask({ effort: 'high' })));
+  body = fake.lastBody('/chat/completions');
+  assert.is(body.reasoning_effort, undefined);
+});
+
+test('streamed text, tool calls and usage come through as from OpenAI', async () => {
+  fake.script({ text: 'Let me look.', toolCalls: [{ name: 'search_knowledge', arguments: { query: 'prices' } }, { name: 'get_time', arguments: {} }] });
+  const events = await collect(local.chat!(ask({ tools: [{ name: 'search_knowledge', description: 's', parameters: { type: 'object' } }, { name: 'get_time', description: 't', parameters: { type: 'object' } }] })));
+  assert.is(textOf(events), 'Let me look.');
+  const calls = events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
+  assert.equal(calls.map((c) => [c.name, JSON.parse(c.arguments)]), [['search_knowledge', { query: 'prices' }], ['get_time', {}]]);
+  assert.equal(events.find((e) => e.type === 'usage'), { type: 'usage', ...fake.usages.at(-1)! });
+});
+
+test('embeddings use the model the caller names', async () => {
+  const vectors = await local.embed!(['a b c'], 'nomic-embed-text:latest');
+  assert.is(vectors.length, 1);
+  assert.is(fake.lastBody('/embeddings').model, 'nomic-embed-text:latest');
+});
+
+test.run();

@@ -1,0 +1,51 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ApiError } from '../../src/errors.js';
+import { catalog, createProvider, estimateCostUsd, priceFor } from '../../src/providers/index.js';
+
+const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
+
+test('the cost of a known model follows its list price per million tokens', () => {
+  close(estimateCostUsd('gpt-4o-mini', { inputTokens: 1_000_000, outputTokens: 1_000_000 }), 0.75);
+  close(estimateCostUsd('gemini-2.5-flash', { inputTokens: 2000, outputTokens: 1000 }), (2000 * 0.3 + 1000 * 2.5) / 1e6);
+});
+
+test('dated, preview and vendor-prefixed ids find their family price', () => {
+  assert.is(priceFor('gpt-4o-2024-08-06')?.model, 'gpt-4o');
+  assert.is(priceFor('gpt-4o-mini-2024-07-18')?.model, 'gpt-4o-mini');
+  assert.is(priceFor('openai/gpt-4.1-mini')?.model, 'gpt-4.1-mini');
+  assert.is(priceFor('gemini-3-pro-preview')?.model, 'gemini-3-pro');
+  assert.is(priceFor('gemini-2.5-flash-lite')?.model, 'gemini-2.5-flash-lite');
+});
+
+test('a newer version never borrows the price of an older one', () => {
+  assert.is(priceFor('gpt-5.2')?.model, 'gpt-5.2');
+  assert.is(priceFor('gpt-5.9'), null);
+});
+
+test('unknown models count as free', () => {
+  assert.is(estimateCostUsd('llama3.1:8b', { inputTokens: 5000, outputTokens: 5000 }), 0);
+});
+
+test('the catalog lists the four kinds, and only kind A asks for a base URL', () => {
+  const entries = catalog();
+  assert.equal(entries.map((e) => [e.letter, e.kind, e.needsBaseUrl]), [
+    ['A', 'openai_compatible', true], ['B', 'openai', false], ['C', 'gemini', false], ['D', 'speech', false],
+  ]);
+  assert.ok(entries[3].capabilities.hostedAgent && !entries[3].capabilities.text);
+  assert.ok(entries.every((e) => e.docsHint.length > 20));
+});
+
+test('a base URL must be plain http(s) without credentials', () => {
+  for (const baseUrl of ['ftp://x.example', 'not a url', 'https://user:pw@x.example/v1']) {
+    try {
+      createProvider({ id: 'x', kind: 'openai', apiKey: 'k', baseUrl });
+      assert.unreachable(baseUrl);
+    } catch (err) {
+      assert.instance(err, ApiError);
+      assert.match((err as ApiError).message, /^baseUrl: /);
+    }
+  }
+});
+
+test.run();
