@@ -44,7 +44,7 @@ function runFile(file) {
       clearTimeout(timer);
       const num = (label) => { const m = out.match(new RegExp(`${label}:\\s+(\\d+)`)); return m ? Number(m[1]) : null; };
       const total = num('Total'), ok = num('Passed'), skip = num('Skipped') ?? 0;
-      let p = ok ?? 0, f = total !== null && ok !== null ? total - ok - skip : 0;
+      let p = ok ?? 0, f = total !== null && ok !== null ? Math.max(0, total - ok) : 0;
       if (code !== 0 && f === 0) f = 1; // a crash or timeout counts as a failure
       passed += p; failed += f; skipped += skip;
       const secs = ((Date.now() - started) / 1000).toFixed(1);

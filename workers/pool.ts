@@ -6,10 +6,16 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { ResizeImageInput, ResizeImageOutput } from './tasks/resize-image.js';
+import type { ParseDocumentInput, ParseDocumentOutput } from './tasks/parse-document.js';
+import type { ChunkDocumentInput, ChunkDocumentOutput } from './tasks/chunk-document.js';
+import type { EmbedBatchInput, EmbedBatchOutput } from './tasks/embed-batch.js';
 
 /** Every task: its payload and what the caller receives. Add a task here and a file in ./tasks/ of the same name. */
 export interface TaskTypes {
   'resize-image': { payload: ResizeImageInput; result: Omit<ResizeImageOutput, 'data'> & { data: Buffer } };
+  'parse-document': { payload: ParseDocumentInput; result: ParseDocumentOutput };
+  'chunk-document': { payload: ChunkDocumentInput; result: ChunkDocumentOutput };
+  'embed-batch': { payload: EmbedBatchInput; result: EmbedBatchOutput };
 }
 export type TaskName = keyof TaskTypes;
 export type TaskPayload<N extends TaskName> = TaskTypes[N]['payload'];
@@ -18,6 +24,9 @@ export type TaskResult<N extends TaskName> = TaskTypes[N]['result'];
 /** Structured clone turns a Buffer into a plain Uint8Array; each task restores what its callers expect. */
 const revive: { [N in TaskName]: (raw: never) => TaskResult<N> } = {
   'resize-image': (raw: ResizeImageOutput) => ({ ...raw, data: Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength) }),
+  'parse-document': (raw: ParseDocumentOutput) => raw,
+  'chunk-document': (raw: ChunkDocumentOutput) => raw,
+  'embed-batch': (raw: EmbedBatchOutput) => raw,
 };
 
 export interface PoolOptions {

@@ -2,6 +2,7 @@ import type { AppContext } from '../app.js';
 import { checkAccess } from '../auth/access.js';
 import { recordAudit } from '../auth/audit.js';
 import { authenticate } from '../auth/authenticate.js';
+import { SESSION_COOKIE, sessionCookie } from '../auth/sessions.js';
 import { badRequest, fromZodIssues, notImplemented, unauthorized } from '../errors.js';
 import { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
@@ -62,9 +63,14 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access) 
         : Promise.resolve(),
     };
     const result = await def.handler(ctx);
-    if (isReply(result)) return result;
-    if (result === undefined) return { status: def.status ?? 204 };
-    return { status: def.status ?? 200, body: result };
+    const answer: HttpResponse = isReply(result) ? result
+      : result === undefined ? { status: def.status ?? 204 }
+      : { status: def.status ?? 200, body: result };
+    // A renewed session re-sends its cookie with a fresh lifetime (sliding 14 days), unless the handler set one.
+    if (principal?.kind === 'session' && principal.renewed && !answer.cookies?.length) {
+      answer.cookies = [sessionCookie(app, req.cookies[SESSION_COOKIE])];
+    }
+    return answer;
   };
 }
 

@@ -11,6 +11,8 @@ export type Principal =
       role: Role;
       sessionId: string;
       csrfToken: string;
+      /** Set when this request pushed the session's expiry forward: the answer re-sends the cookie. */
+      renewed?: boolean;
     }
   | {
       kind: 'token';

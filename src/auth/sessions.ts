@@ -64,6 +64,7 @@ export async function resolveSession(app: AppContext, value: string): Promise<Se
   }
   if (now - rec.renewedAt >= SESSION_RENEW_EVERY_MS) {
     await sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: now + SESSION_TTL_MS, renewedAt: now } });
+    return { ...sessionPrincipal(user, rec), renewed: true };
   }
   return sessionPrincipal(user, rec);
 }

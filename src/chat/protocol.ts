@@ -41,7 +41,7 @@ export type ServerFrame =
       welcome: { message: string; suggestedPrompts: string[] };
       feedback: { thumbs: boolean; csat: boolean };
     }
-  | { t: 'conversation'; conversationId: string }
+  | { t: 'conversation'; conversationId: string | null }
   | { t: 'message'; conversationId: string; message: PublicMessage; clientId?: string }
   | { t: 'delta'; conversationId: string; messageId: string; responseId: string; delta: string }
   /** The reply being streamed was dropped (a team member took over, or the model failed). */

@@ -21,6 +21,7 @@ export interface ChunkOptions {
 }
 
 const DEFAULTS = { targetChars: 900, maxChars: 1200, overlapChars: 120 };
+const MIN_PIECE = 200;
 
 export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[] {
   const o = { ...DEFAULTS, ...opts };
@@ -28,10 +29,12 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
   const chunks: Chunk[] = [];
   let body: string[] = [];
   let size = 0;
+  // False while the body holds only the overlap carried from the previous chunk.
+  let fresh = false;
   const heading = () => path.filter(Boolean).join(' > ');
 
   const flush = (overlap: boolean) => {
-    const content = body.join('\n\n').trim();
+    const content = fresh ? body.join('\n\n').trim() : '';
     if (content) {
       const h = heading();
       chunks.push({ heading: h, text: h ? `${h}\n\n${content}` : content });
@@ -39,11 +42,16 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
     const tail = overlap && content ? tailOf(content, o.overlapChars) : '';
     body = tail ? [tail] : [];
     size = tail.length;
+    fresh = false;
   };
   const add = (piece: string) => {
-    if (size > 0 && size + piece.length > o.maxChars) flush(true);
+    if (size + piece.length > o.maxChars) {
+      if (fresh) flush(true);
+      else { body = []; size = 0; }
+    }
     body.push(piece);
     size += piece.length + 2;
+    fresh = true;
     if (size >= o.targetChars) flush(true);
   };
 
@@ -57,16 +65,16 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
       continue;
     }
     if (token.type === 'space' || token.type === 'hr' || token.type === 'def') continue;
-    for (const piece of splitBlock(token, o.maxChars)) add(piece);
+    for (const piece of splitBlock(token, o.maxChars, o.targetChars)) add(piece);
   }
   flush(false);
   return chunks;
 }
 
-/** One block as pieces no longer than maxChars, split where the structure allows. */
-function splitBlock(token: Token, maxChars: number): string[] {
+/** One block as pieces (of about maxChars when it is over limit), split where the structure allows. */
+function splitBlock(token: Token, limit: number, maxChars: number): string[] {
   const raw = token.raw.trim();
-  if (raw.length <= maxChars) return raw ? [raw] : [];
+  if (raw.length <= limit) return raw ? [raw] : [];
   if (token.type === 'list') return pack((token as Tokens.List).items.map((i) => i.raw.trim()), maxChars, '\n');
   if (token.type === 'table') {
     const lines = raw.split('\n');
@@ -83,7 +91,9 @@ function splitBlock(token: Token, maxChars: number): string[] {
 }
 
 /** Greedily joins parts up to maxChars; a part that is itself too long is cut at word boundaries. */
-function pack(parts: string[], maxChars: number, sep: string): string[] {
+function pack(parts: string[], limit: number, sep: string): string[] {
+  // A long table header or fence leaves little room; never pack into less than a useful size.
+  const maxChars = Math.max(MIN_PIECE, limit);
   const out: string[] = [];
   let cur = '';
   for (const part of parts.flatMap((p) => (p.length > maxChars ? hardSplit(p, maxChars) : [p]))) {
@@ -109,7 +119,7 @@ function hardSplit(s: string, maxChars: number): string[] {
 
 /** The last ~n characters, starting at a word boundary. */
 function tailOf(s: string, n: number): string {
-  if (n <= 0 || s.length <= n) return n > 0 && s.length <= n ? '' : '';
+  if (n <= 0 || s.length <= n) return '';
   const t = s.slice(-n);
   const space = t.indexOf(' ');
   return (space >= 0 ? t.slice(space + 1) : t).trim();

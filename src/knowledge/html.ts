@@ -93,5 +93,5 @@ function renderTable(table: Node): string {
 
 /** Trims each line and keeps at most one blank line between blocks. */
 function tidy(md: string): string {
-  return md.split('\n').map((l) => l.replace(/[ \t]+$/, '').replace(/^[ \t]+(?![-\d])/, '')).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return md.split('\n').map((l) => l.replace(/[ \t]+$/, '').replace(/^[ \t]+(?=[^ \t\-\d])/, '')).join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }

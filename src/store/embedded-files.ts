@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileMeta, FileStore } from './types.js';
@@ -20,10 +21,19 @@ export class EmbeddedFileStore implements FileStore {
   async put(id: string, data: Buffer, meta: FileMeta): Promise<void> {
     const target = this.path(meta.workspaceId, id);
     await mkdir(join(this.dir, meta.workspaceId), { recursive: true });
-    const tmp = `${target}.tmp-${process.pid}`;
-    const fh = await open(tmp, 'w');
-    try { await fh.writeFile(data); await fh.sync(); } finally { await fh.close(); }
-    await rename(tmp, target);
+    // A unique temp name: two puts of one id at once must not write into the same temp file.
+    const tmp = `${target}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    try {
+      const fh = await open(tmp, 'w');
+      try { await fh.writeFile(data); await fh.sync(); } finally { await fh.close(); }
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    // An id names one file: if it lived in another workspace before, that copy goes.
+    const prev = this.db.prepare('SELECT ws FROM files WHERE id = ?').get(id) as { ws: string } | undefined;
+    if (prev && prev.ws !== meta.workspaceId) await rm(this.path(prev.ws, id), { force: true });
     this.db.prepare('INSERT INTO files (id, ws, meta) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, meta = excluded.meta')
       .run(id, meta.workspaceId, JSON.stringify({ ...meta, size: data.length }));
   }

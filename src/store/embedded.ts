@@ -72,8 +72,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   private write(fn: () => void): void {
     try { fn(); } catch (err) {
+      // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
       const code = (err as { code?: string }).code ?? '';
-      if (code.startsWith('SQLITE_CONSTRAINT')) throw new DuplicateKeyError(this.name, (err as Error).message);
+      if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(this.name, (err as Error).message);
       throw err;
     }
   }
@@ -87,6 +88,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (!sort.some(([f]) => f === '_id')) sql += ', id DESC';
     if (opts.limit !== undefined || opts.skip !== undefined) { sql += ' LIMIT ? OFFSET ?'; params.push(opts.limit ?? -1, opts.skip ?? 0); }
     return this.stmt(sql).all(...params) as Row[];
+  }
+
+  /** Stores an updated record; the ws column follows the record in case the update moved it. */
+  private put(doc: T, id: string): void {
+    if (doc._id !== id) throw new Error(`an update cannot change _id in ${this.name}`);
+    if (typeof doc.workspaceId !== 'string') throw new Error(`an update cannot remove workspaceId in ${this.name}`);
+    this.stmt(`UPDATE "${this.table}" SET ws = ?, doc = ? WHERE id = ?`).run(doc.workspaceId, JSON.stringify(doc), id);
   }
 
   async insertOne(doc: T): Promise<T> {
@@ -125,7 +133,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const row = this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0];
       if (row) {
         result = applyUpdate(JSON.parse(row.doc) as T, update);
-        this.stmt(`UPDATE "${this.table}" SET doc = ? WHERE id = ?`).run(JSON.stringify(result), row.id);
+        this.put(result, row.id);
       } else if (opts.upsert) {
         result = applyUpdate(equalityFields(filter) as T, update, true);
         if (typeof result._id !== 'string' || typeof result.workspaceId !== 'string') throw new Error(`upsert into ${this.name} needs _id and workspaceId`);
@@ -138,9 +146,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number> {
     let n = 0;
     this.write(() => this.db.transaction(() => {
-      const put = this.stmt(`UPDATE "${this.table}" SET doc = ? WHERE id = ?`);
       for (const row of this.select(filter, { ...opts, sort: [['_id', 1]] })) {
-        put.run(JSON.stringify(applyUpdate(JSON.parse(row.doc), update)), row.id);
+        this.put(applyUpdate(JSON.parse(row.doc) as T, update), row.id);
         n++;
       }
     })());

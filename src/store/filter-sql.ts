@@ -35,30 +35,21 @@ export function whereClause(filter: Filter, params: unknown[]): string {
       continue;
     }
     const expr = fieldExpr(field);
-    if (!isCond(value)) { parts.push(eq(expr, value, params)); continue; }
+    if (!isCond(value)) { parts.push(eq(field, expr, value, params)); continue; }
     for (const [op, v] of Object.entries(value)) {
       switch (op) {
-        case '$eq': parts.push(eq(expr, v, params)); break;
-        case '$ne':
-          if (v === null) parts.push(`${expr} IS NOT NULL`);
-          else { params.push(bindValue(v)); parts.push(`(${expr} IS NULL OR ${expr} != ?)`); }
-          break;
-        case '$in': case '$nin': {
-          const list = v as unknown[];
-          if (!list.length) { parts.push(op === '$in' ? '0' : '1'); break; }
-          params.push(...list.map(bindValue));
-          const marks = list.map(() => '?').join(',');
-          parts.push(op === '$in' ? `${expr} IN (${marks})` : `(${expr} IS NULL OR ${expr} NOT IN (${marks}))`);
-          break;
-        }
+        case '$eq': parts.push(eq(field, expr, v, params)); break;
+        case '$ne': parts.push(`NOT (${eqStrict(field, expr, v, params)})`); break;
+        case '$in': parts.push(inList(field, expr, v as unknown[], params, false)); break;
+        case '$nin': parts.push(`NOT ${inList(field, expr, v as unknown[], params, true)}`); break;
         case '$gt': case '$gte': case '$lt': case '$lte': {
           const sym = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op];
           params.push(bindValue(v));
-          parts.push(`${expr} ${sym} ?`);
+          parts.push(`${expr} ${sym} ?${typeGuard(field, expr, v)}`);
           break;
         }
         case '$exists': {
-          const t = field === '_id' || field === 'workspaceId' ? expr : `json_type(doc, ${jsonPath(field)})`;
+          const t = isColumn(field) ? expr : `json_type(doc, ${jsonPath(field)})`;
           parts.push(`${t} IS ${v ? 'NOT ' : ''}NULL`);
           break;
         }
@@ -72,8 +63,54 @@ export function whereClause(filter: Filter, params: unknown[]): string {
   return parts.join(' AND ');
 }
 
-function eq(expr: string, value: unknown, params: unknown[]): string {
+const isColumn = (field: string) => field === '_id' || field === 'workspaceId';
+
+/** JSON type of the field: tells true/false apart from the numbers 1/0 that json_extract gives for them. */
+function jsonType(field: string): string {
+  return `json_type(doc, ${jsonPath(field)})`;
+}
+
+/**
+ * Comparisons only match values of the same kind, as in MongoDB: `$gt: 5` never matches a string (SQLite
+ * would order every string after every number) and `$lt: 'm'` never matches a number.
+ */
+function typeGuard(field: string, expr: string, v: unknown): string {
+  if (typeof v === 'number') return isColumn(field) ? ' AND 0' : ` AND ${jsonType(field)} IN ('integer', 'real')`;
+  if (typeof v === 'string') return isColumn(field) ? '' : ` AND ${jsonType(field)} = 'text'`;
+  return '';
+}
+
+/** Equality, where null also matches a missing field (MongoDB semantics). May be NULL-valued in SQL. */
+function eq(field: string, expr: string, value: unknown, params: unknown[]): string {
   if (value === null || value === undefined) return `${expr} IS NULL`;
+  if (typeof value === 'boolean' && !isColumn(field)) {
+    // The json_extract term keeps an index on the field usable; json_type rules out the numbers 1 and 0.
+    params.push(bindValue(value));
+    return `(${expr} = ? AND ${jsonType(field)} = '${value}')`;
+  }
   params.push(bindValue(value));
   return `${expr} = ?`;
+}
+
+/** Equality that is always 0 or 1 (never NULL), so it can be negated. */
+function eqStrict(field: string, expr: string, value: unknown, params: unknown[]): string {
+  if (value === null || value === undefined) return `${expr} IS NULL`;
+  if (typeof value === 'boolean' && !isColumn(field)) return `${jsonType(field)} IS '${value}'`;
+  params.push(bindValue(value));
+  return `${expr} IS ?`;
+}
+
+/** Membership; a null in the list matches a missing field. `strict` keeps the result 0/1 for NOT. */
+function inList(field: string, expr: string, list: unknown[], params: unknown[], strict: boolean): string {
+  if (!list.length) return '(0)';
+  const alts: string[] = [];
+  const plain = list.filter((x) => x !== null && x !== undefined && typeof x !== 'boolean');
+  if (plain.length) {
+    params.push(...plain.map(bindValue));
+    const test = `${expr} IN (${plain.map(() => '?').join(',')})`;
+    alts.push(strict ? `COALESCE(${test}, 0)` : test);
+  }
+  if (list.some((x) => x === null || x === undefined)) alts.push(`${expr} IS NULL`);
+  for (const b of new Set(list.filter((x): x is boolean => typeof x === 'boolean'))) alts.push(eqStrict(field, expr, b, params));
+  return `(${alts.join(' OR ')})`;
 }

@@ -29,10 +29,7 @@ export class MongoFileStore implements FileStore {
     await this.ready;
     const fileId = new ObjectId();
     await new Promise<void>((resolve, reject) => {
-      const up = this.bucket.openUploadStreamWithId(fileId, id, {
-        metadata: { ...meta, size: data.length },
-        contentType: meta.contentType,
-      });
+      const up = this.bucket.openUploadStreamWithId(fileId, id, { metadata: { ...meta, size: data.length } });
       up.once('error', reject);
       up.once('finish', () => resolve());
       up.end(data);

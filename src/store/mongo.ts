@@ -73,13 +73,13 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<T> {
     // A copy: the driver would otherwise be free to add fields to the caller's object.
-    await this.write(() => this.coll.insertOne({ ...doc }));
+    await this.write(() => this.coll.insertOne({ ...doc } as Document));
     return doc;
   }
 
   async insertMany(docs: T[]): Promise<void> {
     if (!docs.length) return;
-    await this.write(() => this.coll.insertMany(docs.map((d) => ({ ...d })), { ordered: true }));
+    await this.write(() => this.coll.insertMany(docs.map((d) => ({ ...d }) as Document), { ordered: true }));
   }
 
   async findById(workspaceId: string, id: string): Promise<T | null> {
@@ -100,7 +100,7 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     let cursor = this.coll.find(q).sort(toMongoSort(opts.sort));
     if (opts.skip) cursor = cursor.skip(opts.skip);
     if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
-    return (await cursor.toArray()) as T[];
+    return (await cursor.toArray()) as unknown as T[];
   }
 
   async count(filter: Filter, opts?: ScopeOptions): Promise<number> {
@@ -117,10 +117,17 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
       const base = { ...equalityFields(filter), ...update.$setOnInsert, ...update.$set } as Record<string, unknown>;
       if (typeof base._id !== 'string' || typeof base.workspaceId !== 'string') throw new Error(`upsert into ${this.name} needs _id and workspaceId`);
     }
-    const doc = await this.write(() => this.coll.findOneAndUpdate(q, toMongoUpdate(update), {
+    const run = () => this.write(() => this.coll.findOneAndUpdate(q, toMongoUpdate(update), {
       sort: { _id: 1 }, upsert: !!opts.upsert, returnDocument: 'after', includeResultMetadata: false,
     }));
-    return (doc as T | null) ?? null;
+    try {
+      return ((await run()) as T | null) ?? null;
+    } catch (err) {
+      // Two upserts of one new id race: the loser's insert clashes. Once more, it finds and updates the
+      // record the winner inserted (the server retries this itself only for filters on _id alone).
+      if (!opts.upsert || !(err instanceof DuplicateKeyError)) throw err;
+      return ((await run()) as T | null) ?? null;
+    }
   }
 
   async updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number> {
@@ -130,7 +137,7 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
   }
 
   async replaceOne(doc: T): Promise<void> {
-    await this.write(() => this.coll.replaceOne({ _id: doc._id as never }, { ...doc }, { upsert: true }));
+    await this.write(() => this.coll.replaceOne({ _id: doc._id as never }, { ...doc } as Document, { upsert: true }));
   }
 
   async deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean> {
@@ -160,5 +167,16 @@ async function ensureIndexes(coll: MongoCollection<Document>, defs: MongoIndex[]
       await coll.dropIndex(options.name);
       await coll.createIndex(key, options);
     }
+  }
+}
+
+/** Drops a whole database: for test runs (a fresh database each) and operators' clean-up scripts. */
+export async function dropMongoDatabase(url: string, dbName: string): Promise<void> {
+  const client = new MongoClient(url, { writeConcern: MAJORITY });
+  try {
+    await client.connect();
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
   }
 }

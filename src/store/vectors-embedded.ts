@@ -2,20 +2,30 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VectorFilter, VectorHit, VectorPoint, VectorStore } from './types.js';
+import { BLOCK, VectorMatrix } from './vector-kernel.js';
 
-interface Loaded { dim: number; ids: string[]; vectors: Float32Array[]; payloads: Record<string, unknown>[]; index: Map<string, number> }
+/**
+ * One collection in memory: normalised vectors packed row by row (a scan reads memory in order), with ids
+ * and payloads at the same row. Deletes move the last row into the hole.
+ */
+interface Loaded { dim: number; size: number; matrix: VectorMatrix; ids: string[]; payloads: Record<string, unknown>[]; index: Map<string, number> }
 
 /**
  * Exact cosine search over normalised float32 vectors. Points are stored in SQLite (vectors.db under
- * DATA_DIR) and kept in memory per collection for scanning; a scan of 100k 256-d vectors is a few ms.
+ * DATA_DIR, WAL) and kept in memory per collection for scanning: 100k 256-d vectors take a few ms.
  */
 export function openEmbeddedVectors(dataDir: string): VectorStore {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'vectors.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
   db.exec('CREATE TABLE IF NOT EXISTS collections (name TEXT PRIMARY KEY, dim INTEGER NOT NULL)');
-  db.exec('CREATE TABLE IF NOT EXISTS points (coll TEXT NOT NULL, id TEXT NOT NULL, vec BLOB NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (coll, id)) WITHOUT ROWID');
+  // A rowid table: rows of a kilobyte or more are several times slower to insert WITHOUT ROWID. Files made by
+  // earlier versions keep their table; the statements below work on both (they only need the unique key).
+  db.exec('CREATE TABLE IF NOT EXISTS points (coll TEXT NOT NULL, id TEXT NOT NULL, vec BLOB NOT NULL, payload TEXT NOT NULL, UNIQUE (coll, id))');
+  const put = db.prepare('INSERT INTO points (coll, id, vec, payload) VALUES (?, ?, ?, ?) ON CONFLICT(coll, id) DO UPDATE SET vec = excluded.vec, payload = excluded.payload');
+  const del = db.prepare('DELETE FROM points WHERE coll = ? AND id = ?');
   const loaded = new Map<string, Loaded>();
 
   function load(name: string): Loaded | null {
@@ -23,35 +33,20 @@ export function openEmbeddedVectors(dataDir: string): VectorStore {
     if (l) return l;
     const c = db.prepare('SELECT dim FROM collections WHERE name = ?').get(name) as { dim: number } | undefined;
     if (!c) return null;
-    l = { dim: c.dim, ids: [], vectors: [], payloads: [], index: new Map() };
+    const n = (db.prepare('SELECT COUNT(*) AS n FROM points WHERE coll = ?').get(name) as { n: number }).n;
+    l = { dim: c.dim, size: 0, matrix: new VectorMatrix(c.dim, n), ids: [], payloads: [], index: new Map() };
     for (const row of db.prepare('SELECT id, vec, payload FROM points WHERE coll = ?').iterate(name) as Iterable<{ id: string; vec: Buffer; payload: string }>) {
-      l.index.set(row.id, l.ids.length);
-      l.ids.push(row.id);
-      l.vectors.push(new Float32Array(row.vec.buffer.slice(row.vec.byteOffset, row.vec.byteOffset + row.vec.byteLength)));
-      l.payloads.push(JSON.parse(row.payload));
+      // Copied through a fresh Uint8Array: the blob's offset need not be 4-byte aligned for a Float32Array view.
+      setRow(l, row.id, new Float32Array(new Uint8Array(row.vec).buffer), JSON.parse(row.payload));
     }
     loaded.set(name, l);
     return l;
   }
 
-  const matches = (p: Record<string, unknown>, f: VectorFilter) =>
-    Object.entries(f).every(([k, v]) => (Array.isArray(v) ? v.includes(p[k] as never) : p[k] === v));
-
-  function removeWhere(name: string, l: Loaded, keep: (i: number) => boolean) {
-    const next: Loaded = { dim: l.dim, ids: [], vectors: [], payloads: [], index: new Map() };
-    const del = db.prepare('DELETE FROM points WHERE coll = ? AND id = ?');
-    db.transaction(() => {
-      l.ids.forEach((id, i) => {
-        if (keep(i)) { next.index.set(id, next.ids.length); next.ids.push(id); next.vectors.push(l.vectors[i]); next.payloads.push(l.payloads[i]); }
-        else del.run(name, id);
-      });
-    })();
-    loaded.set(name, next);
-  }
-
   return {
     kind: 'embedded',
     async ensureCollection(name, dimension) {
+      if (!Number.isInteger(dimension) || dimension <= 0) throw new Error(`bad vector dimension: ${dimension}`);
       const c = db.prepare('SELECT dim FROM collections WHERE name = ?').get(name) as { dim: number } | undefined;
       if (c && c.dim !== dimension) throw new Error(`vector collection ${name} has dimension ${c.dim}, not ${dimension}`);
       if (!c) db.prepare('INSERT INTO collections (name, dim) VALUES (?, ?)').run(name, dimension);
@@ -59,52 +54,148 @@ export function openEmbeddedVectors(dataDir: string): VectorStore {
     async upsert(name, points: VectorPoint[]) {
       const l = load(name);
       if (!l) throw new Error(`vector collection ${name} does not exist`);
-      const put = db.prepare('INSERT INTO points (coll, id, vec, payload) VALUES (?, ?, ?, ?) ON CONFLICT(coll, id) DO UPDATE SET vec = excluded.vec, payload = excluded.payload');
       const prepared = points.map((p) => {
         if (p.vector.length !== l.dim) throw new Error(`vector for ${p.id} has ${p.vector.length} dimensions, not ${l.dim}`);
-        return { ...p, vector: normalise(p.vector) };
+        return { id: p.id, vector: normalise(p.vector), payload: structuredClone(p.payload) as Record<string, unknown> };
       });
-      db.transaction(() => { for (const p of prepared) put.run(name, p.id, Buffer.from(p.vector.buffer), JSON.stringify(p.payload)); })();
-      for (const p of prepared) {
-        const i = l.index.get(p.id);
-        if (i === undefined) { l.index.set(p.id, l.ids.length); l.ids.push(p.id); l.vectors.push(p.vector); l.payloads.push(p.payload); }
-        else { l.vectors[i] = p.vector; l.payloads[i] = p.payload; }
-      }
+      // Disk first, in one transaction; memory follows only once the write is committed.
+      db.transaction(() => {
+        for (const p of prepared) put.run(name, p.id, Buffer.from(p.vector.buffer, p.vector.byteOffset, p.vector.byteLength), JSON.stringify(p.payload));
+      })();
+      for (const p of prepared) setRow(l, p.id, p.vector, p.payload);
     },
     async search(name, vector, { filter, limit }): Promise<VectorHit[]> {
       const l = load(name);
       if (!l || limit <= 0) return [];
-      const q = normalise(vector);
-      const best: VectorHit[] = [];
-      for (let i = 0; i < l.ids.length; i++) {
-        if (!matches(l.payloads[i], filter)) continue;
-        const v = l.vectors[i];
-        let s = 0;
-        for (let d = 0; d < v.length; d++) s += v[d] * q[d];
-        if (best.length < limit || s > best[best.length - 1].score) {
-          best.push({ id: l.ids[i], score: s, payload: l.payloads[i] });
-          best.sort((a, b) => b.score - a.score);
-          if (best.length > limit) best.pop();
-        }
-      }
-      return best;
+      if (vector.length !== l.dim) throw new Error(`query vector has ${vector.length} dimensions, not ${l.dim}`);
+      return topK(l, normalise(vector), matcher(filter), Math.floor(limit));
     },
     async deleteByFilter(name, filter) {
       const l = load(name);
-      if (l) removeWhere(name, l, (i) => !matches(l.payloads[i], filter));
+      if (!l) return;
+      const match = matcher(filter);
+      const doomed: string[] = [];
+      for (let i = 0; i < l.size; i++) if (match(l.payloads[i])) doomed.push(l.ids[i]);
+      if (!doomed.length) return;
+      db.transaction(() => { for (const id of doomed) del.run(name, id); })();
+      for (const id of doomed) removeRow(l, id);
     },
     async count(name, filter) {
       const l = load(name);
-      return l ? l.payloads.filter((p) => matches(p, filter)).length : 0;
+      if (!l) return 0;
+      const match = matcher(filter);
+      let n = 0;
+      for (let i = 0; i < l.size; i++) if (match(l.payloads[i])) n++;
+      return n;
     },
-    async close() { if (db.open) db.close(); },
+    async close() { loaded.clear(); if (db.open) db.close(); },
   };
+}
+
+function setRow(l: Loaded, id: string, vector: Float32Array, payload: Record<string, unknown>): void {
+  let i = l.index.get(id);
+  if (i === undefined) {
+    i = l.size++;
+    l.matrix.reserve(l.size);
+    l.index.set(id, i);
+    l.ids[i] = id;
+  }
+  l.matrix.setRow(i, vector);
+  l.payloads[i] = payload;
+}
+
+function removeRow(l: Loaded, id: string): void {
+  const i = l.index.get(id);
+  if (i === undefined) return;
+  const last = --l.size;
+  if (i !== last) {
+    l.matrix.moveRow(last, i);
+    l.ids[i] = l.ids[last];
+    l.payloads[i] = l.payloads[last];
+    l.index.set(l.ids[i], i);
+  }
+  l.ids.length = last;
+  l.payloads.length = last;
+  l.index.delete(id);
+}
+
+/**
+ * A payload matches when every filter field matches: a value by equality, an array as "any of". A payload
+ * field that is itself an array matches when one of its items does (as in Qdrant).
+ */
+function matcher(filter: VectorFilter): (p: Record<string, unknown>) => boolean {
+  if (typeof filter.workspaceId !== 'string') throw new Error('a vector filter needs workspaceId');
+  const tests = Object.entries(filter).filter(([, v]) => v !== undefined).map(([k, v]) => {
+    const wanted = Array.isArray(v) ? new Set<unknown>(v) : new Set<unknown>([v]);
+    return (p: Record<string, unknown>) => {
+      const have = p[k];
+      return Array.isArray(have) ? have.some((x) => wanted.has(x)) : wanted.has(have);
+    };
+  });
+  const ws = filter.workspaceId;
+  // The workspace comparison comes first: it rejects most rows at the cost of one string compare.
+  return (p) => {
+    if (p.workspaceId !== ws) return false;
+    for (const t of tests) if (!t(p)) return false;
+    return true;
+  };
+}
+
+/**
+ * Exact top-k by dot product of normalised vectors, with a size-k min-heap of (score, row). Scores come a
+ * block at a time from the SIMD kernel; the filter runs only for rows that would enter the heap.
+ */
+function topK(l: Loaded, q: Float32Array, match: (p: Record<string, unknown>) => boolean, k: number): VectorHit[] {
+  const scores = new Float64Array(k);
+  const rows = new Int32Array(k);
+  let n = 0;
+  l.matrix.setQuery(q);
+  for (let start = 0; start < l.size; start += BLOCK) {
+    const block = l.matrix.score(start, Math.min(BLOCK, l.size - start));
+    for (let j = 0; j < block.length; j++) {
+      const s = block[j];
+      if (n === k && s <= scores[0]) continue;
+      const i = start + j;
+      if (!match(l.payloads[i])) continue;
+      if (n < k) { scores[n] = s; rows[n] = i; siftUp(scores, rows, n++); }
+      else { scores[0] = s; rows[0] = i; siftDown(scores, rows, n); }
+    }
+  }
+  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => scores[b] - scores[a] || rows[a] - rows[b]);
+  return order.map((j) => ({ id: l.ids[rows[j]], score: scores[j], payload: { ...l.payloads[rows[j]] } }));
+}
+
+function siftUp(s: Float64Array, r: Int32Array, i: number): void {
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (s[p] <= s[i]) return;
+    swap(s, r, i, p);
+    i = p;
+  }
+}
+
+function siftDown(s: Float64Array, r: Int32Array, n: number): void {
+  let i = 0;
+  for (;;) {
+    const a = 2 * i + 1, b = a + 1;
+    let m = i;
+    if (a < n && s[a] < s[m]) m = a;
+    if (b < n && s[b] < s[m]) m = b;
+    if (m === i) return;
+    swap(s, r, i, m);
+    i = m;
+  }
+}
+
+function swap(s: Float64Array, r: Int32Array, i: number, j: number): void {
+  const ts = s[i]; s[i] = s[j]; s[j] = ts;
+  const tr = r[i]; r[i] = r[j]; r[j] = tr;
 }
 
 function normalise(v: number[] | Float32Array): Float32Array {
   const out = Float32Array.from(v);
   let n = 0;
-  for (const x of out) n += x * x;
+  for (let i = 0; i < out.length; i++) n += out[i] * out[i];
   n = Math.sqrt(n) || 1;
   for (let i = 0; i < out.length; i++) out[i] /= n;
   return out;

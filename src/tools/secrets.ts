@@ -38,7 +38,7 @@ export class SecretService {
   }
 
   async list(workspaceId: string): Promise<SecretView[]> {
-    const all = await this.records.find({ workspaceId }, { sort: [['name', 1]], limit: 1000 });
+    const all = await this.records.find({ workspaceId }, { limit: 1000 });
     return all.map(view);
   }
 

@@ -63,4 +63,12 @@ test('a patch that makes the config invalid is refused with the field path', () 
   assert.equal(rejectedPaths({ identity: { agentNme: 'x' } }, (p) => applyConfigPatch(draft, p)), ['identity.agentNme']);
 });
 
+test('a patch that switches face.skin from a catalogue face to a custom face replaces it whole', () => {
+  const draft = parseBotConfig({});
+  const next = applyConfigPatch(draft, { face: { skin: { kind: 'custom', assetId: 'face_1' } } });
+  assert.equal(next.face.skin, { kind: 'custom', assetId: 'face_1' });
+  const back = applyConfigPatch(next, { face: { skin: { kind: 'catalogue', id: 'default' } } });
+  assert.equal(back.face.skin, { kind: 'catalogue', id: 'default' });
+});
+
 test.run();

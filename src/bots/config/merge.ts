@@ -21,12 +21,16 @@ function copy(value: unknown): unknown {
   return out;
 }
 
+/** A tagged object (face.skin) that changes its `kind` is replaced whole: its two shapes do not merge. */
+const switchesKind = (base: Record<string, unknown>, patch: Record<string, unknown>) =>
+  typeof patch.kind === 'string' && typeof base.kind === 'string' && patch.kind !== base.kind;
+
 function merge(base: unknown, patch: Record<string, unknown>): Record<string, unknown> {
   const out = (isPlainObject(base) ? copy(base) : {}) as Record<string, unknown>;
   for (const key of Object.keys(patch)) {
     const value = patch[key];
     if (value === undefined) continue;
-    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? merge(out[key], value) : copy(value);
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) && !switchesKind(out[key], value) ? merge(out[key], value) : copy(value);
   }
   return out;
 }

@@ -17,7 +17,7 @@ import {
   RESPONSE_SNIPPET_BYTES, RETRY_DELAYS_MS, SWITCH_OFF_AFTER_FAILURES, isDeliverable,
 } from './constants.js';
 import {
-  FINISHED_STATES, PENDING_STATES, deliveriesCollection, endpointsCollection,
+  FINISHED_STATES, deliveriesCollection, endpointsCollection,
   type DeliveryRecord, type EndpointRecord,
 } from './records.js';
 import { webhookBody, webhookHeaders } from './signature.js';
@@ -25,6 +25,9 @@ import { webhookBody, webhookHeaders } from './signature.js';
 export interface DispatcherOptions {
   maxInFlight?: number;
 }
+
+/** Due order: earliest nextAttemptAt first, then oldest record (served by the collection's queue index). */
+const QUEUE_ORDER: Array<[string, 1 | -1]> = [['nextAttemptAt', 1], ['_id', 1]];
 
 type Outcome = { statusCode: number | null; response: string | null; error: string | null; durationMs: number };
 
@@ -128,8 +131,8 @@ export class WebhookDispatcher {
         if (free <= 0) break;
         const busy = [...this.inFlight.keys()];
         const due = await this.deliveries.find(
-          { state: { $in: PENDING_STATES }, nextAttemptAt: { $lte: this.app.clock.now() }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
-          { crossWorkspace: true, sort: [['nextAttemptAt', 1]], limit: free },
+          { nextAttemptAt: { $lte: this.app.clock.now() }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
+          { crossWorkspace: true, sort: QUEUE_ORDER, limit: free },
         );
         for (const d of due) if (this.running) this.launch(d);
       } while (this.again && this.running);
@@ -144,8 +147,8 @@ export class WebhookDispatcher {
     if (!this.running) return;
     const busy = [...this.inFlight.keys()];
     const next = await this.deliveries.findOne(
-      { state: { $in: PENDING_STATES }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
-      { crossWorkspace: true, sort: [['nextAttemptAt', 1]] },
+      { nextAttemptAt: { $ne: null }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
+      { crossWorkspace: true, sort: QUEUE_ORDER },
     );
     if (this.timer) { this.app.clock.clearTimeout(this.timer); this.timer = null; }
     const now = this.app.clock.now();

@@ -32,7 +32,7 @@ export interface DeliveryRecord extends Doc {
   eventType: string;
   state: DeliveryState;
   attempts: number;
-  /** When the next try is due; null once finished. */
+  /** When the next try is due; set exactly while the state is queued or retrying, null once finished. */
   nextAttemptAt: number | null;
   statusCode: number | null;
   /** The start of the receiver's answer (first 1 KB). */
@@ -54,8 +54,10 @@ export function endpointsCollection(store: DocumentStore): Collection<EndpointRe
 export function deliveriesCollection(store: DocumentStore): Collection<DeliveryRecord> {
   return store.collection<DeliveryRecord>('webhook_deliveries', {
     indexes: [
-      { fields: [['state', 1], ['nextAttemptAt', 1]] },
-      { fields: [['workspaceId', 1], ['endpointId', 1]] },
+      // The scheduler's queue: only pending records have a nextAttemptAt; oldest first within the same time.
+      { fields: [['nextAttemptAt', 1], ['_id', 1]] },
+      // The log of one endpoint, newest first (listing and pruning).
+      { fields: [['workspaceId', 1], ['endpointId', 1], ['_id', -1]] },
     ],
   });
 }

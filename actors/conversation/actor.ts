@@ -1,0 +1,198 @@
+import type { AppContext } from '../../src/app.js';
+import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
+import type { ChatHub } from '../../src/chat/hub.js';
+import type { ServerFrame } from '../../src/chat/protocol.js';
+import { chatCollections, publicMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/chat/records.js';
+import { newId } from '../../src/store/ids.js';
+import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
+import type { ConversationMsg, ConversationReplies, VisitorMessageReply } from './messages.js';
+import { finishReply, requestReply, type RunningReply } from './reply.js';
+import { handleCsat, handleFeedback, handleRelease, handleTakeover, handleTeamMessage } from './team.js';
+
+export interface ConversationState {
+  conv: ConversationRecord | null;
+  chat: ChatBot | null;
+  reply: RunningReply | null;
+  /** A visitor message arrived while a reply was running: answer again when it is done. */
+  pendingReply: boolean;
+}
+
+/**
+ * One conversation: visitor messages, the agent's replies (run beside the mailbox, their result comes back as
+ * `replyDone`), team actions, feedback, idle end. State is the conversation record plus the running reply.
+ */
+export class ConversationActor extends Actor<ConversationMsg, ConversationState, ConversationReplies> {
+  readonly db: ChatCollections;
+
+  constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, readonly hub: ChatHub) {
+    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false }, mailbox: { capacity: 200 } });
+    this.db = chatCollections(app);
+  }
+
+  get conv(): ConversationRecord {
+    if (!this.state.conv) throw new Error(`conversation ${this.id} is not loaded`);
+    return this.state.conv;
+  }
+  get s(): ConversationState { return this.state; }
+
+  protected override async onStart(): Promise<void> {
+    const conv = await this.db.conversations.findOne({ _id: this.id }, { crossWorkspace: true });
+    if (!conv) throw new Error(`conversation ${this.id} not found`);
+    this.state.conv = conv;
+    this.state.chat = await loadBotForChat(this.app, conv.botId, { version: conv.configVersion });
+    if (conv.status === 'open' && conv.idleEndsAt !== null && this.hub.openCount(conv._id) === 0) {
+      this.timers.set('idle', Math.max(0, conv.idleEndsAt - this.clock.now()), { type: 'idleCheck' });
+    }
+  }
+
+  protected override async onStop(): Promise<void> {
+    // A reply still running when the actor is passivated or the server stops: wait for it and store it.
+    const running = this.state.reply;
+    if (running) await finishReply(this, await running.done);
+  }
+
+  protected async handle(msg: ConversationMsg): Promise<unknown> {
+    switch (msg.type) {
+      case 'visitorMessage': return this.onVisitorMessage(msg);
+      case 'visitorTyping':
+        this.app.events.publishVolatile(this.conv.workspaceId, 'visitor.typing', { botId: this.conv.botId, conversationId: this.id, active: msg.active });
+        return undefined;
+      case 'feedback': return handleFeedback(this, msg);
+      case 'csat': return handleCsat(this, msg);
+      case 'presence': return this.onPresence(msg.open);
+      case 'close': return { ended: await this.end(msg.reason) };
+      case 'takeover': return handleTakeover(this, msg);
+      case 'release': return handleRelease(this, msg);
+      case 'teamMessage': return handleTeamMessage(this, msg);
+      case 'teamTyping':
+        this.push({ t: 'typing', active: msg.active, authorName: msg.authorName });
+        return undefined;
+      case 'systemLine': return this.storeMessage({ role: 'system_event', text: msg.text });
+      case 'agentReply': return requestReply(this);
+      case 'replyDone': return finishReply(this, msg);
+      case 'idleCheck': return this.onIdleCheck();
+      default: return assertNever(msg);
+    }
+  }
+
+  private async onVisitorMessage(msg: Extract<ConversationMsg, { type: 'visitorMessage' }>): Promise<VisitorMessageReply> {
+    const conv = this.conv;
+    const config = this.state.chat?.config;
+    if (conv.status !== 'open' || !config) return { ok: false, code: 'ended', message: 'this conversation has ended' };
+    if (msg.visitorId !== conv.visitorId) return { ok: false, code: 'forbidden', message: 'this conversation belongs to another visitor' };
+    const text = msg.text.trim();
+    if (text.length > config.security.maxMessageChars) {
+      return { ok: false, code: 'invalid', message: `text: longer than ${config.security.maxMessageChars} characters (security.maxMessageChars)` };
+    }
+    if (!text && msg.attachments.length === 0) return { ok: false, code: 'invalid', message: 'text: empty message' };
+    if (conv.messageCount >= 3 * config.security.maxTurnsPerConversation) {
+      return { ok: false, code: 'session_limit', message: 'this conversation has reached its length limit; start a new conversation' };
+    }
+    const attachments = await this.claimAttachments(msg.attachments);
+    if ('error' in attachments) return { ok: false, code: 'invalid', message: attachments.error };
+    const first = conv.messageCount === 0;
+    const stored = await this.storeMessage({ role: 'user', text, attachments: attachments.refs }, msg.clientId);
+    if (first) await this.app.events.publish(conv.workspaceId, 'conversation.started', { botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId });
+    await requestReply(this);
+    return { ok: true, message: stored };
+  }
+
+  private async claimAttachments(ids: string[]): Promise<{ refs: MessageRecord['attachments'] } | { error: string }> {
+    if (!ids.length) return { refs: [] };
+    const uploads = this.state.chat!.config.vision.uploads;
+    if (!uploads.enabled || !this.state.chat!.brain?.canSee) return { error: 'attachments: this bot does not take images' };
+    if (ids.length > uploads.maxPerMessage) return { error: `attachments: at most ${uploads.maxPerMessage} images per message (vision.uploads.maxPerMessage)` };
+    const refs: MessageRecord['attachments'] = [];
+    for (const id of new Set(ids)) {
+      const a = await this.db.attachments.findById(this.conv.workspaceId, id);
+      if (!a || a.visitorId !== this.conv.visitorId || a.botId !== this.conv.botId || (a.conversationId && a.conversationId !== this.id)) {
+        return { error: `attachments: ${id} not found (upload it first with POST /widget/v1/uploads)` };
+      }
+      refs.push({ id: a._id, mimeType: a.mimeType, width: a.width, height: a.height });
+    }
+    await this.db.attachments.updateMany({ workspaceId: this.conv.workspaceId, _id: { $in: refs.map((r) => r.id) } }, { $set: { conversationId: this.id } });
+    return { refs };
+  }
+
+  /** Stores a message with the next seq, publishes message.created (visible ones) and sends it to the widget. */
+  async storeMessage(
+    m: { role: MessageRecord['role']; text: string; attachments?: MessageRecord['attachments']; authorName?: string | null; visibility?: 'visible' | 'internal'; id?: string; extra?: Partial<MessageRecord> },
+    clientId?: string,
+  ): Promise<PublicMessage> {
+    const conv = this.conv;
+    const now = this.clock.now();
+    const rec: MessageRecord = {
+      _id: m.id ?? newId('msg', now), workspaceId: conv.workspaceId, conversationId: conv._id, botId: conv.botId, seq: conv.nextSeq,
+      role: m.role, text: m.text, modality: 'text', createdAt: now, authorName: m.authorName ?? null,
+      visibility: m.visibility ?? 'visible', attachments: m.attachments ?? [], ...m.extra,
+    };
+    await this.db.messages.insertOne(rec);
+    const cost = rec.costUsd ?? 0;
+    conv.nextSeq += 1; conv.messageCount += 1; conv.lastMessageAt = now; conv.updatedAt = now; conv.costUsd += cost;
+    if (conv.status === 'open' && this.hub.openCount(conv._id) === 0) this.armIdle();
+    await this.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, {
+      $inc: { nextSeq: 1, messageCount: 1, costUsd: cost }, $set: { lastMessageAt: now, updatedAt: now, idleEndsAt: conv.idleEndsAt },
+    });
+    const pub = publicMessage(rec);
+    if (rec.visibility === 'visible') {
+      this.push({ t: 'message', conversationId: conv._id, message: pub, ...(clientId ? { clientId } : {}) });
+      await this.app.events.publish(conv.workspaceId, 'message.created', { botId: conv.botId, conversationId: conv._id, message: pub });
+    }
+    return pub;
+  }
+
+  push(frame: ServerFrame): void {
+    this.hub.push(this.id, frame);
+  }
+
+  /** Ends the conversation once; a running reply is dropped. Returns false when it had already ended. */
+  async end(reason: EndReason): Promise<boolean> {
+    const conv = this.conv;
+    if (conv.status !== 'open') return false;
+    this.state.reply?.controller.abort(new Error(`conversation ended: ${reason}`));
+    this.state.pendingReply = false;
+    this.timers.cancel('idle');
+    const now = this.clock.now();
+    Object.assign(conv, { status: 'ended', endReason: reason, endedAt: now, updatedAt: now, idleEndsAt: null });
+    await this.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $set: { status: 'ended', endReason: reason, endedAt: now, updatedAt: now, idleEndsAt: null } });
+    await this.app.events.publish(conv.workspaceId, 'conversation.ended', { botId: conv.botId, conversationId: conv._id, reason });
+    this.push({ t: 'ended', conversationId: conv._id, reason, askCsat: !!this.state.chat?.config.behavior.feedback.csat });
+    return true;
+  }
+
+  private async onPresence(open: boolean): Promise<void> {
+    if (this.conv.status !== 'open') return;
+    if (open && this.hub.openCount(this.id) > 0) {
+      this.timers.cancel('idle');
+      if (this.conv.idleEndsAt !== null) {
+        this.conv.idleEndsAt = null;
+        await this.db.conversations.updateOne({ workspaceId: this.conv.workspaceId, _id: this.id }, { $set: { idleEndsAt: null } });
+      }
+    } else if (!open && this.hub.openCount(this.id) === 0) {
+      this.armIdle();
+      await this.db.conversations.updateOne({ workspaceId: this.conv.workspaceId, _id: this.id }, { $set: { idleEndsAt: this.conv.idleEndsAt } });
+    }
+  }
+
+  /** behavior.endAfterIdleMinutes counts from the later of the last message and the last widget closing. */
+  private armIdle(): void {
+    const minutes = this.state.chat?.config.behavior.endAfterIdleMinutes ?? 30;
+    const at = Math.max(this.conv.lastMessageAt, this.clock.now()) + minutes * 60_000;
+    this.conv.idleEndsAt = at;
+    this.timers.set('idle', at - this.clock.now(), { type: 'idleCheck' });
+  }
+
+  private async onIdleCheck(): Promise<void> {
+    const conv = this.conv;
+    if (conv.status !== 'open' || conv.idleEndsAt === null || this.hub.openCount(this.id) > 0) return;
+    if (conv.idleEndsAt > this.clock.now()) { this.timers.set('idle', conv.idleEndsAt - this.clock.now(), { type: 'idleCheck' }); return; }
+    // With a team member in charge, the conversation is theirs to close.
+    if (conv.takenOverBy) return;
+    await this.end('idle');
+  }
+
+  protected override async onHandlerError(err: unknown, msg: ConversationMsg): Promise<void> {
+    if (msg.type === 'visitorMessage') this.push({ t: 'error', code: 'internal', message: 'the message could not be handled; please try again', clientId: msg.clientId });
+    void err;
+  }
+}

@@ -1,0 +1,123 @@
+import { runReply, type ReplyResult } from '../../src/chat/agent-loop.js';
+import { findBot } from '../../src/chat/bot-source.js';
+import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
+import { newId } from '../../src/store/ids.js';
+import type { ConversationActor } from './actor.js';
+import type { ConversationMsg } from './messages.js';
+
+export interface RunningReply {
+  controller: AbortController;
+  messageId: string;
+  responseId: string;
+  /** Settles with the replyDone message (also sent to the mailbox). */
+  done: Promise<Extract<ConversationMsg, { type: 'replyDone' }>>;
+}
+
+/** Visitor-facing lines when the agent does not call the model (document: docs/widget-protocol.md). */
+export const LINES = {
+  cap: "Sorry, I can't answer any more messages today. Please try again tomorrow.",
+  paused: "This assistant is paused and can't answer right now.",
+  noBrain: "This assistant isn't set up to answer yet.",
+  failed: "Sorry, something went wrong while answering. Please try again.",
+} as const;
+
+/** Starts a reply unless one is running (then it answers again afterwards) or the team is in charge. */
+export async function requestReply(a: ConversationActor): Promise<void> {
+  const { conv } = a;
+  const chat = a.s.chat;
+  if (conv.status !== 'open' || conv.takenOverBy || !chat) return;
+  if (a.s.reply) { a.s.pendingReply = true; return; }
+  // Pausing takes effect at once for conversations already under way.
+  const live = await findBot(a.app, conv.botId);
+  if (live) chat.bot.status = live.status === 'paused' ? 'paused' : 'running';
+  if (chat.bot.status === 'paused') { await a.storeMessage({ role: 'system_event', text: LINES.paused }); return; }
+  if (!chat.brain) { await a.storeMessage({ role: 'system_event', text: LINES.noBrain }); return; }
+  if (await overCap(a)) { await a.storeMessage({ role: 'system_event', text: LINES.cap }); return; }
+
+  const upto = conv.summary?.uptoSeq ?? -1;
+  const history = await a.db.messages.find({ workspaceId: conv.workspaceId, conversationId: conv._id, seq: { $gt: upto } }, { sort: [['seq', 1]] });
+  const controller = new AbortController();
+  const messageId = newId('msg', a.app.clock.now());
+  const responseId = newId('rsp', a.app.clock.now());
+  const base = { workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id };
+  const events = a.app.events;
+  const done = runReply({
+    app: a.app, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
+    onDelta: (delta) => {
+      a.push({ t: 'delta', conversationId: conv._id, messageId, responseId, delta });
+      events.publishVolatile(base.workspaceId, 'message.delta', { conversationId: conv._id, messageId, responseId, delta });
+    },
+    onStatus: (state, tool) => {
+      a.push({ t: 'status', conversationId: conv._id, state, ...(tool ? { tool } : {}) });
+      events.publishVolatile(base.workspaceId, 'agent.status', { conversationId: conv._id, state, ...(tool ? { tool } : {}) });
+    },
+    onMood: (mood) => a.push({ t: 'face', mood }),
+    onToolCalled: (rec) => {
+      void a.db.toolCalls.insertOne(rec).catch((err) => a.app.log.error({ err, conversationId: conv._id }, 'storing a tool call failed'));
+      void events.publish(base.workspaceId, 'tool.called', { botId: conv.botId, conversationId: conv._id, name: rec.name, isError: rec.isError, durationMs: rec.durationMs })
+        .catch((err) => a.app.log.error({ err }, 'publishing tool.called failed'));
+    },
+  }).then(
+    (result) => ({ type: 'replyDone' as const, messageId, responseId, result, aborted: controller.signal.aborted }),
+    (error) => ({ type: 'replyDone' as const, messageId, responseId, error, aborted: controller.signal.aborted }),
+  );
+  a.s.reply = { controller, messageId, responseId, done };
+  // The result is handled by the actor's own loop; once it is stopping, onStop handles it instead.
+  void done.then((msg) => { if (a.status === 'running') { try { a.send(msg, { priority: 'urgent' }); } catch { /* onStop finishes it */ } } });
+}
+
+async function overCap(a: ConversationActor): Promise<boolean> {
+  const caps = a.s.chat!.config.security.caps;
+  if (caps.dailyUsd === null && caps.dailyMessages === null) return false;
+  const day = await a.db.usage.findById(a.conv.workspaceId, usageId(a.conv.botId, utcDay(a.app.clock.now())));
+  if (!day) return caps.dailyUsd === 0 || caps.dailyMessages === 0;
+  return (caps.dailyUsd !== null && day.costUsd >= caps.dailyUsd) || (caps.dailyMessages !== null && day.replies >= caps.dailyMessages);
+}
+
+const usageId = (botId: string, day: string) => `use_${botId}_${day}`;
+
+/** Stores the finished reply (or drops a cancelled one), counts usage, then answers again if asked meanwhile. */
+export async function finishReply(a: ConversationActor, msg: Extract<ConversationMsg, { type: 'replyDone' }>): Promise<void> {
+  if (a.s.reply?.messageId !== msg.messageId) return; // already handled (onStop and the mailbox both saw it)
+  a.s.reply = null;
+  const { conv } = a;
+  const idle = () => a.push({ t: 'status', conversationId: conv._id, state: 'idle' });
+  if (msg.aborted || msg.error || !msg.result) {
+    if (msg.error && !msg.aborted) a.app.log.warn({ err: msg.error, conversationId: conv._id }, 'agent reply failed');
+    a.push({ t: 'delta_reset', conversationId: conv._id, messageId: msg.messageId });
+    idle();
+    if (msg.error && !msg.aborted && conv.status === 'open') await a.storeMessage({ role: 'system_event', text: LINES.failed });
+  } else {
+    await storeReply(a, msg.messageId, msg.result);
+    idle();
+    if (msg.result.endConversation) await a.end('agent_goodbye');
+  }
+  if (a.s.pendingReply && conv.status === 'open') {
+    a.s.pendingReply = false;
+    await requestReply(a);
+  }
+}
+
+async function storeReply(a: ConversationActor, messageId: string, r: ReplyResult): Promise<void> {
+  const { conv } = a;
+  const model = a.s.chat?.brain?.model ?? '';
+  if (r.summary) {
+    conv.summary = r.summary;
+    await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $set: { summary: r.summary } });
+  }
+  if (r.text.trim()) {
+    await a.storeMessage({
+      id: messageId, role: 'assistant', text: r.text,
+      extra: { model, usage: r.usage, costUsd: r.costUsd, ...(r.citations.length && a.s.chat?.config.behavior.citations ? { citations: r.citations } : {}) },
+    });
+  } else if (r.costUsd > 0) {
+    conv.costUsd += r.costUsd;
+    await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $inc: { costUsd: r.costUsd } });
+  }
+  const day = utcDay(a.app.clock.now());
+  await a.db.usage.updateOne(
+    { workspaceId: conv.workspaceId, _id: usageId(conv.botId, day) },
+    { $inc: { costUsd: r.costUsd, replies: 1 }, $setOnInsert: { botId: conv.botId, day } satisfies Partial<UsageDayRecord> },
+    { upsert: true },
+  );
+}

@@ -1,0 +1,144 @@
+import type { AppContext } from '../../src/app.js';
+import { perApp } from '../../src/app.js';
+import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
+import type { ChatBot } from '../../src/chat/bot-source.js';
+import { builtinToolSource } from '../../src/chat/builtins.js';
+import { chatHub, type ChatHub } from '../../src/chat/hub.js';
+import type { ServerFrame } from '../../src/chat/protocol.js';
+import { RateLimiter } from '../../src/chat/rate-limit.js';
+import { chatCollections, type ConversationRecord, type EndReason } from '../../src/chat/records.js';
+import { newId } from '../../src/store/ids.js';
+import { toolRegistry } from '../../src/tools/registry.js';
+import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
+import { ConversationActor } from './actor.js';
+import type { ConversationMsg, ConversationReplies } from './messages.js';
+
+/** A passivated conversation is rebuilt from the store; idle ends of passivated ones are found by the sweep. */
+const ACTOR_IDLE_MS = 10 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
+
+export interface StartConversationInput {
+  chat: ChatBot;
+  visitorId: string;
+  verified: boolean;
+  ip: string;
+  page: { url: string; title: string };
+  visitor: { name?: string; email?: string };
+}
+
+/**
+ * The conversation engine's front door, one per app: `conversations(app)`. Sockets, REST routes and other
+ * areas (takeover, handoff) reach a conversation only through `send`/`ask`, so its actor is the one writer.
+ */
+export class ConversationService {
+  readonly registry: ActorRegistry<ConversationActor>;
+  readonly hub: ChatHub;
+  /** security.rateLimits.conversationsPerIpPerHour, per bot and IP. */
+  private readonly newConversations: RateLimiter;
+  private sweepTimer: ReturnType<AppContext['clock']['setTimeout']> | null = null;
+  private closed = false;
+
+  constructor(private readonly app: AppContext) {
+    this.hub = chatHub(app);
+    this.registry = new ActorRegistry<ConversationActor>({
+      factory: (id, ctx) => new ConversationActor(id, ctx, app, this.hub),
+      clock: app.clock, log: app.log, idleMs: ACTOR_IDLE_MS,
+    });
+    this.newConversations = new RateLimiter(app.clock, 3600_000);
+    this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });
+    toolRegistry(app).addSource(builtinToolSource);
+    app.onClose(async () => {
+      this.closed = true;
+      if (this.sweepTimer) app.clock.clearTimeout(this.sweepTimer);
+      await this.registry.stopAll();
+    });
+  }
+
+  /** Enqueues a message for the conversation's actor (created on demand). Throws MailboxFullError when flooded. */
+  send(conversationId: string, msg: ConversationMsg): void {
+    this.registry.get(conversationId).send(msg);
+  }
+
+  /** Enqueues a message and waits for the actor's answer. */
+  ask<M extends ConversationMsg>(conversationId: string, msg: M): Promise<M['type'] extends keyof ConversationReplies ? ConversationReplies[M['type']] : unknown> {
+    return this.registry.get(conversationId).ask(msg) as never;
+  }
+
+  /** Sends a frame to every widget socket that has the conversation open (team typing, custom notices). */
+  pushToVisitor(conversationId: string, frame: ServerFrame): number {
+    return this.hub.push(conversationId, frame);
+  }
+
+  close(conversationId: string, reason: EndReason): Promise<{ ended: boolean }> {
+    return this.ask(conversationId, { type: 'close', reason });
+  }
+
+  /** Stops the conversation's actor without storing anything more (before deleting the conversation). */
+  async forget(conversationId: string): Promise<void> {
+    const actor = this.registry.peek(conversationId);
+    if (!actor) return;
+    actor.s.reply?.controller.abort(new Error('conversation deleted'));
+    actor.s.pendingReply = false;
+    await actor.stop({ drain: false });
+  }
+
+  /** Creates a conversation record (the first visitor message then starts it). Refuses past conversationsPerIpPerHour. */
+  async start(input: StartConversationInput): Promise<{ ok: true; conversation: ConversationRecord } | { ok: false; retryAfterMs: number }> {
+    const { chat } = input;
+    const wait = this.newConversations.take(`${chat.bot._id}|${input.ip}`, chat.config.security.rateLimits.conversationsPerIpPerHour);
+    if (wait > 0) return { ok: false, retryAfterMs: wait };
+    const now = this.app.clock.now();
+    const ctx = contextFromIdentity(chat.config.identity, { page: input.page, visitor: { ...input.visitor, verified: input.verified } });
+    const conversation: ConversationRecord = {
+      _id: newId('conv', now), workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId: input.visitorId, verified: input.verified,
+      status: 'open', endReason: null, tags: [], takenOverBy: null, configVersion: chat.version,
+      prompt: {
+        instructions: renderField('identity.instructions', chat.config.identity.instructions, ctx),
+        guardrails: renderField('identity.guardrails', chat.config.identity.guardrails, ctx),
+      },
+      page: input.page, summary: null, nextSeq: 1, messageCount: 0, costUsd: 0, ip: input.ip,
+      createdAt: now, updatedAt: now, lastMessageAt: now, idleEndsAt: null, endedAt: null, csat: null,
+    };
+    await chatCollections(this.app).conversations.insertOne(conversation);
+    return { ok: true, conversation };
+  }
+
+  /** The open conversation a returning visitor continues (behavior.persistence.resumeWindowHours), if any. */
+  async resumable(chat: ChatBot, visitorId: string): Promise<ConversationRecord | null> {
+    const hours = chat.config.behavior.persistence.resumeWindowHours;
+    if (hours <= 0) return null;
+    const conv = await chatCollections(this.app).conversations.findOne(
+      { workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId, status: 'open' }, { sort: [['lastMessageAt', -1]] },
+    );
+    if (!conv || conv.lastMessageAt < this.app.clock.now() - hours * 3600_000) return null;
+    return conv;
+  }
+
+  /** Starts the sweep that ends idle conversations whose actors were passivated (or the server restarted). */
+  startSweeper(): void {
+    if (this.closed || this.sweepTimer) return;
+    const tick = async () => {
+      this.sweepTimer = null;
+      if (this.closed) return;
+      try {
+        const due = await chatCollections(this.app).conversations.find(
+          { status: 'open', idleEndsAt: { $lte: this.app.clock.now() } }, { crossWorkspace: true, limit: 200, sort: [['idleEndsAt', 1]] },
+        );
+        for (const c of due) if (this.hub.openCount(c._id) === 0 && !this.registry.peek(c._id)) this.trySend(c._id, { type: 'idleCheck' });
+      } catch (err) {
+        this.app.log.error({ err }, 'idle conversation sweep failed');
+      }
+      if (!this.closed) this.sweepTimer = this.app.clock.setTimeout(() => void tick(), SWEEP_EVERY_MS);
+    };
+    this.sweepTimer = this.app.clock.setTimeout(() => void tick(), SWEEP_EVERY_MS);
+  }
+
+  private trySend(conversationId: string, msg: ConversationMsg): void {
+    if (this.closed) return;
+    try { this.send(conversationId, msg); } catch (err) {
+      if (!isMailboxFullError(err)) this.app.log.warn({ err, conversationId, type: msg.type }, 'conversation message not delivered');
+    }
+  }
+}
+
+export const conversations = perApp((app: AppContext) => new ConversationService(app));

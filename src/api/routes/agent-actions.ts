@@ -1,0 +1,41 @@
+/** The team's actions on conversations (service-api.md, Conversations): takeover, messages, typing, release. */
+import { z } from 'zod';
+import { release, takeover, teamMessage, teamTyping } from '../../team/actions.js';
+import { route, type ApiModule } from '../define.js';
+import { person } from './auth.js';
+
+export const TeamMessageBody = z.strictObject({
+  text: z.string().trim().min(1, 'write something').max(20_000),
+  /** true: an internal note for the team, never shown to the visitor. */
+  internal: z.boolean().default(false),
+});
+export const TypingBody = z.strictObject({ active: z.boolean().default(true) });
+
+const TakenOver = z.object({ conversationId: z.string(), takenOverBy: z.object({ userId: z.string(), userName: z.string() }).nullable() });
+const MessageShape = z.object({
+  id: z.string(), seq: z.number(), role: z.enum(['user', 'assistant', 'human_agent', 'system_event']), text: z.string(),
+  modality: z.enum(['text', 'voice']), createdAt: z.number(), authorName: z.string().nullable(), visibility: z.enum(['visible', 'internal']),
+  attachments: z.array(z.unknown()),
+});
+
+export const agentActionsModule: ApiModule = {
+  name: 'agent-actions',
+  routes: [
+    route({ op: 'POST /api/v1/conversations/{id}/takeover', response: TakenOver,
+      handler: async (ctx) => {
+        const r = await takeover(ctx.app, person(ctx), ctx.params.id);
+        await ctx.audit('conversation.takeover', { type: 'conversation', id: ctx.params.id });
+        return r;
+      } }),
+    route({ op: 'POST /api/v1/conversations/{id}/release', response: TakenOver,
+      handler: async (ctx) => {
+        const r = await release(ctx.app, person(ctx), ctx.params.id);
+        await ctx.audit('conversation.release', { type: 'conversation', id: ctx.params.id });
+        return r;
+      } }),
+    route({ op: 'POST /api/v1/conversations/{id}/messages', body: TeamMessageBody, response: MessageShape, status: 201,
+      handler: (ctx) => teamMessage(ctx.app, person(ctx), ctx.params.id, ctx.body) }),
+    route({ op: 'POST /api/v1/conversations/{id}/typing', body: TypingBody,
+      handler: (ctx) => teamTyping(ctx.app, person(ctx), ctx.params.id, ctx.body.active) }),
+  ],
+};

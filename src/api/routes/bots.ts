@@ -1,0 +1,133 @@
+/** Bots area (service-api.md, Bots; bot-config.md): templates, CRUD, draft edits, publish, versions, secrets. */
+import { z } from 'zod';
+import { actorOf } from '../../auth/principal.js';
+import { BotConfigSchema } from '../../bots/config/index.js';
+import { embedInfo } from '../../bots/embed.js';
+import { createPreviewToken } from '../../bots/preview-token.js';
+import { publishBot } from '../../bots/publish.js';
+import { getBot } from '../../bots/records.js';
+import {
+  botView, createBot, deleteBot, duplicateBot, editDraft, listBots, listVersions, newIdentitySecret, renameBot,
+  restoreVersion, setStatus, versionSummary,
+} from '../../bots/service.js';
+import { BOT_TEMPLATES } from '../../bots/templates.js';
+import { badRequest } from '../../errors.js';
+import { route, type ApiModule } from '../define.js';
+
+const Name = z.string().trim().min(1).max(80);
+const Revision = z.number().int().min(0);
+const ConfigObject = z.record(z.string(), z.unknown()).meta({ description: 'bot configuration (see the Bot configuration schema)' });
+
+export const CreateBody = z.strictObject({ name: Name, templateId: z.string().min(1).max(64).optional() });
+/** One of patch (deep merge; arrays and null replace) or config (whole replacement), with the revision read. */
+export const PatchBody = z.strictObject({ revision: Revision, patch: ConfigObject.optional(), config: ConfigObject.optional(), name: Name.optional() })
+  .refine((b) => !(b.patch !== undefined && b.config !== undefined), { message: 'send either patch or config, not both', path: ['config'] })
+  .refine((b) => b.patch !== undefined || b.config !== undefined || b.name !== undefined, { message: 'send patch (a partial config) or config (a whole one)', path: ['patch'] });
+const RevisionBody = z.strictObject({ revision: Revision.optional() });
+const DuplicateBody = z.strictObject({ name: Name.optional() });
+const StatusBody = z.strictObject({ status: z.enum(['running', 'paused']) });
+const ListQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(200).optional(), before: z.string().min(1).max(100).optional() });
+
+const Summary = z.object({
+  id: z.string(), name: z.string(), status: z.enum(['running', 'paused']), revision: z.number(),
+  publishedVersion: z.number().nullable(), publishedAt: z.number().nullable(), createdAt: z.number(), updatedAt: z.number(),
+});
+const VersionSummary = z.object({ version: z.number(), publishedAt: z.number(), publishedBy: z.object({ id: z.string(), name: z.string() }).nullable() });
+export const BotResponse = Summary.extend({
+  draft: BotConfigSchema,
+  published: z.object({ version: z.number(), config: BotConfigSchema, publishedAt: z.number() }).nullable(),
+  versions: z.array(VersionSummary),
+  hasIdentitySecret: z.boolean(),
+});
+const ListResponse = z.object({ bots: z.array(Summary), nextBefore: z.string().nullable() });
+const TemplatesResponse = z.object({ templates: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), config: ConfigObject })) });
+
+const target = (id: string) => ({ type: 'bot', id });
+
+function versionParam(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw badRequest('version: must be a whole number from 1');
+  return n;
+}
+
+export const botsModule: ApiModule = {
+  name: 'bots',
+  routes: [
+    route({ op: 'GET /api/v1/bots/templates', response: TemplatesResponse, handler: () => ({ templates: BOT_TEMPLATES }) }),
+    route({ op: 'GET /api/v1/bots', query: ListQuery, response: ListResponse,
+      handler: ({ app, workspaceId, query }) => listBots(app, workspaceId, query) }),
+    route({ op: 'POST /api/v1/bots', body: CreateBody, response: BotResponse, status: 201,
+      handler: async (ctx) => {
+        const bot = await createBot(ctx.app, ctx.workspaceId, ctx.body);
+        await ctx.audit('bot.create', target(bot._id), { name: bot.name, templateId: ctx.body.templateId ?? null });
+        return botView(ctx.app, bot);
+      } }),
+    route({ op: 'GET /api/v1/bots/{id}', response: BotResponse,
+      handler: async ({ app, workspaceId, params }) => botView(app, await getBot(app, workspaceId, params.id)) }),
+    route({ op: 'PATCH /api/v1/bots/{id}', body: PatchBody, response: BotResponse,
+      handler: async (ctx) => {
+        const { revision, patch, config, name } = ctx.body;
+        let bot = await getBot(ctx.app, ctx.workspaceId, ctx.params.id);
+        if (patch !== undefined || config !== undefined) {
+          bot = await editDraft(ctx.app, ctx.workspaceId, ctx.params.id, patch !== undefined ? { revision, patch } : { revision, config });
+        }
+        if (name !== undefined) bot = await renameBot(ctx.app, ctx.workspaceId, ctx.params.id, name);
+        await ctx.audit('bot.update', target(bot._id), { revision: bot.revision, kind: config !== undefined ? 'config' : patch !== undefined ? 'patch' : 'name' });
+        return botView(ctx.app, bot);
+      } }),
+    route({ op: 'DELETE /api/v1/bots/{id}',
+      handler: async (ctx) => {
+        await deleteBot(ctx.app, ctx.workspaceId, ctx.params.id);
+        await ctx.audit('bot.delete', target(ctx.params.id));
+      } }),
+    route({ op: 'POST /api/v1/bots/{id}/duplicate', body: DuplicateBody, response: BotResponse, status: 201,
+      handler: async (ctx) => {
+        const copy = await duplicateBot(ctx.app, ctx.workspaceId, ctx.params.id, ctx.body.name);
+        await ctx.audit('bot.duplicate', target(copy._id), { from: ctx.params.id });
+        return botView(ctx.app, copy);
+      } }),
+    route({ op: 'POST /api/v1/bots/{id}/publish', body: RevisionBody, response: BotResponse,
+      handler: async (ctx) => {
+        const by = ctx.principal ? actorOf(ctx.principal) : null;
+        const bot = await publishBot(ctx.app, ctx.workspaceId, ctx.params.id, by && { id: by.id, name: by.name }, ctx.body.revision);
+        await ctx.audit('bot.publish', target(bot._id), { version: bot.published?.version });
+        return botView(ctx.app, bot);
+      } }),
+    route({ op: 'GET /api/v1/bots/{id}/versions', response: z.object({ versions: z.array(VersionSummary.extend({ config: BotConfigSchema })) }),
+      handler: async ({ app, workspaceId, params }) => {
+        await getBot(app, workspaceId, params.id);
+        const versions = await listVersions(app, workspaceId, params.id);
+        return { versions: versions.map((v) => ({ ...versionSummary(v), config: v.config })) };
+      } }),
+    route({ op: 'POST /api/v1/bots/{id}/versions/{version}/restore', body: RevisionBody, response: BotResponse,
+      handler: async (ctx) => {
+        const version = versionParam(ctx.params.version);
+        const bot = await restoreVersion(ctx.app, ctx.workspaceId, ctx.params.id, version, ctx.body.revision);
+        await ctx.audit('bot.restore', target(bot._id), { version });
+        return botView(ctx.app, bot);
+      } }),
+    route({ op: 'POST /api/v1/bots/{id}/status', body: StatusBody, response: BotResponse,
+      handler: async (ctx) => {
+        const bot = await setStatus(ctx.app, ctx.workspaceId, ctx.params.id, ctx.body.status);
+        await ctx.audit('bot.status', target(bot._id), { status: bot.status });
+        return botView(ctx.app, bot);
+      } }),
+    route({ op: 'POST /api/v1/bots/{id}/identity-secret', response: z.object({ botId: z.string(), secret: z.string() }),
+      handler: async (ctx) => {
+        const secret = await newIdentitySecret(ctx.app, ctx.workspaceId, ctx.params.id);
+        await ctx.audit('bot.identity_secret', target(ctx.params.id));
+        return { botId: ctx.params.id, secret };
+      } }),
+    route({ op: 'POST /api/v1/bots/{id}/preview', response: z.object({ botId: z.string(), token: z.string(), expiresAt: z.number() }),
+      handler: async ({ app, workspaceId, params }) => {
+        const bot = await getBot(app, workspaceId, params.id);
+        return { botId: bot._id, ...createPreviewToken(app, workspaceId, bot._id) };
+      } }),
+    route({ op: 'GET /api/v1/bots/{id}/embed',
+      response: z.object({ botId: z.string(), scriptUrl: z.string(), layout: z.string(), published: z.boolean(), snippets: z.record(z.string(), z.string()) }),
+      handler: async ({ app, workspaceId, params }) => {
+        const bot = await getBot(app, workspaceId, params.id);
+        return embedInfo(app.config.publicUrl, bot._id, bot.published?.config ?? bot.draft, bot.published !== null);
+      } }),
+  ],
+};

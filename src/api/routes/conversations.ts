@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { conversations } from '../../../actors/conversation/index.js';
+import { chatCollections, publicMessage, type ConversationRecord } from '../../chat/records.js';
+import { transcriptMarkdown } from '../../chat/transcript.js';
+import { notFound } from '../../errors.js';
+import type { AppContext } from '../../app.js';
+import { reply, route, type ApiModule } from '../define.js';
+
+const ConversationSummary = z.object({
+  id: z.string(), botId: z.string(), visitorId: z.string(), verified: z.boolean(), status: z.enum(['open', 'ended']),
+  endReason: z.string().nullable(), tags: z.array(z.string()), takenOverBy: z.object({ userId: z.string(), userName: z.string() }).nullable(),
+  messageCount: z.number(), costUsd: z.number(), csat: z.number().nullable(), page: z.object({ url: z.string(), title: z.string() }),
+  createdAt: z.number(), updatedAt: z.number(), lastMessageAt: z.number(), endedAt: z.number().nullable(),
+});
+const Message = z.object({
+  id: z.string(), seq: z.number(), role: z.enum(['user', 'assistant', 'human_agent', 'system_event']), text: z.string(),
+  modality: z.enum(['text', 'voice']), createdAt: z.number(), authorName: z.string().nullable(), visibility: z.string(),
+  attachments: z.array(z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number() })),
+});
+const ToolCall = z.object({ id: z.string(), messageId: z.string(), round: z.number(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(), durationMs: z.number(), createdAt: z.number() });
+const Transcript = ConversationSummary.extend({
+  summary: z.string().nullable(), messages: z.array(Message), toolCalls: z.array(ToolCall),
+  feedback: z.array(z.object({ kind: z.enum(['thumb', 'csat']), messageId: z.string().nullable(), value: z.number(), comment: z.string().optional(), createdAt: z.number() })),
+});
+
+const summaryOf = (c: ConversationRecord) => ({
+  id: c._id, botId: c.botId, visitorId: c.visitorId, verified: c.verified, status: c.status, endReason: c.endReason, tags: c.tags,
+  takenOverBy: c.takenOverBy, messageCount: c.messageCount, costUsd: c.costUsd, csat: c.csat, page: c.page,
+  createdAt: c.createdAt, updatedAt: c.updatedAt, lastMessageAt: c.lastMessageAt, endedAt: c.endedAt,
+});
+
+async function load(app: AppContext, workspaceId: string, id: string): Promise<ConversationRecord> {
+  const c = await chatCollections(app).conversations.findById(workspaceId, id);
+  if (!c) throw notFound('conversation');
+  return c;
+}
+
+/** The whole record of a conversation: messages (with internal notes), tool calls, feedback. */
+export async function transcriptOf(app: AppContext, c: ConversationRecord): Promise<z.infer<typeof Transcript>> {
+  const db = chatCollections(app);
+  const scope = { workspaceId: c.workspaceId, conversationId: c._id };
+  const [messages, toolCalls, feedback] = await Promise.all([
+    db.messages.find(scope, { sort: [['seq', 1]] }),
+    db.toolCalls.find(scope, { sort: [['_id', 1]] }),
+    db.feedback.find(scope, { sort: [['_id', 1]] }),
+  ]);
+  return {
+    ...summaryOf(c), summary: c.summary?.text ?? null,
+    messages: messages.map(publicMessage),
+    toolCalls: toolCalls.map((t) => ({ id: t._id, messageId: t.messageId, round: t.round, name: t.name, arguments: t.arguments, result: t.result, isError: t.isError, durationMs: t.durationMs, createdAt: t.createdAt })),
+    feedback: feedback.map((f) => ({ kind: f.kind, messageId: f.messageId, value: f.value, ...(f.comment ? { comment: f.comment } : {}), createdAt: f.createdAt })),
+  };
+}
+
+export const conversationsModule: ApiModule = {
+  name: 'conversations',
+  routes: [
+    route({
+      op: 'GET /api/v1/conversations',
+      query: z.object({ botId: z.string().max(80).optional(), limit: z.coerce.number().int().min(1).max(100).default(25), before: z.string().max(80).optional() }),
+      response: z.object({ items: z.array(ConversationSummary), nextBefore: z.string().nullable() }),
+      async handler({ app, workspaceId, query }) {
+        const rows = await chatCollections(app).conversations.find(
+          { workspaceId, ...(query.botId ? { botId: query.botId } : {}) }, { limit: query.limit + 1, before: query.before },
+        );
+        const page = rows.slice(0, query.limit);
+        return { items: page.map(summaryOf), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
+      },
+    }),
+    route({
+      op: 'GET /api/v1/conversations/{id}',
+      response: Transcript,
+      async handler({ app, workspaceId, params }) {
+        return transcriptOf(app, await load(app, workspaceId, params.id));
+      },
+    }),
+    route({
+      op: 'GET /api/v1/conversations/{id}/export',
+      query: z.object({ format: z.enum(['md', 'json']).default('json') }),
+      async handler({ app, workspaceId, params, query }) {
+        const t = await transcriptOf(app, await load(app, workspaceId, params.id));
+        const md = query.format === 'md';
+        return reply({
+          status: 200,
+          headers: {
+            'Content-Type': md ? 'text/markdown; charset=utf-8' : 'application/json; charset=utf-8',
+            'Content-Disposition': `attachment; filename="${t.id}.${md ? 'md' : 'json'}"`,
+          },
+          body: md ? transcriptMarkdown(t) : JSON.stringify(t, null, 2),
+        });
+      },
+    }),
+    route({
+      op: 'POST /api/v1/conversations/{id}/tags',
+      body: z.object({ tags: z.array(z.string().trim().min(1).max(50)).max(50) }),
+      response: ConversationSummary,
+      async handler({ app, workspaceId, params, body, audit }) {
+        await load(app, workspaceId, params.id);
+        const tags = [...new Set(body.tags)];
+        const updated = await chatCollections(app).conversations.updateOne({ workspaceId, _id: params.id }, { $set: { tags, updatedAt: app.clock.now() } });
+        await app.events.publish(workspaceId, 'conversation.updated', { conversationId: params.id, patch: { tags } });
+        await audit('conversation.tags', { type: 'conversation', id: params.id }, { tags });
+        return summaryOf(updated!);
+      },
+    }),
+    route({
+      op: 'POST /api/v1/conversations/{id}/close',
+      response: ConversationSummary,
+      async handler({ app, workspaceId, params, audit }) {
+        await load(app, workspaceId, params.id);
+        await conversations(app).close(params.id, 'closed_by_team');
+        await audit('conversation.close', { type: 'conversation', id: params.id });
+        return summaryOf(await load(app, workspaceId, params.id));
+      },
+    }),
+    route({
+      op: 'DELETE /api/v1/conversations/{id}',
+      async handler({ app, workspaceId, params, audit }) {
+        await load(app, workspaceId, params.id);
+        await conversations(app).forget(params.id);
+        const db = chatCollections(app);
+        const scope = { workspaceId, conversationId: params.id };
+        const files = await db.attachments.find(scope);
+        for (const f of files) await app.store.files.delete(workspaceId, f._id);
+        await Promise.all([db.attachments.deleteMany(scope), db.messages.deleteMany(scope), db.toolCalls.deleteMany(scope), db.feedback.deleteMany(scope)]);
+        await db.conversations.deleteOne({ workspaceId, _id: params.id });
+        await audit('conversation.delete', { type: 'conversation', id: params.id }, { files: files.length });
+      },
+    }),
+    route({
+      op: 'GET /api/v1/attachments/{id}',
+      async handler({ app, workspaceId, params }) {
+        const file = await app.store.files.get(workspaceId, params.id);
+        const rec = await chatCollections(app).attachments.findById(workspaceId, params.id);
+        if (!file || !rec) throw notFound('attachment');
+        return reply({
+          status: 200,
+          // Only re-encoded raster images are stored; nosniff keeps browsers from guessing otherwise.
+          headers: { 'Content-Type': rec.mimeType, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, max-age=3600', 'Content-Disposition': 'inline' },
+          body: file.data,
+        });
+      },
+    }),
+  ],
+};

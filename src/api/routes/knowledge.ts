@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { badRequest } from '../../errors.js';
+import { registerKnowledgeHooks } from '../../knowledge/agent.js';
+import { listGaps } from '../../knowledge/gaps.js';
+import { knowledge } from '../../knowledge/service.js';
+import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, type KnowledgeSource } from '../../knowledge/types.js';
+import { route, type ApiModule } from '../define.js';
+
+/** The largest UPLOAD_LIMIT_BYTES the config accepts; the configured limit is checked in the handler. */
+const UPLOAD_BODY_CAP = 200 * 1024 * 1024;
+const UPLOAD_TYPES = ['application/pdf', 'text/markdown', 'text/plain', 'text/html'];
+
+const sourceView = (s: KnowledgeSource) => ({
+  id: s._id, kind: s.kind, name: s.name, url: s.url, settings: s.settings, status: s.status, progress: s.progress,
+  documentCount: s.documentCount, chunkCount: s.chunkCount, error: s.error,
+  file: s.file ? { filename: s.file.filename, contentType: s.file.contentType, size: s.file.size } : null,
+  textChars: s.kind === 'text' ? (s.text ?? '').length : undefined,
+  createdAt: s.createdAt, updatedAt: s.updatedAt, indexedAt: s.indexedAt,
+});
+
+const documentView = (d: KnowledgeDocument) => ({
+  id: d._id, sourceId: d.sourceId, url: d.url, title: d.title, type: d.type, bytes: d.bytes, chunkCount: d.chunkCount, indexedAt: d.indexedAt,
+});
+
+const SourceResponse = z.object({
+  id: z.string(), kind: z.enum(['text', 'page', 'sitemap', 'crawl', 'file']), name: z.string(), url: z.string().nullable(),
+  status: z.enum(['queued', 'indexing', 'ready', 'failed']), progress: z.object({ done: z.number(), total: z.number() }),
+  documentCount: z.number(), chunkCount: z.number(), error: z.string().nullable(),
+}).passthrough();
+
+const UploadQuery = z.object({ filename: z.string().min(1).max(255), name: z.string().trim().min(1).max(200).optional() });
+const GapsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.coerce.number().optional() });
+
+export const knowledgeModule: ApiModule = {
+  name: 'knowledge',
+  start(app) {
+    const service = knowledge(app);
+    registerKnowledgeHooks(app);
+    // Jobs a previous process left running continue in the background.
+    void service.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
+  },
+  routes: [
+    route({ op: 'GET /api/v1/knowledge', response: z.object({ items: z.array(SourceResponse) }),
+      handler: async (ctx) => ({ items: (await knowledge(ctx.app).list(ctx.workspaceId)).map(sourceView) }) }),
+
+    route({ op: 'POST /api/v1/knowledge', body: CreateSourceBody, status: 201, response: SourceResponse,
+      handler: async (ctx) => {
+        const s = await knowledge(ctx.app).create(ctx.workspaceId, ctx.body);
+        await ctx.audit('knowledge.create', { type: 'knowledge_source', id: s._id }, { kind: s.kind });
+        return sourceView(s);
+      } }),
+
+    route({ op: 'POST /api/v1/knowledge/files', status: 201, response: SourceResponse, query: UploadQuery, bodyLimitBytes: UPLOAD_BODY_CAP,
+      rawBody: { contentTypes: UPLOAD_TYPES, description: 'the file itself as the body (PDF, Markdown, text or HTML), its name in ?filename=; the type is checked by its bytes; size up to UPLOAD_LIMIT_BYTES' },
+      handler: async (ctx) => {
+        const type = ctx.req.headers['content-type'] ?? '';
+        if (type.startsWith('multipart/')) throw badRequest('body: send the file itself as the body with its Content-Type and ?filename=, not multipart form data');
+        const s = await knowledge(ctx.app).upload(ctx.workspaceId, ctx.req.body, type, ctx.query.filename, ctx.query.name);
+        await ctx.audit('knowledge.upload', { type: 'knowledge_source', id: s._id }, { filename: ctx.query.filename, size: ctx.req.body.length });
+        return sourceView(s);
+      } }),
+
+    route({ op: 'PATCH /api/v1/knowledge/{id}', body: PatchSourceBody, response: SourceResponse,
+      handler: async (ctx) => {
+        const s = await knowledge(ctx.app).patch(ctx.workspaceId, ctx.params.id, ctx.body);
+        await ctx.audit('knowledge.update', { type: 'knowledge_source', id: s._id }, { fields: Object.keys(ctx.body) });
+        return sourceView(s);
+      } }),
+
+    route({ op: 'POST /api/v1/knowledge/{id}/reindex', status: 202, response: SourceResponse,
+      handler: async (ctx) => {
+        const s = await knowledge(ctx.app).reindex(ctx.workspaceId, ctx.params.id);
+        await ctx.audit('knowledge.reindex', { type: 'knowledge_source', id: s._id });
+        return sourceView(s);
+      } }),
+
+    route({ op: 'DELETE /api/v1/knowledge/{id}',
+      handler: async (ctx) => {
+        await knowledge(ctx.app).remove(ctx.workspaceId, ctx.params.id);
+        await ctx.audit('knowledge.delete', { type: 'knowledge_source', id: ctx.params.id });
+      } }),
+
+    route({ op: 'GET /api/v1/knowledge/{id}/documents',
+      handler: async (ctx) => ({ items: (await knowledge(ctx.app).documents(ctx.workspaceId, ctx.params.id)).map(documentView) }) }),
+
+    route({ op: 'POST /api/v1/knowledge/search', body: SearchBody,
+      handler: async (ctx) => {
+        const { query, sourceIds, topK } = ctx.body;
+        const found = await knowledge(ctx.app).search(ctx.workspaceId, query, { sourceIds, topK, signal: ctx.req.signal });
+        return {
+          mode: found.mode, relevant: found.relevant,
+          results: found.results.map((r) => ({ excerpt: r.excerpt, title: r.title, url: r.url, score: r.score, sourceId: r.sourceId, documentId: r.documentId })),
+        };
+      } }),
+
+    route({ op: 'GET /api/v1/knowledge/gaps', query: GapsQuery,
+      handler: async (ctx) => listGaps(ctx.app, ctx.workspaceId, { limit: ctx.query.limit, before: ctx.query.before }) }),
+  ],
+};

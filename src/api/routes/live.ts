@@ -1,0 +1,80 @@
+/**
+ * The live socket /api/v1/live (service-api.md, Live socket): a signed-in person's stream of their workspace's
+ * events. An API token is refused at the upgrade (403); no session answers 401. First frame: hello.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../../app.js';
+import { authenticate } from '../../auth/authenticate.js';
+import { forbidden, unauthorized } from '../../errors.js';
+import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../../http/types.js';
+import { liveHub, type LiveConnData } from '../../team/live-hub.js';
+import { workspaceActors } from '../../team/workspace.js';
+import type { ApiModule } from '../define.js';
+
+export const LIVE_PATH = '/api/v1/live';
+/** A browser tab that stops reading loses its socket past this much unsent data; the others never wait for it. */
+export const LIVE_MAX_BACKPRESSURE_BYTES = 512 * 1024;
+
+const ClientMessage = z.discriminatedUnion('t', [
+  z.strictObject({ t: z.literal('presence'), presence: z.enum(['online', 'away']) }),
+  z.strictObject({ t: z.literal('ping') }),
+]);
+
+/** A page on another site must not open a socket with the visitor's cookie (cross-site WebSocket hijacking). */
+function sameOrigin(req: UpgradeRequest): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true; // not a browser
+  try { return new URL(origin).host === req.headers.host; } catch { return false; }
+}
+
+function liveEndpoint(app: AppContext): SocketEndpoint<LiveConnData> {
+  const hub = liveHub(app);
+  const tell = (conn: SocketConn<LiveConnData>, type: string, data: Record<string, unknown>) =>
+    conn.send(JSON.stringify({ type, data: { ...data, workspaceId: conn.data.workspaceId } }));
+  const toActor = (conn: SocketConn<LiveConnData>, msg: Parameters<ReturnType<ReturnType<typeof workspaceActors>['get']>['send']>[0]) => {
+    try { workspaceActors(app).get(conn.data.workspaceId).send(msg); } catch (err) { app.log.warn({ err, type: msg.type }, 'workspace actor did not take a live socket message'); }
+  };
+  return {
+    path: LIVE_PATH,
+    maxPayloadBytes: 4 * 1024,
+    idleTimeoutSec: 60,
+    maxBackpressureBytes: LIVE_MAX_BACKPRESSURE_BYTES,
+    async upgrade(req) {
+      if (req.headers.authorization !== undefined) {
+        await authenticate(app, req); // a bad token is 401 like everywhere else
+        throw forbidden('the live socket acts as a person: sign in; API tokens are not accepted here');
+      }
+      const p = await authenticate(app, req);
+      if (!p || p.kind !== 'session') throw unauthorized('sign in to open the live socket');
+      if (!sameOrigin(req)) throw forbidden('the live socket only accepts pages of this server');
+      return { workspaceId: p.workspaceId, userId: p.userId, userName: p.userName, role: p.role };
+    },
+    open(conn) {
+      hub.add(conn);
+      tell(conn, 'hello', {});
+      toActor(conn, { type: 'socketOpened', userId: conn.data.userId });
+    },
+    message(conn, raw, isBinary) {
+      let parsed: z.infer<typeof ClientMessage> | null = null;
+      if (!isBinary) { try { const r = ClientMessage.safeParse(JSON.parse(String(raw))); if (r.success) parsed = r.data; } catch { /* not JSON */ } }
+      if (!parsed) { tell(conn, 'error', { message: 'send { "t": "presence", "presence": "online" | "away" }' }); return; }
+      if (parsed.t === 'ping') { tell(conn, 'pong', {}); return; }
+      toActor(conn, { type: 'presence', userId: conn.data.userId, presence: parsed.presence });
+    },
+    close(conn) {
+      hub.remove(conn);
+      toActor(conn, { type: 'socketClosed', userId: conn.data.userId });
+    },
+  };
+}
+
+export const liveModule: ApiModule = {
+  name: 'live',
+  routes: [],
+  sockets: (app) => [liveEndpoint(app)],
+  start(app) {
+    const hub = liveHub(app);
+    const unsubscribe = app.events.subscribe((event) => { hub.broadcast(event); });
+    app.onClose(() => { unsubscribe(); hub.closeAll(); });
+  },
+};

@@ -1,0 +1,74 @@
+/** Providers area (service-api.md, Providers): catalog, connections (key checked first, never returned), models, voices. */
+import { z } from 'zod';
+import { botsUsing, connectionIdsOf } from '../../bots/records.js';
+import { catalog } from '../../providers/index.js';
+import {
+  connect, connectionModels, connectionView, connectionVoices, getConnection, listConnections, previewVoice,
+  removeConnection, testConnection, updateConnection,
+} from '../../providers/connections.js';
+import { reply, route, type ApiModule } from '../define.js';
+
+const Kind = z.enum(['openai_compatible', 'openai', 'gemini', 'speech']);
+const Name = z.string().trim().min(1).max(80);
+const ApiKey = z.string().trim().min(1).max(4096);
+const BaseUrl = z.string().trim().max(2048).nullable();
+
+export const ConnectBody = z.strictObject({ kind: Kind, name: Name.optional(), apiKey: ApiKey, baseUrl: BaseUrl.optional() });
+export const UpdateBody = z.strictObject({ name: Name.optional(), apiKey: ApiKey.optional(), baseUrl: BaseUrl.optional() });
+const ModelsQuery = z.strictObject({ refresh: z.enum(['0', '1', 'true', 'false']).optional() });
+
+export const ConnectionShape = z.object({
+  id: z.string(), kind: Kind, letter: z.enum(['A', 'B', 'C', 'D']), name: z.string(), baseUrl: z.string().nullable(),
+  keyHint: z.string(), createdAt: z.number(), updatedAt: z.number(),
+});
+const Capabilities = z.object({
+  text: z.boolean(), vision: z.boolean(), tools: z.boolean(), reasoning: z.boolean(), embeddings: z.boolean(),
+  tts: z.boolean(), stt: z.boolean(), realtime: z.boolean(),
+});
+const ModelsResponse = z.object({
+  models: z.array(z.object({ id: z.string(), label: z.string(), capabilities: Capabilities })),
+  recommended: z.string().nullable(), cachedAt: z.number(),
+});
+const VoicesResponse = z.object({ voices: z.array(z.object({ id: z.string(), name: z.string(), language: z.string().optional(), previewUrl: z.string() })) });
+
+const target = (id: string) => ({ type: 'provider', id });
+
+export const providersModule: ApiModule = {
+  name: 'providers',
+  routes: [
+    route({ op: 'GET /api/v1/providers/catalog', handler: () => ({ providers: catalog() }) }),
+    route({ op: 'GET /api/v1/providers', response: z.object({ providers: z.array(ConnectionShape) }),
+      handler: async ({ app, workspaceId }) => ({ providers: (await listConnections(app, workspaceId)).map((d) => connectionView(app, d)) }) }),
+    route({ op: 'POST /api/v1/providers', body: ConnectBody, response: ConnectionShape, status: 201,
+      handler: async (ctx) => {
+        const doc = await connect(ctx.app, ctx.workspaceId, ctx.body);
+        await ctx.audit('provider.connect', target(doc._id), { kind: doc.kind, name: doc.name });
+        return connectionView(ctx.app, doc);
+      } }),
+    route({ op: 'PATCH /api/v1/providers/{id}', body: UpdateBody, response: ConnectionShape,
+      handler: async (ctx) => {
+        const doc = await updateConnection(ctx.app, ctx.workspaceId, ctx.params.id, ctx.body);
+        // Field names only: the key itself never reaches the audit log.
+        await ctx.audit('provider.update', target(doc._id), { fields: Object.keys(ctx.body) });
+        return connectionView(ctx.app, doc);
+      } }),
+    route({ op: 'DELETE /api/v1/providers/{id}',
+      handler: async (ctx) => {
+        const { app, workspaceId } = ctx;
+        await removeConnection(app, workspaceId, ctx.params.id, (id) => botsUsing(app, workspaceId, (c) => connectionIdsOf(c).includes(id)));
+        await ctx.audit('provider.delete', target(ctx.params.id));
+      } }),
+    route({ op: 'POST /api/v1/providers/{id}/test', response: z.object({ ok: z.boolean(), message: z.string(), checkedAt: z.number() }),
+      handler: ({ app, workspaceId, params }) => testConnection(app, workspaceId, params.id) }),
+    route({ op: 'GET /api/v1/providers/{id}/models', query: ModelsQuery, response: ModelsResponse,
+      handler: ({ app, workspaceId, params, query }) => connectionModels(app, workspaceId, params.id, query.refresh === '1' || query.refresh === 'true') }),
+    route({ op: 'GET /api/v1/providers/{id}/voices', response: VoicesResponse,
+      handler: async ({ app, workspaceId, params }) => ({ voices: await connectionVoices(app, workspaceId, params.id) }) }),
+    route({ op: 'GET /api/v1/providers/{id}/voices/{voiceId}/preview',
+      handler: async ({ app, workspaceId, params }) => {
+        await getConnection(app, workspaceId, params.id);
+        const audio = await previewVoice(app, workspaceId, params.id, params.voiceId);
+        return reply({ headers: { 'Content-Type': audio.contentType, 'Cache-Control': 'private, max-age=3600', 'X-Content-Type-Options': 'nosniff' }, body: audio.audio });
+      } }),
+  ],
+};

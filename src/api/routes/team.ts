@@ -1,0 +1,64 @@
+/** The team (service-api.md, Workspace, team and API tokens): members, invitations, roles, presence. */
+import { setPresence } from '../../auth/presence.js';
+import { users, userView } from '../../auth/records.js';
+import { changeRole, inviteMember, inviteView, openInvites, removeMember } from '../../auth/team.js';
+import { invites } from '../../auth/records.js';
+import { notFound } from '../../errors.js';
+import { route, type ApiModule } from '../define.js';
+import {
+  InviteBodySchema, InviteCreatedSchema, MembersSchema, PresenceAnswerSchema, PresenceBodySchema, RoleBodySchema, UserSchema,
+} from './account-schemas.js';
+import { person } from './auth.js';
+
+export const teamModule: ApiModule = {
+  name: 'team',
+  routes: [
+    route({
+      op: 'GET /api/v1/members', response: MembersSchema,
+      handler: async ({ app, workspaceId }) => ({
+        members: (await users(app).find({ workspaceId }, { sort: [['createdAt', 1]] })).map(userView),
+        invites: (await openInvites(app, workspaceId)).map(inviteView),
+      }),
+    }),
+    route({
+      op: 'POST /api/v1/members/invite', body: InviteBodySchema, response: InviteCreatedSchema, status: 201,
+      handler: async (ctx) => {
+        const { invite, link } = await inviteMember(ctx.app, person(ctx), ctx.body.email, ctx.body.role);
+        await ctx.audit('member.invited', { type: 'invite', id: invite._id }, { email: invite.email, role: invite.role });
+        return { invite: inviteView(invite), link };
+      },
+    }),
+    route({
+      op: 'DELETE /api/v1/members/invites/{id}', status: 204,
+      handler: async (ctx) => {
+        const inv = await invites(ctx.app).findById(ctx.workspaceId, ctx.params.id);
+        if (!inv || !(await invites(ctx.app).deleteOne({ workspaceId: ctx.workspaceId, _id: inv._id }))) throw notFound('invitation');
+        await ctx.audit('invite.cancelled', { type: 'invite', id: inv._id }, { email: inv.email });
+      },
+    }),
+    route({
+      op: 'PATCH /api/v1/members/{id}', body: RoleBodySchema, response: UserSchema,
+      handler: async (ctx) => {
+        const before = await users(ctx.app).findById(ctx.workspaceId, ctx.params.id);
+        const updated = await changeRole(ctx.app, person(ctx), ctx.params.id, ctx.body.role);
+        await ctx.audit('member.role_changed', { type: 'user', id: updated._id }, { from: before?.role, to: updated.role });
+        return userView(updated);
+      },
+    }),
+    route({
+      op: 'DELETE /api/v1/members/{id}', status: 204,
+      handler: async (ctx) => {
+        const removed = await removeMember(ctx.app, person(ctx), ctx.params.id);
+        await ctx.audit('member.removed', { type: 'user', id: removed._id }, { email: removed.email, role: removed.role });
+      },
+    }),
+    route({
+      op: 'PUT /api/v1/me/presence', body: PresenceBodySchema, response: PresenceAnswerSchema,
+      handler: async (ctx) => {
+        const p = person(ctx);
+        if (!(await setPresence(ctx.app, p.workspaceId, p.userId, ctx.body.presence))) throw notFound('member');
+        return { presence: ctx.body.presence, presenceAt: ctx.app.clock.now() };
+      },
+    }),
+  ],
+};

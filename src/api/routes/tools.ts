@@ -1,0 +1,85 @@
+import type { Principal } from '../../auth/principal.js';
+import { httpToolSource } from '../../tools/http-source.js';
+import { httpTools, httpToolView } from '../../tools/http-tools.js';
+import { mcpServers, mcpServerView } from '../../tools/mcp-servers.js';
+import { mcpToolSource } from '../../tools/mcp-source.js';
+import { pageToolSource } from '../../tools/page-tools.js';
+import { toolRegistry } from '../../tools/registry.js';
+import { HttpToolInput, HttpToolPatch, McpServerInput, McpServerPatch, McpTestInput, SecretInput, ToolTestInput } from '../../tools/schemas.js';
+import { secrets } from '../../tools/secrets.js';
+import { route, reply, type ApiModule } from '../define.js';
+
+/** Starting programs on the server (stdio MCP servers) needs an admin: a person with that role, or an admin-level token. */
+const mayRunPrograms = (p: Principal | null) => !!p && (p.role === 'admin' || p.role === 'owner');
+
+/** Tools, MCP servers and secrets (service-api.md); registers the HTTP, MCP and page tool sources with the agent loop. */
+export const toolsModule: ApiModule = {
+  name: 'tools',
+  start(app) {
+    const registry = toolRegistry(app);
+    registry.addSource(httpToolSource);
+    registry.addSource(mcpToolSource);
+    registry.addSource(pageToolSource);
+  },
+  routes: [
+    route({ op: 'GET /api/v1/tools/http',
+      handler: async ({ app, workspaceId }) => ({ items: (await httpTools(app).list(workspaceId)).map(httpToolView) }) }),
+    route({ op: 'POST /api/v1/tools/http', body: HttpToolInput, status: 201,
+      handler: async ({ app, workspaceId, body, audit }) => {
+        const t = await httpTools(app).create(workspaceId, body);
+        await audit('tools.http.create', { type: 'http_tool', id: t._id }, { name: t.name });
+        return httpToolView(t);
+      } }),
+    route({ op: 'PATCH /api/v1/tools/http/{id}', body: HttpToolPatch,
+      handler: async ({ app, workspaceId, params, body, audit }) => {
+        const t = await httpTools(app).update(workspaceId, params.id, body);
+        await audit('tools.http.update', { type: 'http_tool', id: t._id }, { fields: Object.keys(body) });
+        return httpToolView(t);
+      } }),
+    route({ op: 'DELETE /api/v1/tools/http/{id}',
+      handler: async ({ app, workspaceId, params, audit }) => {
+        await httpTools(app).remove(workspaceId, params.id);
+        await audit('tools.http.delete', { type: 'http_tool', id: params.id });
+      } }),
+    route({ op: 'POST /api/v1/tools/http/{id}/test', body: ToolTestInput,
+      handler: ({ app, workspaceId, params, body }) => httpTools(app).test(workspaceId, params.id, body.arguments) }),
+
+    route({ op: 'GET /api/v1/tools/mcp',
+      handler: async ({ app, workspaceId }) => ({ items: (await mcpServers(app).list(workspaceId)).map(mcpServerView) }) }),
+    route({ op: 'POST /api/v1/tools/mcp', body: McpServerInput, status: 201,
+      handler: async ({ app, workspaceId, body, principal, audit }) => {
+        const s = await mcpServers(app).create(workspaceId, body, { allowStdio: mayRunPrograms(principal) });
+        await audit('tools.mcp.create', { type: 'mcp_server', id: s._id }, { name: s.name, transport: s.transport });
+        return mcpServerView(s);
+      } }),
+    route({ op: 'PATCH /api/v1/tools/mcp/{id}', body: McpServerPatch,
+      handler: async ({ app, workspaceId, params, body, principal, audit }) => {
+        const s = await mcpServers(app).update(workspaceId, params.id, body, { allowStdio: mayRunPrograms(principal) });
+        await audit('tools.mcp.update', { type: 'mcp_server', id: s._id }, { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) });
+        return mcpServerView(s);
+      } }),
+    route({ op: 'POST /api/v1/tools/mcp/{id}/refresh',
+      handler: async ({ app, workspaceId, params }) => mcpServerView(await mcpServers(app).refresh(workspaceId, params.id)) }),
+    route({ op: 'POST /api/v1/tools/mcp/{id}/test', body: McpTestInput,
+      handler: ({ app, workspaceId, params, body }) => mcpServers(app).test(workspaceId, params.id, body.tool, body.arguments) }),
+    route({ op: 'DELETE /api/v1/tools/mcp/{id}',
+      handler: async ({ app, workspaceId, params, audit }) => {
+        await mcpServers(app).remove(workspaceId, params.id);
+        await audit('tools.mcp.delete', { type: 'mcp_server', id: params.id });
+      } }),
+
+    route({ op: 'GET /api/v1/secrets',
+      handler: async ({ app, workspaceId }) => ({ items: await secrets(app).list(workspaceId) }) }),
+    route({ op: 'PUT /api/v1/secrets/{name}', body: SecretInput,
+      handler: async ({ app, workspaceId, params, body, audit }) => {
+        const { secret, created } = await secrets(app).set(workspaceId, params.name, body.value);
+        await audit(created ? 'secrets.create' : 'secrets.update', { type: 'secret', id: secret.id }, { name: secret.name });
+        return reply({ status: created ? 201 : 200, body: secret });
+      } }),
+    route({ op: 'DELETE /api/v1/secrets/{id}',
+      handler: async ({ app, workspaceId, params, audit }) => {
+        await secrets(app).remove(workspaceId, params.id);
+        await audit('secrets.delete', { type: 'secret', id: params.id });
+      } }),
+  ],
+};

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { acceptUpload, UPLOAD_BODY_LIMIT_BYTES } from '../../chat/uploads.js';
+import { loadBotForChat } from '../../chat/bot-source.js';
+import { originAllowed } from '../../chat/origin.js';
+import { widgetChatSocket } from '../../chat/widget-socket.js';
+import { contextFromIdentity, renderField } from '../../bots/config/index.js';
+import { forbidden, notFound } from '../../errors.js';
+import { extraRoute, type ApiModule } from '../define.js';
+
+const PUBLIC = { kind: 'public' } as const;
+
+const UploadResponse = z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number(), size: z.number() });
+
+/** What the widget needs before it opens the chat socket: the public part of the published config. */
+export const widgetModule: ApiModule = {
+  name: 'widget',
+  sockets: (app) => [widgetChatSocket(app)],
+  routes: [
+    extraRoute({
+      method: 'GET', path: '/widget/v1/bots/{id}/config', access: PUBLIC, tag: 'Widget', cors: true,
+      summary: 'public settings of a bot for the widget (appearance, texts, welcome, what the chat offers)',
+      async handler({ app, req, params }) {
+        const chat = await loadBotForChat(app, params.id);
+        if (!chat) throw notFound('bot');
+        if (req.headers.origin && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot');
+        const c = chat.config;
+        const ctx = contextFromIdentity(c.identity);
+        return {
+          botId: chat.bot._id, version: chat.version, status: chat.bot.status,
+          identity: { agentName: c.identity.agentName, role: c.identity.role, mode: c.security.identity.mode },
+          welcome: { message: renderField('welcome.message', c.welcome.message, ctx), suggestedPrompts: c.welcome.suggestedPrompts },
+          texts: { ...c.texts, offline: renderField('texts.offline', c.texts.offline, ctx) },
+          greeting: { ...c.greeting, text: renderField('greeting.text', c.greeting.text, ctx) },
+          appearance: c.appearance, face: c.face,
+          uploads: { enabled: c.vision.uploads.enabled && !!chat.brain?.canSee, maxPerMessage: c.vision.uploads.maxPerMessage, maxMB: c.vision.uploads.maxMB },
+          behavior: {
+            feedback: c.behavior.feedback, citations: c.behavior.citations, newConversation: c.behavior.newConversation,
+            transcriptDownload: c.behavior.transcriptDownload, poweredBy: c.behavior.poweredBy,
+          },
+          maxMessageChars: c.security.maxMessageChars,
+          voice: { enabled: c.voice.enabled },
+        };
+      },
+    }),
+    extraRoute({
+      method: 'POST', path: '/widget/v1/uploads', access: PUBLIC, tag: 'Widget', cors: true, status: 201,
+      summary: 'upload an image for the next chat message (query botId and visitorToken; body: the image bytes)',
+      rawBody: { contentTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/octet-stream'], description: 'the image' },
+      bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
+      query: z.object({ botId: z.string().min(1).max(80), visitorToken: z.string().min(1).max(300) }),
+      response: UploadResponse,
+      async handler({ app, req, query }) {
+        const rec = await acceptUpload(app, { botId: query.botId, visitorToken: query.visitorToken, origin: req.headers.origin, body: req.body, signal: req.signal });
+        return { id: rec._id, mimeType: rec.mimeType, width: rec.width, height: rec.height, size: rec.size };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,146 @@
+/**
+ * Bots (service-api.md, Bots): create from a template, the draft with revision checks, delete, duplicate,
+ * restore, status, identity secret. Publishing is in publish.ts.
+ */
+import type { AppContext } from '../app.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { listConnections, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
+import { sealSecret } from '../security/secret-box.js';
+import { newId, newSecret } from '../store/ids.js';
+import { applyConfigPatch, parseBotConfig, type BotConfig } from './config/index.js';
+import { botVersions, bots, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
+import { findBotTemplate } from './templates.js';
+
+export function botSummary(b: BotRecord) {
+  return {
+    id: b._id, name: b.name, status: b.status, revision: b.revision,
+    publishedVersion: b.published?.version ?? null, publishedAt: b.published?.publishedAt ?? null,
+    createdAt: b.createdAt, updatedAt: b.updatedAt,
+  };
+}
+
+export const versionSummary = (v: BotVersionRecord) => ({ version: v.version, publishedAt: v.publishedAt, publishedBy: v.publishedBy });
+
+/** Newest version first. */
+export async function listVersions(app: AppContext, workspaceId: string, botId: string): Promise<BotVersionRecord[]> {
+  return botVersions(app).find({ workspaceId, botId }, { sort: [['version', -1]], limit: 1000 });
+}
+
+/** A bot with its draft, published config and versions summary. */
+export async function botView(app: AppContext, b: BotRecord) {
+  const versions = await listVersions(app, b.workspaceId, b._id);
+  return {
+    ...botSummary(b),
+    draft: b.draft,
+    published: b.published,
+    versions: versions.map(versionSummary),
+    hasIdentitySecret: !!b.identitySecretSealed,
+  };
+}
+
+export async function listBots(app: AppContext, workspaceId: string, page: { limit?: number; before?: string }) {
+  const limit = page.limit ?? 50;
+  const list = await bots(app).find({ workspaceId }, { limit: limit + 1, before: page.before });
+  const more = list.length > limit;
+  const items = list.slice(0, limit);
+  return { bots: items.map(botSummary), nextBefore: more ? items[items.length - 1]._id : null };
+}
+
+/** "A new bot uses the first connected brain and the provider's recommended model" (bot-config.md, brain). */
+async function withFirstBrain(app: AppContext, workspaceId: string, draft: BotConfig): Promise<BotConfig> {
+  if (draft.brain.connectionId) return draft;
+  const first = (await listConnections(app, workspaceId)).find((c) => TEXT_KINDS.includes(c.kind));
+  if (!first) return draft;
+  const model = draft.brain.model || (await recommendedModelFor(app, first)) || '';
+  return { ...draft, brain: { ...draft.brain, connectionId: first._id, model } };
+}
+
+export async function createBot(app: AppContext, workspaceId: string, input: { name: string; templateId?: string }): Promise<BotRecord> {
+  const template = input.templateId === undefined ? undefined : findBotTemplate(input.templateId);
+  if (input.templateId !== undefined && !template) throw badRequest(`templateId: unknown template ${JSON.stringify(input.templateId)}`);
+  const draft = await withFirstBrain(app, workspaceId, parseBotConfig(template?.config ?? {}));
+  const now = app.clock.now();
+  const bot: BotRecord = {
+    _id: newId('bot', now), workspaceId, name: input.name, status: 'running', draft, revision: 1, published: null,
+    createdAt: now, updatedAt: now,
+  };
+  await bots(app).insertOne(bot);
+  return bot;
+}
+
+/**
+ * Replaces the draft only if the bot is still at `revision`: the check and the write are one atomic update,
+ * so of two edits made from the same read exactly one wins and the other gets 409 conflict.
+ */
+async function writeDraft(app: AppContext, workspaceId: string, id: string, revision: number, draft: BotConfig): Promise<BotRecord> {
+  const updated = await bots(app).updateOne(
+    { workspaceId, _id: id, revision },
+    { $set: { draft, updatedAt: app.clock.now() }, $inc: { revision: 1 } },
+  );
+  if (updated) return updated;
+  const current = await bots(app).findById(workspaceId, id);
+  if (!current) throw notFound('bot');
+  throw staleRevision(revision, current.revision);
+}
+
+export const staleRevision = (sent: number, current: number) =>
+  new ApiError('conflict', 409, `revision: the bot was changed since revision ${sent} was read (now ${current}); read it again and resend`, {}, { revision: current });
+
+export type DraftEdit = { revision: number; patch: unknown } | { revision: number; config: unknown };
+
+export async function editDraft(app: AppContext, workspaceId: string, id: string, edit: DraftEdit): Promise<BotRecord> {
+  const bot = await getBot(app, workspaceId, id);
+  if (bot.revision !== edit.revision) throw staleRevision(edit.revision, bot.revision);
+  const draft = 'patch' in edit ? applyConfigPatch(bot.draft, edit.patch) : parseBotConfig(edit.config);
+  return writeDraft(app, workspaceId, id, edit.revision, draft);
+}
+
+export async function renameBot(app: AppContext, workspaceId: string, id: string, name: string): Promise<BotRecord> {
+  const updated = await bots(app).updateOne({ workspaceId, _id: id }, { $set: { name, updatedAt: app.clock.now() } });
+  if (!updated) throw notFound('bot');
+  return updated;
+}
+
+/** Copies a published version into the draft; the published config stays until the next publish. */
+export async function restoreVersion(app: AppContext, workspaceId: string, id: string, version: number, revision?: number): Promise<BotRecord> {
+  const bot = await getBot(app, workspaceId, id);
+  const v = await botVersions(app).findOne({ workspaceId, botId: id, version });
+  if (!v) throw notFound(`version ${version}`);
+  if (revision !== undefined && revision !== bot.revision) throw staleRevision(revision, bot.revision);
+  // Parsed again so a version frozen under older defaults comes back complete.
+  return writeDraft(app, workspaceId, id, bot.revision, parseBotConfig(v.config));
+}
+
+export async function deleteBot(app: AppContext, workspaceId: string, id: string): Promise<void> {
+  if (!(await bots(app).deleteOne({ workspaceId, _id: id }))) throw notFound('bot');
+  await botVersions(app).deleteMany({ workspaceId, botId: id });
+}
+
+/** A new bot with a copy of the draft; versions, published config and the identity secret are not copied. */
+export async function duplicateBot(app: AppContext, workspaceId: string, id: string, name?: string): Promise<BotRecord> {
+  const source = await getBot(app, workspaceId, id);
+  const now = app.clock.now();
+  const copy: BotRecord = {
+    _id: newId('bot', now), workspaceId, name: name ?? `${source.name} (copy)`.slice(0, 80), status: source.status,
+    draft: structuredClone(source.draft), revision: 1, published: null, createdAt: now, updatedAt: now,
+  };
+  await bots(app).insertOne(copy);
+  return copy;
+}
+
+export async function setStatus(app: AppContext, workspaceId: string, id: string, status: BotStatus): Promise<BotRecord> {
+  const updated = await bots(app).updateOne({ workspaceId, _id: id }, { $set: { status, updatedAt: app.clock.now() } });
+  if (!updated) throw notFound('bot');
+  return updated;
+}
+
+/** A new identity-verification secret: returned here once, stored sealed; the old one stops working. */
+export async function newIdentitySecret(app: AppContext, workspaceId: string, id: string): Promise<string> {
+  const secret = `bis_${newSecret(32)}`;
+  const updated = await bots(app).updateOne(
+    { workspaceId, _id: id },
+    { $set: { identitySecretSealed: sealSecret(secret, app.secretKey, id), updatedAt: app.clock.now() } },
+  );
+  if (!updated) throw notFound('bot');
+  return secret;
+}

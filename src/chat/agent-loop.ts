@@ -1,0 +1,196 @@
+import type { AppContext } from '../app.js';
+import type { BotConfig } from '../bots/config/index.js';
+import { estimateCostUsd, type ChatContentPart, type ChatMessage, type ToolCall } from '../providers/index.js';
+import { newId } from '../store/ids.js';
+import { toolRegistry, type AgentTool, type ToolResult } from '../tools/registry.js';
+import type { ChatBrain } from './bot-source.js';
+import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
+import { MoodFilter } from './mood.js';
+import { buildSystemPrompt, untrusted } from './prompt.js';
+import type { ConversationRecord, MessageRecord, ToolCallRecord } from './records.js';
+
+export interface ReplyInput {
+  app: AppContext;
+  config: BotConfig;
+  brain: ChatBrain;
+  conversation: ConversationRecord;
+  /** Messages after the current summary, oldest first. */
+  history: MessageRecord[];
+  messageId: string;
+  signal: AbortSignal;
+  onDelta(text: string): void;
+  onStatus(state: 'thinking' | 'tool' | 'idle', tool?: { name: string; label: string }): void;
+  onMood(mood: string): void;
+  onToolCalled(rec: ToolCallRecord): void;
+}
+
+export interface ReplyResult {
+  text: string;
+  moods: string[];
+  usage: { inputTokens: number; outputTokens: number };
+  costUsd: number;
+  toolCalls: ToolCallRecord[];
+  endConversation: boolean;
+  citations: NonNullable<ToolResult['citations']>;
+  /** A new summary when the history was compacted for this reply. */
+  summary: { text: string; uptoSeq: number } | null;
+}
+
+/** Images of this many most recent user messages go to the model; older ones are mentioned in words. */
+const IMAGE_MESSAGES = 3;
+
+/**
+ * One agent reply: compaction if needed, prompt, streaming, tool rounds up to brain.maxToolRounds (the last
+ * round offers no tools, so the model must answer). Does not touch conversation state: the actor stores the
+ * result when it comes back as a message.
+ */
+export async function runReply(input: ReplyInput): Promise<ReplyResult> {
+  const { app, config, brain, conversation: conv, signal } = input;
+  const usage = { inputTokens: 0, outputTokens: 0 };
+  const addUsage = (u: { inputTokens: number; outputTokens: number }) => { usage.inputTokens += u.inputTokens; usage.outputTokens += u.outputTokens; };
+  let history = input.history.filter((m) => m.visibility === 'visible');
+  let summaryText = conv.summary?.text ?? null;
+  let summary: ReplyResult['summary'] = null;
+
+  input.onStatus('thinking');
+  if (estimateTokens(history) > config.brain.compactAtTokens) {
+    const split = splitForCompaction(history, config.brain.compactAtTokens);
+    if (split) {
+      const s = await summarize(brain, summaryText, split.older, signal);
+      addUsage(s.usage);
+      summaryText = s.text;
+      summary = { text: s.text, uptoSeq: split.older[split.older.length - 1].seq };
+      history = split.recent;
+    }
+  }
+
+  const ctxBase = { app, workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId, config };
+  const registry = toolRegistry(app);
+  const lastUser = [...history].reverse().find((m) => m.role === 'user');
+  const [tools, contexts] = await Promise.all([
+    registry.toolsFor(ctxBase),
+    lastUser ? registry.contextFor({ ...ctxBase, query: lastUser.text }) : Promise.resolve([]),
+  ]);
+  const citations: ReplyResult['citations'] = contexts.flatMap((c) => c.citations ?? []);
+  const expressions = config.face.expressions && config.tools.builtins.express;
+  const system = buildSystemPrompt({
+    config, prompt: conv.prompt, now: app.clock.now(), context: contexts, expressions,
+    canEnd: tools.some((t) => t.name === 'end_conversation'), summary: summaryText,
+  });
+  const messages = await toChatMessages(app, brain, history);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const toolSpecs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+
+  const mood = new MoodFilter();
+  let text = '';
+  let started = false;
+  const emit = (piece: string) => {
+    // A leading mood tag leaves a space; the visible reply starts at its first word.
+    if (!started) { piece = piece.replace(/^\s+/, ''); if (!piece) return; started = true; }
+    text += piece;
+    input.onDelta(piece);
+  };
+  const toolCalls: ToolCallRecord[] = [];
+  let endConversation = false;
+
+  for (let round = 0; ; round++) {
+    const offerTools = round < config.brain.maxToolRounds && toolSpecs.length > 0;
+    const calls: ToolCall[] = [];
+    let roundText = '';
+    for await (const e of brain.adapter.chat!({
+      model: brain.model, system, messages, tools: offerTools ? toolSpecs : undefined,
+      effort: config.brain.effort, temperature: config.brain.temperature, maxOutputTokens: config.brain.maxOutputTokens,
+    }, signal)) {
+      if (e.type === 'text') {
+        roundText += e.delta;
+        const visible = expressions ? mood.push(e.delta) : e.delta;
+        if (visible) emit(visible);
+        for (const m of mood.moods.splice(0)) input.onMood(m);
+      } else if (e.type === 'tool_call') calls.push(e.call);
+      else if (e.type === 'usage') addUsage(e);
+    }
+    if (!calls.length || !offerTools) break;
+    messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
+    for (const call of calls) {
+      const { rec, content, result } = await callTool(input, byName.get(call.name), call, round, ctxBase);
+      toolCalls.push(rec);
+      input.onToolCalled(rec);
+      if (result?.citations) citations.push(...result.citations);
+      if (result?.endConversation) endConversation = true;
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+    }
+    input.onStatus('thinking');
+  }
+  const rest = mood.flush();
+  if (rest) emit(rest);
+  return { text, moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, citations, summary };
+}
+
+async function callTool(input: ReplyInput, tool: AgentTool | undefined, call: ToolCall, round: number, ctxBase: Omit<Parameters<AgentTool['run']>[1], 'signal'>) {
+  const { app, config, conversation: conv } = input;
+  const started = app.clock.now();
+  const t0 = performance.now();
+  let result: ToolResult | null = null;
+  let content: string;
+  let isError = false;
+  if (!tool) {
+    content = `There is no tool named ${call.name}.`;
+    isError = true;
+  } else {
+    input.onStatus('tool', { name: tool.name, label: tool.label ?? tool.name });
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(input.signal.reason);
+    input.signal.addEventListener('abort', onAbort, { once: true });
+    const timeout = setTimeout(() => ac.abort(new Error('timeout')), config.tools.toolTimeoutMs);
+    try {
+      let args: Record<string, unknown> = {};
+      const parsed = call.arguments ? JSON.parse(call.arguments) : {};
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed;
+      result = await Promise.race([
+        tool.run(args, { ...ctxBase, signal: ac.signal }),
+        new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true })),
+      ]);
+      content = result.content;
+      isError = !!result.isError;
+    } catch (err) {
+      isError = true;
+      content = ac.signal.aborted && !input.signal.aborted
+        ? `The tool ${call.name} did not answer within ${config.tools.toolTimeoutMs} ms.`
+        : `The tool ${call.name} failed: ${err instanceof SyntaxError ? 'its arguments were not valid JSON' : (err as Error)?.message ?? 'error'}`;
+      if (input.signal.aborted) throw err;
+    } finally {
+      clearTimeout(timeout);
+      input.signal.removeEventListener('abort', onAbort);
+    }
+    if (content.length > config.tools.maxResultChars) content = `${content.slice(0, config.tools.maxResultChars)}\n[cut to ${config.tools.maxResultChars} characters]`;
+    if (tool.source !== 'builtin') content = untrusted(`tool:${tool.name}`, content);
+  }
+  const rec: ToolCallRecord = {
+    _id: newId('tc', started), workspaceId: conv.workspaceId, conversationId: conv._id, botId: conv.botId, messageId: input.messageId,
+    round, name: call.name, arguments: call.arguments, result: content, isError, durationMs: Math.round(performance.now() - t0), createdAt: started,
+  };
+  return { rec, content, result };
+}
+
+async function toChatMessages(app: AppContext, brain: ChatBrain, history: MessageRecord[]): Promise<ChatMessage[]> {
+  const withImages = new Set(history.filter((m) => m.role === 'user' && m.attachments.length).slice(-IMAGE_MESSAGES).map((m) => m._id));
+  const out: ChatMessage[] = [];
+  for (const m of history) {
+    if (m.role === 'assistant') { out.push({ role: 'assistant', content: m.text }); continue; }
+    const prefix = m.role === 'human_agent' ? `[Team member ${m.authorName ?? ''} wrote to the visitor] ` : m.role === 'system_event' ? '[System] ' : '';
+    // Team replies and system lines are context for the model, not things the visitor said.
+    if (m.role !== 'user') { out.push({ role: 'user', content: prefix + m.text }); continue; }
+    if (!m.attachments.length) { out.push({ role: 'user', content: m.text }); continue; }
+    if (!brain.canSee || !withImages.has(m._id)) { out.push({ role: 'user', content: `${m.text}\n[${m.attachments.length} image(s) attached earlier]` }); continue; }
+    const parts: ChatContentPart[] = [];
+    if (m.text) parts.push({ type: 'text', text: m.text });
+    for (const a of m.attachments) {
+      const file = await app.store.files.get(m.workspaceId, a.id);
+      if (file) parts.push({ type: 'image', mimeType: a.mimeType, data: file.data });
+    }
+    out.push({ role: 'user', content: parts.length ? parts : m.text });
+  }
+  // Providers want the conversation to start with a user turn.
+  while (out.length && out[0].role === 'assistant') out.shift();
+  return out;
+}

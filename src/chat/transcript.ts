@@ -1,0 +1,28 @@
+/** Markdown transcript for GET /conversations/{id}/export?format=md. */
+const SPEAKER: Record<string, string> = { user: 'Visitor', assistant: 'Agent', human_agent: 'Team', system_event: 'System' };
+
+interface TranscriptLike {
+  id: string; botId: string; visitorId: string; status: string; endReason: string | null; tags: string[]; createdAt: number;
+  messages: Array<{ id: string; seq: number; role: string; text: string; createdAt: number; authorName: string | null; visibility: string; attachments: Array<{ id: string }> }>;
+  toolCalls: Array<{ messageId: string; name: string; arguments: string; isError: boolean; durationMs: number }>;
+}
+
+export function transcriptMarkdown(t: TranscriptLike): string {
+  const lines = [
+    `# Conversation ${t.id}`, '',
+    `- Bot: ${t.botId}`, `- Visitor: ${t.visitorId}`, `- Started: ${new Date(t.createdAt).toISOString()}`,
+    `- Status: ${t.status}${t.endReason ? ` (${t.endReason})` : ''}`, ...(t.tags.length ? [`- Tags: ${t.tags.join(', ')}`] : []), '',
+  ];
+  for (const m of t.messages) {
+    const who = m.role === 'human_agent' && m.authorName ? `${SPEAKER[m.role]} (${m.authorName})` : SPEAKER[m.role] ?? m.role;
+    const note = m.visibility === 'internal' ? ' (internal note)' : '';
+    lines.push(`**${who}**${note} · ${new Date(m.createdAt).toISOString()}`, '');
+    for (const call of t.toolCalls.filter((c) => c.messageId === m.id)) {
+      lines.push(`> tool \`${call.name}\` ${call.isError ? 'failed' : 'ok'} in ${call.durationMs} ms`);
+    }
+    lines.push(m.text.replace(/\n/g, '  \n'));
+    for (const a of m.attachments) lines.push(`![image](/api/v1/attachments/${a.id})`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,56 @@
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+import { ApiError, badRequest, forbidden, invalid, notFound, rateLimited } from '../errors.js';
+import { newId } from '../store/ids.js';
+import { sniffImageType } from '../../workers/image-types.js';
+import { runTask } from '../../workers/pool.js';
+import { findBot, loadBotForChat } from './bot-source.js';
+import { readVisitorToken } from './identity.js';
+import { originAllowed } from './origin.js';
+import { RateLimiter } from './rate-limit.js';
+import { chatCollections, type AttachmentRecord } from './records.js';
+
+/** Chat images are shrunk to this longest edge before they are stored and sent to the model (bot-config.md). */
+export const UPLOAD_MAX_EDGE_PX = 1568;
+/** vision.uploads.maxMB is at most 25. */
+export const UPLOAD_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
+
+const uploadLimiter = perApp((app: AppContext) => new RateLimiter(app.clock, 3600_000));
+
+/**
+ * A widget image upload: the bot takes images (vision.uploads and a brain that can see), the visitor token
+ * is valid, size within maxMB, magic bytes name an image, uploadsPerHour per visitor; then resized in the
+ * worker pool and stored. The attachment is claimed by the message that names it.
+ */
+export async function acceptUpload(app: AppContext, input: { botId: string; visitorToken: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
+  const doc = await findBot(app, input.botId);
+  const chat = doc ? await loadBotForChat(app, input.botId) : null;
+  if (!chat) throw notFound('bot');
+  if (!originAllowed(input.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot (security.allowedOrigins)');
+  const visitorId = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
+  if (!visitorId) throw new ApiError('unauthorized', 401, 'visitorToken: missing or not valid for this bot (take it from the ready frame)');
+  const uploads = chat.config.vision.uploads;
+  if (!uploads.enabled || !chat.brain?.canSee) throw forbidden('this bot does not take images (vision.uploads.enabled, and a brain that can see)');
+  if (input.body.length === 0) throw badRequest('body: send the image bytes');
+  if (input.body.length > uploads.maxMB * 1024 * 1024) throw new ApiError('payload_too_large', 413, `image is larger than ${uploads.maxMB} MB (vision.uploads.maxMB)`);
+  const type = sniffImageType(input.body);
+  if (!type) throw invalid('body: not a JPEG, PNG, WebP or GIF image');
+  const wait = uploadLimiter(app).take(`${chat.bot._id}|${visitorId}`, chat.config.security.rateLimits.uploadsPerHour);
+  if (wait > 0) throw rateLimited(wait / 1000, `too many images; at most ${chat.config.security.rateLimits.uploadsPerHour} an hour (security.rateLimits.uploadsPerHour)`);
+
+  let out;
+  try {
+    out = await runTask('resize-image', { data: input.body, maxEdgePx: UPLOAD_MAX_EDGE_PX }, { signal: input.signal });
+  } catch (err) {
+    if (input.signal.aborted) throw err;
+    throw invalid(`body: the image could not be read (${(err as Error).message})`);
+  }
+  const now = app.clock.now();
+  const rec: AttachmentRecord = {
+    _id: newId('att', now), workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId, conversationId: null,
+    mimeType: out.mimeType, width: out.width, height: out.height, size: out.data.length, createdAt: now,
+  };
+  await app.store.files.put(rec._id, out.data, { workspaceId: rec.workspaceId, contentType: rec.mimeType, size: rec.size, kind: 'chat-attachment' });
+  await chatCollections(app).attachments.insertOne(rec);
+  return rec;
+}

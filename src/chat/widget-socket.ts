@@ -1,0 +1,170 @@
+import { conversations, type ConversationService } from '../../actors/conversation/index.js';
+import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
+import type { AppContext } from '../app.js';
+import { renderField, contextFromIdentity } from '../bots/config/index.js';
+import { ApiError, badRequest, forbidden, notFound, rateLimited } from '../errors.js';
+import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
+import { loadBotForChat, type ChatBot } from './bot-source.js';
+import { originAllowed } from './origin.js';
+import { decodeClientFrame, encodeFrame, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from './protocol.js';
+import { RateLimiter } from './rate-limit.js';
+import { chatCollections, publicMessage } from './records.js';
+import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
+
+export const WIDGET_CHAT_PATH = '/widget/v1/chat';
+/** Every server allows this many chat connections a minute per IP (service-api.md, Limits). */
+export const CONNECTIONS_PER_IP_PER_MINUTE = 30;
+/** Frames of any kind per socket per minute before they are refused (messages have their own, lower limit). */
+const FRAMES_PER_MINUTE = 240;
+const HISTORY_LIMIT = 200;
+
+export interface WidgetSocketData {
+  chat: ChatBot;
+  visitor: ResolvedVisitor;
+  page: { url: string; title: string };
+  conversationId: string | null;
+  history: ReturnType<typeof publicMessage>[];
+  /** Frames of one socket are handled one after another (a first message creates the conversation). */
+  chain: Promise<void>;
+}
+
+/** The widget chat socket: checks at connect (upgrade), then frames in, frames out (docs/widget-protocol.md). */
+export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketData> {
+  const service = conversations(app);
+  service.startSweeper();
+  const connections = new RateLimiter(app.clock, 60_000);
+  const messages = new RateLimiter(app.clock, 60_000);
+  const frames = new RateLimiter(app.clock, 60_000);
+  const send = (conn: SocketConn<WidgetSocketData>, f: ServerFrame) => conn.send(encodeFrame(f));
+
+  return {
+    path: WIDGET_CHAT_PATH,
+    maxPayloadBytes: MAX_FRAME_BYTES,
+    idleTimeoutSec: 120,
+    async upgrade(req: UpgradeRequest): Promise<WidgetSocketData> {
+      const wait = connections.take(req.ip, CONNECTIONS_PER_IP_PER_MINUTE);
+      if (wait > 0) throw rateLimited(wait / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
+      const botId = req.query.get('botId');
+      if (!botId) throw badRequest('botId: required');
+      const chat = await loadBotForChat(app, botId);
+      if (!chat) throw notFound('bot');
+      if (!originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) {
+        throw forbidden(`origin ${req.headers.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
+      }
+      if (chat.bot.status !== 'running') throw new ApiError('forbidden', 403, 'this bot is paused');
+      const q = req.query;
+      const visitor = await resolveVisitor(app, chat, {
+        visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email'),
+      });
+      const conv = await service.resumable(chat, visitor.visitorId);
+      let history: WidgetSocketData['history'] = [];
+      if (conv && chat.config.behavior.persistence.showHistory) {
+        const recent = await chatCollections(app).messages.find(
+          { workspaceId: conv.workspaceId, conversationId: conv._id, visibility: 'visible' }, { sort: [['seq', -1]], limit: HISTORY_LIMIT },
+        );
+        history = recent.reverse().map(publicMessage);
+      }
+      const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
+      return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: Promise.resolve() };
+    },
+    open(conn) {
+      const d = conn.data;
+      const { config } = d.chat;
+      const ctx = contextFromIdentity(config.identity, { page: d.page });
+      send(conn, {
+        t: 'ready', visitorId: d.visitor.visitorId, visitorToken: d.visitor.visitorToken, verified: d.visitor.verified,
+        conversationId: d.conversationId, history: d.history,
+        welcome: { message: renderField('welcome.message', config.welcome.message, ctx), suggestedPrompts: config.welcome.suggestedPrompts },
+        feedback: { thumbs: config.behavior.feedback.thumbs, csat: config.behavior.feedback.csat },
+      });
+      d.history = [];
+      if (d.conversationId) service.hub.join(d.conversationId, conn);
+    },
+    message(conn, raw, isBinary) {
+      const wait = frames.take(String(conn.id), FRAMES_PER_MINUTE);
+      if (wait > 0) { send(conn, { t: 'error', code: 'rate_limited', message: 'too many frames; slow down', retryAfterMs: wait }); return; }
+      const decoded = decodeClientFrame(raw, isBinary);
+      if (!decoded.ok) { send(conn, { t: 'error', code: 'bad_request', message: decoded.message }); return; }
+      const frame = decoded.frame;
+      if (frame.t === 'ping') { send(conn, { t: 'pong' }); return; }
+      const d = conn.data;
+      d.chain = d.chain.then(() => handleFrame(app, service, conn, frame, messages)).catch((err) => {
+        const stopping = err instanceof ActorStoppedError;
+        if (!stopping) app.log.error({ err, frame: frame.t }, 'chat frame failed');
+        send(conn, {
+          t: 'error', code: isMailboxFullError(err) ? 'rate_limited' : stopping ? 'unavailable' : 'internal',
+          message: isMailboxFullError(err) ? 'too many messages at once; slow down' : stopping ? 'the server is restarting; reconnect shortly' : 'something went wrong; please try again',
+          ...(frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {}),
+        });
+      });
+    },
+    close(conn) {
+      if (conn.data.conversationId) service.hub.leave(conn.data.conversationId, conn);
+    },
+  };
+}
+
+async function handleFrame(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, frame: Exclude<ClientFrame, { t: 'ping' }>, limiter: RateLimiter): Promise<void> {
+  const d = conn.data;
+  const send = (f: ServerFrame) => conn.send(encodeFrame(f));
+  switch (frame.t) {
+    case 'typing':
+      if (d.conversationId) service.send(d.conversationId, { type: 'visitorTyping', active: frame.active });
+      return;
+    case 'message': {
+      const clientId = frame.clientId;
+      const perMinute = d.chat.config.security.rateLimits.messagesPerMinute;
+      const wait = limiter.take(`${d.chat.bot._id}|${d.visitor.visitorId}`, perMinute);
+      if (wait > 0) return void send({ t: 'error', code: 'rate_limited', message: `too many messages; at most ${perMinute} a minute`, retryAfterMs: wait, ...(clientId ? { clientId } : {}) });
+      const msg = { type: 'visitorMessage' as const, visitorId: d.visitor.visitorId, text: frame.text, attachments: frame.attachments ?? [], clientId };
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (!d.conversationId && !(await openConversation(service, conn, clientId))) return;
+        const r = await service.ask(d.conversationId!, msg);
+        if (r.ok) return;
+        if (r.code === 'ended') { service.hub.leave(d.conversationId!, conn); d.conversationId = null; continue; }
+        return void send({ t: 'error', code: r.code, message: r.message, ...(r.retryAfterMs ? { retryAfterMs: r.retryAfterMs } : {}), ...(clientId ? { clientId } : {}) });
+      }
+      return;
+    }
+    case 'feedback':
+    case 'csat': {
+      if (!d.conversationId) return void send({ t: 'error', code: 'not_found', message: 'no conversation yet' });
+      const r = frame.t === 'feedback'
+        ? await service.ask(d.conversationId, { type: 'feedback', visitorId: d.visitor.visitorId, messageId: frame.messageId, value: frame.value })
+        : await service.ask(d.conversationId, { type: 'csat', visitorId: d.visitor.visitorId, value: frame.value, comment: frame.comment });
+      if (!r.ok) send({ t: 'error', code: r.code, message: r.message });
+      return;
+    }
+    case 'new_conversation': {
+      if (!d.chat.config.behavior.newConversation) return void send({ t: 'error', code: 'forbidden', message: 'New conversation is off for this bot (behavior.newConversation)' });
+      const id = d.conversationId;
+      if (id) {
+        await service.close(id, 'visitor_new_conversation');
+        service.hub.leave(id, conn);
+        d.conversationId = null;
+      }
+      send({ t: 'conversation', conversationId: null });
+      return;
+    }
+  }
+  void app;
+}
+
+async function openConversation(service: ConversationService, conn: SocketConn<WidgetSocketData>, clientId?: string): Promise<boolean> {
+  const d = conn.data;
+  const started = await service.start({
+    chat: d.chat, visitorId: d.visitor.visitorId, verified: d.visitor.verified, ip: conn.ip, page: d.page,
+    visitor: { name: d.visitor.name, email: d.visitor.email },
+  });
+  if (!started.ok) {
+    conn.send(encodeFrame({
+      t: 'error', code: 'rate_limited', retryAfterMs: started.retryAfterMs, ...(clientId ? { clientId } : {}),
+      message: `too many new conversations from this address (security.rateLimits.conversationsPerIpPerHour)`,
+    }));
+    return false;
+  }
+  d.conversationId = started.conversation._id;
+  service.hub.join(d.conversationId, conn);
+  conn.send(encodeFrame({ t: 'conversation', conversationId: d.conversationId }));
+  return true;
+}

@@ -1,0 +1,40 @@
+/** Webhooks: one dispatcher and one guarded client per app, started with the API module, stopped on close. */
+import { perApp, type AppContext } from '../../app.js';
+import { createGuardedClient, type GuardedClient } from '../../security/guarded-client.js';
+import { DELIVERY_TIMEOUT_MS, USER_AGENT } from './constants.js';
+import { WebhookDispatcher } from './dispatcher.js';
+import { WebhookEndpoints } from './endpoints.js';
+
+export { WEBHOOK_EVENTS, PING_EVENT, PING_MESSAGE, RETRY_DELAYS_MS, MAX_TRIES } from './constants.js';
+export { signatureHeader, signatureV1, webhookBody } from './signature.js';
+export type { DeliveryRecord, DeliveryView, EndpointRecord, EndpointView, DeliveryState } from './records.js';
+export { WebhookDispatcher, WebhookEndpoints };
+
+export interface WebhookService {
+  endpoints: WebhookEndpoints;
+  dispatcher: WebhookDispatcher;
+  client: GuardedClient;
+}
+
+export const webhooks = perApp((app: AppContext): WebhookService => {
+  const client = createGuardedClient({
+    allowPrivateNetwork: app.config.allowPrivateNetwork,
+    // Plain http is refused on every hop (redirects too) in production.
+    httpsOnly: app.config.production,
+    userAgent: USER_AGENT,
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    clock: app.clock,
+  });
+  const dispatcher = new WebhookDispatcher(app, client);
+  return { endpoints: new WebhookEndpoints(app, dispatcher), dispatcher, client };
+});
+
+/** Starts delivery (including what was left due by the last run) and registers the shutdown step. */
+export function startWebhooks(app: AppContext): void {
+  const service = webhooks(app);
+  service.dispatcher.start();
+  app.onClose(async () => {
+    await service.dispatcher.stop();
+    await service.client.close();
+  });
+}

@@ -1,0 +1,48 @@
+import type { AppContext } from '../app.js';
+import type { ProviderConnection } from '../providers/index.js';
+import { openSecret } from '../security/secret-box.js';
+import type { Doc } from '../store/types.js';
+import { runTask } from '../../workers/pool.js';
+
+/** A provider connection record as the providers area stores it (key sealed with the server key). */
+interface ProviderRecord extends Doc {
+  kind: ProviderConnection['kind'];
+  name?: string;
+  baseUrl?: string | null;
+  apiKeySealed: string;
+}
+
+/** Kinds whose adapters have a default embedding model (kind A needs a model the user would have to name). */
+const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
+export const EMBED_BATCH = 64;
+
+export interface Embedder {
+  connection: ProviderConnection;
+  /** Stored with every vector: vectors of one embedder are only compared with queries of the same one. */
+  key: string;
+}
+
+/** The workspace's embedding-capable connection (the oldest one), or null: then search is lexical only. */
+export async function findEmbedder(app: AppContext, workspaceId: string): Promise<Embedder | null> {
+  const rec = await app.store.collection<ProviderRecord>('providers').findOne(
+    { workspaceId, kind: { $in: [...EMBEDDING_KINDS] } }, { sort: [['_id', 1]] },
+  );
+  if (!rec) return null;
+  const connection: ProviderConnection = { id: rec._id, kind: rec.kind, apiKey: openSecret(rec.apiKeySealed, app.secretKey), baseUrl: rec.baseUrl ?? null };
+  return { connection, key: rec._id };
+}
+
+/** Embeds texts in batches on the worker pool; vectors come back unit length. */
+export async function embedTexts(app: AppContext, embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+    const { vectors } = await runTask('embed-batch', {
+      connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), allowPrivateNetwork: app.config.allowPrivateNetwork,
+    }, { signal });
+    out.push(...vectors);
+  }
+  return out;
+}
+
+/** One vector collection per dimension; the payload says which embedder made each point. */
+export const vectorCollection = (dimension: number) => `knowledge_${dimension}`;

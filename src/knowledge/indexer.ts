@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../app.js';
+import { runTask } from '../../workers/pool.js';
+import type { LexicalIndex } from '../store/lexical-embedded.js';
+import { embedTexts, findEmbedder, vectorCollection } from './embeddings.js';
+import type { DocumentType } from './parse.js';
+import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
+
+/**
+ * Writes one document: parse and chunk on the worker pool, then replace its chunks everywhere (records,
+ * lexical index, vectors). Ids are derived from source + address + position, and the old chunks are
+ * removed first, so indexing the same document any number of times leaves one copy.
+ */
+export const COLLECTIONS = { sources: 'knowledge_sources', documents: 'knowledge_documents', chunks: 'knowledge_chunks', jobs: 'knowledge_jobs', gaps: 'knowledge_gaps' } as const;
+
+const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 24);
+export const documentId = (sourceId: string, ref: string) => `kdoc_${hash(`${sourceId}\n${ref}`)}`;
+const chunkId = (docId: string, index: number) => `kch_${docId.slice(5)}_${String(index).padStart(5, '0')}`;
+
+export function knowledgeCollections(app: AppContext) {
+  return {
+    sources: app.store.collection<KnowledgeSource>(COLLECTIONS.sources, { indexes: [{ fields: [['workspaceId', 1], ['status', 1]] }] }),
+    documents: app.store.collection<KnowledgeDocument>(COLLECTIONS.documents, { indexes: [{ fields: [['workspaceId', 1], ['sourceId', 1]] }] }),
+    chunks: app.store.collection<KnowledgeChunk>(COLLECTIONS.chunks, { indexes: [{ fields: [['workspaceId', 1], ['documentId', 1]] }, { fields: [['workspaceId', 1], ['sourceId', 1]] }] }),
+  };
+}
+
+export interface DocumentInput {
+  /** URL, or 'text' / 'file' for sources with one document. */
+  ref: string;
+  url: string | null;
+  bytes: Uint8Array;
+  type: DocumentType;
+  filename?: string;
+  /** Used when the document has no title of its own. */
+  fallbackTitle?: string;
+}
+
+export async function indexDocument(app: AppContext, lexical: LexicalIndex, source: KnowledgeSource, input: DocumentInput, signal?: AbortSignal): Promise<{ document: KnowledgeDocument; links: string[] }> {
+  const c = knowledgeCollections(app);
+  const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal });
+  const { chunks } = await runTask('chunk-document', { markdown: parsed.markdown }, { signal });
+  const docId = documentId(source._id, input.ref);
+  const title = (parsed.title || input.fallbackTitle || source.name).slice(0, 300);
+  const records: KnowledgeChunk[] = chunks.map((ch, index) => ({
+    _id: chunkId(docId, index), workspaceId: source.workspaceId, sourceId: source._id, documentId: docId,
+    index, heading: ch.heading, title, url: input.url, text: ch.text,
+  }));
+
+  // Vectors are made before anything is replaced, so a provider failure leaves the old copy searchable.
+  const embedder = records.length ? await findEmbedder(app, source.workspaceId) : null;
+  const vectors = embedder ? await embedTexts(app, embedder, records.map((r) => `${title}\n${r.text}`), signal) : [];
+
+  const old = await c.documents.findById(source.workspaceId, docId);
+  await removeDocumentChunks(app, lexical, source.workspaceId, docId, old?.vectorCollection ?? null);
+  if (records.length) await c.chunks.insertMany(records);
+  await lexical.upsert(records.map((r) => ({ id: r._id, workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: docId, title: r.heading ? `${title} ${r.heading}` : title, text: r.text })));
+  let collection: string | null = null;
+  if (embedder && vectors.length) {
+    collection = vectorCollection(vectors[0].length);
+    await app.vectors.ensureCollection(collection, vectors[0].length);
+    await app.vectors.upsert(collection, records.map((r, i) => ({
+      id: r._id, vector: vectors[i],
+      payload: { workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: docId, chunkId: r._id, embedder: embedder.key },
+    })));
+  }
+  const document: KnowledgeDocument = {
+    _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
+    bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, generation: source.generation, indexedAt: app.clock.now(),
+  };
+  await c.documents.replaceOne(document);
+  return { document, links: parsed.links };
+}
+
+export async function removeDocumentChunks(app: AppContext, lexical: LexicalIndex, workspaceId: string, docId: string, collection: string | null): Promise<void> {
+  await knowledgeCollections(app).chunks.deleteMany({ workspaceId, documentId: docId });
+  await lexical.deleteWhere({ workspaceId, documentId: docId });
+  if (collection) await app.vectors.deleteByFilter(collection, { workspaceId, documentId: docId });
+}
+
+/** Removes documents of a source (all, or those older than a generation) with their chunks and vectors. */
+export async function removeDocuments(app: AppContext, lexical: LexicalIndex, source: KnowledgeSource, olderThan?: number): Promise<number> {
+  const c = knowledgeCollections(app);
+  const filter = { workspaceId: source.workspaceId, sourceId: source._id, ...(olderThan !== undefined ? { generation: { $lt: olderThan } } : {}) };
+  const docs = await c.documents.find(filter);
+  for (const d of docs) await removeDocumentChunks(app, lexical, source.workspaceId, d._id, d.vectorCollection);
+  await c.documents.deleteMany(filter);
+  return docs.length;
+}

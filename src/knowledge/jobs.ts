@@ -1,0 +1,203 @@
+import type { AppContext } from '../app.js';
+import type { GuardedClient } from '../security/guarded-client.js';
+import type { LexicalIndex } from '../store/lexical-embedded.js';
+import { newId } from '../store/ids.js';
+import { indexDocument, knowledgeCollections, removeDocuments, COLLECTIONS } from './indexer.js';
+import { sniffDocumentType } from './parse.js';
+import type { IngestJob, JobItem, KnowledgeSource } from './types.js';
+import { canonicalUrl, fetchPage, loadRobots, pageType, parseSitemap, sameSite, type Robots } from './web.js';
+
+/** Pages fetched at once per source: polite to the site, and enough to keep the workers busy. */
+export const CRAWL_CONCURRENCY = 2;
+const MAX_SITEMAP_NESTING = 5;
+const MAX_ERRORS_KEPT = 20;
+// Links to these are not pages; skipping them saves requests that would only fail.
+const NOT_A_PAGE = /\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp[34]|wav|webm|woff2?|ttf|exe|dmg)$/i;
+
+/**
+ * Runs ingestion jobs. A job is a record with its queue; after every batch the record is saved, so a
+ * server that stops mid-way picks the job up where it was (resumeAll at start). Re-running an item is
+ * harmless: documents and chunks have derived ids and are replaced, never added twice.
+ */
+export class IngestRunner {
+  private running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private jobs;
+
+  constructor(private app: AppContext, private lexical: LexicalIndex, private client: GuardedClient) {
+    this.jobs = app.store.collection<IngestJob>(COLLECTIONS.jobs, { indexes: [{ fields: [['status', 1]] }, { fields: [['workspaceId', 1], ['sourceId', 1]] }] });
+  }
+
+  /** Starts a new run for the source (cancelling one under way) and returns without waiting for it. */
+  async start(source: KnowledgeSource): Promise<KnowledgeSource> {
+    await this.cancel(source.workspaceId, source._id);
+    const now = this.app.clock.now();
+    const { sources } = knowledgeCollections(this.app);
+    const updated = await sources.updateOne({ workspaceId: source.workspaceId, _id: source._id }, {
+      $inc: { generation: 1 }, $set: { status: 'queued', error: null, progress: { done: 0, total: 0 }, updatedAt: now },
+    });
+    if (!updated) throw new Error(`source ${source._id} vanished`);
+    const first = firstItem(updated);
+    const job: IngestJob = {
+      _id: newId('kjob'), workspaceId: updated.workspaceId, sourceId: updated._id, generation: updated.generation, status: 'running',
+      queue: [first], seen: [first.ref], pagesDone: 0, pagesFailed: 0, errors: [], createdAt: now, updatedAt: now,
+    };
+    await this.jobs.insertOne(job);
+    this.launch(job);
+    return updated;
+  }
+
+  /** Picks up every job a previous process left running. */
+  async resumeAll(): Promise<number> {
+    const left = await this.jobs.find({ status: 'running' }, { crossWorkspace: true, sort: [['_id', 1]] });
+    for (const job of left) if (!this.running.has(job.sourceId)) this.launch(job);
+    if (left.length) this.app.log.info({ jobs: left.length }, 'resuming knowledge ingestion');
+    return left.length;
+  }
+
+  async cancel(workspaceId: string, sourceId: string): Promise<void> {
+    const run = this.running.get(sourceId);
+    if (run) { run.controller.abort(); await run.done; }
+    await this.jobs.updateMany({ workspaceId, sourceId, status: 'running' }, { $set: { status: 'cancelled', updatedAt: this.app.clock.now() } });
+  }
+
+  /** Resolves when the source's run (or every run) has finished; for tests and shutdown. */
+  async idle(sourceId?: string): Promise<void> {
+    while (true) {
+      const runs = sourceId ? [this.running.get(sourceId)].filter((r) => !!r) : [...this.running.values()];
+      if (runs.length === 0) return;
+      await Promise.all(runs.map((r) => r.done));
+    }
+  }
+
+  /** Stops every run without marking it: the jobs stay 'running' and resume at the next start. */
+  async close(): Promise<void> {
+    const runs = [...this.running.values()];
+    for (const r of runs) r.controller.abort();
+    await Promise.all(runs.map((r) => r.done));
+  }
+
+  private launch(job: IngestJob): void {
+    const controller = new AbortController();
+    const done = this.loop(job, controller.signal)
+      .catch((err) => this.app.log.error({ err, sourceId: job.sourceId }, 'knowledge ingestion failed'))
+      .finally(() => { if (this.running.get(job.sourceId)?.controller === controller) this.running.delete(job.sourceId); });
+    this.running.set(job.sourceId, { controller, done });
+  }
+
+  private async loop(job: IngestJob, signal: AbortSignal): Promise<void> {
+    const { sources } = knowledgeCollections(this.app);
+    let source = await sources.findById(job.workspaceId, job.sourceId);
+    if (!source || source.generation !== job.generation) {
+      await this.jobs.updateOne({ workspaceId: job.workspaceId, _id: job._id }, { $set: { status: 'cancelled' } });
+      return;
+    }
+    source = (await sources.updateOne({ workspaceId: job.workspaceId, _id: source._id }, { $set: { status: 'indexing' } })) ?? source;
+    const robots = new Map<string, Robots>();
+    while (job.queue.length > 0) {
+      if (signal.aborted) return;
+      const batch = job.queue.splice(0, CRAWL_CONCURRENCY);
+      const results = await Promise.allSettled(batch.map((item) => this.step(source!, item, robots, signal)));
+      if (signal.aborted) return; // the batch is still in the saved queue: it runs again on resume
+      results.forEach((r, i) => {
+        const item = batch[i];
+        if (r.status === 'fulfilled') {
+          if (item.kind !== 'sitemap') job.pagesDone++;
+          for (const next of r.value) this.enqueue(job, source!, next);
+        } else {
+          if (item.kind !== 'sitemap') job.pagesFailed++;
+          if (job.errors.length < MAX_ERRORS_KEPT) job.errors.push({ ref: item.ref, message: (r.reason as Error)?.message ?? String(r.reason) });
+        }
+      });
+      await this.save(job, source);
+    }
+    await this.finish(job, source);
+  }
+
+  private enqueue(job: IngestJob, source: KnowledgeSource, item: JobItem): void {
+    if (job.seen.includes(item.ref)) return;
+    if (item.kind === 'page') {
+      const pages = job.pagesDone + job.pagesFailed + job.queue.filter((q) => q.kind === 'page').length;
+      if (pages >= source.settings.maxPages) return;
+    }
+    job.seen.push(item.ref);
+    job.queue.push(item);
+  }
+
+  private async save(job: IngestJob, source: KnowledgeSource): Promise<void> {
+    const now = this.app.clock.now();
+    job.updatedAt = now;
+    await this.jobs.replaceOne(job);
+    const done = job.pagesDone + job.pagesFailed;
+    await knowledgeCollections(this.app).sources.updateOne({ workspaceId: source.workspaceId, _id: source._id, generation: job.generation }, {
+      $set: { progress: { done, total: done + job.queue.filter((q) => q.kind !== 'sitemap').length }, updatedAt: now },
+    });
+  }
+
+  private async finish(job: IngestJob, source: KnowledgeSource): Promise<void> {
+    const { sources, documents, chunks } = knowledgeCollections(this.app);
+    // Pages that this run did not see any more (gone from the sitemap or site) leave the index.
+    await removeDocuments(this.app, this.lexical, source, job.generation);
+    const scope = { workspaceId: source.workspaceId, sourceId: source._id };
+    const [documentCount, chunkCount] = await Promise.all([documents.count(scope), chunks.count(scope)]);
+    const failed = job.pagesDone === 0 && job.pagesFailed > 0;
+    const now = this.app.clock.now();
+    await sources.updateOne({ workspaceId: source.workspaceId, _id: source._id, generation: job.generation }, {
+      $set: {
+        status: failed ? 'failed' : 'ready', documentCount, chunkCount, indexedAt: now, updatedAt: now,
+        error: job.errors.length ? `${job.pagesFailed} page(s) failed; first: ${job.errors[0].message}` : null,
+      },
+    });
+    job.status = failed ? 'failed' : 'done';
+    await this.save(job, source);
+  }
+
+  /** One queue item; returns the items it discovered. */
+  private async step(source: KnowledgeSource, item: JobItem, robots: Map<string, Robots>, signal: AbortSignal): Promise<JobItem[]> {
+    if (item.kind === 'text') {
+      await indexDocument(this.app, this.lexical, source, { ref: 'text', url: null, bytes: Buffer.from(source.text ?? '', 'utf8'), type: 'markdown', fallbackTitle: source.name }, signal);
+      return [];
+    }
+    if (item.kind === 'file') {
+      const f = source.file && (await this.app.store.files.get(source.workspaceId, source.file.fileId));
+      if (!f || !source.file) throw new Error('the uploaded file is missing');
+      const type = sniffDocumentType(f.data, source.file.contentType, source.file.filename);
+      await indexDocument(this.app, this.lexical, source, { ref: 'file', url: null, bytes: f.data, type, filename: source.file.filename, fallbackTitle: source.name }, signal);
+      return [];
+    }
+    const page = await fetchPage(this.client, item.ref, signal);
+    if (item.kind === 'sitemap') {
+      const { pages, sitemaps } = parseSitemap(page.bytes.toString('utf8'));
+      const nested = item.depth < MAX_SITEMAP_NESTING ? sitemaps.map((ref) => ({ kind: 'sitemap' as const, ref: canonicalUrl(ref), depth: item.depth + 1 })) : [];
+      const allowed: JobItem[] = [];
+      for (const ref of pages) if ((await this.robotsFor(ref, robots, signal)).isAllowed(ref)) allowed.push({ kind: 'page', ref: canonicalUrl(ref), depth: 0 });
+      return [...nested, ...allowed];
+    }
+    const type = pageType(page);
+    if (!type) throw new Error(`${item.ref}: content type ${page.contentType || 'unknown'} is not a page`);
+    const { links } = await indexDocument(this.app, this.lexical, source, { ref: item.ref, url: item.ref, bytes: page.bytes, type }, signal);
+    if (source.kind !== 'crawl' || !source.url || item.depth >= source.settings.maxDepth) return [];
+    const next: JobItem[] = [];
+    for (const link of links) {
+      if (!sameSite(source.url, link) || NOT_A_PAGE.test(new URL(link).pathname)) continue;
+      if (!(await this.robotsFor(link, robots, signal)).isAllowed(link)) continue;
+      next.push({ kind: 'page', ref: canonicalUrl(link), depth: item.depth + 1 });
+    }
+    return next;
+  }
+
+  private async robotsFor(url: string, cache: Map<string, Robots>, signal: AbortSignal): Promise<Robots> {
+    const origin = new URL(url).origin;
+    let r = cache.get(origin);
+    if (!r) { r = await loadRobots(this.client, origin, signal); cache.set(origin, r); }
+    return r;
+  }
+}
+
+function firstItem(source: KnowledgeSource): JobItem {
+  switch (source.kind) {
+    case 'text': return { kind: 'text', ref: 'text', depth: 0 };
+    case 'file': return { kind: 'file', ref: 'file', depth: 0 };
+    case 'sitemap': return { kind: 'sitemap', ref: canonicalUrl(source.url!), depth: 0 };
+    default: return { kind: 'page', ref: canonicalUrl(source.url!), depth: 0 };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The team's actions on a conversation (service-api.md, Conversations: takeover, messages, typing, release).
+ * Each goes through the conversation's actor (actors/conversation), the one writer of its record; the handoff
+ * side (accepted / resolved) is this area's.
+ */
+import { conversations } from '../../actors/conversation/index.js';
+import type { AppContext } from '../app.js';
+import type { SessionPrincipal } from '../auth/sessions.js';
+import { chatCollections, type ConversationRecord, type PublicMessage } from '../chat/records.js';
+import { conflict, notFound } from '../errors.js';
+import { acceptHandoff, resolveHandoff } from './handoff.js';
+
+type Person = Pick<SessionPrincipal, 'workspaceId' | 'userId' | 'userName'>;
+
+async function load(app: AppContext, workspaceId: string, id: string): Promise<ConversationRecord> {
+  const conv = await chatCollections(app).conversations.findById(workspaceId, id);
+  if (!conv) throw notFound('conversation');
+  return conv;
+}
+
+/** Shown to the visitor so they know a person is writing now (and when the assistant is back). */
+export const joinedLine = (name: string) => `${name} joined the conversation.`;
+export const leftLine = (name: string) => `${name} left the conversation.`;
+
+/**
+ * Takes the conversation over: the AI goes quiet. Taking over again as the same person is a no-op; someone
+ * else's takeover must be released first (409), so two people never answer at once.
+ */
+export async function takeover(app: AppContext, who: Person, conversationId: string): Promise<{ conversationId: string; takenOverBy: { userId: string; userName: string } }> {
+  const conv = await load(app, who.workspaceId, conversationId);
+  if (conv.status !== 'open') throw conflict('this conversation has ended');
+  const me = { userId: who.userId, userName: who.userName };
+  if (conv.takenOverBy && conv.takenOverBy.userId !== who.userId) throw conflict(`${conv.takenOverBy.userName} has taken this conversation over; they must release it first`);
+  if (!conv.takenOverBy) {
+    await conversations(app).ask(conv._id, { type: 'takeover', ...me });
+    await acceptHandoff(app, conv, me);
+    await conversations(app).ask(conv._id, { type: 'systemLine', text: joinedLine(who.userName) });
+  }
+  return { conversationId: conv._id, takenOverBy: me };
+}
+
+/** Hands back to the AI (handback): handoff.resolved by this user. */
+export async function release(app: AppContext, who: Person, conversationId: string): Promise<{ conversationId: string; takenOverBy: null }> {
+  const conv = await load(app, who.workspaceId, conversationId);
+  if (!conv.takenOverBy) throw conflict('this conversation is not taken over');
+  await conversations(app).ask(conv._id, { type: 'release', by: who.userId });
+  await resolveHandoff(app, conv, who.userId);
+  if (conv.status === 'open') await conversations(app).ask(conv._id, { type: 'systemLine', text: leftLine(conv.takenOverBy.userName) });
+  return { conversationId: conv._id, takenOverBy: null };
+}
+
+/**
+ * A reply as yourself (role human_agent, authorName) or an internal note (visibility internal: never sent to
+ * the visitor nor in message.created webhooks). A visible reply to a conversation the AI is answering takes it
+ * over first, so the AI does not talk over the person.
+ */
+export async function teamMessage(app: AppContext, who: Person, conversationId: string, input: { text: string; internal: boolean }): Promise<PublicMessage> {
+  const conv = await load(app, who.workspaceId, conversationId);
+  if (!input.internal) {
+    if (conv.status !== 'open') throw conflict('this conversation has ended; add an internal note instead');
+    if (conv.takenOverBy && conv.takenOverBy.userId !== who.userId) throw conflict(`${conv.takenOverBy.userName} has taken this conversation over`);
+    if (!conv.takenOverBy) await takeover(app, who, conversationId);
+  }
+  return conversations(app).ask(conv._id, { type: 'teamMessage', userId: who.userId, authorName: who.userName, text: input.text, internal: input.internal });
+}
+
+/** Shows the visitor (or stops showing) that this person is typing. */
+export async function teamTyping(app: AppContext, who: Person, conversationId: string, active: boolean): Promise<void> {
+  const conv = await load(app, who.workspaceId, conversationId);
+  if (conv.status !== 'open') throw conflict('this conversation has ended');
+  conversations(app).send(conv._id, { type: 'teamTyping', active, authorName: who.userName });
+}

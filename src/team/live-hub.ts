@@ -1,0 +1,104 @@
+/**
+ * Open live sockets (/api/v1/live) per workspace, and the fan-out of bus events to them. Each event is encoded
+ * once; a slow socket only fills its own buffer (the transport closes it past maxBackpressureBytes), so it never
+ * slows the others or the publisher.
+ */
+import { perApp } from '../app.js';
+import type { EventRecord } from '../events/bus.js';
+import type { SocketConn } from '../http/types.js';
+import type { Role } from '../api/operations.js';
+
+export interface LiveConnData {
+  workspaceId: string;
+  userId: string;
+  userName: string;
+  role: Role;
+}
+export type LiveConn = Pick<SocketConn<LiveConnData>, 'id' | 'data' | 'send' | 'close' | 'closed'>;
+
+/**
+ * Events of the live socket table (service-api.md, Live socket) and the data fields each carries, optional ones
+ * included when present. Publishers may add fields for their own use; the socket sends exactly these plus
+ * workspaceId. presence.changed (userId, presence) is the one addition: the team list needs it.
+ */
+export const LIVE_EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'conversation.started': ['botId', 'conversationId', 'visitorId'],
+  'conversation.updated': ['conversationId', 'patch'],
+  'conversation.ended': ['botId', 'conversationId', 'reason'],
+  'message.created': ['botId', 'conversationId', 'message'],
+  'message.delta': ['conversationId', 'messageId', 'responseId', 'delta'],
+  'agent.status': ['conversationId', 'state', 'tool'],
+  'visitor.typing': ['conversationId', 'active'],
+  'lead.captured': ['botId', 'conversationId', 'leadId', 'fields'],
+  'handoff.requested': ['botId', 'conversationId', 'handoffId', 'reason', 'summary'],
+  'handoff.accepted': ['botId', 'conversationId', 'handoffId', 'userId', 'userName'],
+  'handoff.resolved': ['botId', 'conversationId', 'handoffId', 'by'],
+  'feedback.received': ['botId', 'conversationId', 'messageId', 'kind', 'value', 'comment'],
+  'bot.published': ['botId', 'version'],
+  'tool.called': ['conversationId', 'name', 'isError', 'durationMs'],
+  'presence.changed': ['userId', 'presence'],
+};
+
+/** The frame a live socket receives for a bus event, or null for events it does not carry. */
+export function liveFrame(event: Pick<EventRecord, 'type' | 'data' | 'workspaceId'>): string | null {
+  const fields = LIVE_EVENT_FIELDS[event.type];
+  if (!fields) return null;
+  const data: Record<string, unknown> = {};
+  for (const f of fields) if (event.data[f] !== undefined) data[f] = event.data[f];
+  data.workspaceId = event.workspaceId;
+  return JSON.stringify({ type: event.type, data });
+}
+
+export class LiveHub {
+  private byWorkspace = new Map<string, Set<LiveConn>>();
+  /** Frames not sent because a socket was over its buffer limit (or closing). */
+  dropped = 0;
+
+  add(conn: LiveConn): void {
+    let set = this.byWorkspace.get(conn.data.workspaceId);
+    if (!set) { set = new Set(); this.byWorkspace.set(conn.data.workspaceId, set); }
+    set.add(conn);
+  }
+
+  remove(conn: LiveConn): void {
+    const set = this.byWorkspace.get(conn.data.workspaceId);
+    if (!set?.delete(conn)) return;
+    if (set.size === 0) this.byWorkspace.delete(conn.data.workspaceId);
+  }
+
+  /** Open sockets per user of a workspace. */
+  openUsers(workspaceId: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const c of this.byWorkspace.get(workspaceId) ?? []) counts.set(c.data.userId, (counts.get(c.data.userId) ?? 0) + 1);
+    return counts;
+  }
+
+  count(workspaceId?: string): number {
+    if (workspaceId) return this.byWorkspace.get(workspaceId)?.size ?? 0;
+    let n = 0;
+    for (const s of this.byWorkspace.values()) n += s.size;
+    return n;
+  }
+
+  /** Sends a bus event to every open socket of its workspace; returns how many took it. */
+  broadcast(event: EventRecord): number {
+    const set = this.byWorkspace.get(event.workspaceId);
+    if (!set?.size) return 0;
+    const frame = liveFrame(event);
+    if (!frame) return 0;
+    let n = 0;
+    for (const c of set) {
+      if (c.closed) continue;
+      if (c.send(frame) === 'dropped') this.dropped++;
+      else n++;
+    }
+    return n;
+  }
+
+  /** Closes every socket (server shutdown, 1001 going away). */
+  closeAll(): void {
+    for (const set of this.byWorkspace.values()) for (const c of [...set]) c.close(1001, 'server stopping');
+  }
+}
+
+export const liveHub = perApp(() => new LiveHub());

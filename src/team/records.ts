@@ -1,0 +1,40 @@
+/** Stored records of team work: handoffs, and when a conversation last got the offline text. */
+import { perApp, type AppContext } from '../app.js';
+import type { Doc } from '../store/types.js';
+
+export type HandoffState = 'requested' | 'accepted' | 'resolved' | 'unanswered';
+
+export interface HandoffRecord extends Doc {
+  botId: string;
+  conversationId: string;
+  state: HandoffState;
+  /** 'agent' (the handoff_to_human tool) or 'visitor' (the chat menu). */
+  source: 'agent' | 'visitor';
+  reason: string | null;
+  summary: string | null;
+  requestedAt: number;
+  /** When the wait for acceptance ends (behavior.handoff.acceptTimeoutSec). */
+  deadlineAt: number;
+  acceptedBy: { userId: string; userName: string } | null;
+  acceptedAt: number | null;
+  resolvedAt: number | null;
+  resolvedBy: string | null;
+  /** Why nobody took it: 'timeout', 'nobody_available' or 'closed_hours'. */
+  unansweredReason: string | null;
+}
+
+/** One per conversation: the offline text goes out at most once an hour (behavior.hours.scope bot). */
+export interface OfflineNoticeRecord extends Doc {
+  conversationId: string;
+  sentAt: number;
+}
+
+export const handoffs = perApp((app: AppContext) => app.store.collection<HandoffRecord>('handoffs', {
+  indexes: [
+    { fields: [['workspaceId', 1], ['conversationId', 1], ['state', 1]] },
+    { fields: [['workspaceId', 1], ['state', 1], ['deadlineAt', 1]] },
+    { fields: [['workspaceId', 1], ['requestedAt', 1]] },
+  ],
+}));
+
+export const offlineNotices = perApp((app: AppContext) => app.store.collection<OfflineNoticeRecord>('offline_notices'));

@@ -1,0 +1,27 @@
+/** The workspace actors of this process, one per workspace: `workspaceActors(app).get(workspaceId)`. */
+import { WorkspaceActor } from '../../actors/workspace/actor.js';
+import { ActorRegistry } from '../../actors/runtime/index.js';
+import { perApp, type AppContext } from '../app.js';
+import { handoffTimedOut } from './handoff.js';
+import { liveHub } from './live-hub.js';
+
+/**
+ * Longer than the longest handoff wait (acceptTimeoutSec up to 3600 s), so a pending timer is normally kept;
+ * a passivated actor re-arms pending handoffs from the store anyway.
+ */
+const WORKSPACE_IDLE_MS = 2 * 3600_000;
+
+export const workspaceActors = perApp((app: AppContext) => {
+  const hub = liveHub(app);
+  const registry = new ActorRegistry<WorkspaceActor>({
+    factory: (id, ctx) => new WorkspaceActor(id, ctx, app, hub, handoffTimedOut),
+    clock: app.clock, log: app.log, idleMs: WORKSPACE_IDLE_MS,
+  });
+  app.onClose(() => registry.stopAll());
+  return registry;
+});
+
+/** Team members who can take a handoff now: agents or higher, online, with the admin panel (live socket) open. */
+export async function availableAgents(app: AppContext, workspaceId: string): Promise<string[]> {
+  return (await workspaceActors(app).get(workspaceId).ask({ type: 'available' })).userIds;
+}

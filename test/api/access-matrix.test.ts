@@ -1,0 +1,120 @@
+/**
+ * Walks every operation of the spec table with every kind of caller and checks the access rule alone:
+ * 401 without credentials, 403 forbidden for a missing scope or a role too low, 403 csrf without the
+ * CSRF token, and "let through" (any status but 401/403) otherwise. Paths use made-up ids, so a route that
+ * is built answers 404 or 422, and one that is not built yet answers 501: both mean access was granted.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OPERATIONS, ROLES, roleRank, SCOPE_ROLES, SCOPES, type Operation, type Role, type Scope } from '../../src/api/operations.js';
+import { addMember, createToken, loginAs, setupOwner, type TestSession, type TestToken } from '../helpers/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+const sessionOf = {} as Record<Role, TestSession>;
+let allScopes: TestToken;
+const onlyScope = {} as Record<Scope, TestToken>;
+const allBut = {} as Record<Scope, TestToken>;
+const ADMIN_COMPANION: Scope = 'privacy:write';
+
+test.before(async () => {
+  s = await startTestServer();
+  sessionOf.owner = await setupOwner(s);
+  for (const role of ['viewer', 'agent', 'admin'] as const) sessionOf[role] = await addMember(s, sessionOf.owner, role);
+  allScopes = await createToken(s, sessionOf.owner, [...SCOPES]);
+  for (const scope of SCOPES) {
+    onlyScope[scope] = await createToken(s, sessionOf.owner, [scope]);
+    allBut[scope] = await createToken(s, sessionOf.owner, SCOPES.filter((x) => x !== scope));
+  }
+});
+test.after(async () => { await s.stop(); });
+
+const FAKE: Record<string, string> = { id: 'x_00000000000000000000000000', token: 'fake-invite-token', name: 'FAKE_SECRET', voiceId: 'voice_fake', version: '1' };
+const pathOf = (op: Operation) => op.path.replace(/\{(\w+)\}/g, (_, k: string) => FAKE[k] ?? 'fake');
+const changes = (op: Operation) => op.method !== 'GET';
+const label = (op: Operation) => `${op.method} ${op.path}`;
+
+function call(op: Operation, headers: Record<string, string> = {}) {
+  return s.request(op.method, pathOf(op), { headers, ...(changes(op) ? { body: {} } : {}) });
+}
+
+function letThrough(op: Operation, who: string, r: { status: number; body: any }) {
+  assert.ok(r.status !== 401 && r.status !== 403, `${label(op)} as ${who}: expected access, got ${r.status} ${JSON.stringify(r.body)}`);
+}
+function refused(op: Operation, who: string, r: { status: number; body: any }, status: number, code: string) {
+  assert.is(r.status, status, `${label(op)} as ${who}: expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
+  assert.is(r.body?.error?.code, code, `${label(op)} as ${who}: code`);
+}
+
+/** The lowest session role an operation accepts (null: none needed). */
+function minRole(op: Operation): Role | null {
+  const a = op.access;
+  if (a.kind === 'public' || a.kind === 'any') return null;
+  if (a.kind === 'user') return a.role;
+  return a.admin ? 'admin' : SCOPE_ROLES[a.scope];
+}
+
+test('the table has all 101 operations', () => {
+  assert.is(OPERATIONS.length, 101);
+});
+
+test('without credentials every operation but the public ones answers 401', async () => {
+  for (const op of OPERATIONS) {
+    const r = await call(op);
+    if (op.access.kind === 'public') letThrough(op, 'nobody', r);
+    else refused(op, 'nobody', r, 401, 'unauthorized');
+  }
+});
+
+test('a token lacking the scope gets 403; session-only operations refuse every token', async () => {
+  for (const op of OPERATIONS) {
+    const a = op.access;
+    if (a.kind === 'scope') refused(op, `token without ${a.scope}`, await call(op, allBut[a.scope].headers), 403, 'forbidden');
+    else if (a.kind === 'user') refused(op, 'token with every scope', await call(op, allScopes.headers), 403, 'forbidden');
+    else letThrough(op, 'token', await call(op, onlyScope['bots:read'].headers));
+  }
+});
+
+test('a token with the scope is let through; +admin operations also need an admin-level scope', async () => {
+  for (const op of OPERATIONS) {
+    const a = op.access;
+    if (a.kind !== 'scope') continue;
+    const only = onlyScope[a.scope];
+    if (a.admin && SCOPE_ROLES[a.scope] !== 'admin') {
+      refused(op, `token with only ${a.scope}`, await call(op, only.headers), 403, 'forbidden');
+      const both = await createToken(s, sessionOf.owner, [a.scope, ADMIN_COMPANION]);
+      letThrough(op, `token with ${a.scope} and ${ADMIN_COMPANION}`, await call(op, both.headers));
+    } else {
+      letThrough(op, `token with ${a.scope}`, await call(op, only.headers));
+    }
+  }
+});
+
+test('sessions of each role get 403 exactly where the role is too low', async () => {
+  for (const op of OPERATIONS) {
+    if (label(op) === 'DELETE /api/v1/workspace') continue; // the owner's call would delete it: last test
+    const need = minRole(op);
+    for (const role of ROLES) {
+      // Signing out ends the session it is sent with, so it gets a session of its own.
+      const who = label(op) === 'POST /api/v1/auth/logout' ? await loginAs(s, sessionOf[role].email) : sessionOf[role];
+      const r = await call(op, who.headers);
+      if (need && roleRank(role) < roleRank(need)) refused(op, role, r, 403, 'forbidden');
+      else letThrough(op, role, r);
+    }
+  }
+});
+
+test('state-changing session requests without X-CSRF-Token get 403 csrf', async () => {
+  for (const op of OPERATIONS) {
+    if (op.access.kind === 'public' || !changes(op)) continue;
+    refused(op, 'owner without CSRF token', await call(op, { cookie: sessionOf.owner.cookie }), 403, 'csrf');
+  }
+});
+
+test('deleting the workspace: 403 below owner, let through for the owner', async () => {
+  const op = OPERATIONS.find((o) => label(o) === 'DELETE /api/v1/workspace')!;
+  for (const role of ['viewer', 'agent', 'admin'] as const) refused(op, role, await call(op, sessionOf[role].headers), 403, 'forbidden');
+  letThrough(op, 'owner', await call(op, sessionOf.owner.headers));
+});
+
+test.run();

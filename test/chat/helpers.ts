@@ -1,0 +1,132 @@
+import WebSocket from 'ws';
+import type { Clock } from '../../src/clock.js';
+import { BotConfigSchema, type BotConfigInput } from '../../src/bots/config/index.js';
+import { sealSecret } from '../../src/security/secret-box.js';
+import { newId } from '../../src/store/ids.js';
+import { startFakeGemini } from '../fakes/gemini.js';
+import { startFakeOpenAI } from '../fakes/openai.js';
+import type { FakeServer } from '../fakes/script.js';
+import { setupOwner, type TestSession } from '../helpers/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+export type Kind = 'openai_compatible' | 'openai' | 'gemini';
+export const MODEL: Record<Kind, string> = { openai_compatible: 'gpt-4o-mini', openai: 'gpt-4o-mini', gemini: 'gemini-2.5-flash' };
+
+export interface ChatWorld {
+  server: TestServer;
+  fake: FakeServer;
+  owner: TestSession;
+  botId: string;
+  workspaceId: string;
+  /** Opens a scripted visitor on the widget socket. */
+  visitor(query?: Record<string, string>, headers?: Record<string, string>): Promise<Visitor>;
+  /** Raw upgrade attempt: resolves with the HTTP status of a refusal, or 101 when it opened. */
+  tryConnect(query?: Record<string, string>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  setBot(patch: Record<string, unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A server with an owner, a provider connection of `kind` pointed at a fake, and a published bot. */
+export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInput; clock?: Clock; identitySecret?: string } = {}): Promise<ChatWorld> {
+  const kind = opts.kind ?? 'openai';
+  const fake = kind === 'gemini' ? await startFakeGemini() : await startFakeOpenAI();
+  const server = await startTestServer({ clock: opts.clock });
+  const owner = await setupOwner(server);
+  const { app } = server;
+  const workspaceId = owner.workspaceId;
+  const providerId = newId('prov');
+  await app.store.collection('providers').insertOne({
+    _id: providerId, workspaceId, kind, name: 'fake', baseUrl: fake.baseUrl, apiKeySealed: sealSecret(fake.apiKey, app.secretKey, providerId), createdAt: 0,
+  } as any);
+  const botId = newId('bot');
+  const config = BotConfigSchema.parse({ ...(opts.config ?? {}), brain: { connectionId: providerId, model: MODEL[kind], ...(opts.config?.brain ?? {}) } });
+  const now = app.clock.now();
+  await app.store.collection('bots').insertOne({
+    _id: botId, workspaceId, name: 'Test bot', status: 'running', draft: config, revision: 1,
+    published: { version: 1, config, publishedAt: now }, createdAt: now, updatedAt: now,
+    ...(opts.identitySecret ? { identitySecretSealed: sealSecret(opts.identitySecret, app.secretKey, botId) } : {}),
+  } as any);
+  const base = server.url.replace('http', 'ws');
+  const urlFor = (q: Record<string, string>) => `${base}/widget/v1/chat?${new URLSearchParams({ botId, ...q })}`;
+  return {
+    server, fake, owner, botId, workspaceId,
+    visitor: (q = {}, h = {}) => Visitor.open(urlFor(q), h),
+    tryConnect: (q = {}, h = {}) => new Promise((resolve) => {
+      const ws = new WebSocket(urlFor(q), { headers: h });
+      ws.on('open', () => { ws.close(); resolve({ status: 101, body: null }); });
+      ws.on('unexpected-response', (_req, res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }); });
+      });
+      ws.on('error', () => { /* reported through unexpected-response */ });
+    }),
+    async setBot(patch) {
+      await app.store.collection('bots').updateOne({ workspaceId, _id: botId }, { $set: patch });
+    },
+    async close() {
+      await server.stop();
+      await fake.close();
+    },
+  };
+}
+
+/** A scripted widget: sends frames, and waits for the frames it expects (in arrival order). */
+export class Visitor {
+  readonly frames: any[] = [];
+  private waiters: Array<{ pred: (f: any) => boolean; resolve: (f: any) => void; from: number }> = [];
+  private cursor = 0;
+  ready: any;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const f = JSON.parse(String(data));
+      this.frames.push(f);
+      this.waiters = this.waiters.filter((w) => {
+        const i = this.frames.findIndex((x, k) => k >= w.from && w.pred(x));
+        if (i < 0) return true;
+        w.resolve(this.frames[i]);
+        return false;
+      });
+    });
+  }
+
+  static async open(url: string, headers: Record<string, string> = {}): Promise<Visitor> {
+    const ws = new WebSocket(url, { headers });
+    const v = new Visitor(ws);
+    await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+    v.ready = await v.next('ready');
+    return v;
+  }
+
+  send(frame: unknown): void { this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)); }
+  say(text: string, extra: Record<string, unknown> = {}): void { this.send({ t: 'message', text, ...extra }); }
+
+  /** The next frame (after the last one taken) of type `t` that matches `pred`; fails after `ms`. */
+  next(t: string, pred: (f: any) => boolean = () => true, ms = 5000): Promise<any> {
+    const match = (f: any) => f.t === t && pred(f);
+    const from = this.cursor;
+    const take = (f: any) => { this.cursor = Math.max(this.cursor, this.frames.indexOf(f) + 1); return f; };
+    const i = this.frames.findIndex((f, k) => k >= from && match(f));
+    if (i >= 0) return Promise.resolve(take(this.frames[i]));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${t} frame within ${ms} ms; got ${JSON.stringify(this.frames.slice(from).map((f) => f.t))}`)), ms);
+      this.waiters.push({ pred: match, from, resolve: (f) => { clearTimeout(timer); resolve(take(f)); } });
+    });
+  }
+
+  /** Waits for the stored assistant reply, returning it with the deltas streamed for it. */
+  async reply(ms = 5000): Promise<{ message: any; deltas: string[] }> {
+    const m = await this.next('message', (f) => f.message.role === 'assistant', ms);
+    const deltas = this.frames.filter((f) => f.t === 'delta' && f.messageId === m.message.id).map((f) => f.delta);
+    return { message: m.message, deltas };
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.ws.readyState === WebSocket.CLOSED) return resolve();
+      this.ws.once('close', () => resolve());
+      this.ws.close();
+    });
+  }
+}

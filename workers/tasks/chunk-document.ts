@@ -1,0 +1,15 @@
+/** Piscina task: structured text to chunks that carry their heading path (see src/knowledge/chunk.ts). */
+import { chunkMarkdown, type Chunk, type ChunkOptions } from '../../src/knowledge/chunk.js';
+
+export interface ChunkDocumentInput {
+  markdown: string;
+  options?: ChunkOptions;
+}
+
+export interface ChunkDocumentOutput {
+  chunks: Chunk[];
+}
+
+export default function chunkDocumentTask(input: ChunkDocumentInput): ChunkDocumentOutput {
+  return { chunks: chunkMarkdown(input.markdown, input.options) };
+}

@@ -1,0 +1,41 @@
+/**
+ * Piscina task: embeds a batch of texts with the workspace's provider connection. Runs off the main
+ * thread because decoding a large embeddings response (thousands of floats per text) is CPU work.
+ * The request goes through the guarded client: the connection's base URL is user-supplied.
+ */
+import { createProvider, type ProviderConnection } from '../../src/providers/index.js';
+import { createGuardedClient } from '../../src/security/guarded-client.js';
+
+export interface EmbedBatchInput {
+  connection: ProviderConnection;
+  model?: string;
+  texts: string[];
+  allowPrivateNetwork: boolean;
+}
+
+export interface EmbedBatchOutput {
+  /** Unit-length vectors, one per text, in order. */
+  vectors: Float32Array[];
+  dimension: number;
+}
+
+export default async function embedBatch(input: EmbedBatchInput): Promise<EmbedBatchOutput> {
+  const client = createGuardedClient({ allowPrivateNetwork: input.allowPrivateNetwork, timeoutMs: 60_000, maxResponseBytes: 64 * 1024 * 1024 });
+  try {
+    const provider = createProvider(input.connection, { fetch: client.fetch as typeof fetch });
+    if (!provider.embed) throw new Error(`provider kind ${input.connection.kind} cannot make embeddings`);
+    const raw = await provider.embed(input.texts, input.model);
+    if (raw.length !== input.texts.length) throw new Error(`provider returned ${raw.length} embeddings for ${input.texts.length} texts`);
+    const vectors = raw.map((v) => {
+      const out = Float32Array.from(v);
+      let n = 0;
+      for (const x of out) n += x * x;
+      n = Math.sqrt(n) || 1;
+      for (let i = 0; i < out.length; i++) out[i] /= n;
+      return out;
+    });
+    return { vectors, dimension: vectors[0]?.length ?? 0 };
+  } finally {
+    await client.close();
+  }
+}
