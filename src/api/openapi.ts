@@ -18,10 +18,28 @@ const ErrorSchema = {
   },
 };
 
+/** Named schemas (zod `.meta({ id })`) are hoisted here once per direction instead of inlined in every operation. */
+let components: Record<string, unknown> = {};
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const s = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
   delete s.$schema;
-  return s;
+  const suffix = io === 'input' ? 'Input' : '';
+  const defs = (s.$defs ?? {}) as Record<string, unknown>;
+  delete s.$defs;
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (!v || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    if (typeof o.$ref === 'string' && o.$ref.startsWith('#/$defs/')) return { ...o, $ref: `#/components/schemas/${o.$ref.slice(8)}${suffix}` };
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, rewrite(x)]));
+  };
+  for (const [name, def] of Object.entries(defs)) components[`${name}${suffix}`] ??= rewrite(def);
+  // A schema that is itself named comes back as { $ref } plus its own body: keep the reference only.
+  const out = rewrite(s) as Record<string, unknown>;
+  const id = (schema.meta?.() as { id?: string } | undefined)?.id;
+  if (id) { components[`${id}${suffix}`] ??= out; return { $ref: `#/components/schemas/${id}${suffix}` }; }
+  return out;
 }
 
 function describeAccess(a: Access): string {
@@ -41,6 +59,7 @@ function security(a: Access) {
 
 /** OpenAPI 3.1 from the operation table and the same zod schemas that validate requests. */
 export function buildOpenApi(api: BuiltApi, publicUrl: string): Record<string, unknown> {
+  components = {};
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
   for (const op of api.described) {
@@ -83,7 +102,7 @@ export function buildOpenApi(api: BuiltApi, publicUrl: string): Record<string, u
     tags: [...tags].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Error: ErrorSchema },
+      schemas: { Error: ErrorSchema, ...components },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API token created by an admin (Authorization: Bearer <token>).' },
         session: { type: 'apiKey', in: 'cookie', name: 'sc_session', description: 'Session cookie from POST /api/v1/auth/login; state-changing requests also need X-CSRF-Token.' },

@@ -20,7 +20,7 @@ export interface LexicalHit {
   id: string;
   /** BM25, higher is better (FTS5's bm25() negated). */
   score: number;
-  /** How many of the query's terms this entry contains. */
+  /** How many of the query's terms this entry contains (worked out for the best three hits; 0 for the rest). */
   matchedTerms: number;
 }
 
@@ -43,6 +43,16 @@ export interface LexicalIndex {
 /** A term as an FTS5 string literal: no operator or column syntax can leak in from user text. */
 const phrase = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
+/** Terms found in more than this share of a workspace's entries add little to BM25 but cost a scan each. */
+const COMMON_SHARE = 0.08;
+/** The rarest terms kept per query. */
+const MAX_TERMS = 12;
+
+/**
+ * Layout: one FTS5 table whose ws and src columns are indexed too, so workspace and source filters are part
+ * of the MATCH expression and the query takes FTS5's `ORDER BY rank LIMIT n` path without a join.
+ * lex_meta maps our string ids to FTS rowids.
+ */
 export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   let file = ':memory:';
   if (dataDir) { mkdirSync(dataDir, { recursive: true }); file = join(dataDir, 'lexical.db'); }
@@ -52,15 +62,36 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   db.exec(`CREATE TABLE IF NOT EXISTS lex_meta (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ws TEXT NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL)`);
   db.exec('CREATE INDEX IF NOT EXISTS lex_meta_source ON lex_meta (ws, source)');
   db.exec('CREATE INDEX IF NOT EXISTS lex_meta_doc ON lex_meta (ws, doc)');
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS lex_fts USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2')`);
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lex_fts'").get();
+  if (!exists) {
+    db.exec(`CREATE VIRTUAL TABLE lex_fts USING fts5(title, body, ws, src, tokenize = 'porter unicode61 remove_diacritics 2')`);
+    // Title counts twice the body; the filter columns do not score.
+    db.exec(`INSERT INTO lex_fts (lex_fts, rank) VALUES ('rank', 'bm25(2.0, 1.0, 0.0, 0.0)')`);
+  }
 
   const findRid = db.prepare('SELECT rid FROM lex_meta WHERE id = ?').pluck();
   const delMeta = db.prepare('DELETE FROM lex_meta WHERE rid = ?');
   const delFts = db.prepare('DELETE FROM lex_fts WHERE rowid = ?');
   const insMeta = db.prepare('INSERT INTO lex_meta (id, ws, source, doc) VALUES (?, ?, ?, ?)');
-  const insFts = db.prepare('INSERT INTO lex_fts (rowid, title, body) VALUES (?, ?, ?)');
+  const insFts = db.prepare('INSERT INTO lex_fts (rowid, title, body, ws, src) VALUES (?, ?, ?, ?, ?)');
+  const idOf = db.prepare('SELECT id FROM lex_meta WHERE rid = ?').pluck();
+  const textOf = db.prepare('SELECT title, body FROM lex_fts WHERE rowid = ?');
+  const top = db.prepare('SELECT rowid AS rid, rank AS s FROM lex_fts WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?');
+  const countMatch = db.prepare('SELECT COUNT(*) FROM lex_fts WHERE lex_fts MATCH ?').pluck();
+  const countWs = db.prepare('SELECT COUNT(*) FROM lex_meta WHERE ws = ?').pluck();
   const stmts = new Map<string, Database.Statement>();
   const stmt = (sql: string) => { let s = stmts.get(sql); if (!s) { s = db.prepare(sql); stmts.set(sql, s); } return s; };
+
+  // Document frequencies per workspace and term, dropped after enough writes to have moved them.
+  let dfCache = new Map<string, number>();
+  let writesSinceDf = 0;
+  const df = (wsFilter: string, term: string): number => {
+    const key = `${wsFilter}\n${term}`;
+    let n = dfCache.get(key);
+    if (n === undefined) { n = countMatch.get(`{title body} : ${phrase(term)} AND ${wsFilter}`) as number; dfCache.set(key, n); }
+    return n;
+  };
+  const wrote = (n: number) => { writesSinceDf += n; if (writesSinceDf > 2000) { dfCache = new Map(); writesSinceDf = 0; } };
 
   function scopeWhere(scope: LexicalScope, params: unknown[]): string {
     let where = 'ws = ?';
@@ -77,29 +108,28 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
           const old = findRid.get(e.id) as number | undefined;
           if (old !== undefined) { delFts.run(old); delMeta.run(old); }
           const rid = insMeta.run(e.id, e.workspaceId, e.sourceId, e.documentId).lastInsertRowid;
-          insFts.run(rid, e.title, e.text);
+          insFts.run(rid, e.title, e.text, e.workspaceId, e.sourceId);
         }
       })();
+      wrote(entries.length);
     },
     async search(workspaceId, terms, { sourceIds, limit }) {
       const uniq = [...new Set(terms.filter(Boolean))];
       if (uniq.length === 0 || limit <= 0 || (sourceIds && sourceIds.length === 0)) return [];
-      const params: unknown[] = [uniq.map(phrase).join(' OR '), workspaceId];
-      let sql = `SELECT m.id AS id, m.rid AS rid, bm25(lex_fts, 2.0, 1.0) AS s FROM lex_fts JOIN lex_meta m ON m.rid = lex_fts.rowid
-        WHERE lex_fts MATCH ? AND m.ws = ?`;
-      if (sourceIds) { sql += ` AND m.source IN (${sourceIds.map(() => '?').join(',')})`; params.push(...sourceIds); }
-      sql += ' ORDER BY s LIMIT ?';
-      params.push(limit);
-      const rows = stmt(sql).all(...params) as Array<{ id: string; rid: number; s: number }>;
-      if (rows.length === 0) return [];
-      // Term coverage of the hits, one indexed lookup per term: tells "one common word matched" from an answer.
-      const matched = new Map<number, number>(rows.map((r) => [r.rid, 0]));
-      const inList = rows.map(() => '?').join(',');
-      const cover = stmt(`SELECT rowid AS rid FROM lex_fts WHERE lex_fts MATCH ? AND rowid IN (${inList})`);
-      for (const t of uniq) {
-        for (const r of cover.all(phrase(t), ...rows.map((x) => x.rid)) as Array<{ rid: number }>) matched.set(r.rid, (matched.get(r.rid) ?? 0) + 1);
-      }
-      return rows.map((r) => ({ id: r.id, score: -r.s, matchedTerms: matched.get(r.rid) ?? 0 }));
+      let filter = `ws : ${phrase(workspaceId)}`;
+      if (sourceIds) filter += ` AND src : (${sourceIds.map(phrase).join(' OR ')})`;
+      const total = countWs.get(workspaceId) as number;
+      const byRarity = uniq.map((t) => ({ t, n: df(filter.split(' AND ')[0], t) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
+      if (byRarity.length === 0) return [];
+      const rare = byRarity.filter((x) => x.n <= Math.max(50, total * COMMON_SHARE)).slice(0, MAX_TERMS);
+      const used = (rare.length ? rare : byRarity.slice(0, 1)).map((x) => x.t);
+      const rows = top.all(`{title body} : (${used.map(phrase).join(' OR ')}) AND ${filter}`, limit) as Array<{ rid: number; s: number }>;
+      return rows.map((r, i) => ({
+        id: idOf.get(r.rid) as string,
+        score: -r.s,
+        // Coverage counts every query term (common ones too), read from the best few entries only.
+        matchedTerms: i < 3 ? coverage(textOf.get(r.rid) as { title: string; body: string }, uniq) : 0,
+      }));
     },
     async deleteWhere(scope) {
       const params: unknown[] = [];
@@ -110,6 +140,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
         for (const rid of rids) { delFts.run(rid); delMeta.run(rid); }
         n = rids.length;
       })();
+      wrote(n);
       return n;
     },
     async count(scope) {
@@ -118,4 +149,19 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
     },
     async close() { if (db.open) db.close(); },
   };
+}
+
+/**
+ * How many terms occur in the entry, with a crude prefix stem (policy ~ policies, expire ~ expires)
+ * standing in for the porter stemmer the index uses.
+ */
+function coverage(entry: { title: string; body: string }, terms: string[]): number {
+  const words = new Set(`${entry.title} ${entry.body}`.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+  const stems = [...words];
+  return terms.filter((t) => {
+    if (words.has(t)) return true;
+    if (t.length < 4) return false;
+    const stem = t.slice(0, Math.max(4, t.length - 3));
+    return stems.some((w) => w.startsWith(stem));
+  }).length;
 }

@@ -1,6 +1,8 @@
 /** The team's actions on conversations (service-api.md, Conversations): takeover, messages, typing, release. */
 import { z } from 'zod';
 import { release, takeover, teamMessage, teamTyping } from '../../team/actions.js';
+import { handoffToolSource } from '../../team/handoff.js';
+import { toolRegistry } from '../../tools/registry.js';
 import { route, type ApiModule } from '../define.js';
 import { person } from './auth.js';
 
@@ -20,6 +22,7 @@ const MessageShape = z.object({
 
 export const agentActionsModule: ApiModule = {
   name: 'agent-actions',
+  start(app) { toolRegistry(app).addSource(handoffToolSource); },
   routes: [
     route({ op: 'POST /api/v1/conversations/{id}/takeover', response: TakenOver,
       handler: async (ctx) => {

@@ -135,8 +135,8 @@ export const conversationsModule: ApiModule = {
         if (!file || !rec) throw notFound('attachment');
         return reply({
           status: 200,
-          // Only re-encoded raster images are stored; nosniff keeps browsers from guessing otherwise.
-          headers: { 'Content-Type': rec.mimeType, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'private, max-age=3600', 'Content-Disposition': 'inline' },
+          // Only re-encoded raster images are stored (the transport adds nosniff to every answer).
+          headers: { 'Content-Type': rec.mimeType, 'Cache-Control': 'private, max-age=3600', 'Content-Disposition': 'inline' },
           body: file.data,
         });
       },

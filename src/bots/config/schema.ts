@@ -26,7 +26,7 @@ export const BotConfigSchema = z
     knowledge: KnowledgeSchema,
     tools: ToolsSchema,
   })
-  .meta({ title: 'Bot configuration', description: 'The settings document of one bot (schemaVersion 1).' });
+  .meta({ id: 'BotConfig', title: 'Bot configuration', description: 'The settings document of one bot (schemaVersion 1).' });
 
 /** A complete, validated config with every default filled in. */
 export type BotConfig = z.output<typeof BotConfigSchema>;
@@ -36,5 +36,10 @@ export type BotConfigInput = z.input<typeof BotConfigSchema>;
 
 /** JSON Schema (draft 2020-12) of what clients may send, for the OpenAPI description. */
 export function botConfigJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(BotConfigSchema, { io: 'input' }) as Record<string, unknown>;
+  // The schema is registered under the id BotConfig (so OpenAPI can reference it once); resolve that here.
+  const out = z.toJSONSchema(BotConfigSchema, { io: 'input' }) as Record<string, unknown> & { $defs?: Record<string, Record<string, unknown>> };
+  const ref = typeof out.$ref === 'string' ? out.$ref.replace('#/$defs/', '') : null;
+  if (!ref || !out.$defs?.[ref]) return out;
+  const { [ref]: root, ...rest } = out.$defs;
+  return { $schema: out.$schema, ...root, ...(Object.keys(rest).length ? { $defs: rest } : {}) };
 }

@@ -16,7 +16,6 @@ export interface EndpointRecord extends Doc {
 
 /** queued: first try not made yet; retrying: failed, another try is due; delivered / failed: finished. */
 export type DeliveryState = 'queued' | 'retrying' | 'delivered' | 'failed';
-export const PENDING_STATES: DeliveryState[] = ['queued', 'retrying'];
 export const FINISHED_STATES: DeliveryState[] = ['delivered', 'failed'];
 
 export interface AttemptRecord {

@@ -1,0 +1,192 @@
+/**
+ * The widget loader (kept a few KB): reads its script tag or ServiceChat.boot() options, fetches the bot's
+ * public config, draws the launcher and the greeting teaser inside a shadow root, and loads the chat UI
+ * (chat.js) on first open - at once for the inline layout. It owns the page-facing API (window.ServiceChat).
+ */
+import { FONTS, MOBILE_QUERY, textOn } from './theme.js';
+import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, WidgetConfig } from './types.js';
+
+const W = window as any;
+const doc = document;
+const script = doc.currentScript as HTMLScriptElement | null;
+const ICON_CHAT = '<svg viewBox="0 0 24 24" width="50%" height="50%" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
+const ICON_X = '<svg viewBox="0 0 24 24" width="40%" height="40%" stroke="currentColor" stroke-width="2.5" fill="none"><path d="M5 5l14 14M19 5L5 19"/></svg>';
+
+let opts: BootOptions = {};
+let identity: Identity = {};
+const tools = new Map<string, PageTool>();
+const listeners: Record<string, Set<(d?: unknown) => void>> = {};
+let core: Core | null = null;
+let host: HTMLElement | null = null;
+let launcher: HTMLElement | null = null;
+let teaser: HTMLElement | null = null;
+let chat: ChatHandle | null = null;
+let loading: Promise<ChatHandle | null> | null = null;
+let opened = false;
+let wantOpen = false;
+let timer = 0;
+
+const store = (s: Storage, k: string, v?: string) => { try { return v === undefined ? s.getItem(k) : (s.setItem(k, v), v); } catch { return null; } };
+const emit = (e: ChatEvent, d?: unknown) => listeners[e]?.forEach((cb) => { try { cb(d); } catch (err) { console.error(err); } });
+const isMobile = () => W.matchMedia?.(MOBILE_QUERY).matches;
+const el = (tag: string, cls: string, html = '') => { const e = doc.createElement(tag); e.className = cls; e.innerHTML = html; return e; };
+
+/** A glob where * matches anything, against the page path. */
+const globMatch = (g: string, path: string) => new RegExp(`^${g.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(path);
+
+function teardown() {
+  clearTimeout(timer);
+  chat?.destroy();
+  host?.remove();
+  core = host = launcher = teaser = chat = loading = null;
+  opened = false;
+}
+
+async function boot(o: BootOptions = {}): Promise<void> {
+  teardown();
+  opts = { ...opts, ...o };
+  if (o.user) identity = o.user;
+  const botId = opts.botId;
+  if (!botId) throw new Error('ServiceChat.boot: botId is required');
+  const base = (opts.baseUrl || (script?.src ?? '').replace(/\/static\/widget\/loader\.js.*$/, '')).replace(/\/$/, '');
+  const res = await fetch(`${base}/widget/v1/bots/${encodeURIComponent(botId)}/config`);
+  if (!res.ok) { console.warn(`ServiceChat: bot ${botId} is not available (${res.status})`); return; }
+  const cfg: WidgetConfig = await res.json();
+  const a = cfg.appearance;
+  // Boot options override the published appearance (bot-config.md: "Pages can override some appearance settings").
+  if (opts.layout) a.layout = opts.layout;
+  Object.assign(a.launcher, opts.launcher);
+  Object.assign(a.theme, opts.theme);
+  if (opts.zIndex !== undefined) a.zIndex = opts.zIndex;
+  let target: Element | null = null;
+  if (a.layout === 'inline') {
+    target = typeof opts.target === 'string' ? doc.querySelector(opts.target) : opts.target ?? null;
+    if (!target) { console.warn('ServiceChat: inline layout needs data-target; showing the panel instead'); a.layout = 'panel'; }
+  }
+  host = doc.createElement('div');
+  host.setAttribute('data-service-chat', botId);
+  if (target) host.style.cssText = 'display:block;height:100%;width:100%';
+  const root = host.attachShadow({ mode: 'open' });
+  root.innerHTML = `<style>${css(cfg)}</style>`;
+  (target ?? doc.body).appendChild(host);
+  core = {
+    botId, base, cfg, root, identity, tools,
+    isOpen: () => opened,
+    close: () => setOpen(false),
+    emit,
+  };
+  const l = a.launcher;
+  if (!target && l.type !== 'none') {
+    launcher = el('button', `l ${l.type}${l.hideOnMobile ? ' hm' : ''}`, l.type === 'tab' ? '' : ICON_CHAT);
+    if (l.type === 'tab') launcher.textContent = l.label;
+    launcher.setAttribute('aria-label', cfg.texts.strings['launcher.open'] ?? 'Open chat');
+    launcher.onclick = () => toggle();
+    root.appendChild(launcher);
+  }
+  if (!target) scheduleTeaser(cfg, root);
+  if (target || opts.open || wantOpen) void setOpen(true);
+  emit('ready', { botId });
+}
+
+function scheduleTeaser(cfg: WidgetConfig, root: ShadowRoot) {
+  const g = cfg.greeting;
+  const path = location.pathname;
+  const key = `sc:greet:${cfg.botId}`;
+  if (!g.enabled || (isMobile() && !g.mobile)) return;
+  if (g.pages.include.length && !g.pages.include.some((p) => globMatch(p, path))) return;
+  if (g.pages.exclude.some((p) => globMatch(p, path))) return;
+  if (g.frequency === 'session' && store(sessionStorage, key)) return;
+  if (g.frequency === 'visitor' && store(localStorage, key)) return;
+  timer = W.setTimeout(() => {
+    if (opened) return;
+    teaser = el('div', 't', `<button class="tx" aria-label="Close">×</button><p></p>`);
+    teaser.querySelector('p')!.textContent = g.text;
+    teaser.onclick = (e) => {
+      const closing = (e.target as Element).closest('.tx');
+      // "visitor": shown until the visitor closes it (or opens the chat from it).
+      if (g.frequency === 'visitor') store(localStorage, key, '1');
+      hideTeaser();
+      if (!closing) void setOpen(true);
+    };
+    root.appendChild(teaser);
+    if (g.frequency === 'session') store(sessionStorage, key, '1');
+  }, g.delayMs);
+}
+
+function hideTeaser() { teaser?.remove(); teaser = null; }
+
+/** Loads chat.js once (ES module next to the loader) and mounts it. */
+function loadChat(): Promise<ChatHandle | null> {
+  const c = core;
+  if (!c) return Promise.resolve(null);
+  const url = script?.src ? new URL('chat.js', script.src).href : `${c.base}/static/widget/chat.js`;
+  return loading ??= import(/* @vite-ignore */ url).then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
+    console.error('ServiceChat: could not load the chat', err);
+    loading = null;
+    return null;
+  });
+}
+
+async function setOpen(open: boolean): Promise<void> {
+  wantOpen = open;
+  if (!core) return;
+  if (!open && core.cfg.appearance.layout === 'inline') return;
+  if (open) hideTeaser();
+  const handle = open ? await loadChat() : chat;
+  if (!handle || opened === open) return;
+  opened = open;
+  handle.setOpen(open);
+  if (launcher && launcher.classList.contains('bubble')) launcher.innerHTML = open ? ICON_X : ICON_CHAT;
+  launcher?.classList.toggle('on', open);
+  emit(open ? 'open' : 'close');
+}
+
+const toggle = () => setOpen(!(wantOpen || opened));
+
+function css(cfg: WidgetConfig): string {
+  const a = cfg.appearance;
+  const l = a.launcher;
+  const [v, h] = l.position.split('-');
+  const t = a.theme;
+  const tabPos = l.edge === 'bottom'
+    ? `bottom:0;${l.align === 'center' ? 'left:50%;transform:translateX(-50%)' : `${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`};border-radius:${t.radius / 2}px ${t.radius / 2}px 0 0`
+    : `${l.edge}:0;writing-mode:vertical-rl;${l.align === 'center' ? 'top:50%;transform:translateY(-50%)' : `${l.align === 'start' ? 'top' : 'bottom'}:${l.offset.y}px`};border-radius:${l.edge === 'right' ? `${t.radius / 2}px 0 0 ${t.radius / 2}px` : `0 ${t.radius / 2}px ${t.radius / 2}px 0`}`;
+  return `:host{all:initial}
+*{box-sizing:border-box;font-family:${FONTS[t.font] ?? FONTS.system}}
+.l{position:fixed;z-index:${a.zIndex};border:0;cursor:pointer;background:${t.accent};color:${textOn(t.accent)};box-shadow:0 4px 16px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
+.bubble{${v}:${l.offset.y}px;${h}:${l.offset.x}px;width:${l.size}px;height:${l.size}px;border-radius:50%}
+.tab{${tabPos};padding:12px 10px;font-size:14px;font-weight:600}
+.t{position:fixed;z-index:${a.zIndex};${v}:${l.offset.y + (l.type === 'bubble' ? l.size + 12 : 8)}px;${h}:${l.offset.x}px;max-width:260px;background:#fff;color:#111;padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
+.t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
+@media ${MOBILE_QUERY}{.hm{display:none}}`;
+}
+
+const api = {
+  boot,
+  open: () => setOpen(true),
+  close: () => setOpen(false),
+  toggle,
+  isOpen: () => opened,
+  identify(user: Identity) {
+    identity = { ...user };
+    if (core) core.identity = identity;
+    chat?.identityChanged();
+  },
+  registerTool(t: PageTool) {
+    if (!t?.name || typeof t.handler !== 'function') throw new Error('ServiceChat.registerTool: name and handler are required');
+    tools.set(t.name, t);
+    chat?.toolsChanged();
+  },
+  unregisterTool(name: string) { if (tools.delete(name)) chat?.toolsChanged(); },
+  on(e: ChatEvent, cb: (d?: unknown) => void) { (listeners[e] ??= new Set()).add(cb); },
+  off(e: ChatEvent, cb: (d?: unknown) => void) { listeners[e]?.delete(cb); },
+};
+
+// Calls queued before the loader ran: window.ServiceChat = { q: [['registerTool', {...}], ...] }.
+const queued: unknown[][] = Array.isArray(W.ServiceChat?.q) ? W.ServiceChat.q : [];
+W.ServiceChat = api;
+for (const [m, ...args] of queued) (api as any)[m as string]?.(...args);
+const ds = script?.dataset;
+if (ds?.botId && !opts.botId) {
+  void boot({ botId: ds.botId, layout: ds.layout as BootOptions['layout'], target: ds.target }).catch((err) => console.error('ServiceChat:', err));
+}

@@ -1,0 +1,102 @@
+/**
+ * Shapes shared by the loader and the chat UI. Type-only: nothing here ends up in a bundle.
+ * WidgetConfig is what GET /widget/v1/bots/{botId}/config answers (src/api/routes/widget.ts).
+ */
+export type Layout = 'panel' | 'drawer' | 'floating' | 'inline';
+
+export interface Appearance {
+  layout: Layout;
+  launcher: {
+    type: 'bubble' | 'tab' | 'none';
+    position: 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left';
+    edge: 'right' | 'left' | 'bottom';
+    align: 'start' | 'center' | 'end';
+    label: string;
+    icon: 'face' | 'chat' | 'avatar';
+    offset: { x: number; y: number };
+    size: number;
+    hideOnMobile: boolean;
+  };
+  theme: { mode: 'light' | 'dark' | 'auto'; accent: string; radius: number; font: 'system' | 'inter' | 'serif' | 'mono' };
+  panel: { width: number; height: number };
+  drawer: { width: number; side: 'auto' | 'left' | 'right'; modal: boolean };
+  floating: { width: number; height: number; composer: boolean };
+  mobile: { fullscreen: boolean };
+  captions: boolean;
+  zIndex: number;
+}
+
+export interface WidgetConfig {
+  botId: string;
+  status: string;
+  identity: { agentName: string; role: string; mode: 'off' | 'optional' | 'required' };
+  welcome: { message: string; suggestedPrompts: string[] };
+  texts: { title: string; subtitle: string; placeholder: string; offline: string; strings: Record<string, string> };
+  greeting: {
+    enabled: boolean; text: string; delayMs: number; frequency: 'session' | 'visitor' | 'always';
+    pages: { include: string[]; exclude: string[] }; mobile: boolean;
+  };
+  appearance: Appearance;
+  uploads: { enabled: boolean; maxPerMessage: number; maxMB: number };
+  behavior: {
+    feedback: { thumbs: boolean; csat: boolean };
+    citations: boolean;
+    newConversation: boolean;
+    transcriptDownload: boolean;
+    poweredBy: boolean;
+    /** Not in the config answer yet; the menu offers "Talk to a person" only when it is there and on. */
+    handoff?: { enabled: boolean };
+  };
+  maxMessageChars: number;
+}
+
+/** What a page may pass to ServiceChat.boot(); appearance fields override the published config. */
+export interface BootOptions {
+  botId?: string;
+  /** Server origin; by default the origin the loader script came from. */
+  baseUrl?: string;
+  layout?: Layout;
+  /** Inline layout: the element (or a CSS selector of it) the chat renders into. */
+  target?: string | Element;
+  launcher?: Partial<Appearance['launcher']>;
+  theme?: Partial<Appearance['theme']>;
+  zIndex?: number;
+  /** Open the chat as soon as it is ready. */
+  open?: boolean;
+  user?: Identity;
+}
+
+export interface Identity { userId?: string; userHash?: string; name?: string; email?: string }
+
+export interface PageTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (type object). */
+  parameters?: Record<string, unknown>;
+  handler(args: Record<string, unknown>): unknown;
+}
+
+export type ChatEvent = 'open' | 'close' | 'message' | 'ready';
+
+/** What the loader hands the chat UI when it loads it. */
+export interface Core {
+  botId: string;
+  base: string;
+  cfg: WidgetConfig;
+  /** The shadow root everything renders into; inline: inside the target element. */
+  root: ShadowRoot;
+  identity: Identity;
+  tools: Map<string, PageTool>;
+  isOpen(): boolean;
+  close(): void;
+  emit(event: ChatEvent, data?: unknown): void;
+}
+
+/** What chat.js gives back to the loader. */
+export interface ChatHandle {
+  setOpen(open: boolean): void;
+  /** The page changed identity or tools: reconnect / announce again. */
+  identityChanged(): void;
+  toolsChanged(): void;
+  destroy(): void;
+}
