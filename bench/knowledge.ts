@@ -133,6 +133,8 @@ const loopVec = await latency((q) => {
 const storeVec = await latency((q) => app.vectors.search('knowledge_bench256', qvec.get(q)!, { filter: { workspaceId: 'ws_big' }, limit: 50 }));
 const hybrid = await latency((q) => svc.search('ws_big', q, { topK: 5, mode: 'hybrid' }), 1);
 
+const sanity = await app.vectors.search('knowledge_bench256', qvec.get(questions[0])!, { filter: { workspaceId: 'ws_big' }, limit: 50 });
+console.log(`\nindex sizes: lexical ${await svc.lexical.count({ workspaceId: 'ws_big' })}, vectors ${await app.vectors.count('knowledge_bench256', { workspaceId: 'ws_big' })}; a vector query returns ${sanity.length} hits`);
 console.log(`\nsearch latency at ${N} chunks, ${questions.length} queries x 3 (p50 / p99)`);
 console.log(`  lexical index port (FTS5 BM25 + coverage)   ${ms(portLex.p50)} / ${ms(portLex.p99)}   baseline bare FTS5 MATCH ${ms(bareLex.p50)} / ${ms(bareLex.p99)}`);
 console.log(`  lexical search incl. chunk records          ${ms(fullLex.p50)} / ${ms(fullLex.p99)}`);

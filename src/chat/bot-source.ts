@@ -41,6 +41,22 @@ function canSee(kind: ProviderKind, model: string): boolean {
   return kind === 'openai' ? openAiCapabilities(id).vision : compatibleCapabilities(id).vision;
 }
 
+/** Parsed configs by bot, version and record time: a published version never changes, so parse it once. */
+const configCache = perApp(() => new Map<string, BotConfig>());
+function parsedConfig(app: AppContext, key: string, raw: unknown): BotConfig {
+  const cache = configCache(app);
+  let c = cache.get(key);
+  if (!c) {
+    c = BotConfigSchema.parse(raw);
+    if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+    cache.set(key, c);
+  }
+  return c;
+}
+
+/** Adapters by connection (id, key and base URL), so conversations share one client and its connections. */
+const adapterCache = perApp(() => new Map<string, ProviderAdapter>());
+
 /** Finds a bot by id alone (the widget knows only the bot id), across workspaces. */
 export async function findBot(app: AppContext, botId: string): Promise<BotDoc | null> {
   return bots(app).findOne({ _id: botId }, { crossWorkspace: true });
@@ -61,7 +77,7 @@ export async function loadBotForChat(app: AppContext, botId: string, opts: { pre
     if (old) { raw = old.config; version = old.version; }
   }
   if (raw === undefined) return null;
-  const config = BotConfigSchema.parse(raw);
+  const config = parsedConfig(app, `${botId}:${opts.preview ? 'draft' : version}:${doc.updatedAt}`, raw);
   const identitySecret = openIdentitySecret(app, doc) ?? undefined;
   return {
     bot: { _id: doc._id, workspaceId: doc.workspaceId, status: doc.status === 'paused' ? 'paused' : 'running', identitySecret },
@@ -75,11 +91,18 @@ async function brainFor(app: AppContext, workspaceId: string, config: BotConfig)
     // "a new bot uses the first connected": the oldest text-model connection.
     : (await providers(app).find({ workspaceId, kind: { $in: [...TEXT_KINDS] } }, { sort: [['_id', 1]], limit: 1 }))[0] ?? null;
   if (!doc || !TEXT_KINDS.includes(doc.kind)) return null;
-  const adapter = createProvider(
-    { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null },
-    // Replies may stream for a while; the guarded client checks every (user-supplied) base URL.
-    { fetch: guarded(app).fetch as typeof fetch, timeoutMs: 120_000, maxRetries: 1 },
-  );
+  const key = `${doc._id}|${doc.apiKeySealed}|${doc.baseUrl ?? ''}`;
+  const adapters = adapterCache(app);
+  let adapter = adapters.get(key);
+  if (!adapter) {
+    adapter = createProvider(
+      { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null },
+      // Replies may stream for a while; the guarded client checks every (user-supplied) base URL.
+      { fetch: guarded(app).fetch as typeof fetch, timeoutMs: 120_000, maxRetries: 1 },
+    );
+    if (adapters.size >= 500) adapters.delete(adapters.keys().next().value!);
+    adapters.set(key, adapter);
+  }
   if (!adapter.chat) return null;
   const model = config.brain.model || ((await recommendedModelFor(app, doc).catch(() => null)) ?? '');
   if (!model) return null;

@@ -32,12 +32,16 @@ export function untrusted(source: string, text: string): string {
   return `<untrusted_data source="${source.replace(/[^\w:.-]/g, '_')}">\n${safe}\n</untrusted_data>`;
 }
 
+// Building an Intl formatter is costly (time zone data); one per zone is kept.
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
 export function dateTimeIn(timeZone: string, now: number): string {
-  try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }).format(now) + ` (${timeZone})`;
-  } catch {
-    return new Date(now).toISOString() + ' (UTC)';
+  let f = formatters.get(timeZone);
+  if (f === undefined) {
+    try { f = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'short' }); } catch { f = null; }
+    if (formatters.size < 1000) formatters.set(timeZone, f);
   }
+  return f ? `${f.format(now)} (${timeZone})` : `${new Date(now).toISOString()} (UTC)`;
 }
 
 /** The system prompt of a text reply: identity, personality, instructions, guardrails, language, time, rules. */

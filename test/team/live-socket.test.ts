@@ -1,0 +1,77 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isOpen, localTime } from '../../src/team/hours.js';
+import { LiveHub, liveFrame, type LiveConn } from '../../src/team/live-hub.js';
+import { startTeamWorld, type TeamWorld } from './helpers.js';
+
+const week = (open: string, close: string) => [1, 2, 3, 4, 5].map((day) => ({ day, open, close }));
+const hours = (o: Partial<Parameters<typeof isOpen>[0]> = {}) => ({ enabled: true, timezone: 'UTC', weekly: week('09:00', '17:00'), holidays: [], scope: 'handoff' as const, ...o });
+
+test('opening hours follow the weekly periods in their own time zone', () => {
+  const thu1000utc = Date.UTC(2026, 0, 1, 10, 0);
+  assert.ok(isOpen(hours(), thu1000utc));
+  assert.not.ok(isOpen(hours(), Date.UTC(2026, 0, 1, 17, 0)), 'close time itself is closed');
+  assert.not.ok(isOpen(hours(), Date.UTC(2026, 0, 3, 10, 0)), 'Saturday is closed');
+  // 10:00 UTC is 02:00 in Los Angeles (UTC-8 in January).
+  assert.not.ok(isOpen(hours({ timezone: 'America/Los_Angeles' }), thu1000utc));
+  assert.ok(isOpen(hours({ timezone: 'America/Los_Angeles' }), Date.UTC(2026, 0, 1, 18, 0)));
+  assert.equal(localTime(Date.UTC(2026, 0, 1, 3, 0), 'America/Los_Angeles'), { day: 3, date: '2025-12-31', minutes: 19 * 60 });
+  assert.not.ok(isOpen(hours({ holidays: ['2026-01-01'] }), thu1000utc), 'a holiday is closed all day');
+  assert.ok(isOpen({ ...hours(), enabled: false }, Date.UTC(2026, 0, 3, 3, 0)), 'hours off means always open');
+});
+
+test('a period that closes before it opens runs past midnight', () => {
+  const night = hours({ weekly: [{ day: 4, open: '22:00', close: '02:00' }] });
+  assert.ok(isOpen(night, Date.UTC(2026, 0, 1, 23, 0)), 'Thursday 23:00');
+  assert.ok(isOpen(night, Date.UTC(2026, 0, 2, 1, 30)), 'Friday 01:30');
+  assert.not.ok(isOpen(night, Date.UTC(2026, 0, 2, 2, 0)), 'Friday 02:00');
+  assert.not.ok(isOpen(night, Date.UTC(2026, 0, 1, 1, 0)), 'Thursday 01:00 belongs to Wednesday\'s night');
+});
+
+test('a live frame carries exactly the spec fields plus workspaceId', () => {
+  const frame = liveFrame({ type: 'visitor.typing', workspaceId: 'ws_1', data: { conversationId: 'c', active: true, botId: 'b', workspaceId: 'ws_1' } });
+  assert.equal(JSON.parse(frame!), { type: 'visitor.typing', data: { conversationId: 'c', active: true, workspaceId: 'ws_1' } });
+  assert.is(liveFrame({ type: 'ping', workspaceId: 'ws_1', data: {} }), null);
+});
+
+test('a socket that cannot keep up loses its own frames and never holds back the others', () => {
+  const hub = new LiveHub();
+  const got: string[] = [];
+  const mk = (id: number, result: 'ok' | 'dropped'): LiveConn => ({
+    id, closed: false, data: { workspaceId: 'ws_1', userId: `u${id}`, userName: 'x', role: 'agent' },
+    send: (m) => { if (result === 'ok') got.push(String(m)); return result; }, close() {},
+  });
+  hub.add(mk(1, 'dropped'));
+  hub.add(mk(2, 'ok'));
+  const n = hub.broadcast({ _id: 'evt_1', workspaceId: 'ws_1', type: 'visitor.typing', data: { conversationId: 'c', active: true }, createdAt: 0 });
+  assert.is(n, 1);
+  assert.is(got.length, 1);
+  assert.is(hub.dropped, 1);
+});
+
+let w: TeamWorld;
+test('over the wire, a paused reader is cut off while a healthy one gets every frame', async () => {
+  w = await startTeamWorld();
+  try {
+    const slow = await w.live(w.agent);
+    const fast = await w.live(w.owner);
+    await slow.event('hello');
+    await fast.event('hello');
+    (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const delta = 'x'.repeat(64 * 1024);
+    const count = 250;
+    for (let i = 0; i < count; i++) {
+      w.server.app.events.publishVolatile(w.owner.workspaceId, 'message.delta', { conversationId: 'c', messageId: 'm', responseId: 'r', delta: `${i}:${delta}` });
+      if (i % 25 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await fast.next((f) => f.type === 'message.delta' && f.data.delta.startsWith(`${count - 1}:`), 10_000);
+    assert.is(fast.all('message.delta').length, count);
+    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await new Promise<void>((resolve) => { if (slow.closed) resolve(); else slow.ws.once('close', () => resolve()); });
+    assert.ok(slow.all('message.delta').length < count, 'the slow socket was closed before it got everything');
+  } finally {
+    await w.stop();
+  }
+});
+
+test.run();

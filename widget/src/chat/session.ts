@@ -1,0 +1,221 @@
+/**
+ * The chat socket and the state the UI draws (docs/widget-protocol.md). One Session per mounted chat:
+ * connects with the stored visitor token, reconnects with backoff, keeps drafts until the server echoes
+ * them, runs page tools when the server asks, and tells subscribers after every change.
+ */
+import type { Core } from '../types.js';
+import { runPageTool, toolSpecs } from './page-tools.js';
+
+export interface Msg {
+  id: string;
+  role: 'user' | 'assistant' | 'human_agent' | 'system_event' | 'error';
+  text: string;
+  authorName?: string | null;
+  createdAt: number;
+  citations?: Array<{ title: string; url?: string | null }>;
+  /** Local previews of the images the visitor attached (object URLs). */
+  images?: string[];
+  attachmentCount?: number;
+  streaming?: boolean;
+  pending?: boolean;
+  /** The server refused it (the error line says why); kept so the visitor can copy the text. */
+  failed?: boolean;
+  feedback?: 1 | -1;
+}
+
+export interface LeadField { key: string; label: string; type: 'text' | 'email' | 'tel' | 'textarea' | 'select'; required: boolean; options?: string[] }
+
+export interface State {
+  conn: 'connecting' | 'open' | 'retrying';
+  conversationId: string | null;
+  messages: Msg[];
+  welcome: { message: string; suggestedPrompts: string[] };
+  feedback: { thumbs: boolean; csat: boolean };
+  agent: { state: 'thinking' | 'tool'; label?: string } | null;
+  typing: string | null;
+  ended: { askCsat: boolean; rated: number | null } | null;
+  leadForm: { reason: string; fields: LeadField[] } | null;
+  confirm: { confirmId: string; label: string; message?: string } | null;
+  visitorToken: string | null;
+}
+
+const PING_MS = 50_000;
+const MAX_BACKOFF_MS = 30_000;
+let seq = 0;
+
+export class Session {
+  state: State;
+  private ws: WebSocket | null = null;
+  private listeners = new Set<() => void>();
+  private outbox: string[] = [];
+  private attempts = 0;
+  private retryTimer = 0;
+  private pingTimer = 0;
+  private closed = false;
+  private readonly tokenKey: string;
+
+  constructor(private core: Core) {
+    this.tokenKey = `sc:vt:${core.botId}`;
+    const cfg = core.cfg;
+    this.state = {
+      conn: 'connecting', conversationId: null, messages: [], welcome: cfg.welcome, feedback: cfg.behavior.feedback,
+      agent: null, typing: null, ended: null, leadForm: null, confirm: null, visitorToken: this.storedToken(),
+    };
+    this.connect();
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private set(patch: Partial<State>) {
+    this.state = { ...this.state, ...patch };
+    this.listeners.forEach((fn) => fn());
+  }
+
+  private storedToken(): string | null {
+    try { return localStorage.getItem(this.tokenKey); } catch { return null; }
+  }
+
+  private connect() {
+    const c = this.core;
+    const q = new URLSearchParams({ botId: c.botId, pageUrl: location.href.slice(0, 2048), pageTitle: document.title.slice(0, 300) });
+    const token = this.storedToken();
+    if (token) q.set('visitorToken', token);
+    for (const [k, v] of Object.entries(c.identity)) if (v) q.set(k, String(v));
+    const ws = new WebSocket(`${c.base.replace(/^http/, 'ws')}/widget/v1/chat?${q}`);
+    this.ws = ws;
+    ws.onmessage = (e) => { try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); } };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (this.closed) return;
+      // Backoff with jitter so a restarted server is not hit by every widget at once.
+      const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
+      this.set({ conn: 'retrying', agent: null, typing: null });
+      this.retryTimer = window.setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  /** Reconnects now (identity changed, or the server said it is restarting). */
+  reconnect() {
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close();
+    this.attempts = 0;
+    this.set({ conn: 'connecting' });
+    this.connect();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    this.ws?.close();
+    this.listeners.clear();
+  }
+
+  send(frame: Record<string, unknown>): boolean {
+    const text = JSON.stringify(frame);
+    if (this.ws?.readyState === WebSocket.OPEN && this.state.conn === 'open') { this.ws.send(text); return true; }
+    // Messages typed while reconnecting go out once the socket is back; other frames are moot by then.
+    if (frame.t === 'message') this.outbox.push(text);
+    return false;
+  }
+
+  sendMessage(text: string, attachments: string[] = [], images: string[] = []) {
+    const clientId = `c${Date.now().toString(36)}${(seq++).toString(36)}`;
+    const draft: Msg = { id: clientId, role: 'user', text, createdAt: Date.now(), pending: true, images, attachmentCount: attachments.length };
+    this.set({ messages: [...this.state.messages, draft], ended: null });
+    this.send({ t: 'message', text, clientId, ...(attachments.length ? { attachments } : {}) });
+  }
+
+  announceTools() {
+    if (this.state.conn === 'open') this.send({ t: 'page_tools', tools: toolSpecs(this.core.tools) });
+  }
+
+  addLine(role: 'error' | 'system_event', text: string) {
+    this.set({ messages: [...this.state.messages, { id: `l${seq++}`, role, text, createdAt: Date.now() }] });
+  }
+
+  patch(patch: Partial<State>) { this.set(patch); }
+
+  private upsert(m: Msg, replaceId?: string) {
+    const list = this.state.messages;
+    const i = list.findIndex((x) => x.id === (replaceId ?? m.id) || x.id === m.id);
+    // The stored message keeps what only the widget knows: local image previews and the visitor's thumb.
+    const next = i < 0 ? [...list, m] : list.map((x, k) => (k === i ? { ...m, images: x.images, feedback: x.feedback } : x));
+    this.set({ messages: next });
+  }
+
+  private onFrame(f: any) {
+    const s = this.state;
+    switch (f.t) {
+      case 'ready': {
+        try { localStorage.setItem(this.tokenKey, f.visitorToken); } catch { /* private mode: a new visitor each time */ }
+        this.attempts = 0;
+        const kept = s.messages.filter((m) => m.pending);
+        const history: Msg[] = (f.history ?? []).map(toMsg);
+        this.set({
+          conn: 'open', visitorToken: f.visitorToken, conversationId: f.conversationId, welcome: f.welcome, feedback: f.feedback,
+          messages: history.length || !s.conversationId || s.conversationId !== f.conversationId ? [...history, ...kept] : s.messages,
+        });
+        clearInterval(this.pingTimer);
+        this.pingTimer = window.setInterval(() => this.send({ t: 'ping' }), PING_MS);
+        this.announceTools();
+        for (const text of this.outbox.splice(0)) this.ws?.send(text);
+        return;
+      }
+      case 'conversation':
+        // null: New conversation cleared it; the window starts over with the welcome.
+        if (f.conversationId === null) this.set({ conversationId: null, messages: [], ended: null, leadForm: null, confirm: null, agent: null });
+        else this.set({ conversationId: f.conversationId, ended: null });
+        return;
+      case 'message': {
+        const m = toMsg(f.message);
+        this.upsert(m, f.clientId);
+        if (m.role === 'assistant') this.set({ agent: null });
+        if (m.role === 'human_agent') this.set({ typing: null });
+        this.core.emit('message', f.message);
+        return;
+      }
+      case 'delta': {
+        const cur = s.messages.find((m) => m.id === f.messageId);
+        this.upsert({ id: f.messageId, role: 'assistant', text: (cur?.text ?? '') + f.delta, createdAt: cur?.createdAt ?? Date.now(), streaming: true });
+        return;
+      }
+      case 'delta_reset': this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
+      case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
+      case 'typing': this.set({ typing: f.active ? f.authorName || '' : null }); return;
+      case 'ended': this.set({ ended: { askCsat: !!f.askCsat, rated: null }, agent: null, typing: null }); return;
+      case 'feedback_ok':
+        if (f.kind === 'thumb') this.set({ messages: s.messages.map((m) => (m.id === f.messageId ? { ...m, feedback: f.value } : m)) });
+        else if (s.ended) this.set({ ended: { ...s.ended, rated: f.value } });
+        return;
+      case 'lead_form': this.set({ leadForm: { reason: f.reason, fields: f.fields ?? [] } }); return;
+      case 'confirm': this.set({ confirm: { confirmId: f.confirmId, label: f.tool?.label || f.tool?.name || 'a tool', message: f.message } }); return;
+      case 'tool_call':
+        void runPageTool(this.core.tools, f.name, f.arguments).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
+        return;
+      case 'error': {
+        if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });
+        this.core.emit('message', { role: 'error', code: f.code, text: f.message });
+        this.onError(f);
+        return;
+      }
+    }
+  }
+
+  /** Filled in by the UI: turns an error frame into a visible line (it owns the wording). */
+  onError: (f: { code: string; message: string; retryAfterMs?: number }) => void = () => {};
+}
+
+function toMsg(m: any): Msg {
+  return {
+    id: m.id, role: m.role, text: m.text ?? '', authorName: m.authorName, createdAt: m.createdAt ?? Date.now(),
+    citations: m.citations, attachmentCount: m.attachments?.length ?? 0,
+  };
+}
