@@ -2,6 +2,7 @@ import { runReply, type ReplyResult } from '../../src/chat/agent-loop.js';
 import { findBot } from '../../src/chat/bot-source.js';
 import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
+import { visitorRequests } from '../../src/chat/visitor-requests.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
 
@@ -41,7 +42,10 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   const responseId = newId('rsp', a.app.clock.now());
   const base = { workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id };
   const events = a.app.events;
+  const requests = visitorRequests(a.app);
   const done = runReply({
+    pageTools: requests.pageToolsFor(conv._id),
+    confirm: (tool, args) => requests.confirm(conv._id, tool, args),
     app: a.app, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
     onDelta: (delta) => {
       a.push({ t: 'delta', conversationId: conv._id, messageId, responseId, delta });

@@ -18,7 +18,13 @@ export type Counter = (typeof COUNTERS)[number];
 
 export interface DailyRecord extends Doc, Partial<Record<Counter, number>> { botId: string; day: string }
 export interface ModelDayRecord extends Doc { botId: string; day: string; model: string; replies: number; inputTokens: number; outputTokens: number; costUsd: number }
-export interface ToolDayRecord extends Doc { botId: string; day: string; name: string; calls: number; errors: number; totalMs: number }
+export interface ToolDayRecord extends Doc {
+  botId: string; day: string; name: string; calls: number; errors: number; totalMs: number;
+  /** Durations of the day's latest calls (at most DURATION_SAMPLES), for percentiles. */
+  durations: number[];
+}
+/** Percentiles are exact up to this many calls of one tool, bot and day; beyond, over the latest ones. */
+export const DURATION_SAMPLES = 1000;
 
 export const analyticsCollections = perApp((app: AppContext) => ({
   daily: app.store.collection<DailyRecord>('analytics_daily', { indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] }),
@@ -41,7 +47,8 @@ export async function applyEvent(app: AppContext, e: Pick<EventRecord, 'type' | 
     case 'lead.captured': inc.leads = 1; break;
     case 'handoff.requested': inc.handoffsRequested = 1; break;
     case 'handoff.accepted': inc.handoffsAccepted = 1; break;
-    case 'handoff.resolved': inc.handoffsResolved = 1; break;
+    // A release without a handoff request (handoffId null) is not a resolved handoff.
+    case 'handoff.resolved': if (d.handoffId) inc.handoffsResolved = 1; break;
     case 'feedback.received':
       if (d.kind === 'csat') { inc.csatCount = 1; inc.csatSum = Number(d.value) || 0; } else if (Number(d.value) > 0) inc.thumbsUp = 1; else inc.thumbsDown = 1;
       break;
@@ -50,7 +57,11 @@ export async function applyEvent(app: AppContext, e: Pick<EventRecord, 'type' | 
       if (d.isError) inc.toolErrors = 1;
       await analyticsCollections(app).tools.updateOne(
         { workspaceId: e.workspaceId, _id: key('at', botId, day, String(d.name)) },
-        { $inc: { calls: 1, errors: d.isError ? 1 : 0, totalMs: Number(d.durationMs) || 0 }, $setOnInsert: { botId, day, name: String(d.name) } },
+        {
+          $inc: { calls: 1, errors: d.isError ? 1 : 0, totalMs: Number(d.durationMs) || 0 },
+          $push: { durations: { value: Number(d.durationMs) || 0, slice: DURATION_SAMPLES } },
+          $setOnInsert: { botId, day, name: String(d.name) },
+        },
         { upsert: true },
       );
       break;

@@ -1,6 +1,5 @@
-/** Analytics reports (service-api.md, Analytics) from the daily counters (rollup.ts) and stored tool calls. */
+/** Analytics reports (service-api.md, Analytics) from the daily counters of rollup.ts. */
 import type { AppContext } from '../app.js';
-import { chatCollections } from '../chat/records.js';
 import type { Filter } from '../store/types.js';
 import type { Period } from './period.js';
 import { analyticsCollections, analyticsRollup, COUNTERS, type Counter } from './rollup.js';
@@ -46,9 +45,6 @@ export async function timeseries(app: AppContext, workspaceId: string, p: Period
   return { from: p.from, to: p.to, botId: p.botId ?? null, days: p.days.map((day) => ({ day, ...view(byDay.get(day)!) })) };
 }
 
-/** Stored tool calls read for percentiles; past this many in a period, p95 comes from the newest ones. */
-export const TOOL_SAMPLE_MAX = 20_000;
-
 export async function toolUse(app: AppContext, workspaceId: string, p: Period) {
   await analyticsRollup(app).idle();
   const rows = await analyticsCollections(app).tools.find(scope(workspaceId, p));
@@ -56,21 +52,15 @@ export async function toolUse(app: AppContext, workspaceId: string, p: Period) {
   for (const r of rows) {
     const t = byName.get(r.name) ?? { calls: 0, errors: 0, totalMs: 0, durations: [] };
     t.calls += r.calls; t.errors += r.errors; t.totalMs += r.totalMs;
+    for (const ms of r.durations ?? []) t.durations.push(ms);
     byName.set(r.name, t);
-  }
-  if (byName.size) {
-    const start = Date.parse(`${p.from}T00:00:00Z`), end = Date.parse(`${p.to}T00:00:00Z`) + 86_400_000;
-    const calls = await chatCollections(app).toolCalls.find(
-      { workspaceId, createdAt: { $gte: start, $lt: end }, ...(p.botId ? { botId: p.botId } : {}) }, { limit: TOOL_SAMPLE_MAX },
-    );
-    for (const c of calls) byName.get(c.name)?.durations.push(c.durationMs);
   }
   const tools = [...byName].map(([name, t]) => {
     const sorted = t.durations.sort((a, b) => a - b);
     return {
       name, calls: t.calls, errors: t.errors, errorRate: t.calls ? round(t.errors / t.calls, 4) : 0,
       avgDurationMs: t.calls ? Math.round(t.totalMs / t.calls) : 0,
-      // Nearest-rank p95 over the stored calls of the period.
+      // Nearest-rank p95 over the period's duration samples (rollup.ts DURATION_SAMPLES).
       p95DurationMs: sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] : null,
     };
   }).sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));

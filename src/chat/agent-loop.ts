@@ -8,6 +8,7 @@ import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
 import { MoodFilter } from './mood.js';
 import { buildSystemPrompt, untrusted } from './prompt.js';
 import type { ConversationRecord, MessageRecord, ToolCallRecord } from './records.js';
+import type { PageToolSpec } from '../tools/page-tools.js';
 
 export interface ReplyInput {
   app: AppContext;
@@ -22,6 +23,10 @@ export interface ReplyInput {
   onStatus(state: 'thinking' | 'tool' | 'idle', tool?: { name: string; label: string }): void;
   onMood(mood: string): void;
   onToolCalled(rec: ToolCallRecord): void;
+  /** Tools the visitor's page registered (offered when tools.client allows them). */
+  pageTools?: PageToolSpec[];
+  /** Asks the visitor to allow a tool marked needsConfirmation; resolves false when refused or unanswered. */
+  confirm?(tool: { name: string; label: string }, args: Record<string, unknown>): Promise<boolean>;
 }
 
 export interface ReplyResult {
@@ -64,7 +69,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
     }
   }
 
-  const ctxBase = { app, workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId, config };
+  const ctxBase = { app, workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId, config, pageTools: input.pageTools ?? [] };
   const registry = toolRegistry(app);
   const lastUser = [...history].reverse().find((m) => m.role === 'user');
   const [tools, contexts] = await Promise.all([
@@ -126,6 +131,10 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   return { text, moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, citations, summary };
 }
 
+class DeclinedError extends Error {
+  constructor(name: string) { super(`The visitor did not allow the tool ${name} to run; it was not run.`); }
+}
+
 async function callTool(input: ReplyInput, tool: AgentTool | undefined, call: ToolCall, round: number, ctxBase: Omit<Parameters<AgentTool['run']>[1], 'signal'>) {
   const { app, config, conversation: conv } = input;
   const started = app.clock.now();
@@ -141,11 +150,17 @@ async function callTool(input: ReplyInput, tool: AgentTool | undefined, call: To
     const ac = new AbortController();
     const onAbort = () => ac.abort(input.signal.reason);
     input.signal.addEventListener('abort', onAbort, { once: true });
-    const timeout = setTimeout(() => ac.abort(new Error('timeout')), config.tools.toolTimeoutMs);
+    let timeout: ReturnType<typeof setTimeout> | undefined;
     try {
       let args: Record<string, unknown> = {};
       const parsed = call.arguments ? JSON.parse(call.arguments) : {};
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed;
+      // Destructive tools (MCP destructiveHint with confirmDestructive) run only once the visitor allows them.
+      if (tool.needsConfirmation && !(await input.confirm?.({ name: tool.name, label: tool.label ?? tool.name }, args))) {
+        throw new DeclinedError(call.name);
+      }
+      // The time limit starts once the tool may run (waiting for the visitor's answer is not the tool's time).
+      timeout = setTimeout(() => ac.abort(new Error('timeout')), config.tools.toolTimeoutMs);
       result = await Promise.race([
         tool.run(args, { ...ctxBase, signal: ac.signal }),
         new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true })),
@@ -154,7 +169,7 @@ async function callTool(input: ReplyInput, tool: AgentTool | undefined, call: To
       isError = !!result.isError;
     } catch (err) {
       isError = true;
-      content = ac.signal.aborted && !input.signal.aborted
+      content = err instanceof DeclinedError ? err.message : ac.signal.aborted && !input.signal.aborted
         ? `The tool ${call.name} did not answer within ${config.tools.toolTimeoutMs} ms.`
         : `The tool ${call.name} failed: ${err instanceof SyntaxError ? 'its arguments were not valid JSON' : (err as Error)?.message ?? 'error'}`;
       if (input.signal.aborted) throw err;

@@ -22,6 +22,15 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('feedback'), messageId: id, value: z.union([z.literal(1), z.literal(-1)]) }),
   z.strictObject({ t: z.literal('csat'), value: z.int().min(1).max(5), comment: z.string().max(2000).optional() }),
   z.strictObject({ t: z.literal('new_conversation') }),
+  /** The tools the page registered (replaces earlier ones); used only when tools.client allows them. */
+  z.strictObject({
+    t: z.literal('tools'),
+    tools: z.array(z.strictObject({ name: z.string().min(1).max(64), description: z.string().max(1024), parameters: z.record(z.string(), z.unknown()) })).max(50),
+  }),
+  /** The page's answer to a tool_call frame. */
+  z.strictObject({ t: z.literal('tool_result'), callId: id, content: z.string().max(200_000), isError: z.boolean().optional() }),
+  /** The visitor's answer to a confirm frame (run a destructive tool or not). */
+  z.strictObject({ t: z.literal('confirm'), confirmId: id, approved: z.boolean() }),
   z.strictObject({ t: z.literal('ping') }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
@@ -52,6 +61,10 @@ export type ServerFrame =
   | { t: 'ended'; conversationId: string; reason: string; askCsat: boolean }
   | { t: 'feedback_ok'; kind: 'thumb' | 'csat'; messageId: string | null; value: number }
   | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string }
+  /** Run a page tool in the browser; answer with tool_result and the same callId. */
+  | { t: 'tool_call'; callId: string; name: string; args: Record<string, unknown> }
+  /** Ask the visitor before a destructive tool runs; answer with confirm and the same confirmId. */
+  | { t: 'confirm'; confirmId: string; tool: { name: string; label: string }; args: Record<string, unknown> }
   | { t: 'pong' };
 
 /** Parses one frame; returns the frame or a clear error (never throws). */

@@ -10,6 +10,8 @@ import { decodeClientFrame, encodeFrame, MAX_FRAME_BYTES, type ClientFrame, type
 import { RateLimiter } from './rate-limit.js';
 import { chatCollections, publicMessage } from './records.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
+import { visitorRequests } from './visitor-requests.js';
+import type { PageToolSpec } from '../tools/page-tools.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
 /** Every server allows this many chat connections a minute per IP (service-api.md, Limits). */
@@ -26,6 +28,8 @@ export interface WidgetSocketData {
   history: ReturnType<typeof publicMessage>[];
   /** Frames of one socket are handled one after another (a first message creates the conversation). */
   chain: Promise<void>;
+  /** Tools the page registered on this socket (kept for the conversation it opens later). */
+  pageTools: PageToolSpec[] | null;
 }
 
 /** The widget chat socket: checks at connect (upgrade), then frames in, frames out (docs/widget-protocol.md). */
@@ -65,7 +69,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         history = recent.reverse().map(publicMessage);
       }
       const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
-      return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: Promise.resolve() };
+      return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: Promise.resolve(), pageTools: null };
     },
     open(conn) {
       const d = conn.data;
@@ -99,7 +103,10 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
     },
     close(conn) {
-      if (conn.data.conversationId) service.hub.leave(conn.data.conversationId, conn);
+      const id = conn.data.conversationId;
+      if (!id) return;
+      service.hub.leave(id, conn);
+      if (service.hub.openCount(id) === 0) visitorRequests(app).forget(id);
     },
   };
 }
@@ -107,7 +114,22 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
 async function handleFrame(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, frame: Exclude<ClientFrame, { t: 'ping' }>, limiter: RateLimiter): Promise<void> {
   const d = conn.data;
   const send = (f: ServerFrame) => conn.send(encodeFrame(f));
+  const requests = visitorRequests(app);
   switch (frame.t) {
+    case 'tools':
+      d.pageTools = frame.tools;
+      if (d.conversationId) requests.setPageTools(d.conversationId, frame.tools);
+      return;
+    case 'tool_result':
+      if (!d.conversationId || !requests.answer(d.conversationId, frame.callId, 'tool_call', { content: frame.content, isError: frame.isError })) {
+        send({ t: 'error', code: 'not_found', message: 'no page tool call with this callId is waiting' });
+      }
+      return;
+    case 'confirm':
+      if (!d.conversationId || !requests.answer(d.conversationId, frame.confirmId, 'confirm', frame.approved)) {
+        send({ t: 'error', code: 'not_found', message: 'no confirmation with this confirmId is waiting' });
+      }
+      return;
     case 'typing':
       if (d.conversationId) service.send(d.conversationId, { type: 'visitorTyping', active: frame.active });
       return;
@@ -118,7 +140,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (wait > 0) return void send({ t: 'error', code: 'rate_limited', message: `too many messages; at most ${perMinute} a minute`, retryAfterMs: wait, ...(clientId ? { clientId } : {}) });
       const msg = { type: 'visitorMessage' as const, visitorId: d.visitor.visitorId, text: frame.text, attachments: frame.attachments ?? [], clientId };
       for (let attempt = 0; attempt < 2; attempt++) {
-        if (!d.conversationId && !(await openConversation(service, conn, clientId))) return;
+        if (!d.conversationId && !(await openConversation(app, service, conn, clientId))) return;
         const r = await service.ask(d.conversationId!, msg);
         if (r.ok) return;
         if (r.code === 'ended') { service.hub.leave(d.conversationId!, conn); d.conversationId = null; continue; }
@@ -150,7 +172,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
   void app;
 }
 
-async function openConversation(service: ConversationService, conn: SocketConn<WidgetSocketData>, clientId?: string): Promise<boolean> {
+async function openConversation(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, clientId?: string): Promise<boolean> {
   const d = conn.data;
   const started = await service.start({
     chat: d.chat, visitorId: d.visitor.visitorId, verified: d.visitor.verified, ip: conn.ip, page: d.page,
@@ -165,6 +187,7 @@ async function openConversation(service: ConversationService, conn: SocketConn<W
   }
   d.conversationId = started.conversation._id;
   service.hub.join(d.conversationId, conn);
+  if (d.pageTools) visitorRequests(app).setPageTools(d.conversationId, d.pageTools);
   conn.send(encodeFrame({ t: 'conversation', conversationId: d.conversationId }));
   return true;
 }

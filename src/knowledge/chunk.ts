@@ -31,6 +31,8 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
   let size = 0;
   // False while the body holds only the overlap carried from the previous chunk.
   let fresh = false;
+  // Overlap repeats the end of running prose; a list item or table row fragment would only confuse.
+  let lastProse = false;
   const heading = () => path.filter(Boolean).join(' > ');
 
   const flush = (overlap: boolean) => {
@@ -39,12 +41,12 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
       const h = heading();
       chunks.push({ heading: h, text: h ? `${h}\n\n${content}` : content });
     }
-    const tail = overlap && content ? tailOf(content, o.overlapChars) : '';
+    const tail = overlap && content && lastProse ? tailOf(content, o.overlapChars) : '';
     body = tail ? [tail] : [];
     size = tail.length;
     fresh = false;
   };
-  const add = (piece: string) => {
+  const add = (piece: string, prose: boolean) => {
     if (size + piece.length > o.maxChars) {
       if (fresh) flush(true);
       else { body = []; size = 0; }
@@ -52,6 +54,7 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
     body.push(piece);
     size += piece.length + 2;
     fresh = true;
+    lastProse = prose;
     if (size >= o.targetChars) flush(true);
   };
 
@@ -65,7 +68,8 @@ export function chunkMarkdown(markdown: string, opts: ChunkOptions = {}): Chunk[
       continue;
     }
     if (token.type === 'space' || token.type === 'hr' || token.type === 'def') continue;
-    for (const piece of splitBlock(token, o.maxChars, o.targetChars)) add(piece);
+    const prose = token.type === 'paragraph' || token.type === 'text';
+    for (const piece of splitBlock(token, o.maxChars, o.targetChars)) add(piece, prose);
   }
   flush(false);
   return chunks;

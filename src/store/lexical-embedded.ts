@@ -44,9 +44,15 @@ export interface LexicalIndex {
 const phrase = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /** Terms found in more than this share of a workspace's entries add little to BM25 but cost a scan each. */
-const COMMON_SHARE = 0.08;
+const COMMON_SHARE = 0.03;
 /** The rarest terms kept per query. */
-const MAX_TERMS = 12;
+const MAX_TERMS = 8;
+
+/**
+ * Workspace and source ids as one token each (the tokenizer would split `ws_01H…` into a phrase, and
+ * checking a phrase reads positions for every row of the workspace).
+ */
+const token = (prefix: string, id: string) => `${prefix}${id.replace(/[^A-Za-z0-9]/g, '').toLowerCase()}`;
 
 /**
  * Layout: one FTS5 table whose ws and src columns are indexed too, so workspace and source filters are part
@@ -108,7 +114,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
           const old = findRid.get(e.id) as number | undefined;
           if (old !== undefined) { delFts.run(old); delMeta.run(old); }
           const rid = insMeta.run(e.id, e.workspaceId, e.sourceId, e.documentId).lastInsertRowid;
-          insFts.run(rid, e.title, e.text, e.workspaceId, e.sourceId);
+          insFts.run(rid, e.title, e.text, token('w', e.workspaceId), token('s', e.sourceId));
         }
       })();
       wrote(entries.length);
@@ -116,10 +122,10 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
     async search(workspaceId, terms, { sourceIds, limit }) {
       const uniq = [...new Set(terms.filter(Boolean))];
       if (uniq.length === 0 || limit <= 0 || (sourceIds && sourceIds.length === 0)) return [];
-      let filter = `ws : ${phrase(workspaceId)}`;
-      if (sourceIds) filter += ` AND src : (${sourceIds.map(phrase).join(' OR ')})`;
+      const wsFilter = `ws : ${token('w', workspaceId)}`;
+      const filter = sourceIds ? `${wsFilter} AND src : (${sourceIds.map((id) => token('s', id)).join(' OR ')})` : wsFilter;
       const total = countWs.get(workspaceId) as number;
-      const byRarity = uniq.map((t) => ({ t, n: df(filter.split(' AND ')[0], t) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
+      const byRarity = uniq.map((t) => ({ t, n: df(wsFilter, t) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
       if (byRarity.length === 0) return [];
       const rare = byRarity.filter((x) => x.n <= Math.max(50, total * COMMON_SHARE)).slice(0, MAX_TERMS);
       const used = (rare.length ? rare : byRarity.slice(0, 1)).map((x) => x.t);

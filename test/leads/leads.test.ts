@@ -1,10 +1,26 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parse } from 'csv-parse/sync';
 import { submitLeadForm } from '../../src/leads/capture.js';
 import { safeCell } from '../../src/leads/service.js';
 import { createToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type TeamWorld } from '../team/helpers.js';
+
+/** RFC 4180 reading, enough to check what a spreadsheet would see (quoted fields, doubled quotes, CRLF). */
+function parse(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [], cell = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; }
+    else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; }
+    else cell += c;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
 
 const FIELDS = [
   { key: 'name', label: 'Name', type: 'text', required: true },

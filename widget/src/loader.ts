@@ -9,8 +9,9 @@ import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, Widg
 const W = window as any;
 const doc = document;
 const script = doc.currentScript as HTMLScriptElement | null;
-const ICON_CHAT = '<svg viewBox="0 0 24 24" width="50%" height="50%" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
-const ICON_X = '<svg viewBox="0 0 24 24" width="40%" height="40%" stroke="currentColor" stroke-width="2.5" fill="none"><path d="M5 5l14 14M19 5L5 19"/></svg>';
+const svg = (w: string, p: string) => `<svg viewBox="0 0 24 24" width="${w}" ${p}</svg>`;
+const ICON_CHAT = svg('50%', 'fill="currentColor"><path d="M4 4h16q2 0 2 2v10q0 2-2 2H9l-5 4v-4q-2 0-2-2V6q0-2 2-2z"/>');
+const ICON_X = svg('40%', 'stroke="currentColor" stroke-width="2.5"><path d="M5 5l14 14M19 5L5 19"/>');
 
 let opts: BootOptions = {};
 let identity: Identity = {};
@@ -61,7 +62,7 @@ async function boot(o: BootOptions = {}): Promise<void> {
   let target: Element | null = null;
   if (a.layout === 'inline') {
     target = typeof opts.target === 'string' ? doc.querySelector(opts.target) : opts.target ?? null;
-    if (!target) { console.warn('ServiceChat: inline layout needs data-target; showing the panel instead'); a.layout = 'panel'; }
+    if (!target) { console.warn('ServiceChat: no data-target'); a.layout = 'panel'; }
   }
   host = doc.createElement('div');
   host.setAttribute('data-service-chat', botId);
@@ -148,14 +149,15 @@ function css(cfg: WidgetConfig): string {
   const l = a.launcher;
   const [v, h] = l.position.split('-');
   const t = a.theme;
+  // A tab sits on an edge; left and right tabs read top to bottom.
   const tabPos = l.edge === 'bottom'
-    ? `bottom:0;${l.align === 'center' ? 'left:50%;transform:translateX(-50%)' : `${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`};border-radius:${t.radius / 2}px ${t.radius / 2}px 0 0`
-    : `${l.edge}:0;writing-mode:vertical-rl;${l.align === 'center' ? 'top:50%;transform:translateY(-50%)' : `${l.align === 'start' ? 'top' : 'bottom'}:${l.offset.y}px`};border-radius:${l.edge === 'right' ? `${t.radius / 2}px 0 0 ${t.radius / 2}px` : `0 ${t.radius / 2}px ${t.radius / 2}px 0`}`;
+    ? `bottom:0;${l.align === 'center' ? 'left:50%;transform:translateX(-50%)' : `${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`}`
+    : `${l.edge}:0;writing-mode:vertical-rl;${l.align === 'center' ? 'top:50%;transform:translateY(-50%)' : `${l.align === 'start' ? 'top' : 'bottom'}:${l.offset.y}px`}`;
   return `:host{all:initial}
 *{box-sizing:border-box;font-family:${FONTS[t.font] ?? FONTS.system}}
 .l{position:fixed;z-index:${a.zIndex};border:0;cursor:pointer;background:${t.accent};color:${textOn(t.accent)};box-shadow:0 4px 16px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
 .bubble{${v}:${l.offset.y}px;${h}:${l.offset.x}px;width:${l.size}px;height:${l.size}px;border-radius:50%}
-.tab{${tabPos};padding:12px 10px;font-size:14px;font-weight:600}
+.tab{${tabPos};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
 .t{position:fixed;z-index:${a.zIndex};${v}:${l.offset.y + (l.type === 'bubble' ? l.size + 12 : 8)}px;${h}:${l.offset.x}px;max-width:260px;background:#fff;color:#111;padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
 .t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
 @media ${MOBILE_QUERY}{.hm{display:none}}`;
@@ -173,7 +175,7 @@ const api = {
     chat?.identityChanged();
   },
   registerTool(t: PageTool) {
-    if (!t?.name || typeof t.handler !== 'function') throw new Error('ServiceChat.registerTool: name and handler are required');
+    if (!t?.name || typeof t.handler !== 'function') throw new Error('ServiceChat.registerTool: name and handler required');
     tools.set(t.name, t);
     chat?.toolsChanged();
   },

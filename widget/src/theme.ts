@@ -16,10 +16,10 @@ export function textOn(accent: string): string {
 }
 
 export const FONTS: Record<string, string> = {
-  system: 'system-ui,-apple-system,"Segoe UI",Roboto,sans-serif',
-  inter: 'Inter,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif',
-  serif: 'Georgia,"Times New Roman",serif',
-  mono: 'ui-monospace,SFMono-Regular,Menlo,Consolas,monospace',
+  system: 'system-ui,sans-serif',
+  inter: 'Inter,system-ui,sans-serif',
+  serif: 'Georgia,serif',
+  mono: 'ui-monospace,Menlo,monospace',
 };
 
 /** Phones: the width below which the chat goes full screen and hideOnMobile applies. */

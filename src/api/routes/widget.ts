@@ -3,6 +3,8 @@ import { acceptUpload, UPLOAD_BODY_LIMIT_BYTES } from '../../chat/uploads.js';
 import { loadBotForChat } from '../../chat/bot-source.js';
 import { originAllowed } from '../../chat/origin.js';
 import { widgetChatSocket } from '../../chat/widget-socket.js';
+import { visitorRequests } from '../../chat/visitor-requests.js';
+import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden, notFound } from '../../errors.js';
 import { extraRoute, type ApiModule } from '../define.js';
@@ -15,6 +17,8 @@ const UploadResponse = z.object({ id: z.string(), mimeType: z.string(), width: z
 export const widgetModule: ApiModule = {
   name: 'widget',
   sockets: (app) => [widgetChatSocket(app)],
+  // Page tools run in the visitor's browser over the chat socket.
+  start: (app) => setPageToolBridge(app, visitorRequests(app)),
   routes: [
     extraRoute({
       method: 'GET', path: '/widget/v1/bots/{id}/config', access: PUBLIC, tag: 'Widget', cors: true,

@@ -53,6 +53,6 @@ export type StringKey = keyof typeof STRINGS;
 
 export function translator(overrides: Record<string, string>) {
   return (key: StringKey, vars: Record<string, string | number> = {}): string =>
-    (overrides[key] ?? STRINGS[key]).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+    (overrides[key] ?? STRINGS[key] ?? key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 export type T = ReturnType<typeof translator>;

@@ -1,0 +1,129 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
+
+let w: WidgetWorld;
+let botId: string;
+let page: Page;
+
+test.before(async () => {
+  w = await startWidgetWorld();
+  botId = await w.createBot({
+    welcome: { message: 'Hi! I am Ava. How can I help?', suggestedPrompts: ['What are your prices?', 'Where are you?'] },
+    appearance: { theme: { accent: '#fde047', mode: 'light' } },
+    texts: { placeholder: 'Ask Ava anything', strings: { 'menu.new': 'Start over' } },
+    security: { maxMessageChars: 200 },
+  });
+  page = await w.newPage();
+  await page.goto(w.page('/shop', w.embed(botId)));
+});
+test.after(async () => { await w?.close(); });
+
+test('the loader stays within its size budget and the chat UI is a separate bundle', () => {
+  assert.ok(w.sizes.loader.bytes < 6 * 1024, `loader is ${w.sizes.loader.bytes} bytes minified`);
+  assert.ok(w.sizes.chat.bytes > w.sizes.loader.bytes);
+});
+
+test('the launcher shows and the chat UI is loaded only on first open', async () => {
+  await page.locator('[data-service-chat] button.l.bubble').waitFor();
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/chat.js')));
+  assert.is(loaded, false);
+  // Accent #fde047 is light, so the launcher's icon is black.
+  assert.is(await page.locator('button.l').evaluate((el) => getComputedStyle(el).color), 'rgb(0, 0, 0)');
+  await page.click('button.l');
+  await page.locator('.w.panel:not([hidden])').waitFor();
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/chat.js'))));
+});
+
+test('the window shows the title, welcome, suggested prompts and placeholder from the config', async () => {
+  assert.is(await page.locator('.hd b').textContent(), 'Ava');
+  assert.is(await page.locator('.hd small').textContent(), 'Support assistant');
+  assert.is(await page.locator('.m.welcome').textContent(), 'Hi! I am Ava. How can I help?');
+  assert.equal(await page.locator('.sp button').allTextContents(), ['What are your prices?', 'Where are you?']);
+  assert.is(await page.locator('.cp textarea').getAttribute('placeholder'), 'Ask Ava anything');
+  assert.is(await page.locator('.cp textarea').getAttribute('maxlength'), '200');
+  assert.ok(await page.locator('.pw').isVisible());
+  await page.screenshot({ path: '/tmp/widget-panel-welcome.png' });
+});
+
+test('a typed message gets a streamed reply from the agent', async () => {
+  w.fake.script({ text: 'Our widgets cost ten euros each, shipping included.' });
+  await page.fill('.cp textarea', 'How much are the widgets?');
+  await page.press('.cp textarea', 'Enter');
+  await page.locator('.m.user', { hasText: 'How much are the widgets?' }).waitFor();
+  await page.locator('.m.assistant[data-role="assistant"]', { hasText: 'shipping included.' }).waitFor();
+  const deltas = await framesOf(page, 'delta');
+  assert.ok(deltas.length > 1, `streamed in ${deltas.length} parts`);
+  assert.is(deltas.map((d) => d.delta).join(''), 'Our widgets cost ten euros each, shipping included.');
+  // Suggested prompts are gone after the first message.
+  assert.is(await page.locator('.sp').count(), 0);
+  // The model saw what the visitor typed.
+  const body = w.fake.lastBody('/chat/completions');
+  assert.ok(JSON.stringify(body.messages).includes('How much are the widgets?'));
+});
+
+test('thumbs on a reply are saved and shown as chosen', async () => {
+  const reply = page.locator('.m.assistant[data-role="assistant"]').last();
+  await reply.locator('.fb button').first().click();
+  await reply.locator('.fb button.on').waitFor();
+  const ok = await framesOf(page, 'feedback_ok');
+  assert.is(ok[0].kind, 'thumb');
+  assert.is(ok[0].value, 1);
+  await page.screenshot({ path: '/tmp/widget-panel-chat.png' });
+});
+
+test('the visitor token is kept in localStorage and reused after a reload, with history', async () => {
+  const token = await page.evaluate((id) => localStorage.getItem(`sc:vt:${id}`), botId);
+  assert.ok(token?.startsWith('v1.'));
+  await page.reload();
+  await page.click('button.l');
+  await page.locator('.m.user', { hasText: 'How much are the widgets?' }).waitFor();
+  const ready = (await framesOf(page, 'ready'))[0];
+  assert.is(ready.visitorToken, token);
+});
+
+test('a suggested prompt click sends it as a message, after New conversation from the menu', async () => {
+  await page.click('.mb');
+  await page.click('.menu button:has-text("Start over")');
+  await page.locator('.sp button').first().waitFor();
+  assert.is(await page.locator('.m.user').count(), 0);
+  w.fake.script({ text: 'We sell widgets from 10 euros.' });
+  await page.click('.sp button:has-text("What are your prices?")');
+  await page.locator('.m.user', { hasText: 'What are your prices?' }).waitFor();
+  await page.locator('.m.assistant[data-role="assistant"]', { hasText: 'from 10 euros' }).waitFor();
+  const sent = await sentOf(page, 'message');
+  assert.is(sent[sent.length - 1].text, 'What are your prices?');
+});
+
+test('the JavaScript API opens, closes and reports events', async () => {
+  await page.evaluate(() => {
+    (window as any).__events = [];
+    const sc = (window as any).ServiceChat;
+    for (const e of ['open', 'close', 'message']) sc.on(e, () => (window as any).__events.push(e));
+  });
+  await page.evaluate(() => (window as any).ServiceChat.close());
+  await page.locator('.w.panel[hidden]').waitFor({ state: 'attached' });
+  await page.evaluate(() => (window as any).ServiceChat.toggle());
+  await page.locator('.w.panel:not([hidden])').waitFor();
+  w.fake.script({ text: 'Sure.' });
+  await page.fill('.cp textarea', 'Thanks');
+  await page.press('.cp textarea', 'Enter');
+  await page.locator('.m.assistant', { hasText: 'Sure.' }).waitFor();
+  const events: string[] = await page.evaluate(() => (window as any).__events);
+  assert.equal(events.slice(0, 2), ['close', 'open']);
+  assert.ok(events.filter((e) => e === 'message').length >= 2, events.join());
+});
+
+test('the transcript downloads as a Markdown file with both sides', async () => {
+  await page.click('.mb');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.menu button:has-text("Download transcript")')]);
+  assert.match(download.suggestedFilename(), /^chat-\d{4}-\d{2}-\d{2}\.md$/);
+  const path = await download.path();
+  const text = (await import('node:fs')).readFileSync(path!, 'utf8');
+  assert.match(text, /# Conversation with Ava/);
+  assert.match(text, /\*\*You\*\* .*\n\nThanks/);
+  assert.match(text, /\*\*Ava\*\* .*\n\nSure\./);
+});
+
+test.run();

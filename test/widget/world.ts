@@ -1,0 +1,117 @@
+/**
+ * End-to-end set-up for the widget tests: the real server serving freshly built bundles, a fake OpenAI,
+ * a bot made through the REST API, a host page on another loopback origin, and headless Chromium
+ * (Debian's /usr/bin/chromium driven by playwright-core).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startFakeOpenAI } from '../fakes/openai.js';
+import type { FakeServer } from '../fakes/script.js';
+import { setupOwner, type TestSession } from '../helpers/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildWidget, type BundleSize } from './build.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface WidgetWorld {
+  server: TestServer;
+  fake: FakeServer;
+  owner: TestSession;
+  sizes: Record<'loader' | 'chat', BundleSize>;
+  /** The host site's origin (another port, so another origin than the server). */
+  siteUrl: string;
+  /** Creates, configures and publishes a bot; returns its id. */
+  createBot(patch?: Record<string, unknown>): Promise<string>;
+  /** Serves this HTML at `path` on the host site. */
+  page(path: string, html: string): string;
+  /** An HTML page embedding the loader with these data- attributes, plus optional extra HTML before it. */
+  embed(botId: string, attrs?: Record<string, string>, extra?: string): string;
+  /** A fresh browser page (own context: empty storage) that records the chat frames in window.__frames. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+const RECORD_FRAMES = `(() => {
+  window.__frames = []; window.__sent = [];
+  const WS = window.WebSocket;
+  window.WebSocket = class extends WS {
+    constructor(...a) { super(...a); this.addEventListener('message', (e) => { try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
+    send(d) { try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
+  };
+})();`;
+
+export async function startWidgetWorld(): Promise<WidgetWorld> {
+  const sizes = await buildWidget();
+  const [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]);
+  const owner = await setupOwner(server);
+  const as = async (method: string, path: string, body?: unknown) => {
+    const r = await server.request(method, `/api/v1${path}`, { body, headers: owner.headers });
+    if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const provider = await as('POST', '/providers', { kind: 'openai', name: 'Fake OpenAI', apiKey: fake.apiKey, baseUrl: fake.baseUrl });
+
+  const pages = new Map<string, string>();
+  const site: Server = createServer((req, res) => {
+    const html = pages.get((req.url ?? '/').split('?')[0]);
+    res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html ?? 'not found');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+  const userDataDir = mkdtempSync(join(tmpdir(), 'sc-chromium-'));
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', `--user-data-dir=${userDataDir}`],
+  });
+  const contexts: BrowserContext[] = [];
+
+  return {
+    server, fake, owner, sizes, siteUrl,
+    async createBot(patch = {}) {
+      const bot = await as('POST', '/bots', { name: 'Widget bot' });
+      const edited = await as('PATCH', `/bots/${bot.id}`, {
+        revision: bot.revision,
+        patch: { brain: { connectionId: provider.id, model: 'gpt-4o-mini' }, identity: { agentName: 'Ava', role: 'Support assistant' }, ...patch },
+      });
+      await as('POST', `/bots/${bot.id}/publish`, { revision: edited.revision });
+      return bot.id as string;
+    },
+    page(path, html) { pages.set(path, html); return siteUrl + path; },
+    embed(botId, attrs = {}, extra = '') {
+      const data = Object.entries({ 'bot-id': botId, ...attrs }).map(([k, v]) => ` data-${k}="${v}"`).join('');
+      return `<!doctype html><html><head><meta charset="utf-8"><title>Host page</title>
+<style>body{font-family:serif;background:#f4f1ea;margin:0;padding:24px} button{all:unset} h1{color:#333}</style></head>
+<body><h1>Acme Widgets</h1><p>The host page's own content, with styles that must not leak into the chat.</p>${extra}
+<script src="${server.url}/static/widget/loader.js"${data} async></script></body></html>`;
+    },
+    async newPage(viewport = { width: 1280, height: 800 }) {
+      const ctx = await browser.newContext({ viewport });
+      contexts.push(ctx);
+      await ctx.addInitScript(RECORD_FRAMES);
+      const page = await ctx.newPage();
+      page.setDefaultTimeout(10_000);
+      page.on('pageerror', (err) => console.error('page error:', err.message));
+      return page;
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      await new Promise<void>((resolve) => { site.closeAllConnections(); site.close(() => resolve()); });
+      await server.stop();
+      await fake.close();
+    },
+  };
+}
+
+/** Frames the page's chat socket received, of type t. */
+export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__frames.filter((f: any) => f.t === type), t);
+/** Frames the page's chat socket sent, of type t. */
+export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);

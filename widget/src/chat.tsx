@@ -1,0 +1,34 @@
+/**
+ * The chat UI, loaded by the loader on first open (or at once for the inline layout). mount() draws the
+ * window into the loader's shadow root and returns the handle the loader drives.
+ */
+import { render } from 'preact';
+import { Session } from './chat/session.js';
+import { chatCss } from './chat/styles.js';
+import { App } from './chat/view.js';
+import type { ChatHandle, Core } from './types.js';
+
+export function mount(core: Core): ChatHandle {
+  const style = document.createElement('style');
+  style.textContent = chatCss(core.cfg.appearance);
+  const box = document.createElement('div');
+  // Inline fills the target element; the other layouts position themselves (fixed).
+  if (core.cfg.appearance.layout === 'inline') box.style.cssText = 'height:100%';
+  core.root.append(style, box);
+  let session = new Session(core);
+  let open = core.cfg.appearance.layout === 'inline';
+  const draw = () => render(<App core={core} s={session} open={open} />, box);
+  draw();
+  return {
+    setOpen(v) { open = v; draw(); },
+    identityChanged() {
+      // A new identity is a different visitor: a fresh session, drawn from scratch.
+      session.destroy();
+      render(null, box);
+      session = new Session(core);
+      draw();
+    },
+    toolsChanged() { session.announceTools(); },
+    destroy() { session.destroy(); render(null, box); box.remove(); style.remove(); },
+  };
+}

@@ -1,0 +1,126 @@
+/** Pieces of the chat window: one message, the composer, and the cards the server can ask for. */
+import { useRef, useState } from 'preact/hooks';
+import type { Msg, State } from './session.js';
+import { STRINGS, type StringKey, type T } from './strings.js';
+
+export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; onThumb(id: string, v: 1 | -1): void }) {
+  const { m, t } = p;
+  if (m.role === 'system_event' || m.role === 'error') return <div class={`line ${m.role === 'error' ? 'error' : ''}`} role={m.role === 'error' ? 'alert' : undefined}>{m.text}</div>;
+  const cls = `m ${m.role}${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`;
+  const reply = m.role === 'assistant' && !m.streaming;
+  return (
+    <div class={cls} data-id={m.id} data-role={m.role}>
+      {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
+      {m.text}
+      {m.images?.map((src) => <img src={src} alt="" />)}
+      {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
+      {m.failed ? <span class="who">{t('message.failed')}</span> : null}
+      {p.citations && reply && m.citations?.length ? (
+        <div class="cit">{t('citations.label')}
+          <ul>{m.citations.map((c) => <li>{c.url ? <a href={c.url} target="_blank" rel="noopener noreferrer">{c.title}</a> : c.title}</li>)}</ul>
+        </div>
+      ) : null}
+      {p.thumbs && reply ? (
+        <div class="fb">
+          <button class={m.feedback === 1 ? 'on' : ''} aria-pressed={m.feedback === 1} aria-label={t('feedback.up')} title={t('feedback.up')} onClick={() => p.onThumb(m.id, 1)}>👍</button>
+          <button class={m.feedback === -1 ? 'on' : ''} aria-pressed={m.feedback === -1} aria-label={t('feedback.down')} title={t('feedback.down')} onClick={() => p.onThumb(m.id, -1)}>👎</button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export interface Pending { key: string; url: string; id: string | null }
+
+export function Composer(p: {
+  t: T; placeholder: string; max: number; uploads: boolean; files: Pending[]; disabled?: boolean;
+  onSend(text: string): boolean; onPick(files: File[]): void; onRemove(key: string): void; onTyping(active: boolean): void;
+}) {
+  const [text, setText] = useState('');
+  const file = useRef<HTMLInputElement>(null);
+  const typing = useRef(0);
+  const submit = () => {
+    if ((!text.trim() && !p.files.length) || p.files.some((f) => !f.id)) return;
+    if (p.onSend(text.trim())) { setText(''); clearTimeout(typing.current); typing.current = 0; p.onTyping(false); }
+  };
+  const input = (v: string) => {
+    setText(v);
+    // One typing:true per burst, typing:false after 3 s of quiet.
+    if (!typing.current) p.onTyping(true);
+    clearTimeout(typing.current);
+    typing.current = window.setTimeout(() => { typing.current = 0; p.onTyping(false); }, 3000);
+  };
+  const near = text.length >= p.max * 0.9;
+  return (
+    <div>
+      {p.files.length ? <div class="th">{p.files.map((f) => (
+        <div key={f.key}><img class={f.id ? '' : 'up'} src={f.url} alt="" /><button aria-label={p.t('composer.remove')} onClick={() => p.onRemove(f.key)}>×</button></div>
+      ))}</div> : null}
+      {near ? <div class={`cnt${text.length >= p.max ? ' over' : ''}`}>{p.t('composer.limit', { count: text.length, max: p.max })}</div> : null}
+      <div class="cp">
+        {p.uploads ? <>
+          <button class="ib" aria-label={p.t('composer.attach')} title={p.t('composer.attach')} onClick={() => file.current?.click()}>📎</button>
+          <input ref={file} type="file" accept="image/jpeg,image/png,image/webp,image/gif" multiple hidden
+            onChange={(e) => { const el = e.currentTarget; p.onPick([...(el.files ?? [])]); el.value = ''; }} />
+        </> : null}
+        <textarea rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
+          onInput={(e) => input(e.currentTarget.value)}
+          onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
+        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} onClick={submit}>➤</button>
+      </div>
+    </div>
+  );
+}
+
+export function LeadForm(p: { t: T; form: NonNullable<State['leadForm']>; onSubmit(values: Record<string, string>): void }) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState('');
+  const key = `lead.title.${p.form.reason}`;
+  const title = p.t((key in STRINGS ? key : 'lead.title.offline') as StringKey);
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const missing = p.form.fields.find((f) => f.required && !values[f.key]?.trim());
+    if (missing) return setProblem(p.t('lead.required', { field: missing.label }));
+    p.onSubmit(values);
+  };
+  return (
+    <form class="card lead" onSubmit={submit}>
+      <p>{title}</p>
+      {p.form.fields.map((f) => {
+        const common = { name: f.key, required: f.required, value: values[f.key] ?? '', onInput: (e: any) => setValues({ ...values, [f.key]: e.currentTarget.value }) };
+        return (
+          <label key={f.key}>{f.label}{f.required ? ' *' : ''}
+            {f.type === 'textarea' ? <textarea rows={3} {...common} />
+              : f.type === 'select' ? <select {...common}><option value="" />{(f.options ?? []).map((o) => <option value={o}>{o}</option>)}</select>
+              : <input type={f.type} {...common} />}
+          </label>
+        );
+      })}
+      {problem ? <p class="line error">{problem}</p> : null}
+      <div class="row"><button class="btn" type="submit">{p.t('lead.submit')}</button></div>
+    </form>
+  );
+}
+
+export function Confirm(p: { t: T; c: NonNullable<State['confirm']>; onAnswer(approved: boolean): void }) {
+  return (
+    <div class="card confirm" role="alertdialog">
+      <p><b>{p.t('confirm.title')}</b></p>
+      <p>{p.c.message || p.t('confirm.body', { tool: p.c.label })}</p>
+      <div class="row">
+        <button class="btn" onClick={() => p.onAnswer(true)}>{p.t('confirm.allow')}</button>
+        <button class="btn alt" onClick={() => p.onAnswer(false)}>{p.t('confirm.deny')}</button>
+      </div>
+    </div>
+  );
+}
+
+export function Csat(p: { t: T; rated: number | null; onRate(v: number): void }) {
+  if (p.rated) return <div class="card csat"><p>{p.t('csat.thanks')}</p></div>;
+  return (
+    <div class="card csat">
+      <p>{p.t('csat.question')}</p>
+      <div class="stars">{[1, 2, 3, 4, 5].map((v) => <button aria-label={`${v} / 5`} onClick={() => p.onRate(v)}>{v}</button>)}</div>
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+/** The chat window in every layout: header, messages, suggested prompts, cards, composer, attribution. */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Core } from '../types.js';
+import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './parts.js';
+import type { Session, State } from './session.js';
+import { translator, type T } from './strings.js';
+import { downloadText, transcriptMarkdown } from './transcript.js';
+import { uploadImage } from './uploads.js';
+
+function useSession(s: Session): State {
+  const [st, setSt] = useState(s.state);
+  useEffect(() => s.subscribe(() => setSt(s.state)), [s]);
+  return st;
+}
+
+export function App({ core, s, open }: { core: Core; s: Session; open: boolean }) {
+  const st = useSession(s);
+  const cfg = core.cfg;
+  const a = cfg.appearance;
+  const t = useMemo(() => translator(cfg.texts.strings ?? {}), [cfg]);
+  const [menu, setMenu] = useState(false);
+  const [files, setFiles] = useState<Pending[]>([]);
+  const list = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const layout = a.layout;
+  const title = cfg.texts.title || cfg.identity.agentName;
+  const subtitle = cfg.texts.subtitle || cfg.identity.role;
+  const started = st.messages.some((m) => m.role === 'user');
+
+  s.onError = (f) => {
+    const known = ['rate_limited', 'session_limit', 'internal', 'unavailable'].includes(f.code);
+    s.addLine('error', known ? t(`error.${f.code}` as 'error.internal') : f.message);
+    if (f.code === 'unavailable') setTimeout(() => s.reconnect(), 1000);
+  };
+
+  useEffect(() => { const el = list.current; if (el) el.scrollTop = el.scrollHeight; }, [st.messages, st.agent, st.typing, st.leadForm, st.confirm, st.ended, open]);
+  useEffect(() => { if (open) box.current?.querySelector('textarea')?.focus(); }, [open]);
+  useEffect(() => {
+    // A modal drawer stops the page behind it from scrolling while it is open.
+    if (layout !== 'drawer' || !a.drawer.modal || !open) return;
+    const html = document.documentElement;
+    const before = html.style.overflow;
+    html.style.overflow = 'hidden';
+    return () => { html.style.overflow = before; };
+  }, [open]);
+
+  const send = (text: string): boolean => {
+    if (text.length > cfg.maxMessageChars) return false;
+    const done = files.filter((f) => f.id);
+    s.sendMessage(text, done.map((f) => f.id!), done.map((f) => f.url));
+    setFiles([]);
+    return true;
+  };
+  const pick = (picked: File[]) => {
+    const max = cfg.uploads.maxPerMessage;
+    if (files.length + picked.length > max) s.addLine('error', t('error.tooMany', { max }));
+    for (const file of picked.slice(0, Math.max(0, max - files.length))) {
+      if (file.size > cfg.uploads.maxMB * 1024 * 1024) { s.addLine('error', t('error.tooBig', { max: cfg.uploads.maxMB })); continue; }
+      const p: Pending = { key: Math.random().toString(36).slice(2), url: URL.createObjectURL(file), id: null };
+      setFiles((fs) => [...fs, p]);
+      uploadImage(core.base, core.botId, st.visitorToken ?? '', file)
+        .then((id) => setFiles((fs) => fs.map((f) => (f.key === p.key ? { ...f, id } : f))))
+        .catch((err: Error) => { setFiles((fs) => fs.filter((f) => f.key !== p.key)); s.addLine('error', t('error.upload', { reason: err.message })); });
+    }
+  };
+  const menuItems: Array<[string, () => void]> = [];
+  if (cfg.behavior.newConversation) menuItems.push([t('menu.new'), () => s.send({ t: 'new_conversation' })]);
+  if (cfg.behavior.transcriptDownload) menuItems.push([t('menu.transcript'), () => downloadText(`chat-${new Date().toISOString().slice(0, 10)}.md`, transcriptMarkdown(st.messages, title, t))]);
+  if (cfg.behavior.handoff?.enabled) menuItems.push([t('menu.handoff'), () => s.send({ t: 'handoff' })]);
+
+  const status = <Status st={st} t={t} />;
+  const prompts = !started && st.welcome.suggestedPrompts.length ? (
+    <div class="sp">{st.welcome.suggestedPrompts.map((q) => <button onClick={() => send(q)}>{q}</button>)}</div>
+  ) : null;
+  const cards = <>
+    {st.confirm ? <Confirm t={t} c={st.confirm} onAnswer={(approved) => { s.send({ t: 'confirm', confirmId: st.confirm!.confirmId, approved }); s.patch({ confirm: null }); }} /> : null}
+    {st.leadForm ? <LeadForm t={t} form={st.leadForm} onSubmit={(fields) => { s.send({ t: 'lead', fields }); s.patch({ leadForm: null }); s.addLine('system_event', t('lead.thanks')); }} /> : null}
+    {st.ended ? <div class="line">{t('ended')}</div> : null}
+    {st.ended?.askCsat && st.feedback.csat ? <Csat t={t} rated={st.ended.rated} onRate={(value) => s.send({ t: 'csat', value })} /> : null}
+  </>;
+  const composer = (
+    <Composer t={t} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
+      onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
+      onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
+  );
+  const messages = (
+    <div class="ms" ref={list} aria-live="polite">
+      {st.welcome.message ? <div class="m assistant welcome">{st.welcome.message}</div> : null}
+      {st.messages.map((m) => <Message key={m.id} m={m} t={t} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} />)}
+    </div>
+  );
+  const theme = a.theme.mode === 'auto' ? 'auto' : a.theme.mode === 'dark' ? 'dark' : '';
+  const close = layout === 'inline' ? null : <button class="ib close" aria-label={t('header.close')} title={t('header.close')} onClick={() => core.close()}>×</button>;
+
+  if (layout === 'floating') {
+    const last = [...st.messages].reverse().find((m) => m.role === 'assistant' || m.role === 'human_agent');
+    return (
+      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title}>
+        <div class="fl">
+          <div class="top">{close}</div>
+          {a.captions ? <div class="cap" aria-live="polite">{last?.text ?? st.welcome.message}</div> : messages}
+          {status}
+          {prompts}
+          {cards}
+          <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
+          {a.floating.composer ? composer : null}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <>
+      {layout === 'drawer' && a.drawer.modal && open ? <div class="bd" onClick={() => core.close()} /> : null}
+      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-label={title}>
+        <div class="hd">
+          <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
+          <div class="tt"><b>{title}</b>{subtitle ? <small>{subtitle}</small> : null}</div>
+          {menuItems.length ? <button class="ib mb" aria-label={t('menu.label')} aria-expanded={menu} onClick={() => setMenu(!menu)}>⋯</button> : null}
+          {close}
+        </div>
+        {menu ? <div class="menu" role="menu">{menuItems.map(([label, run]) => <button role="menuitem" onClick={() => { setMenu(false); run(); }}>{label}</button>)}</div> : null}
+        {messages}
+        {prompts}
+        {cards}
+        {status}
+        {composer}
+        {cfg.behavior.poweredBy ? <div class="pw">{t('poweredBy')}</div> : null}
+      </div>
+    </>
+  );
+}
+
+function Status({ st, t }: { st: State; t: T }) {
+  let text = '';
+  if (st.conn !== 'open') text = t(st.conn === 'retrying' ? 'status.retrying' : 'status.connecting');
+  else if (st.typing !== null) text = t('status.typing', { name: st.typing || t('status.someone') });
+  else if (st.agent) text = st.agent.state === 'tool' ? t('status.tool', { tool: st.agent.label ?? '' }) : t('status.thinking');
+  const busy = st.conn === 'open' && (st.typing !== null || st.agent);
+  return <div class="st" aria-live="polite">{busy ? <span class="dots"><span /><span /><span /></span> : null}{text}</div>;
+}
