@@ -3,6 +3,7 @@ import { findBot } from '../../src/chat/bot-source.js';
 import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { visitorRequests } from '../../src/chat/visitor-requests.js';
+import { botOffline } from '../../src/team/offline.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
 
@@ -32,6 +33,14 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   const live = await findBot(a.app, conv.botId);
   if (live) chat.bot.status = live.status === 'paused' ? 'paused' : 'running';
   if (chat.bot.status === 'paused') { await a.storeMessage({ role: 'system_event', text: LINES.paused }); return; }
+  // Outside opening hours with hours.scope bot the AI is offline too: the offline text (at most once an hour)
+  // and the lead form, and no model call.
+  const offline = await botOffline(a.app, conv, chat.config);
+  if (offline) {
+    if (offline.notice) await a.storeMessage({ role: 'system_event', text: offline.notice });
+    if (offline.leadForm) a.push(offline.leadForm);
+    return;
+  }
   if (!chat.brain) { await a.storeMessage({ role: 'system_event', text: LINES.noBrain }); return; }
   if (await overCap(a)) { await a.storeMessage({ role: 'system_event', text: LINES.cap }); return; }
 

@@ -68,6 +68,7 @@ export async function applyEvent(app: AppContext, e: Pick<EventRecord, 'type' | 
     }
     case 'message.created': {
       const role = d.message?.role;
+      if (d.message?.visibility === 'internal') return; // team notes are not conversation traffic
       if (role === 'user') inc.visitorMessages = 1;
       else if (role === 'human_agent') inc.teamMessages = 1;
       else if (role === 'system_event') inc.systemMessages = 1;

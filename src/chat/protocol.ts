@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PublicMessage } from './records.js';
+import type { LeadFormFrame } from '../leads/form.js';
 
 /**
  * The widget chat socket protocol (docs/widget-protocol.md): JSON text frames, each an object with `t`.
@@ -27,6 +28,10 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
     t: z.literal('tools'),
     tools: z.array(z.strictObject({ name: z.string().min(1).max(64), description: z.string().max(1024), parameters: z.record(z.string(), z.unknown()) })).max(50),
   }),
+  /** The visitor asks for a person (chat menu), when behavior.handoff.enabled. */
+  z.strictObject({ t: z.literal('handoff'), reason: z.string().max(500).optional() }),
+  /** The visitor sends the lead form the server showed (lead_form). */
+  z.strictObject({ t: z.literal('lead'), fields: z.record(z.string().max(32), z.string().max(2000)) }),
   /** The page's answer to a tool_call frame. */
   z.strictObject({ t: z.literal('tool_result'), callId: id, content: z.string().max(200_000), isError: z.boolean().optional() }),
   /** The visitor's answer to a confirm frame (run a destructive tool or not). */
@@ -65,6 +70,11 @@ export type ServerFrame =
   | { t: 'tool_call'; callId: string; name: string; args: Record<string, unknown> }
   /** Ask the visitor before a destructive tool runs; answer with confirm and the same confirmId. */
   | { t: 'confirm'; confirmId: string; tool: { name: string; label: string }; args: Record<string, unknown> }
+  /** Show the lead form (leadCapture.when start / before_handoff, or an offline flow); answer with a lead frame. */
+  | LeadFormFrame
+  | { t: 'lead_ok'; leadId: string }
+  /** The visitor's handoff request was taken: `available` tells whether a person may join soon. */
+  | { t: 'handoff'; handoffId: string; available: boolean }
   | { t: 'pong' };
 
 /** Parses one frame; returns the frame or a clear error (never throws). */

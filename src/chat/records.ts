@@ -129,10 +129,12 @@ export const chatCollections = perApp((app: AppContext): ChatCollections => ({
     indexes: [{ fields: [['workspaceId', 1], ['botId', 1]] }, { fields: [['workspaceId', 1], ['visitorId', 1], ['botId', 1]] }, { fields: [['status', 1], ['idleEndsAt', 1]] }],
   }),
   messages: app.store.collection<MessageRecord>('messages', { indexes: [{ fields: [['conversationId', 1], ['seq', 1]], unique: true }] }),
-  toolCalls: app.store.collection<ToolCallRecord>('tool_calls', { indexes: [{ fields: [['conversationId', 1]] }] }),
+  toolCalls: app.store.collection<ToolCallRecord>('tool_calls', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['workspaceId', 1], ['createdAt', 1]] }] }),
   attachments: app.store.collection<AttachmentRecord>('attachments', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['visitorId', 1], ['createdAt', 1]] }] }),
-  feedback: app.store.collection<FeedbackRecord>('feedback', { indexes: [{ fields: [['conversationId', 1]] }] }),
-  visitors: app.store.collection<VisitorRecord>('visitors', { indexes: [{ fields: [['workspaceId', 1], ['userId', 1]], unique: true, sparse: true }] }),
+  feedback: app.store.collection<FeedbackRecord>('feedback', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['workspaceId', 1], ['createdAt', 1]] }] }),
+  visitors: app.store.collection<VisitorRecord>('visitors', {
+    indexes: [{ fields: [['workspaceId', 1], ['userId', 1]], unique: true, sparse: true }, { fields: [['workspaceId', 1], ['email', 1]] }],
+  }),
   usage: app.store.collection<UsageDayRecord>('usage_daily', { indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['day', 1]] }] }),
 }));
 

@@ -11,6 +11,9 @@ import { RateLimiter } from './rate-limit.js';
 import { chatCollections, publicMessage } from './records.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
 import { visitorRequests } from './visitor-requests.js';
+import { requestHandoff } from '../team/handoff.js';
+import { submitLeadForm } from '../leads/capture.js';
+import { leadFormFrame } from '../leads/form.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
@@ -83,6 +86,9 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
       d.history = [];
       if (d.conversationId) service.hub.join(d.conversationId, conn);
+      // leadCapture.when start: the form comes before the first message (its answer opens the conversation).
+      const lc = config.behavior.leadCapture;
+      if (lc.enabled && lc.when === 'start' && !d.conversationId) send(conn, leadFormFrame(null, 'start', lc.fields));
     },
     message(conn, raw, isBinary) {
       const wait = frames.take(String(conn.id), FRAMES_PER_MINUTE);
@@ -116,6 +122,18 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
   const send = (f: ServerFrame) => conn.send(encodeFrame(f));
   const requests = visitorRequests(app);
   switch (frame.t) {
+    case 'handoff': {
+      if (!d.conversationId) return void send({ t: 'error', code: 'not_found', message: 'send a message first: there is no conversation yet' });
+      const r = await requestHandoff(app, { conversationId: d.conversationId, reason: frame.reason ?? null, source: 'visitor' });
+      if (!r.ok) return void send({ t: 'error', code: r.code === 'ended' ? 'not_found' : r.code, message: r.message });
+      return void send({ t: 'handoff', handoffId: r.handoff._id, available: r.available });
+    }
+    case 'lead': {
+      if (!d.conversationId && !(await openConversation(app, service, conn))) return;
+      const r = await submitLeadForm(app, { conversationId: d.conversationId!, visitorId: d.visitor.visitorId, fields: frame.fields });
+      if (!r.ok) return void send({ t: 'error', code: r.code, message: r.message });
+      return void send({ t: 'lead_ok', leadId: r.lead._id });
+    }
     case 'tools':
       d.pageTools = frame.tools;
       if (d.conversationId) requests.setPageTools(d.conversationId, frame.tools);
@@ -188,6 +206,7 @@ async function openConversation(app: AppContext, service: ConversationService, c
   d.conversationId = started.conversation._id;
   service.hub.join(d.conversationId, conn);
   if (d.pageTools) visitorRequests(app).setPageTools(d.conversationId, d.pageTools);
+
   conn.send(encodeFrame({ t: 'conversation', conversationId: d.conversationId }));
   return true;
 }

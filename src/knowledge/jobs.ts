@@ -164,6 +164,9 @@ export class IngestRunner {
       await indexDocument(this.app, this.lexical, source, { ref: 'file', url: null, bytes: f.data, type, filename: source.file.filename, fallbackTitle: source.name }, signal);
       return [];
     }
+    if (source.kind === 'crawl' && !(await this.robotsFor(item.ref, robots, signal)).isAllowed(item.ref)) {
+      throw new Error(`${item.ref}: robots.txt does not allow this page`);
+    }
     const page = await fetchPage(this.client, item.ref, signal);
     if (item.kind === 'sitemap') {
       const { pages, sitemaps } = parseSitemap(page.bytes.toString('utf8'));

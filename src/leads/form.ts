@@ -18,12 +18,13 @@ export type LeadFormReason = 'start' | 'before_handoff' | 'offline';
 /** Server frame for the widget (docs/widget-protocol.md): show this form; the visitor answers with { t: 'lead', fields }. */
 export interface LeadFormFrame {
   t: 'lead_form';
-  conversationId: string;
+  /** Null for the start form, shown before the conversation exists. */
+  conversationId: string | null;
   reason: LeadFormReason;
   fields: LeadField[];
 }
 
-export function leadFormFrame(conversationId: string, reason: LeadFormReason, fields: LeadField[]): LeadFormFrame {
+export function leadFormFrame(conversationId: string | null, reason: LeadFormReason, fields: LeadField[]): LeadFormFrame {
   return { t: 'lead_form', conversationId, reason, fields: fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: f.required, ...(f.options ? { options: f.options } : {}) })) };
 }
 

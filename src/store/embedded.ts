@@ -31,6 +31,7 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
     collection<T extends Doc>(name: string, spec: CollectionSpec = {}) {
       let c = collections.get(name);
       if (!c) { c = new EmbeddedCollection<Doc>(db, name, spec); collections.set(name, c); }
+      else if (spec.indexes?.length) c.ensureIndexes(spec);
       return c as unknown as Collection<T>;
     },
     async dropWorkspace(workspaceId) {
@@ -51,11 +52,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     this.table = `c_${name}`;
     db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, ws TEXT NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID`);
     db.exec(`CREATE INDEX IF NOT EXISTS "${this.table}__ws" ON "${this.table}" (ws, id)`);
+    this.ensureIndexes(spec);
+  }
+
+  /** Creates the spec's indexes (idempotent); a later opener of the collection may add its own. */
+  ensureIndexes(spec: CollectionSpec): void {
     for (const ix of spec.indexes ?? []) {
       const cols = ix.fields.map(([f, d]) => `${fieldExpr(f)}${d === -1 ? ' DESC' : ''}`).join(', ');
       const ixName = `${this.table}__${ix.fields.map(([f]) => f.replace(/\./g, '_')).join('_')}${ix.unique ? '_u' : ''}`;
       const where = ix.sparse ? ` WHERE ${ix.fields.map(([f]) => `${fieldExpr(f)} IS NOT NULL`).join(' AND ')}` : '';
-      db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${ixName}" ON "${this.table}" (${cols})${where}`);
+      this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${ixName}" ON "${this.table}" (${cols})${where}`);
     }
   }
 

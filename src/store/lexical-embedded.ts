@@ -43,10 +43,12 @@ export interface LexicalIndex {
 /** A term as an FTS5 string literal: no operator or column syntax can leak in from user text. */
 const phrase = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
-/** Terms found in more than this share of a workspace's entries add little to BM25 but cost a scan each. */
-const COMMON_SHARE = 0.03;
+/** Terms found in more than this share of all entries add little to BM25 but cost a scan each. */
+const COMMON_SHARE = 0.015;
 /** The rarest terms kept per query. */
-const MAX_TERMS = 8;
+const MAX_TERMS = 6;
+/** Below this many entries per term nothing is pruned: small knowledge bases are fast anyway. */
+const MIN_COMMON_ROWS = 500;
 
 /**
  * Workspace and source ids as one token each (the tokenizer would split `ws_01H…` into a phrase, and
@@ -84,20 +86,27 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   const textOf = db.prepare('SELECT title, body FROM lex_fts WHERE rowid = ?');
   const top = db.prepare('SELECT rowid AS rid, rank AS s FROM lex_fts WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?');
   const countMatch = db.prepare('SELECT COUNT(*) FROM lex_fts WHERE lex_fts MATCH ?').pluck();
-  const countWs = db.prepare('SELECT COUNT(*) FROM lex_meta WHERE ws = ?').pluck();
+  const countAll = db.prepare('SELECT COUNT(*) FROM lex_meta').pluck();
+  const metaOf = db.prepare('SELECT ws, source FROM lex_meta WHERE rid = ?');
   const stmts = new Map<string, Database.Statement>();
   const stmt = (sql: string) => { let s = stmts.get(sql); if (!s) { s = db.prepare(sql); stmts.set(sql, s); } return s; };
 
-  // Document frequencies per workspace and term, dropped after enough writes to have moved them.
+  // Document frequencies over the whole index (a pruning heuristic: need not be exact), dropped after enough
+  // writes to have moved them; row counts per scope, dropped on every write.
   let dfCache = new Map<string, number>();
   let writesSinceDf = 0;
-  const df = (wsFilter: string, term: string): number => {
-    const key = `${wsFilter}\n${term}`;
-    let n = dfCache.get(key);
-    if (n === undefined) { n = countMatch.get(`{title body} : ${phrase(term)} AND ${wsFilter}`) as number; dfCache.set(key, n); }
+  const counts = new Map<string, number>();
+  const df = (term: string): number => {
+    let n = dfCache.get(term);
+    if (n === undefined) { n = countMatch.get(`{title body} : ${phrase(term)}`) as number; dfCache.set(term, n); }
     return n;
   };
-  const wrote = (n: number) => { writesSinceDf += n; if (writesSinceDf > 2000) { dfCache = new Map(); writesSinceDf = 0; } };
+  const counted = (key: string, fn: () => number) => { let n = counts.get(key); if (n === undefined) { n = fn(); counts.set(key, n); } return n; };
+  const wrote = (n: number) => {
+    counts.clear();
+    writesSinceDf += n;
+    if (writesSinceDf > 2000) { dfCache = new Map(); writesSinceDf = 0; }
+  };
 
   function scopeWhere(scope: LexicalScope, params: unknown[]): string {
     let where = 'ws = ?';
@@ -122,14 +131,33 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
     async search(workspaceId, terms, { sourceIds, limit }) {
       const uniq = [...new Set(terms.filter(Boolean))];
       if (uniq.length === 0 || limit <= 0 || (sourceIds && sourceIds.length === 0)) return [];
-      const wsFilter = `ws : ${token('w', workspaceId)}`;
-      const filter = sourceIds ? `${wsFilter} AND src : (${sourceIds.map((id) => token('s', id)).join(' OR ')})` : wsFilter;
-      const total = countWs.get(workspaceId) as number;
-      const byRarity = uniq.map((t) => ({ t, n: df(wsFilter, t) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
+      const all = counted('', () => countAll.get() as number);
+      const inScope = counted(`${workspaceId}\n${sourceIds?.join(',') ?? ''}`, () => {
+        const params: unknown[] = [workspaceId];
+        let where = 'ws = ?';
+        if (sourceIds) { where += ` AND source IN (${sourceIds.map(() => '?').join(',')})`; params.push(...sourceIds); }
+        return stmt(`SELECT COUNT(*) FROM lex_meta WHERE ${where}`).pluck().get(...params) as number;
+      });
+      if (inScope === 0) return [];
+      const byRarity = uniq.map((t) => ({ t, n: df(t) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
       if (byRarity.length === 0) return [];
-      const rare = byRarity.filter((x) => x.n <= Math.max(50, total * COMMON_SHARE)).slice(0, MAX_TERMS);
-      const used = (rare.length ? rare : byRarity.slice(0, 1)).map((x) => x.t);
-      const rows = top.all(`{title body} : (${used.map(phrase).join(' OR ')}) AND ${filter}`, limit) as Array<{ rid: number; s: number }>;
+      const rare = byRarity.filter((x) => x.n <= Math.max(MIN_COMMON_ROWS, all * COMMON_SHARE)).slice(0, MAX_TERMS);
+      const match = `{title body} : (${(rare.length ? rare : byRarity.slice(0, 1)).map((x) => phrase(x.t)).join(' OR ')})`;
+      let filter = `ws : ${token('w', workspaceId)}`;
+      if (sourceIds) filter += ` AND src : (${sourceIds.map((id) => token('s', id)).join(' OR ')})`;
+      const ranked = (m: string, n: number) => top.all(m, n) as Array<{ rid: number; s: number }>;
+      // A filter in the MATCH reads the scope's whole token list: cheap for a small scope, costly for a
+      // large one. So: the whole index in scope -> no filter; most of it -> filter the best rows afterwards.
+      let rows: Array<{ rid: number; s: number }>;
+      if (inScope === all) rows = ranked(match, limit);
+      else if (inScope * 2 >= all) {
+        const wide = ranked(match, limit * 4);
+        rows = wide.filter((r) => {
+          const m = metaOf.get(r.rid) as { ws: string; source: string } | undefined;
+          return !!m && m.ws === workspaceId && (!sourceIds || sourceIds.includes(m.source));
+        }).slice(0, limit);
+        if (rows.length < limit && wide.length === limit * 4) rows = ranked(`${match} AND ${filter}`, limit);
+      } else rows = ranked(`${match} AND ${filter}`, limit);
       return rows.map((r, i) => ({
         id: idOf.get(r.rid) as string,
         score: -r.s,

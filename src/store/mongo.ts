@@ -34,6 +34,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Docum
     collection<T extends Doc>(name: string, spec: CollectionSpec = {}) {
       let c = collections.get(name);
       if (!c) { c = new MongoStoreCollection<Doc>(db, name, spec); collections.set(name, c); }
+      else if (spec.indexes?.length) c.addIndexes(spec);
       return c as unknown as Collection<T>;
     },
     async dropWorkspace(workspaceId) {
@@ -54,6 +55,13 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     if (!NAME.test(name)) throw new Error(`bad collection name: ${name}`);
     this.coll = db.collection(name);
     this.ready = ensureIndexes(this.coll, indexDefinitions(spec.indexes));
+    this.ready.catch(() => undefined);
+  }
+
+  /** A later opener's indexes: built after the first ones; operations wait for them too. */
+  addIndexes(spec: CollectionSpec): void {
+    const previous = this.ready;
+    this.ready = previous.then(() => ensureIndexes(this.coll, indexDefinitions(spec.indexes)));
     // Kept for every operation to await: a unique index that could not be built must not fail silently.
     this.ready.catch(() => undefined);
   }

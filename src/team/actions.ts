@@ -61,7 +61,11 @@ export async function teamMessage(app: AppContext, who: Person, conversationId: 
     if (conv.takenOverBy && conv.takenOverBy.userId !== who.userId) throw conflict(`${conv.takenOverBy.userName} has taken this conversation over`);
     if (!conv.takenOverBy) await takeover(app, who, conversationId);
   }
-  return conversations(app).ask(conv._id, { type: 'teamMessage', userId: who.userId, authorName: who.userName, text: input.text, internal: input.internal });
+  const message = await conversations(app).ask(conv._id, { type: 'teamMessage', userId: who.userId, authorName: who.userName, text: input.text, internal: input.internal });
+  // The actor announces visible messages only; the team still sees its notes arrive on the live socket.
+  // Webhooks never carry them (isDeliverable drops internal messages).
+  if (input.internal) await app.events.publish(conv.workspaceId, 'message.created', { botId: conv.botId, conversationId: conv._id, message });
+  return message;
 }
 
 /** Shows the visitor (or stops showing) that this person is typing. */

@@ -136,6 +136,22 @@ export async function resolveHandoff(app: AppContext, conv: ConversationRecord, 
   return h;
 }
 
+/**
+ * A conversation that ends closes its handoff quietly: a waiting one will not time out into an offline flow,
+ * an accepted one is over (no handoff.resolved: nobody handed it back).
+ */
+export async function closeHandoffsOf(app: AppContext, workspaceId: string, conversationId: string): Promise<void> {
+  const now = app.clock.now();
+  const open = await handoffs(app).find({ workspaceId, conversationId, state: { $in: ['requested', 'accepted'] } });
+  if (!open.length) return;
+  workspaceActors(app).get(workspaceId).send({ type: 'cancelHandoff', conversationId });
+  for (const h of open) {
+    await handoffs(app).updateOne({ workspaceId, _id: h._id, state: h.state }, h.state === 'requested'
+      ? { $set: { state: 'unanswered', unansweredReason: 'ended' } }
+      : { $set: { state: 'resolved', resolvedAt: now, resolvedBy: null } });
+  }
+}
+
 /** handoff_to_human: offered when behavior.handoff.enabled and not switched off in tools.builtins. */
 export const handoffToolSource: ToolSource = {
   name: 'handoff',

@@ -19,7 +19,7 @@ export interface HandoffRecord extends Doc {
   acceptedAt: number | null;
   resolvedAt: number | null;
   resolvedBy: string | null;
-  /** Why nobody took it: 'timeout', 'nobody_available' or 'closed_hours'. */
+  /** Why nobody took it: 'timeout', 'nobody_available', 'closed_hours', or 'ended' (the conversation ended first). */
   unansweredReason: string | null;
 }
 
@@ -38,3 +38,10 @@ export const handoffs = perApp((app: AppContext) => app.store.collection<Handoff
 }));
 
 export const offlineNotices = perApp((app: AppContext) => app.store.collection<OfflineNoticeRecord>('offline_notices'));
+
+/** Deletes the team records of these conversations (they hold the visitor's words in handoff summaries). */
+export async function deleteTeamRecordsOf(app: AppContext, workspaceId: string, conversationIds: string[]): Promise<void> {
+  if (!conversationIds.length) return;
+  await handoffs(app).deleteMany({ workspaceId, conversationId: { $in: conversationIds } });
+  await offlineNotices(app).deleteMany({ workspaceId, conversationId: { $in: conversationIds } });
+}

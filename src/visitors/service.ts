@@ -7,7 +7,7 @@ import type { AppContext } from '../app.js';
 import { chatCollections, publicMessage, type VisitorRecord } from '../chat/records.js';
 import { notFound } from '../errors.js';
 import { leadsCollection, leadView } from '../leads/service.js';
-import { handoffs, offlineNotices } from '../team/records.js';
+import { deleteTeamRecordsOf, handoffs } from '../team/records.js';
 
 const visitorView = (v: VisitorRecord) => ({
   id: v._id, userId: v.userId ?? null, name: v.name, email: v.email, createdAt: v.createdAt, lastSeenAt: v.lastSeenAt,
@@ -93,8 +93,7 @@ export async function eraseVisitor(app: AppContext, workspaceId: string, visitor
     messages = await db.messages.deleteMany({ workspaceId, conversationId: inConvs });
     await db.toolCalls.deleteMany({ workspaceId, conversationId: inConvs });
     await db.feedback.deleteMany({ workspaceId, conversationId: inConvs });
-    await handoffs(app).deleteMany({ workspaceId, conversationId: inConvs });
-    await offlineNotices(app).deleteMany({ workspaceId, conversationId: inConvs });
+    await deleteTeamRecordsOf(app, workspaceId, convIds);
     await app.events.collection.deleteMany({ workspaceId, 'data.conversationId': inConvs });
   }
   for (const a of await db.attachments.find({ workspaceId, visitorId })) {

@@ -78,6 +78,8 @@ test('the lexical index ranks by BM25, stays inside a workspace and replaces ent
   assert.is(hits[0].id, 'a', 'two matched terms beat one repeated term');
   assert.is(hits[0].matchedTerms, 2);
   assert.equal((await lex.search('ws_1', ['tomatoes'], { sourceIds: ['ks_2'], limit: 10 })).map((h) => h.id), ['d']);
+  assert.equal((await lex.search('ws_2', ['tomatoes'], { limit: 10 })).map((h) => h.id), ['c']);
+  assert.equal(await lex.search('ws_3', ['tomatoes'], { limit: 10 }), []);
   await lex.upsert([e('a', 'ws_1', 'Now about roses only.')]);
   assert.is(await lex.count({ workspaceId: 'ws_1' }), 3);
   assert.equal((await lex.search('ws_1', ['watering'], { limit: 10 })).map((h) => h.id), []);

@@ -34,7 +34,7 @@ async function addSource(body: unknown) {
   return (await api('GET', '/api/v1/knowledge')).body.items.find((s: any) => s.id === r.body.id);
 }
 async function upload(bytes: Buffer, contentType: string, filename: string) {
-  return server.fetch(`/api/v1/knowledge/files?filename=${encodeURIComponent(filename)}`, { method: 'POST', headers: { ...owner.headers, 'content-type': contentType }, body: bytes })
+  return server.fetch(`/api/v1/knowledge/files?filename=${encodeURIComponent(filename)}`, { method: 'POST', headers: { ...owner.headers, 'content-type': contentType }, body: new Uint8Array(bytes) })
     .then(async (res) => ({ status: res.status, body: await res.json() as any }));
 }
 const urls = async (id: string) => (await api('GET', `/api/v1/knowledge/${id}/documents`)).body.items.map((d: any) => d.url.replace(site.url, '')).sort();

@@ -127,4 +127,47 @@ test('with hours scope bot, outside hours the offline text goes out at most once
   assert.is(await botOffline(w.server.app, conv, open!.config), null);
 });
 
+test('a team member who is away is not available, and the form comes before a handoff when asked for', async () => {
+  await republish(w, { behavior: { hours: ALWAYS_OPEN, handoff: { enabled: true, offlineAction: 'lead_form' }, leadCapture: { enabled: true, when: 'before_handoff' } } });
+  const live = await w.live(w.agent);
+  await live.event('hello');
+  live.send({ t: 'presence', presence: 'away' });
+  await live.event('presence.changed', (d) => d.userId === w.agent.userId && d.presence === 'away');
+  const first = await chattingVisitor(w, 'one');
+  const away = await requestHandoff(w.server.app, { conversationId: first.conversationId, reason: null, source: 'visitor' });
+  assert.ok(away.ok && !away.available, 'away means not available');
+  await first.visitor.frame('lead_form', (f) => f.reason === 'offline');
+
+  live.send({ t: 'presence', presence: 'online' });
+  await live.event('presence.changed', (d) => d.userId === w.agent.userId && d.presence === 'online');
+  const second = await chattingVisitor(w, 'two');
+  const online = await requestHandoff(w.server.app, { conversationId: second.conversationId, reason: null, source: 'visitor' });
+  assert.ok(online.ok && online.available);
+  await second.visitor.frame('lead_form', (f) => f.reason === 'before_handoff');
+  const again = await requestHandoff(w.server.app, { conversationId: second.conversationId, reason: 'again', source: 'agent' });
+  assert.is(again.ok && again.handoff._id, online.ok && online.handoff._id, 'a second request returns the open one');
+
+  // The conversation ends before anyone accepts: no offline flow afterwards.
+  assert.is((await w.server.request('POST', `/api/v1/conversations/${second.conversationId}/close`, { headers: w.agent.headers })).status < 300, true);
+  await second.visitor.frame('ended');
+  let h = await handoffs(w.server.app).findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
+  for (let i = 0; i < 50 && h?.state === 'requested'; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    h = await handoffs(w.server.app).findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
+  }
+  assert.is(h?.unansweredReason, 'ended');
+  await clock.advance(60_000);
+  assert.not.ok(second.visitor.all('message').some((f) => f.message.role === 'system_event'), 'no offline text after the end');
+
+  const owner = await w.live(w.owner);
+  await owner.event('hello');
+  await live.close();
+  await owner.event('presence.changed', (d) => d.userId === w.agent.userId && d.presence === 'offline');
+  const presence = await w.server.request('GET', '/api/v1/members', { headers: w.owner.headers });
+  assert.is(presence.body.members.find((m: { id: string }) => m.id === w.agent.userId)?.presence, 'offline', 'closing the last socket marks the user offline');
+  await owner.close();
+  await first.visitor.close();
+  await second.visitor.close();
+});
+
 test.run();

@@ -52,6 +52,8 @@ test('a team member takes over, replies, adds a note and releases while a visito
   const note = await w.server.request('POST', `/api/v1/conversations/${conversationId}/messages`, { body: { text: 'VIP customer, be nice', internal: true }, headers: h });
   assert.is(note.status, 201);
   assert.is(note.body.visibility, 'internal');
+  const noted = await live.event('message.created', (d) => d.message.id === note.body.id);
+  assert.is(noted.data.message.visibility, 'internal', 'the team sees its note on the live socket');
   const stored = await chatCollections(w.server.app).messages.findById(w.agent.workspaceId, note.body.id);
   assert.is(stored?.visibility, 'internal');
   assert.not.ok(isDeliverable('message.created', { message: { visibility: 'internal' } }), 'an internal note is never a webhook');

@@ -126,4 +126,62 @@ test('the transcript downloads as a Markdown file with both sides', async () => 
   assert.match(text, /\*\*Ava\*\* .*\n\nSure\./);
 });
 
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+test('an attached image is uploaded and sent with the message; a file that is not an image gets an error line', async () => {
+  await page.setInputFiles('.cp input[type=file]', { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text') });
+  await page.locator('.line.error', { hasText: 'could not be attached' }).waitFor();
+  assert.is(await page.locator('.th img').count(), 0);
+  await page.setInputFiles('.cp input[type=file]', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+  await page.locator('.th img:not(.up)').waitFor();
+  w.fake.script({ text: 'Nice picture.' });
+  await page.fill('.cp textarea', 'Here is a photo');
+  await page.press('.cp textarea', 'Enter');
+  await page.locator('.m.assistant', { hasText: 'Nice picture.' }).waitFor();
+  const sent = await sentOf(page, 'message');
+  assert.is(sent[sent.length - 1].attachments.length, 1);
+  const mine = page.locator('.m.user', { hasText: 'Here is a photo' });
+  assert.is(await mine.locator('img').count(), 1);
+  const stored = (await framesOf(page, 'message')).find((f) => f.message.text === 'Here is a photo');
+  assert.is(stored.message.attachments.length, 1);
+});
+
+test('when the team closes the conversation the visitor rates it from 1 to 5', async () => {
+  const conv = (await framesOf(page, 'conversation')).filter((f) => f.conversationId).pop();
+  const r = await w.server.request('POST', `/api/v1/conversations/${conv.conversationId}/close`, { headers: w.owner.headers, body: {} });
+  assert.ok(r.status < 300, JSON.stringify(r.body));
+  await page.locator('.line', { hasText: 'This conversation has ended.' }).waitFor();
+  const csat = page.locator('.card.csat');
+  await csat.locator('button[aria-label="5 / 5"]').click();
+  await csat.locator('text=Thanks for your feedback!').waitFor();
+  const ok = (await framesOf(page, 'feedback_ok')).find((f) => f.kind === 'csat');
+  assert.is(ok.value, 5);
+  await page.screenshot({ path: '/tmp/widget-csat.png' });
+});
+
+test('identify() reconnects the chat with the signed-in user of the page', async () => {
+  const before = (await framesOf(page, 'ready')).length;
+  await page.evaluate(() => (window as any).ServiceChat.identify({ userId: 'user-17', userHash: 'a'.repeat(64), name: 'Kim' }));
+  await page.waitForFunction((n) => (window as any).__frames.filter((f: any) => f.t === 'ready').length > n, before);
+  const urls: string[] = await page.evaluate(() => (window as any).__urls);
+  const last = new URL(urls[urls.length - 1]);
+  assert.is(last.searchParams.get('userId'), 'user-17');
+  assert.is(last.searchParams.get('name'), 'Kim');
+  assert.is(last.searchParams.get('botId'), botId);
+  assert.ok(last.searchParams.get('visitorToken')?.startsWith('v1.'));
+  await page.locator('.cp textarea').waitFor();
+});
+
+test('a dropped connection shows a notice and reconnects by itself', async () => {
+  const before = (await framesOf(page, 'ready')).length;
+  await page.evaluate(() => { const s = (window as any).__sockets; s[s.length - 1].close(); });
+  await page.locator('.st', { hasText: 'Reconnecting' }).waitFor();
+  await page.waitForFunction((n) => (window as any).__frames.filter((f: any) => f.t === 'ready').length > n, before);
+  await page.locator('.st:text-is("")').waitFor();
+  w.fake.script({ text: 'Still here.' });
+  await page.fill('.cp textarea', 'Are you there?');
+  await page.press('.cp textarea', 'Enter');
+  await page.locator('.m.assistant', { hasText: 'Still here.' }).waitFor();
+});
+
 test.run();

@@ -3,11 +3,8 @@
  * a bot made through the REST API, a host page on another loopback origin, and headless Chromium
  * (Debian's /usr/bin/chromium driven by playwright-core).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
@@ -36,10 +33,10 @@ export interface WidgetWorld {
 }
 
 const RECORD_FRAMES = `(() => {
-  window.__frames = []; window.__sent = [];
+  window.__frames = []; window.__sent = []; window.__urls = []; window.__sockets = [];
   const WS = window.WebSocket;
   window.WebSocket = class extends WS {
-    constructor(...a) { super(...a); this.addEventListener('message', (e) => { try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
+    constructor(...a) { super(...a); window.__urls.push(String(a[0])); window.__sockets.push(this); this.addEventListener('message', (e) => { try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
     send(d) { try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
   };
 })();`;
@@ -64,11 +61,12 @@ export async function startWidgetWorld(): Promise<WidgetWorld> {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
-  const userDataDir = mkdtempSync(join(tmpdir(), 'sc-chromium-'));
+  // playwright-core refuses --user-data-dir in launch(); it starts Chromium with its own fresh temp profile
+  // folder (and removes it on close), and each newContext() below is a clean incognito-like profile.
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', `--user-data-dir=${userDataDir}`],
+      '--disable-sync', '--no-first-run'],
   });
   const contexts: BrowserContext[] = [];
 
@@ -103,7 +101,6 @@ export async function startWidgetWorld(): Promise<WidgetWorld> {
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close();
-      rmSync(userDataDir, { recursive: true, force: true });
       await new Promise<void>((resolve) => { site.closeAllConnections(); site.close(() => resolve()); });
       await server.stop();
       await fake.close();

@@ -149,16 +149,17 @@ function css(cfg: WidgetConfig): string {
   const l = a.launcher;
   const [v, h] = l.position.split('-');
   const t = a.theme;
-  // A tab sits on an edge; left and right tabs read top to bottom.
-  const tabPos = l.edge === 'bottom'
-    ? `bottom:0;${l.align === 'center' ? 'left:50%;transform:translateX(-50%)' : `${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`}`
-    : `${l.edge}:0;writing-mode:vertical-rl;${l.align === 'center' ? 'top:50%;transform:translateY(-50%)' : `${l.align === 'start' ? 'top' : 'bottom'}:${l.offset.y}px`}`;
+  // A tab sits on an edge (d px from it); the teaser sits beside it. Left and right tabs read top to bottom.
+  const tabAt = (d: number) => l.edge === 'bottom'
+    ? `bottom:${d}px;${l.align === 'center' ? 'left:50%;transform:translateX(-50%)' : `${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`}`
+    : `${l.edge}:${d}px;${l.align === 'center' ? 'top:50%;transform:translateY(-50%)' : `${l.align === 'start' ? 'top' : 'bottom'}:${l.offset.y}px`}`;
+  const teaserAt = l.type === 'tab' ? tabAt(56) : `${v}:${l.offset.y + (l.type === 'bubble' ? l.size + 12 : 8)}px;${h}:${l.offset.x}px`;
   return `:host{all:initial}
 *{box-sizing:border-box;font-family:${FONTS[t.font] ?? FONTS.system}}
 .l{position:fixed;z-index:${a.zIndex};border:0;cursor:pointer;background:${t.accent};color:${textOn(t.accent)};box-shadow:0 4px 16px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
 .bubble{${v}:${l.offset.y}px;${h}:${l.offset.x}px;width:${l.size}px;height:${l.size}px;border-radius:50%}
-.tab{${tabPos};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
-.t{position:fixed;z-index:${a.zIndex};${v}:${l.offset.y + (l.type === 'bubble' ? l.size + 12 : 8)}px;${h}:${l.offset.x}px;max-width:260px;background:#fff;color:#111;padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
+.tab{${tabAt(0)};writing-mode:${l.edge === 'bottom' ? 'initial' : 'vertical-rl'};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
+.t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;background:#fff;color:#111;padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
 .t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
 @media ${MOBILE_QUERY}{.hm{display:none}}`;
 }
@@ -184,10 +185,12 @@ const api = {
   off(e: ChatEvent, cb: (d?: unknown) => void) { listeners[e]?.delete(cb); },
 };
 
-// Calls queued before the loader ran: window.ServiceChat = { q: [['registerTool', {...}], ...] }.
+// Calls queued before the loader ran: (window.ServiceChat ||= { q: [] }).q.push(['boot', {...}]). After it
+// ran, q.push calls at once, so the same page code works whichever script runs first.
+const run = ([m, ...args]: unknown[]) => (api as any)[m as string]?.(...args);
 const queued: unknown[][] = Array.isArray(W.ServiceChat?.q) ? W.ServiceChat.q : [];
-W.ServiceChat = api;
-for (const [m, ...args] of queued) (api as any)[m as string]?.(...args);
+W.ServiceChat = { ...api, q: { push: run } };
+queued.forEach(run);
 const ds = script?.dataset;
 if (ds?.botId && !opts.botId) {
   void boot({ botId: ds.botId, layout: ds.layout as BootOptions['layout'], target: ds.target }).catch((err) => console.error('ServiceChat:', err));

@@ -1,7 +1,7 @@
 /** The team's actions on conversations (service-api.md, Conversations): takeover, messages, typing, release. */
 import { z } from 'zod';
 import { release, takeover, teamMessage, teamTyping } from '../../team/actions.js';
-import { handoffToolSource } from '../../team/handoff.js';
+import { closeHandoffsOf, handoffToolSource } from '../../team/handoff.js';
 import { toolRegistry } from '../../tools/registry.js';
 import { route, type ApiModule } from '../define.js';
 import { person } from './auth.js';
@@ -22,7 +22,14 @@ const MessageShape = z.object({
 
 export const agentActionsModule: ApiModule = {
   name: 'agent-actions',
-  start(app) { toolRegistry(app).addSource(handoffToolSource); },
+  start(app) {
+    toolRegistry(app).addSource(handoffToolSource);
+    const unsubscribe = app.events.subscribe((e, stored) => {
+      if (!stored || e.type !== 'conversation.ended' || typeof e.data.conversationId !== 'string') return;
+      closeHandoffsOf(app, e.workspaceId, e.data.conversationId).catch((err) => app.log.error({ err, conversationId: e.data.conversationId }, 'closing handoffs of an ended conversation failed'));
+    });
+    app.onClose(unsubscribe);
+  },
   routes: [
     route({ op: 'POST /api/v1/conversations/{id}/takeover', response: TakenOver,
       handler: async (ctx) => {

@@ -4,6 +4,7 @@ import { chatCollections, publicMessage, type ConversationRecord } from '../../c
 import { transcriptMarkdown } from '../../chat/transcript.js';
 import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
+import { deleteTeamRecordsOf } from '../../team/records.js';
 import { reply, route, type ApiModule } from '../define.js';
 
 const ConversationSummary = z.object({
@@ -123,6 +124,8 @@ export const conversationsModule: ApiModule = {
         const files = await db.attachments.find(scope);
         for (const f of files) await app.store.files.delete(workspaceId, f._id);
         await Promise.all([db.attachments.deleteMany(scope), db.messages.deleteMany(scope), db.toolCalls.deleteMany(scope), db.feedback.deleteMany(scope)]);
+        // Handoff summaries quote the visitor, so they go with the conversation.
+        await deleteTeamRecordsOf(app, workspaceId, [params.id]);
         await db.conversations.deleteOne({ workspaceId, _id: params.id });
         await audit('conversation.delete', { type: 'conversation', id: params.id }, { files: files.length });
       },

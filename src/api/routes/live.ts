@@ -3,6 +3,7 @@
  * events. An API token is refused at the upgrade (403); no session answers 401. First frame: hello.
  */
 import { z } from 'zod';
+import type { WorkspaceMsg } from '../../../actors/workspace/messages.js';
 import type { AppContext } from '../../app.js';
 import { authenticate } from '../../auth/authenticate.js';
 import { forbidden, unauthorized } from '../../errors.js';
@@ -31,7 +32,7 @@ function liveEndpoint(app: AppContext): SocketEndpoint<LiveConnData> {
   const hub = liveHub(app);
   const tell = (conn: SocketConn<LiveConnData>, type: string, data: Record<string, unknown>) =>
     conn.send(JSON.stringify({ type, data: { ...data, workspaceId: conn.data.workspaceId } }));
-  const toActor = (conn: SocketConn<LiveConnData>, msg: Parameters<ReturnType<ReturnType<typeof workspaceActors>['get']>['send']>[0]) => {
+  const toActor = (conn: SocketConn<LiveConnData>, msg: WorkspaceMsg) => {
     try { workspaceActors(app).get(conn.data.workspaceId).send(msg); } catch (err) { app.log.warn({ err, type: msg.type }, 'workspace actor did not take a live socket message'); }
   };
   return {

@@ -3,6 +3,12 @@ import { useRef, useState } from 'preact/hooks';
 import type { Msg, State } from './session.js';
 import { STRINGS, type StringKey, type T } from './strings.js';
 
+// Icons are inline SVG: emoji depend on the visitor's fonts (and are missing on many Linux systems).
+const THUMB = <svg viewBox="0 0 24 24" width="14" height="14" fill="currentColor"><path d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3a1.5 1.5 0 0 0-.5-1L13.1 1 6.6 7.6A2 2 0 0 0 6 9v10a2 2 0 0 0 2 2h9a2 2 0 0 0 1.8-1.2l3-7.1.2-.7v-2z" /></svg>;
+const CLIP = <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2"><path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" /></svg>;
+
+const SEND = <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor"><path d="M3 20.5l18-8.5L3 3.5 3 10l12 2-12 2z" /></svg>;
+
 export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; onThumb(id: string, v: 1 | -1): void }) {
   const { m, t } = p;
   if (m.role === 'system_event' || m.role === 'error') return <div class={`line ${m.role === 'error' ? 'error' : ''}`} role={m.role === 'error' ? 'alert' : undefined}>{m.text}</div>;
@@ -22,8 +28,8 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
       ) : null}
       {p.thumbs && reply ? (
         <div class="fb">
-          <button class={m.feedback === 1 ? 'on' : ''} aria-pressed={m.feedback === 1} aria-label={t('feedback.up')} title={t('feedback.up')} onClick={() => p.onThumb(m.id, 1)}>👍</button>
-          <button class={m.feedback === -1 ? 'on' : ''} aria-pressed={m.feedback === -1} aria-label={t('feedback.down')} title={t('feedback.down')} onClick={() => p.onThumb(m.id, -1)}>👎</button>
+          <button class={m.feedback === 1 ? 'on' : ''} aria-pressed={m.feedback === 1} aria-label={t('feedback.up')} title={t('feedback.up')} onClick={() => p.onThumb(m.id, 1)}>{THUMB}</button>
+          <button class={m.feedback === -1 ? 'on' : ''} aria-pressed={m.feedback === -1} aria-label={t('feedback.down')} title={t('feedback.down')} onClick={() => p.onThumb(m.id, -1)}><span class="dn">{THUMB}</span></button>
         </div>
       ) : null}
     </div>
@@ -59,14 +65,14 @@ export function Composer(p: {
       {near ? <div class={`cnt${text.length >= p.max ? ' over' : ''}`}>{p.t('composer.limit', { count: text.length, max: p.max })}</div> : null}
       <div class="cp">
         {p.uploads ? <>
-          <button class="ib" aria-label={p.t('composer.attach')} title={p.t('composer.attach')} onClick={() => file.current?.click()}>📎</button>
+          <button class="ib" aria-label={p.t('composer.attach')} title={p.t('composer.attach')} onClick={() => file.current?.click()}>{CLIP}</button>
           <input ref={file} type="file" accept="image/jpeg,image/png,image/webp,image/gif" multiple hidden
             onChange={(e) => { const el = e.currentTarget; p.onPick([...(el.files ?? [])]); el.value = ''; }} />
         </> : null}
         <textarea rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
           onInput={(e) => input(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
-        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} onClick={submit}>➤</button>
+        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} onClick={submit}>{SEND}</button>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 /**
  * The chat socket and the state the UI draws (docs/widget-protocol.md). One Session per mounted chat:
  * connects with the stored visitor token, reconnects with backoff, keeps drafts until the server echoes
- * them, runs page tools when the server asks, and tells subscribers after every change.
+ * them, runs page tools when the server asks (tool_call -> tool_result), and tells subscribers after every change.
  */
 import type { Core } from '../types.js';
 import { runPageTool, toolSpecs } from './page-tools.js';
@@ -134,7 +134,7 @@ export class Session {
   }
 
   announceTools() {
-    if (this.state.conn === 'open') this.send({ t: 'page_tools', tools: toolSpecs(this.core.tools) });
+    if (this.state.conn === 'open') this.send({ t: 'tools', tools: toolSpecs(this.core.tools) });
   }
 
   addLine(role: 'error' | 'system_event', text: string) {
@@ -198,7 +198,7 @@ export class Session {
       case 'lead_form': this.set({ leadForm: { reason: f.reason, fields: f.fields ?? [] } }); return;
       case 'confirm': this.set({ confirm: { confirmId: f.confirmId, label: f.tool?.label || f.tool?.name || 'a tool', message: f.message } }); return;
       case 'tool_call':
-        void runPageTool(this.core.tools, f.name, f.arguments).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
+        void runPageTool(this.core.tools, f.name, f.args).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
         return;
       case 'error': {
         if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });

@@ -31,7 +31,7 @@ export function chatCss(a: Appearance): string {
 .drawer{position:fixed;top:0;bottom:0;${side}:0;width:min(${a.drawer.width}px,100vw);box-shadow:0 0 40px rgba(0,0,0,.25)}
 .bd{position:fixed;inset:0;background:rgba(0,0,0,.45);z-index:${Math.max(0, z - 1)}}
 .floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none}
-.floating>*{pointer-events:auto}
+.fl>*{pointer-events:auto}
 .inline{position:relative;width:100%;height:100%;border:1px solid var(--line);border-radius:var(--r)}
 ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}}` : ''}
 .hd{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--accent);color:var(--on)}
@@ -52,6 +52,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .line{align-self:center;text-align:center;font-size:12px;color:var(--muted);max-width:90%}
 .line.error{color:var(--err);background:var(--errbg);padding:6px 10px;border-radius:8px}
 .fb{display:flex;gap:4px;margin-top:4px}.fb button{border:1px solid var(--line);background:var(--bg);color:var(--muted);border-radius:6px;cursor:pointer;padding:1px 7px;font-size:13px}
+.fb button{display:flex;align-items:center;padding:3px 7px}.fb .dn{display:flex;transform:rotate(180deg)}
 .fb button.on{background:var(--accent);color:var(--on);border-color:var(--accent)}
 .cit{font-size:12px;margin-top:6px;color:var(--muted)}.cit a{color:inherit}.cit ul{margin:2px 0 0;padding-left:16px}
 .sp{display:flex;flex-wrap:wrap;gap:6px;padding:0 14px 10px}
@@ -81,7 +82,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .th button{position:absolute;top:-6px;right:-6px;width:18px;height:18px;border-radius:50%;border:0;background:#000;color:#fff;font-size:11px;cursor:pointer}
 .th .up{opacity:.5}
 .pw{text-align:center;font-size:11px;color:var(--muted);padding:4px 0 6px}
-.fl{display:flex;flex-direction:column;height:100%;gap:8px;justify-content:flex-end}
+.fl{display:flex;flex-direction:column;height:100%;gap:8px;justify-content:flex-end;padding:4px}
 .fl .top{display:flex;justify-content:flex-end}
 .fl .top .ib{background:var(--bg);color:var(--fg);box-shadow:0 2px 8px rgba(0,0,0,.2)}
 .face{align-self:center;width:96px;height:96px;border-radius:50%;background:var(--accent);color:var(--on);display:flex;align-items:center;justify-content:center;font-size:40px;font-weight:700;box-shadow:0 6px 24px rgba(0,0,0,.25)}
@@ -89,5 +90,6 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fl .cp{border:0;border-radius:var(--r);box-shadow:0 6px 24px rgba(0,0,0,.18)}
 .fl .sp{padding:0}
 .fl .st{background:var(--bg);border-radius:8px;padding:4px 8px;align-self:flex-start}
+.fl .st:empty{display:none}
 `;
 }

@@ -98,11 +98,12 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
       <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title}>
         <div class="fl">
           <div class="top">{close}</div>
+          {/* The face engine is loaded only when used (not in this bundle): the agent's initial stands in for it. */}
+          <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
           {a.captions ? <div class="cap" aria-live="polite">{last?.text ?? st.welcome.message}</div> : messages}
           {status}
           {prompts}
           {cards}
-          <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
           {a.floating.composer ? composer : null}
         </div>
       </div>

@@ -1,0 +1,79 @@
+/**
+ * The chat bench's server process: the real server on loopback with a temp DATA_DIR (embedded store), one
+ * workspace, a provider connection pointing at the fake, and a running bot. It measures its own event-loop
+ * delay and CPU time between `phaseStart` and `phaseStop` commands from the parent (IPC).
+ *
+ *   node --import tsx bench/chat-server.ts <fakeBaseUrl>   -> prints {"port":N,"botId":"..."} on stdout
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { BotConfigSchema } from '../src/bots/config/index.js';
+import { loadConfig } from '../src/config/index.js';
+import { createLogger } from '../src/log.js';
+import { sealSecret } from '../src/security/secret-box.js';
+import { startServer } from '../src/server.js';
+import { setupOwner } from '../test/helpers/auth.js';
+
+const fakeBaseUrl = process.argv[2];
+if (!fakeBaseUrl) throw new Error('usage: chat-server.ts <fakeBaseUrl>');
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-chat-'));
+const config = loadConfig({
+  PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK: 'true',
+  TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+});
+const server = await startServer(config, { logger: createLogger('silent') });
+const shim = {
+  ...server, dataDir, fetch: (p: string, i?: RequestInit) => fetch(server.url + p, i), stop: async () => {},
+  async request(method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
+    const res = await fetch(server.url + path, { method, headers: { 'content-type': 'application/json', ...o.headers }, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  },
+};
+const owner = await setupOwner(shim as never);
+const { app } = server;
+const providerId = 'prov_bench';
+await app.store.collection('providers').insertOne({ _id: providerId, workspaceId: owner.workspaceId, kind: 'openai', name: 'fake', baseUrl: fakeBaseUrl, apiKeySealed: sealSecret('k', app.secretKey, providerId), createdAt: 0 } as never);
+const cfg = BotConfigSchema.parse({ brain: { connectionId: providerId, model: 'gpt-4o-mini' }, security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 } } });
+await app.store.collection('bots').insertOne({ _id: 'bot_bench', workspaceId: owner.workspaceId, name: 'bench', status: 'running', draft: cfg, revision: 1, published: { version: 1, config: cfg, publishedAt: 0 }, createdAt: 0, updatedAt: 0 } as never);
+
+// --trace-store: counts and times store calls per collection and method (diagnostics for the profile).
+const trace = new Map<string, { n: number; ms: number }>();
+if (process.argv.includes('--trace-store')) {
+  const proto = Object.getPrototypeOf(app.store.collection('events')) as Record<string, unknown>;
+  for (const m of ['insertOne', 'insertMany', 'findById', 'findOne', 'find', 'count', 'updateOne', 'updateMany', 'replaceOne', 'deleteOne', 'deleteMany']) {
+    const orig = proto[m] as (...a: unknown[]) => Promise<unknown>;
+    proto[m] = function (this: { name: string }, ...a: unknown[]) {
+      const t = performance.now();
+      const p = orig.apply(this, a);
+      const k = `${this.name}.${m}`;
+      const e = trace.get(k) ?? { n: 0, ms: 0 };
+      e.n++; e.ms += performance.now() - t;
+      trace.set(k, e);
+      return p;
+    };
+  }
+}
+
+const loop = monitorEventLoopDelay({ resolution: 5 });
+let cpu = process.cpuUsage();
+let t0 = performance.now();
+
+process.on('message', (m: { cmd: string }) => {
+  if (m.cmd === 'phaseStart') {
+    trace.clear(); loop.reset(); loop.enable(); cpu = process.cpuUsage(); t0 = performance.now();
+    process.send!({ ok: true });
+  } else if (m.cmd === 'phaseStop') {
+    loop.disable();
+    const used = process.cpuUsage(cpu);
+    const wall = performance.now() - t0;
+    if (trace.size) process.stderr.write(`store calls this phase:\n${[...trace].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `  ${k} x${v.n} ${v.ms.toFixed(1)} ms`).join('\n')}\n`);
+    process.send!({ loopP50: loop.percentile(50) / 1e6, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6, cpuPct: ((used.user + used.system) / 1000 / wall) * 100 });
+  } else if (m.cmd === 'quit') {
+    void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
+  }
+});
+process.stdout.write(`${JSON.stringify({ port: server.port, botId: 'bot_bench' })}\n`);

@@ -1,0 +1,57 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startChatWorld } from './helpers.js';
+
+test('with leadCapture.when start the form comes first, and sending it opens the conversation and saves the lead', async () => {
+  const w = await startChatWorld({ config: { behavior: { leadCapture: { enabled: true, when: 'start' } } } });
+  try {
+    const v = await w.visitor();
+    const form = await v.next('lead_form');
+    assert.is(form.reason, 'start');
+    assert.is(form.conversationId, null);
+    assert.equal(form.fields.map((f: any) => f.key), ['name', 'email']);
+    v.send({ t: 'lead', fields: { name: 'Ada', email: 'not-an-email' } });
+    const bad = await v.next('error');
+    assert.is(bad.code, 'invalid');
+    assert.match(bad.message, /email/);
+    v.send({ t: 'lead', fields: { name: 'Ada', email: 'ada@example.com' } });
+    const ok = await v.next('lead_ok');
+    const leads = await w.server.request('GET', '/api/v1/leads', { headers: w.owner.headers });
+    assert.is(leads.status, 200);
+    const lead = leads.body.leads.find((l: any) => l.id === ok.leadId);
+    assert.ok(lead, JSON.stringify(leads.body));
+    assert.equal(lead.fields, { name: 'Ada', email: 'ada@example.com' });
+    assert.ok(v.frames.some((f) => f.t === 'conversation' && f.conversationId), 'the lead opened a conversation');
+    await v.close();
+  } finally { await w.close(); }
+});
+
+test('the visitor can ask for a person from the menu when handoff is on, and not when it is off', async () => {
+  const w = await startChatWorld({ config: { behavior: { handoff: { enabled: true } } } });
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'handoff' });
+    assert.is((await v.next('error')).code, 'not_found', 'no conversation yet');
+    w.fake.script([{ text: 'Hello!' }]);
+    v.say('hi');
+    await v.reply();
+    v.send({ t: 'handoff', reason: 'I want a person' });
+    const h = await v.next('handoff');
+    assert.type(h.handoffId, 'string');
+    assert.is(h.available, false, 'nobody from the team has the live socket open');
+    await v.close();
+  } finally { await w.close(); }
+  const off = await startChatWorld();
+  try {
+    const v = await off.visitor();
+    off.fake.script([{ text: 'Hello!' }]);
+    v.say('hi');
+    await v.reply();
+    v.send({ t: 'handoff' });
+    const e = await v.next('error');
+    assert.is(e.code, 'forbidden');
+    await v.close();
+  } finally { await off.close(); }
+});
+
+test.run();
