@@ -25,7 +25,7 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const m of modules) {
     for (const def of m.routes) {
       if (isExtra(def)) {
-        router.add(def.method, def.path, handlerFor(app, def, def.access), { cors: def.cors, bodyLimitBytes: def.bodyLimitBytes });
+        router.add(def.method, def.path, handlerFor(app, def, def.access), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
         if (!def.hidden) described.push({ method: def.method, path: def.path, access: def.access, tag: def.tag, summary: def.summary, def });
         continue;
       }
@@ -39,11 +39,14 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
     const handler = def
       ? handlerFor(app, def, op.access)
       : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access);
-    router.add(op.method, op.path, handler, { bodyLimitBytes: def?.bodyLimitBytes });
+    router.add(op.method, op.path, handler, { bodyLimitBytes: def && bodyLimit(app, def) });
     described.push({ ...op, def });
   }
   return { router, described };
 }
+
+const bodyLimit = (app: AppContext, def: RouteDef) =>
+  def.bodyLimitBytes === 'upload' ? app.config.uploadLimitBytes : def.bodyLimitBytes;
 
 function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access) {
   return async (req: HttpRequest): Promise<HttpResponse> => {

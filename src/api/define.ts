@@ -35,7 +35,8 @@ interface RouteBase<B, Q> {
   status?: number;
   /** Body is not JSON (uploads): the handler reads req.body itself. */
   rawBody?: { contentTypes: string[]; description: string };
-  bodyLimitBytes?: number;
+  /** Largest body: a number of bytes, or 'upload' for the configured UPLOAD_LIMIT_BYTES. */
+  bodyLimitBytes?: number | 'upload';
   handler(ctx: ApiContext<B, Q>): Promise<unknown> | unknown;
 }
 

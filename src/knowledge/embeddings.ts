@@ -1,16 +1,7 @@
 import type { AppContext } from '../app.js';
 import type { ProviderConnection } from '../providers/index.js';
-import { openSecret } from '../security/secret-box.js';
-import type { Doc } from '../store/types.js';
+import { openProviderKey, providers } from '../providers/connections.js';
 import { runTask } from '../../workers/pool.js';
-
-/** A provider connection record as the providers area stores it (key sealed with the server key). */
-interface ProviderRecord extends Doc {
-  kind: ProviderConnection['kind'];
-  name?: string;
-  baseUrl?: string | null;
-  apiKeySealed: string;
-}
 
 /** Kinds whose adapters have a default embedding model (kind A needs a model the user would have to name). */
 const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
@@ -24,11 +15,11 @@ export interface Embedder {
 
 /** The workspace's embedding-capable connection (the oldest one), or null: then search is lexical only. */
 export async function findEmbedder(app: AppContext, workspaceId: string): Promise<Embedder | null> {
-  const rec = await app.store.collection<ProviderRecord>('providers').findOne(
+  const rec = await providers(app).findOne(
     { workspaceId, kind: { $in: [...EMBEDDING_KINDS] } }, { sort: [['_id', 1]] },
   );
   if (!rec) return null;
-  const connection: ProviderConnection = { id: rec._id, kind: rec.kind, apiKey: openSecret(rec.apiKeySealed, app.secretKey), baseUrl: rec.baseUrl ?? null };
+  const connection: ProviderConnection = { id: rec._id, kind: rec.kind, apiKey: openProviderKey(app, rec), baseUrl: rec.baseUrl ?? null };
   return { connection, key: rec._id };
 }
 

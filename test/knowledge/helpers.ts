@@ -20,7 +20,7 @@ export async function makePdf(pages: Array<{ heading: string; lines: string[] }>
 /** Stores a provider connection the way the providers area does, pointing at a fake server. */
 export async function addProviderConnection(app: AppContext, workspaceId: string, baseUrl: string, apiKey: string): Promise<string> {
   const _id = newId('prov');
-  await app.store.collection('providers').insertOne({ _id, workspaceId, kind: 'openai', name: 'Fake OpenAI', baseUrl, apiKeySealed: sealSecret(apiKey, app.secretKey) } as never);
+  await app.store.collection('providers').insertOne({ _id, workspaceId, kind: 'openai', name: 'Fake OpenAI', baseUrl, apiKeySealed: sealSecret(apiKey, app.secretKey, _id) } as never);
   return _id;
 }
 

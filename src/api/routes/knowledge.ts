@@ -4,10 +4,11 @@ import { registerKnowledgeHooks } from '../../knowledge/agent.js';
 import { listGaps } from '../../knowledge/gaps.js';
 import { knowledge } from '../../knowledge/service.js';
 import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, type KnowledgeSource } from '../../knowledge/types.js';
+import { onWorkspaceDelete } from '../../auth/workspace-cleanup.js';
+import { knowledgeCollections } from '../../knowledge/indexer.js';
 import { route, type ApiModule } from '../define.js';
 
 /** The largest UPLOAD_LIMIT_BYTES the config accepts; the configured limit is checked in the handler. */
-const UPLOAD_BODY_CAP = 200 * 1024 * 1024;
 const UPLOAD_TYPES = ['application/pdf', 'text/markdown', 'text/plain', 'text/html'];
 
 const sourceView = (s: KnowledgeSource) => ({
@@ -36,6 +37,14 @@ export const knowledgeModule: ApiModule = {
   start(app) {
     const service = knowledge(app);
     registerKnowledgeHooks(app);
+    // Deleting a workspace also removes its derived indexes (the records themselves go with the store).
+    onWorkspaceDelete(app, async (workspaceId) => {
+      const docs = await knowledgeCollections(app).documents.find({ workspaceId });
+      for (const name of new Set(docs.map((d) => d.vectorCollection).filter((n): n is string => !!n))) {
+        await app.vectors.deleteByFilter(name, { workspaceId });
+      }
+      await service.lexical.deleteWhere({ workspaceId });
+    });
     // Jobs a previous process left running continue in the background.
     void service.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
   },
@@ -50,7 +59,7 @@ export const knowledgeModule: ApiModule = {
         return sourceView(s);
       } }),
 
-    route({ op: 'POST /api/v1/knowledge/files', status: 201, response: SourceResponse, query: UploadQuery, bodyLimitBytes: UPLOAD_BODY_CAP,
+    route({ op: 'POST /api/v1/knowledge/files', status: 201, response: SourceResponse, query: UploadQuery, bodyLimitBytes: 'upload',
       rawBody: { contentTypes: UPLOAD_TYPES, description: 'the file itself as the body (PDF, Markdown, text or HTML), its name in ?filename=; the type is checked by its bytes; size up to UPLOAD_LIMIT_BYTES' },
       handler: async (ctx) => {
         const type = ctx.req.headers['content-type'] ?? '';

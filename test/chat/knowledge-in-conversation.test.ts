@@ -1,0 +1,32 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ingestionIdle } from '../knowledge/helpers.js';
+import { startChatWorld } from './helpers.js';
+
+test('the agent answers from the knowledge base and the reply carries its citations', async () => {
+  const w = await startChatWorld();
+  try {
+    const src = await w.server.request('POST', '/api/v1/knowledge', {
+      body: { kind: 'text', name: 'Shipping policy', text: '# Shipping\n\nOrders ship within 2 business days. Express delivery to Norway takes 3 days.' },
+      headers: w.owner.headers,
+    });
+    assert.is(src.status, 201, JSON.stringify(src.body));
+    await ingestionIdle(w.server.app);
+    const bot: any = await w.server.app.store.collection('bots').findById(w.workspaceId, w.botId);
+    const config = { ...bot.published.config, knowledge: { ...bot.published.config.knowledge, sourceIds: [src.body.id], mode: 'auto' } };
+    await w.setBot({ 'published.config': config, draft: config, updatedAt: Date.now() + 1 });
+
+    const v = await w.visitor();
+    w.fake.script([{ text: 'Express delivery to Norway takes 3 days.' }]);
+    v.say('How long does express delivery to Norway take?');
+    const { message } = await v.reply();
+    // A citation names the document (its own title: the first heading) and the source it came from.
+    assert.equal(message.citations?.map((c: any) => [c.title, c.sourceId]), [['Shipping', src.body.id]]);
+    const system = JSON.stringify(w.fake.lastBody('chat/completions').messages[0]);
+    assert.ok(system.includes('Express delivery to Norway takes 3 days'), 'the excerpt reached the model');
+    assert.ok(/untrusted/i.test(system), 'marked as untrusted reference data');
+    await v.close();
+  } finally { await w.close(); }
+});
+
+test.run();
