@@ -15,7 +15,9 @@
  * Also: turns per second with storage, and the server's own event-loop delay p99 and CPU use during the run.
  * Loopback only; each visitor gets its own X-Forwarded-For address (TRUST_PROXY) so per-IP limits hold.
  *
- *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [--prof]
+ *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--prof] [--trace-store]
+ *   thinkMs 0 asks the next question as soon as a reply is stored (the server saturates: gives the most
+ *   turns/s); a think time (uniform 0..2x) paces visitors so latency is measured below saturation.
  *   (--prof writes a V8 CPU profile of the server process to bench/.prof/; --trace-store prints the server's
  *   store calls per phase to stderr. Summarise a profile with `node bench/prof-top.mjs <file>`.)
  *
@@ -32,6 +34,8 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const PROF = process.argv.includes('--prof');
 const SCENARIOS = (args[0] ?? '100,500,1000').split(',').map((n) => Math.max(1, Math.min(Number(n) || 100, 5000)));
 const TURNS = Math.max(1, Math.min(Number(args[1]) || 3, 50));
+/** Mean pause between a reply and the visitor's next question (uniform 0..2x); 0 = ask at once (saturation). */
+const THINK_MS = Math.max(0, Math.min(Number(args[2]) || 0, 60_000));
 const CHUNKS = 12;
 const CHUNK_GAP_MS = 2;
 /** A scenario that takes longer than this is cut off and reported as such. */
@@ -39,7 +43,8 @@ const SCENARIO_LIMIT_MS = 180_000;
 const here = dirname(fileURLToPath(import.meta.url));
 const wallNow = () => performance.timeOrigin + performance.now();
 
-interface Child { proc: ChildProcess; ready: Record<string, unknown>; call(cmd: string): Promise<Record<string, number>> }
+interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number }
+interface Child { proc: ChildProcess; ready: Record<string, unknown>; call(cmd: string): Promise<PhaseStats> }
 
 async function startChild(file: string, argv: string[], nodeFlags: string[] = []): Promise<Child> {
   const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(here, file), ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
@@ -52,14 +57,14 @@ async function startChild(file: string, argv: string[], nodeFlags: string[] = []
     });
     proc.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
   });
-  const call = (cmd: string) => new Promise<Record<string, number>>((resolve) => { proc.once('message', (m) => resolve(m as Record<string, number>)); proc.send({ cmd }); });
+  const call = (cmd: string) => new Promise<PhaseStats>((resolve) => { proc.once('message', (m) => resolve(m as PhaseStats)); proc.send({ cmd }); });
   return { proc, ready, call };
 }
 
 const pct = (xs: number[], p: number) => { const s = Float64Array.from(xs).sort(); return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN; };
 const stampOf = (text: string) => { const m = /@(\d+\.\d+)/.exec(text); return m ? Number(m[1]) : NaN; };
 
-/** N concurrent clients reading the provider directly, TURNS requests each. */
+/** N concurrent clients reading the provider directly, TURNS requests each (paced like the visitors). */
 async function baseline(fakePort: number, n: number): Promise<{ lat: number[]; perSec: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const body = JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hello' }] });
@@ -75,7 +80,8 @@ async function baseline(fakePort: number, n: number): Promise<{ lat: number[]; p
     req.end(body);
   });
   const start = performance.now();
-  await Promise.all(Array.from({ length: n }, async () => { for (let t = 0; t < TURNS; t++) await one(); }));
+  const think = () => new Promise((r) => setTimeout(r, Math.random() * 2 * THINK_MS));
+  await Promise.all(Array.from({ length: n }, async () => { for (let t = 0; t < TURNS; t++) { if (THINK_MS) await think(); await one(); } }));
   const perSec = (n * TURNS) / ((performance.now() - start) / 1000);
   agent.destroy();
   return { lat, perSec };
@@ -109,10 +115,16 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
         return;
       }
       const f = JSON.parse(text);
-      if (f.t === 'message' && f.message.role === 'assistant') { turns++; if (++t === TURNS || timedOut) resolve(); else ask(); }
+      if (f.t === 'message' && f.message.role === 'assistant') {
+        turns++;
+        if (++t === TURNS || timedOut) resolve();
+        else if (THINK_MS) setTimeout(ask, Math.random() * 2 * THINK_MS);
+        else ask();
+      }
       else if (f.t === 'error') reject(new Error(`socket ${i}: ${f.code} ${f.message}`));
     });
-    ask();
+    // Paced runs start their visitors spread over the first think time, as real visitors would.
+    if (THINK_MS) setTimeout(ask, Math.random() * 2 * THINK_MS); else ask();
   })))]);
   const elapsed = (performance.now() - start) / 1000;
   const stats = await server.call('phaseStop');
@@ -124,7 +136,7 @@ const fake = await startChild('chat-fake.ts', [String(CHUNKS), String(CHUNK_GAP_
 const fakePort = fake.ready.port as number;
 const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : [])], PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(here, '.prof')}`] : []);
 const f = (x: number) => x.toFixed(2);
-console.log(`chat bench: ${TURNS} turns per socket, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
+console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
 console.log('sockets | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn)');
 try {
   // Warm-up (not reported): lazy imports, JIT, first prepared statements, on both paths.

@@ -75,7 +75,7 @@ async function queued(): Promise<{ rate: number; p50: number; p99: number }> {
     await done;
     await hooks.dispatcher.settled();
     const seconds = (performance.now() - start) / 1000;
-    const log = (await hooks.endpoints.deliveries(WS, id)).deliveries;
+    const log = (await hooks.endpoints.deliveries(WS, id)).items;
     const lag = log.map((d) => (d.lastAttemptAt ?? 0) - d.createdAt).sort((a, b) => a - b);
     return { rate: N / seconds, p50: lag[Math.floor(lag.length / 2)], p99: lag[Math.floor(lag.length * 0.99)] };
   } finally {

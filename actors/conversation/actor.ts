@@ -15,6 +15,11 @@ export interface ConversationState {
   reply: RunningReply | null;
   /** A visitor message arrived while a reply was running: answer again when it is done. */
   pendingReply: boolean;
+  /**
+   * The messages after the summary, oldest first, once a reply has needed them: the actor is the only writer
+   * of its conversation's messages, so it keeps them instead of reading them back for every reply.
+   */
+  recent: MessageRecord[] | null;
 }
 
 /**
@@ -25,7 +30,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   readonly db: ChatCollections;
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, readonly hub: ChatHub) {
-    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false }, mailbox: { capacity: 200 } });
+    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null }, mailbox: { capacity: 200 } });
     this.db = chatCollections(app);
   }
 
@@ -114,6 +119,21 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     return { refs };
   }
 
+  /** Messages after the current summary, oldest first (read from the store once, then kept up to date). */
+  async recentMessages(): Promise<MessageRecord[]> {
+    if (!this.state.recent) {
+      const conv = this.conv;
+      const upto = conv.summary?.uptoSeq ?? -1;
+      this.state.recent = await this.db.messages.find({ workspaceId: conv.workspaceId, conversationId: conv._id, seq: { $gt: upto } }, { sort: [['seq', 1]] });
+    }
+    return this.state.recent.slice();
+  }
+
+  /** A new summary covers messages up to this seq: they are no longer sent to the model. */
+  dropMessagesUpTo(seq: number): void {
+    if (this.state.recent) this.state.recent = this.state.recent.filter((m) => m.seq > seq);
+  }
+
   /** Stores a message with the next seq, publishes message.created (visible ones) and sends it to the widget. */
   async storeMessage(
     m: { role: MessageRecord['role']; text: string; attachments?: MessageRecord['attachments']; authorName?: string | null; visibility?: 'visible' | 'internal'; id?: string; extra?: Partial<MessageRecord> },
@@ -127,6 +147,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       visibility: m.visibility ?? 'visible', attachments: m.attachments ?? [], ...m.extra,
     };
     await this.db.messages.insertOne(rec);
+    this.state.recent?.push(rec);
     const cost = rec.costUsd ?? 0;
     conv.nextSeq += 1; conv.messageCount += 1; conv.lastMessageAt = now; conv.updatedAt = now; conv.costUsd += cost;
     if (conv.status === 'open' && this.hub.openCount(conv._id) === 0) this.armIdle();

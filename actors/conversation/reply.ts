@@ -1,5 +1,5 @@
 import { runReply, type ReplyResult } from '../../src/chat/agent-loop.js';
-import { findBot } from '../../src/chat/bot-source.js';
+import { botStatus } from '../../src/chat/bot-source.js';
 import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { visitorRequests } from '../../src/chat/visitor-requests.js';
@@ -30,8 +30,8 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   if (conv.status !== 'open' || conv.takenOverBy || !chat) return;
   if (a.s.reply) { a.s.pendingReply = true; return; }
   // Pausing takes effect at once for conversations already under way.
-  const live = await findBot(a.app, conv.botId);
-  if (live) chat.bot.status = live.status === 'paused' ? 'paused' : 'running';
+  const live = await botStatus(a.app, conv.botId);
+  if (live) chat.bot.status = live;
   if (chat.bot.status === 'paused') { await a.storeMessage({ role: 'system_event', text: LINES.paused }); return; }
   // Outside opening hours with hours.scope bot the AI is offline too: the offline text (at most once an hour)
   // and the lead form, and no model call.
@@ -44,8 +44,7 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   if (!chat.brain) { await a.storeMessage({ role: 'system_event', text: LINES.noBrain }); return; }
   if (await overCap(a)) { await a.storeMessage({ role: 'system_event', text: LINES.cap }); return; }
 
-  const upto = conv.summary?.uptoSeq ?? -1;
-  const history = await a.db.messages.find({ workspaceId: conv.workspaceId, conversationId: conv._id, seq: { $gt: upto } }, { sort: [['seq', 1]] });
+  const history = await a.recentMessages();
   const controller = new AbortController();
   const messageId = newId('msg', a.app.clock.now());
   const responseId = newId('rsp', a.app.clock.now());
@@ -116,6 +115,7 @@ async function storeReply(a: ConversationActor, messageId: string, r: ReplyResul
   const model = a.s.chat?.brain?.model ?? '';
   if (r.summary) {
     conv.summary = r.summary;
+    a.dropMessagesUpTo(r.summary.uptoSeq);
     await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $set: { summary: r.summary } });
   }
   if (r.text.trim()) {

@@ -42,7 +42,7 @@ export async function timeseries(app: AppContext, workspaceId: string, p: Period
     const t = byDay.get(r.day);
     if (t) for (const c of COUNTERS) t[c] += r[c] ?? 0;
   }
-  return { from: p.from, to: p.to, botId: p.botId ?? null, days: p.days.map((day) => ({ day, ...view(byDay.get(day)!) })) };
+  return { from: p.from, to: p.to, botId: p.botId ?? null, items: p.days.map((day) => ({ day, ...view(byDay.get(day)!) })) };
 }
 
 export async function toolUse(app: AppContext, workspaceId: string, p: Period) {
@@ -64,7 +64,7 @@ export async function toolUse(app: AppContext, workspaceId: string, p: Period) {
       p95DurationMs: sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)] : null,
     };
   }).sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
-  return { from: p.from, to: p.to, botId: p.botId ?? null, tools };
+  return { from: p.from, to: p.to, botId: p.botId ?? null, items: tools };
 }
 
 export async function usage(app: AppContext, workspaceId: string, p: Period) {
@@ -80,5 +80,5 @@ export async function usage(app: AppContext, workspaceId: string, p: Period) {
   const total = models.reduce((s, m) => ({
     replies: s.replies + m.replies, inputTokens: s.inputTokens + m.inputTokens, outputTokens: s.outputTokens + m.outputTokens, costUsd: round(s.costUsd + m.costUsd),
   }), { replies: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
-  return { from: p.from, to: p.to, botId: p.botId ?? null, models, total, note: 'estimated from built-in list prices; unknown models count as free' };
+  return { from: p.from, to: p.to, botId: p.botId ?? null, items: models, total, note: 'estimated from built-in list prices; unknown models count as free' };
 }

@@ -42,8 +42,8 @@ export async function listBots(app: AppContext, workspaceId: string, page: { lim
   const limit = page.limit ?? 50;
   const list = await bots(app).find({ workspaceId }, { limit: limit + 1, before: page.before });
   const more = list.length > limit;
-  const items = list.slice(0, limit);
-  return { bots: items.map(botSummary), nextBefore: more ? items[items.length - 1]._id : null };
+  const shown = list.slice(0, limit);
+  return { items: shown.map(botSummary), nextBefore: more ? shown[shown.length - 1]._id : null };
 }
 
 /** "A new bot uses the first connected brain and the provider's recommended model" (bot-config.md, brain). */

@@ -63,6 +63,16 @@ export async function findBot(app: AppContext, botId: string): Promise<BotDoc | 
 }
 
 /**
+ * Whether the bot is running or paused now, or null when it is gone. Counts instead of reading the record, so
+ * the check before every reply does not parse the whole bot (drafts and published configs are large).
+ */
+export async function botStatus(app: AppContext, botId: string): Promise<'running' | 'paused' | null> {
+  const col = bots(app);
+  if (await col.count({ _id: botId, status: 'running' }, { crossWorkspace: true })) return 'running';
+  return (await col.count({ _id: botId }, { crossWorkspace: true })) ? 'paused' : null;
+}
+
+/**
  * The bot as a chat needs it: published config (the draft when preview), its version, and the brain.
  * Returns null when the bot does not exist or has nothing published (and no preview).
  */

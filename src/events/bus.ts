@@ -14,6 +14,14 @@ export type EventListener = (event: EventRecord, stored: boolean) => void;
 
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
+/** A volatile event: never stored, so its id (a random draw) is made only if a listener reads it. */
+class VolatileEvent implements EventRecord {
+  private id: string | null = null;
+  constructor(readonly workspaceId: string, readonly type: string, readonly data: Record<string, unknown>, readonly createdAt: number) {}
+  get _id(): string { return (this.id ??= newId('evt', this.createdAt)); }
+  toJSON() { return { _id: this._id, workspaceId: this.workspaceId, type: this.type, data: this.data, createdAt: this.createdAt }; }
+}
+
 /**
  * One bus per process. `publish` stores the event first, then fans it out (live sockets, webhook queue);
  * `publishVolatile` is for streaming noise (message.delta, visitor.typing, agent.status) that goes to live
@@ -40,9 +48,10 @@ export class EventBus {
     return event;
   }
 
+  /** Called for every streamed delta: nothing is built when no one listens, and the id only when it is read. */
   publishVolatile(workspaceId: string, type: string, data: Record<string, unknown>): void {
-    const now = this.clock.now();
-    this.fanOut({ _id: newId('evt', now), workspaceId, type, data: { ...data, workspaceId }, createdAt: now }, false);
+    if (this.listeners.size === 0) return;
+    this.fanOut(new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now()), false);
   }
 
   /** Deletes stored events older than the retention window (a week). */

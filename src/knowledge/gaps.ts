@@ -26,10 +26,13 @@ export async function recordGap(app: AppContext, workspaceId: string, question: 
 
 export interface GapView { question: string; count: number; firstAskedAt: number; lastAskedAt: number; botIds: string[] }
 
-/** Newest first (by the last time asked); `before` is a lastAskedAt value from nextBefore. */
-export async function listGaps(app: AppContext, workspaceId: string, opts: { limit: number; before?: number }): Promise<{ items: GapView[]; nextBefore: number | null }> {
+/**
+ * Newest first (by the last time asked); `before` is a lastAskedAt value from nextBefore, which is a string
+ * like every list's nextBefore (the API's one paging envelope).
+ */
+export async function listGaps(app: AppContext, workspaceId: string, opts: { limit: number; before?: number }): Promise<{ items: GapView[]; nextBefore: string | null }> {
   const filter = { workspaceId, ...(opts.before !== undefined ? { lastAskedAt: { $lt: opts.before } } : {}) };
   const rows = await gaps(app).find(filter, { sort: [['lastAskedAt', -1]], limit: opts.limit + 1 });
   const items = rows.slice(0, opts.limit).map((g) => ({ question: g.question, count: g.count, firstAskedAt: g.firstAskedAt, lastAskedAt: g.lastAskedAt, botIds: g.botIds }));
-  return { items, nextBefore: rows.length > opts.limit ? items[items.length - 1].lastAskedAt : null };
+  return { items, nextBefore: rows.length > opts.limit ? String(items[items.length - 1].lastAskedAt) : null };
 }

@@ -65,11 +65,11 @@ const filterOf = (workspaceId: string, q: LeadQuery): Filter => ({
   workspaceId, ...(q.botId ? { botId: q.botId } : {}), ...(q.status ? { status: q.status } : {}),
 });
 
-export async function listLeads(app: AppContext, workspaceId: string, q: LeadQuery): Promise<{ leads: LeadView[]; nextBefore: string | null }> {
+export async function listLeads(app: AppContext, workspaceId: string, q: LeadQuery): Promise<{ items: LeadView[]; nextBefore: string | null }> {
   const limit = q.limit ?? 50;
   const rows = await leadsCollection(app).find(filterOf(workspaceId, q), { limit: limit + 1, before: q.before });
   const page = rows.slice(0, limit);
-  return { leads: page.map(leadView), nextBefore: rows.length > limit ? page[page.length - 1]._id : null };
+  return { items: page.map(leadView), nextBefore: rows.length > limit ? page[page.length - 1]._id : null };
 }
 
 export async function setLeadStatus(app: AppContext, workspaceId: string, id: string, status: LeadStatus): Promise<LeadRecord> {

@@ -155,7 +155,7 @@ export async function testConnection(app: AppContext, workspaceId: string, id: s
   }
 }
 
-/** Models of the connection, cached in the record for a day; refresh asks the provider again. */
+/** Models of the connection (as a list answer: items plus the recommended one), cached in the record for a day; refresh asks the provider again. */
 export async function connectionModels(app: AppContext, workspaceId: string, id: string, refresh: boolean) {
   const doc = await getConnection(app, workspaceId, id);
   const adapter = adapterFor(app, doc);
@@ -165,7 +165,7 @@ export async function connectionModels(app: AppContext, workspaceId: string, id:
     cache = { at: now, models: await adapter.listModels() };
     await providers(app).updateOne({ workspaceId, _id: id }, { $set: { modelsCache: cache } });
   }
-  return { models: cache.models, recommended: adapter.recommendedModel(cache.models), cachedAt: cache.at };
+  return { items: cache.models, recommended: adapter.recommendedModel(cache.models), cachedAt: cache.at };
 }
 
 /** The model a new bot gets: from the cached list when fresh, else asked; null when the provider is unreachable. */

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyUpdate, equalityFields } from './apply-update.js';
+import { startCheckpointer, type Checkpointer } from './embedded-checkpoint.js';
 import { EmbeddedFileStore } from './embedded-files.js';
 import { fieldExpr, whereClause } from './filter-sql.js';
 import {
@@ -11,6 +12,9 @@ import {
 
 type Row = { id: string; doc: string };
 
+/** Writes after which checkpoints move to a worker thread (small stores, such as tests', never start one). */
+const CHECKPOINT_WORKER_AFTER_WRITES = 2000;
+
 /**
  * The default document store: one SQLite file under DATA_DIR (WAL mode). A table per collection holds
  * (id, ws, doc JSON); indexes are expression indexes over json_extract. Writes are synchronous, so each
@@ -19,10 +23,19 @@ type Row = { id: string; doc: string };
  */
 export function openEmbeddedStore(dataDir: string): DocumentStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'service.db'));
+  const file = join(dataDir, 'service.db');
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // A busy store checkpoints in a worker (src/store/embedded-checkpoint.ts) instead of inside commits.
+  let writes = 0;
+  let checkpointer: Checkpointer | null = null;
+  const wrote = () => {
+    if (checkpointer || ++writes < CHECKPOINT_WORKER_AFTER_WRITES || !db.open) return;
+    checkpointer = startCheckpointer(file);
+    db.pragma('wal_autocheckpoint = 0');
+  };
   const collections = new Map<string, EmbeddedCollection<Doc>>();
   const files = new EmbeddedFileStore(db, join(dataDir, 'files'));
   return {
@@ -30,7 +43,7 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
     files,
     collection<T extends Doc>(name: string, spec: CollectionSpec = {}) {
       let c = collections.get(name);
-      if (!c) { c = new EmbeddedCollection<Doc>(db, name, spec); collections.set(name, c); }
+      if (!c) { c = new EmbeddedCollection<Doc>(db, name, spec, wrote); collections.set(name, c); }
       else if (spec.indexes?.length) c.ensureIndexes(spec);
       return c as unknown as Collection<T>;
     },
@@ -39,7 +52,10 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
       db.transaction(() => { for (const t of tables) db.prepare(`DELETE FROM "${t.name}" WHERE ws = ?`).run(workspaceId); })();
       await files.deleteWorkspace(workspaceId);
     },
-    async close() { if (db.open) db.close(); },
+    async close() {
+      await checkpointer?.stop();
+      if (db.open) db.close(); // the last connection to close checkpoints what is left
+    },
   };
 }
 
@@ -47,7 +63,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private table: string;
   private stmts = new Map<string, Database.Statement>();
 
-  constructor(private db: Database.Database, readonly name: string, spec: CollectionSpec) {
+  constructor(private db: Database.Database, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
     if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
     this.table = `c_${name}`;
     db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, ws TEXT NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID`);
@@ -77,7 +93,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   private write(fn: () => void): void {
-    try { fn(); } catch (err) {
+    try { fn(); this.wrote(); } catch (err) {
       // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
       const code = (err as { code?: string }).code ?? '';
       if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(this.name, (err as Error).message);
@@ -94,6 +110,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (!sort.some(([f]) => f === '_id')) sql += ', id DESC';
     if (opts.limit !== undefined || opts.skip !== undefined) { sql += ' LIMIT ? OFFSET ?'; params.push(opts.limit ?? -1, opts.skip ?? 0); }
     return this.stmt(sql).all(...params) as Row[];
+  }
+
+  /**
+   * The usual update target, `{ workspaceId, _id }`, read by primary key without building a query; undefined
+   * when the filter has another shape (null when it has this shape and nothing matches).
+   */
+  private byKey(filter: Filter): Row | null | undefined {
+    const keys = Object.keys(filter);
+    if (keys.length !== 2 || typeof filter._id !== 'string' || typeof filter.workspaceId !== 'string') return undefined;
+    return (this.stmt(`SELECT id, doc FROM "${this.table}" WHERE id = ? AND ws = ?`).get(filter._id, filter.workspaceId) as Row | undefined) ?? null;
   }
 
   /** Stores an updated record; the ws column follows the record in case the update moved it. */
@@ -136,7 +162,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async updateOne(filter: Filter, update: Update, opts: ScopeOptions & { upsert?: boolean } = {}): Promise<T | null> {
     let result: T | null = null;
     this.write(() => this.db.transaction(() => {
-      const row = this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0];
+      const key = this.byKey(filter);
+      const row = key === undefined ? this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0] : key;
       if (row) {
         result = applyUpdate(JSON.parse(row.doc) as T, update);
         this.put(result, row.id);

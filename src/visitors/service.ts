@@ -32,7 +32,7 @@ export async function findVisitors(app: AppContext, workspaceId: string, q: { em
       if (v) found.set(v._id, v);
     }
   }
-  return { visitors: [...found.values()].map(visitorView) };
+  return { items: [...found.values()].map(visitorView) };
 }
 
 /** Everything stored about a visitor, as one JSON document; images are included as base64. */

@@ -77,20 +77,20 @@ test('analytics figures match a scripted day of activity exactly', async () => {
   assert.is(otherBot.conversations, 0);
 
   const series = await get('/api/v1/analytics/timeseries?from=2025-12-31&to=2026-01-02');
-  assert.equal(series.days.map((d: { day: string }) => d.day), ['2025-12-31', '2026-01-01', '2026-01-02']);
-  assert.equal(series.days.map((d: { conversations: number }) => d.conversations), [0, 1, 1]);
-  assert.equal(series.days.map((d: { messages: { agent: number } }) => d.messages.agent), [0, 1, 2]);
-  assert.equal(series.days.map((d: { feedback: { thumbsUp: number } }) => d.feedback.thumbsUp), [0, 1, 0]);
+  assert.equal(series.items.map((d: { day: string }) => d.day), ['2025-12-31', '2026-01-01', '2026-01-02']);
+  assert.equal(series.items.map((d: { conversations: number }) => d.conversations), [0, 1, 1]);
+  assert.equal(series.items.map((d: { messages: { agent: number } }) => d.messages.agent), [0, 1, 2]);
+  assert.equal(series.items.map((d: { feedback: { thumbsUp: number } }) => d.feedback.thumbsUp), [0, 1, 0]);
 
   const tools = await get('/api/v1/analytics/tools');
   const durations = calls.map((c) => c.durationMs).sort((x, y) => x - y);
-  assert.equal(tools.tools, [{
+  assert.equal(tools.items, [{
     name: 'capture_lead', calls: 2, errors: 1, errorRate: 0.5,
     avgDurationMs: Math.round((durations[0] + durations[1]) / 2), p95DurationMs: durations[1],
   }]);
 
   const usage = await get('/api/v1/analytics/usage');
-  assert.equal(usage.models.map((m: { model: string; replies: number }) => [m.model, m.replies]), [['gpt-4o-mini', 3]]);
+  assert.equal(usage.items.map((m: { model: string; replies: number }) => [m.model, m.replies]), [['gpt-4o-mini', 3]]);
   assert.equal(usage.total, { replies: 3, inputTokens: tokensIn, outputTokens: tokensOut, costUsd: Math.round(cost * 1e6) / 1e6 });
 });
 

@@ -64,7 +64,7 @@ test('members lists people with role and presence, and open invitations; a cance
   const r0 = await invite(owner, 'eve@example.com', 'agent');
   const list = await s.request('GET', '/api/v1/members', { headers: { cookie: owner.cookie } });
   assert.is(list.status, 200);
-  const me = list.body.members.find((m: any) => m.id === owner.userId);
+  const me = list.body.items.find((m: any) => m.id === owner.userId);
   assert.is(me.role, 'owner');
   assert.is(me.presence, 'offline');
   assert.ok(list.body.invites.some((i: any) => i.email === 'eve@example.com'));
@@ -137,7 +137,7 @@ test('presence is set with PUT /me/presence and read by getPresence and the memb
   const all = await getPresence(s.app, owner.workspaceId);
   assert.is(all.find((m) => m.userId === agent.userId)!.presence, 'away');
   const list = await s.request('GET', '/api/v1/members', { headers: agent.headers });
-  assert.is(list.body.members.find((m: any) => m.id === agent.userId).presence, 'away');
+  assert.is(list.body.items.find((m: any) => m.id === agent.userId).presence, 'away');
   const bad = await s.request('PUT', '/api/v1/me/presence', { body: { presence: 'busy' }, headers: agent.headers });
   assert.is(bad.status, 422);
   assert.match(bad.body.error.message, /^presence:/);

@@ -16,7 +16,7 @@ const create = async (body: unknown) => {
 test('templates are offered as starting points', async () => {
   const r = await w.as('GET', '/api/v1/bots/templates');
   assert.is(r.status, 200);
-  const ids = r.body.templates.map((t: any) => t.id);
+  const ids = r.body.items.map((t: any) => t.id);
   assert.ok(ids.includes('blank') && ids.includes('customer-support'));
 });
 
@@ -127,14 +127,14 @@ test('validation errors name the field path and change nothing', async () => {
 test('bots are listed newest first with paging', async () => {
   const all = await w.as('GET', '/api/v1/bots');
   assert.is(all.status, 200);
-  assert.ok(all.body.bots.length >= 5);
+  assert.ok(all.body.items.length >= 5);
   assert.is(all.body.nextBefore, null);
-  const ids = all.body.bots.map((b: any) => b.id);
+  const ids = all.body.items.map((b: any) => b.id);
   assert.equal(ids, [...ids].sort().reverse());
   const page1 = await w.as('GET', '/api/v1/bots?limit=2');
-  assert.is(page1.body.bots.length, 2);
+  assert.is(page1.body.items.length, 2);
   const page2 = await w.as('GET', `/api/v1/bots?limit=2&before=${page1.body.nextBefore}`);
-  assert.equal(page2.body.bots.map((b: any) => b.id), ids.slice(2, 4));
+  assert.equal(page2.body.items.map((b: any) => b.id), ids.slice(2, 4));
 });
 
 test('a bot can be duplicated: the draft is copied, not its versions', async () => {

@@ -49,7 +49,7 @@ test('every problem of the draft is listed at once', async () => {
 });
 
 test('voice settings must match the kinds of their connections', async () => {
-  const speech = (await w.as('GET', '/api/v1/providers')).body.providers.find((p: any) => p.kind === 'speech');
+  const speech = (await w.as('GET', '/api/v1/providers')).body.items.find((p: any) => p.kind === 'speech');
   await patch({
     brain: { model: 'gpt-4o-mini' }, knowledge: { sourceIds: [] }, tools: { http: [], mcp: [] }, face: { skin: null },
     voice: { mode: 'realtime', realtime: { connectionId: speech.id } },
@@ -94,9 +94,9 @@ test('editing the draft does not change the published config', async () => {
 test('versions are listed newest first with their configs', async () => {
   const r = await w.as('GET', `/api/v1/bots/${bot.id}/versions`);
   assert.is(r.status, 200);
-  assert.equal(r.body.versions.map((v: any) => v.version), [2, 1]);
-  assert.is(r.body.versions[0].config.identity.agentName, 'Second');
-  assert.is(r.body.versions[1].config.identity.agentName, 'Ava');
+  assert.equal(r.body.items.map((v: any) => v.version), [2, 1]);
+  assert.is(r.body.items[0].config.identity.agentName, 'Second');
+  assert.is(r.body.items[1].config.identity.agentName, 'Ava');
 });
 
 test('restoring a version copies it into the draft only', async () => {

@@ -18,7 +18,7 @@ test('with leadCapture.when start the form comes first, and sending it opens the
     const ok = await v.next('lead_ok');
     const leads = await w.server.request('GET', '/api/v1/leads', { headers: w.owner.headers });
     assert.is(leads.status, 200);
-    const lead = leads.body.leads.find((l: any) => l.id === ok.leadId);
+    const lead = leads.body.items.find((l: any) => l.id === ok.leadId);
     assert.ok(lead, JSON.stringify(leads.body));
     assert.equal(lead.fields, { name: 'Ada', email: 'ada@example.com' });
     assert.ok(v.frames.some((f) => f.t === 'conversation' && f.conversationId), 'the lead opened a conversation');

@@ -23,7 +23,7 @@ test('a photo with 468 landmarks becomes a face, resized, listed and served to t
   assert.is(r.body.width, 1024);
   assert.is(r.body.height, 768);
   const list = await w.as('GET', '/api/v1/faces');
-  assert.equal(list.body.faces.map((f: any) => f.id), [faceId]);
+  assert.equal(list.body.items.map((f: any) => f.id), [faceId]);
 
   // Public: the widget on a visitor's page has no credentials.
   const img = await fetch(`${w.server.url}/api/v1/faces/${faceId}/image`);

@@ -76,9 +76,9 @@ test('leads arrive by the agent\'s tool, the widget form and the API, and come o
 
   const reader = await createToken(w.server, w.owner, ['leads:read']);
   const page1 = await w.server.request('GET', '/api/v1/leads?limit=2', { headers: reader.headers });
-  assert.equal(page1.body.leads.map((l: { source: string }) => l.source), ['api', 'form'], 'newest first');
+  assert.equal(page1.body.items.map((l: { source: string }) => l.source), ['api', 'form'], 'newest first');
   const page2 = await w.server.request('GET', `/api/v1/leads?limit=2&before=${page1.body.nextBefore}`, { headers: reader.headers });
-  assert.equal(page2.body.leads.map((l: { source: string }) => l.source), ['tool']);
+  assert.equal(page2.body.items.map((l: { source: string }) => l.source), ['tool']);
   assert.is(page2.body.nextBefore, null);
 
   const csv = await w.server.fetch('/api/v1/leads.csv', { headers: reader.headers });

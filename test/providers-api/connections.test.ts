@@ -12,7 +12,7 @@ const stored = () => w.server.app.store.collection<any>('providers').find({ work
 test('the catalog lists the four kinds of provider', async () => {
   const r = await w.as('GET', '/api/v1/providers/catalog');
   assert.is(r.status, 200);
-  assert.equal(r.body.providers.map((p: any) => p.letter), ['A', 'B', 'C', 'D']);
+  assert.equal(r.body.items.map((p: any) => p.letter), ['A', 'B', 'C', 'D']);
 });
 
 test('a bad key gives 422 naming apiKey and nothing is saved', async () => {
@@ -21,7 +21,7 @@ test('a bad key gives 422 naming apiKey and nothing is saved', async () => {
   assert.is(r.body.error.code, 'invalid');
   assert.match(r.body.error.message, /apiKey/);
   assert.is((await stored()).length, 0);
-  assert.equal((await w.as('GET', '/api/v1/providers')).body.providers, []);
+  assert.equal((await w.as('GET', '/api/v1/providers')).body.items, []);
 });
 
 test('an OpenAI-compatible connection without a base URL is refused naming baseUrl', async () => {
@@ -39,7 +39,7 @@ test('a good key is saved sealed and never returned, only a hint of its end', as
   assert.not.ok(JSON.stringify(conn).includes(key));
   assert.not.ok('apiKey' in conn);
   const list = await w.as('GET', '/api/v1/providers');
-  assert.is(list.body.providers.length, 1);
+  assert.is(list.body.items.length, 1);
   assert.not.ok(JSON.stringify(list.body).includes(key));
   const [doc] = await stored();
   assert.not.ok(JSON.stringify(doc).includes(key), 'the stored record holds no plain key');

@@ -17,7 +17,7 @@ const modelCalls = () => w.openai.requests.filter((r) => r.method === 'GET' && r
 test('models come from the provider with a recommended one', async () => {
   const r = await w.as('GET', `/api/v1/providers/${openai.id}/models`);
   assert.is(r.status, 200);
-  const ids = r.body.models.map((m: any) => m.id);
+  const ids = r.body.items.map((m: any) => m.id);
   assert.ok(ids.includes('gpt-4o-mini'));
   assert.type(r.body.recommended, 'string');
   assert.ok(ids.includes(r.body.recommended));
@@ -42,8 +42,8 @@ test('models are cached for a day and refresh=1 asks again', async () => {
 test('voices carry preview URLs pointing at this server', async () => {
   const r = await w.as('GET', `/api/v1/providers/${speech.id}/voices`);
   assert.is(r.status, 200);
-  assert.ok(r.body.voices.length >= 2);
-  for (const v of r.body.voices) {
+  assert.ok(r.body.items.length >= 2);
+  for (const v of r.body.items) {
     assert.ok(v.previewUrl.endsWith(`/api/v1/providers/${speech.id}/voices/${v.id}/preview`), v.previewUrl);
   }
 });
@@ -59,7 +59,7 @@ test('a voice preview is short audio with its content type', async () => {
 test('OpenAI voices can be previewed too (synthesised)', async () => {
   const list = await w.as('GET', `/api/v1/providers/${openai.id}/voices`);
   assert.is(list.status, 200);
-  const res = await w.server.fetch(`/api/v1/providers/${openai.id}/voices/${list.body.voices[0].id}/preview`, { headers: w.owner.headers });
+  const res = await w.server.fetch(`/api/v1/providers/${openai.id}/voices/${list.body.items[0].id}/preview`, { headers: w.owner.headers });
   assert.is(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^audio\//);
 });
@@ -75,7 +75,7 @@ test('deleting a connection a bot uses is refused with 409 naming the bot', asyn
   const p = await w.as('PATCH', `/api/v1/bots/${bot.id}`, { revision: bot.revision, patch: { brain: { connectionId: null } } });
   assert.is(p.status, 200);
   assert.is((await w.as('DELETE', `/api/v1/providers/${openai.id}`)).status, 204);
-  assert.is((await w.as('GET', '/api/v1/providers')).body.providers.length, 1);
+  assert.is((await w.as('GET', '/api/v1/providers')).body.items.length, 1);
 });
 
 test('a connection named only by a published config is also kept', async () => {

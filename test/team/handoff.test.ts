@@ -164,7 +164,7 @@ test('a team member who is away is not available, and the form comes before a ha
   await live.close();
   await owner.event('presence.changed', (d) => d.userId === w.agent.userId && d.presence === 'offline');
   const presence = await w.server.request('GET', '/api/v1/members', { headers: w.owner.headers });
-  assert.is(presence.body.members.find((m: { id: string }) => m.id === w.agent.userId)?.presence, 'offline', 'closing the last socket marks the user offline');
+  assert.is(presence.body.items.find((m: { id: string }) => m.id === w.agent.userId)?.presence, 'offline', 'closing the last socket marks the user offline');
   await owner.close();
   await first.visitor.close();
   await second.visitor.close();

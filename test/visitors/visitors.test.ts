@@ -40,10 +40,10 @@ test('a visitor is found, exported with everything stored, and erased so nothing
   await visitor.close();
 
   const byUser = await get(`/api/v1/visitors?userId=${userId}`);
-  assert.equal(byUser.body.visitors.map((v: { id: string }) => v.id), [ready.visitorId]);
+  assert.equal(byUser.body.items.map((v: { id: string }) => v.id), [ready.visitorId]);
   const byLeadEmail = await get('/api/v1/visitors?email=ERIN.LEAD@example.com');
-  assert.equal(byLeadEmail.body.visitors.map((v: { id: string }) => v.id), [ready.visitorId], 'the e-mail left in a lead finds them too');
-  assert.is((await get('/api/v1/visitors?email=nobody@example.com')).body.visitors.length, 0);
+  assert.equal(byLeadEmail.body.items.map((v: { id: string }) => v.id), [ready.visitorId], 'the e-mail left in a lead finds them too');
+  assert.is((await get('/api/v1/visitors?email=nobody@example.com')).body.items.length, 0);
   assert.is((await get('/api/v1/visitors')).status, 422, 'email or userId is needed');
 
   const exported = await get(`/api/v1/visitors/${ready.visitorId}/export`);
@@ -67,8 +67,8 @@ test('a visitor is found, exported with everything stored, and erased so nothing
 
   const ws = w.owner.workspaceId;
   const db = chatCollections(w.server.app);
-  assert.is((await get(`/api/v1/visitors?userId=${userId}`)).body.visitors.length, 0);
-  assert.is((await get('/api/v1/visitors?email=erin.lead@example.com')).body.visitors.length, 0);
+  assert.is((await get(`/api/v1/visitors?userId=${userId}`)).body.items.length, 0);
+  assert.is((await get('/api/v1/visitors?email=erin.lead@example.com')).body.items.length, 0);
   assert.is((await get(`/api/v1/visitors/${ready.visitorId}/export`)).status, 404);
   assert.is(await db.conversations.count({ workspaceId: ws, visitorId: ready.visitorId }), 0);
   assert.is(await db.messages.count({ workspaceId: ws, conversationId: conv.conversationId }), 0);

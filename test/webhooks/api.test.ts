@@ -34,10 +34,10 @@ test('an endpoint is added with its secret once, then listed without it next to 
     assert.equal(added.body.events, ['conversation.started', 'lead.captured']);
     const list = await call('GET', '');
     assert.is(list.status, 200);
-    assert.is(list.body.webhooks.length, 1);
-    assert.is(list.body.webhooks[0].id, added.body.id);
+    assert.is(list.body.items.length, 1);
+    assert.is(list.body.items[0].id, added.body.id);
     assert.not.ok(JSON.stringify(list.body).includes(added.body.secret), 'the secret is not shown again');
-    assert.not.ok('secretSealed' in list.body.webhooks[0]);
+    assert.not.ok('secretSealed' in list.body.items[0]);
     assert.equal(list.body.events, ['conversation.started', 'conversation.ended', 'message.created', 'lead.captured',
       'handoff.requested', 'handoff.accepted', 'handoff.resolved', 'feedback.received']);
   } finally { await h.close(); }
@@ -86,8 +86,8 @@ test('the whole life of an endpoint works through the API: test, log, rotate, re
 
     const log = await call('GET', `/${added.id}/deliveries`);
     assert.is(log.status, 200);
-    assert.is(log.body.deliveries.length, 1);
-    const d = log.body.deliveries[0];
+    assert.is(log.body.items.length, 1);
+    const d = log.body.items[0];
     assert.equal([d.state, d.statusCode, d.response, d.attempts, d.eventId, d.eventType], ['delivered', 200, 'ok', 1, ping.body.eventId, 'ping']);
     assert.type(d.createdAt, 'number');
     assert.type(d.lastAttemptAt, 'number');
@@ -111,7 +111,7 @@ test('the whole life of an endpoint works through the API: test, log, rotate, re
     assert.is((await call('DELETE', `/${added.id}`)).status, 204);
     assert.is((await call('GET', `/${added.id}/deliveries`)).status, 404);
     assert.is((await call('POST', `/deliveries/${d.id}/redeliver`)).status, 404);
-    assert.is((await call('GET', '')).body.webhooks.length, 0);
+    assert.is((await call('GET', '')).body.items.length, 0);
   } finally { await h.close(); }
 });
 

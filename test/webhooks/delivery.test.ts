@@ -33,7 +33,7 @@ test('an event is posted with the exact headers and a signature the secret verif
       data: { botId: 'bot_1', conversationId: 'conv_1', visitorId: 'vis_1', workspaceId: WS },
     });
     assert.match(body(h).createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const [d] = (await h.hooks.endpoints.deliveries(WS, created.id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, created.id)).items;
     assert.is(d.state, 'delivered');
     assert.is(d.statusCode, 200);
     assert.is(d.response, 'ok');
@@ -83,7 +83,7 @@ test('a redelivery sends the same event id and body again at once', async () => 
   try {
     await publish(h, 'conversation.started', { visitorId: 'vis_1' });
     await h.settle();
-    const [first] = (await h.hooks.endpoints.deliveries(WS, created.id)).deliveries;
+    const [first] = (await h.hooks.endpoints.deliveries(WS, created.id)).items;
     await h.clock.advance(90_000);
     const again = await h.hooks.endpoints.redeliver(WS, first.id);
     await h.settle();
@@ -91,7 +91,7 @@ test('a redelivery sends the same event id and body again at once', async () => 
     assert.is(h.receiver.seen[1].body, h.receiver.seen[0].body);
     assert.is(h.receiver.seen[1].headers['service-event-id'], first.eventId);
     assert.is.not(h.receiver.seen[1].headers['service-signature'], h.receiver.seen[0].headers['service-signature'], 'a fresh timestamp');
-    const log = (await h.hooks.endpoints.deliveries(WS, created.id)).deliveries;
+    const log = (await h.hooks.endpoints.deliveries(WS, created.id)).items;
     assert.is(log.length, 2);
     assert.is(log[0].id, again.id);
     assert.is(log[0].redeliveryOf, first.id);
@@ -107,7 +107,7 @@ test('the delivery log keeps the last 100 deliveries with the start of each answ
     for (let i = 0; i < 105; i++) events.push(await publish(h, 'conversation.started', { visitorId: `vis_${i}` }));
     await h.settle();
     assert.is(h.receiver.seen.length, 105);
-    const { deliveries, nextBefore } = await h.hooks.endpoints.deliveries(WS, created.id);
+    const { items: deliveries, nextBefore } = await h.hooks.endpoints.deliveries(WS, created.id);
     assert.is(deliveries.length, 100);
     assert.is(nextBefore, null);
     assert.is(deliveries[0].eventId, events[104]._id, 'newest first');
@@ -125,7 +125,7 @@ test('a receiver slower than 10 seconds counts as a failure and is retried', asy
     while (h.receiver.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
     await h.clock.advance(10_000);
     await h.settle();
-    const [d] = (await h.hooks.endpoints.deliveries(WS, created.id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, created.id)).items;
     assert.is(d.state, 'retrying');
     assert.is(d.statusCode, null);
     assert.match(d.error ?? '', /longer than 10000 ms/);

@@ -23,7 +23,7 @@ test('three redirects are followed to the final URL', async () => {
     assert.is(final.method, 'POST', '307 keeps the method and body');
     assert.is(JSON.parse(final.body).id, event._id);
     assert.is(final.headers['service-event-id'], event._id);
-    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(d.state, 'delivered');
     assert.is(d.response, 'final');
   } finally { await h.close(); }
@@ -37,7 +37,7 @@ test('a fourth redirect is refused and counts as a failure', async () => {
     await publish(h, 'conversation.started', { visitorId: 'vis_1' });
     await h.settle();
     assert.equal(h.receiver.seen.map((s) => s.url), ['/r/4', '/r/3', '/r/2', '/r/1'], 'the fourth redirect is not followed');
-    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(d.state, 'retrying');
     assert.match(d.error ?? '', /more than 3 redirects/);
     assert.is((await h.hooks.endpoints.get(WS, id)).consecutiveFailures, 1);
@@ -54,7 +54,7 @@ test('a 302 turns the POST into a GET without a body', async () => {
     assert.equal(h.receiver.seen.map((s) => `${s.method} ${s.url}`), ['POST /r/1', 'GET /r/0']);
     assert.is(h.receiver.seen[1].body, '');
     assert.is(h.receiver.seen[1].headers['content-type'], undefined);
-    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(d.state, 'delivered', 'the final GET answered 200');
   } finally { await h.close(); }
 });

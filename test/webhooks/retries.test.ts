@@ -28,7 +28,7 @@ test('a failing delivery is tried at +1m, +5m, +30m, +2h, +6h and +24h, then giv
     assert.is(h.receiver.seen.length, 7, 'no eighth try');
     assert.ok(h.receiver.seen.every((s) => s.headers['service-event-id'] === event._id), 'same event id on every try');
     assert.ok(h.receiver.seen.every((s) => s.body === h.receiver.seen[0].body), 'same body on every try');
-    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(d.state, 'failed');
     assert.is(d.attempts, 7);
     assert.is(d.statusCode, 500);
@@ -47,7 +47,7 @@ test('a retry that succeeds ends the series as delivered', async () => {
     await h.advance(MIN);
     await h.advance(48 * HOUR);
     assert.is(h.receiver.seen.length, 2);
-    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(d.state, 'delivered');
     assert.is(d.attempts, 2);
     assert.is(d.statusCode, 204);
@@ -72,7 +72,7 @@ test('19 failures in a row leave the endpoint on; the 20th switches it off', asy
     await publish(h, 'conversation.started', { visitorId: 'vis_20' });
     await h.advance(MIN);
     assert.is(h.receiver.seen.length, 20);
-    const log = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const log = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(log.length, 20);
     assert.ok(log.every((d) => d.state === 'failed'));
   } finally { await h.close(); }
@@ -116,7 +116,7 @@ test('a connection error is a failure with a readable reason', async () => {
     await h.hooks.endpoints.update(WS, id, { url: closedPort.href });
     await publish(h, 'conversation.started', { visitorId: 'vis_1' });
     await h.settle();
-    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).deliveries;
+    const [d] = (await h.hooks.endpoints.deliveries(WS, id)).items;
     assert.is(d.state, 'retrying');
     assert.is(d.statusCode, null);
     assert.match(d.error ?? '', /refused/);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PRESENCES } from '../../auth/records.js';
 import { SettingsSchema } from '../../auth/settings.js';
 import { ROLES, SCOPES, type Role, type Scope } from '../operations.js';
+import { listOf, pageOf } from './list-schemas.js';
 
 export const RoleSchema = z.enum(ROLES as [Role, ...Role[]]);
 export const ScopeSchema = z.enum(SCOPES as [Scope, ...Scope[]]);
@@ -38,7 +39,8 @@ export const AcceptBodySchema = z.object({ name: PersonNameSchema, password: Pas
 export const InviteSchema = z.object({
   id: z.string(), email: z.string(), role: RoleSchema, createdAt: Ms, expiresAt: Ms, invitedBy: z.object({ id: z.string(), name: z.string() }),
 });
-export const MembersSchema = z.object({ members: z.array(UserSchema), invites: z.array(InviteSchema) });
+/** The people in the workspace, plus the invitations not yet accepted. */
+export const MembersSchema = listOf(UserSchema).extend({ invites: z.array(InviteSchema) });
 export const InviteBodySchema = z.object({ email: EmailSchema, role: RoleSchema });
 export const InviteCreatedSchema = z.object({ invite: InviteSchema, link: z.string().describe('send this to the invitee; it works once, for 7 days') });
 export const RoleBodySchema = z.object({ role: RoleSchema });
@@ -49,7 +51,7 @@ export const TokenSchema = z.object({
   id: z.string(), name: z.string(), scopes: z.array(ScopeSchema), role: RoleSchema.describe('the highest role its scopes act as'),
   createdAt: Ms, createdBy: z.object({ id: z.string(), name: z.string() }), expiresAt: Ms.nullable(), lastUsedAt: Ms.nullable(),
 });
-export const TokenListSchema = z.object({ items: z.array(TokenSchema) });
+export const TokenListSchema = listOf(TokenSchema);
 export const TokenBodySchema = z.object({
   name: z.string().trim().min(1).max(100),
   scopes: z.array(ScopeSchema).min(1),
@@ -68,4 +70,4 @@ export const AuditEntrySchema = z.object({
   actor: z.object({ kind: z.enum(['user', 'token', 'system']), id: z.string(), name: z.string() }),
   action: z.string(), target: z.object({ type: z.string(), id: z.string() }).nullable(), detail: z.record(z.string(), z.unknown()).optional(),
 });
-export const AuditPageSchema = z.object({ items: z.array(AuditEntrySchema), nextBefore: z.string().nullable() });
+export const AuditPageSchema = pageOf(AuditEntrySchema);

@@ -13,6 +13,7 @@ import {
 import { BOT_TEMPLATES } from '../../bots/templates.js';
 import { badRequest } from '../../errors.js';
 import { route, type ApiModule } from '../define.js';
+import { listOf, pageOf } from './list-schemas.js';
 
 const Name = z.string().trim().min(1).max(80);
 const Revision = z.number().int().min(0);
@@ -39,8 +40,9 @@ export const BotResponse = Summary.extend({
   versions: z.array(VersionSummary),
   hasIdentitySecret: z.boolean(),
 });
-const ListResponse = z.object({ bots: z.array(Summary), nextBefore: z.string().nullable() });
-const TemplatesResponse = z.object({ templates: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), config: ConfigObject })) });
+const ListResponse = pageOf(Summary);
+const TemplatesResponse = listOf(z.object({ id: z.string(), name: z.string(), description: z.string(), config: ConfigObject }));
+const VersionsResponse = listOf(VersionSummary.extend({ config: BotConfigSchema }));
 
 const target = (id: string) => ({ type: 'bot', id });
 
@@ -53,7 +55,7 @@ function versionParam(raw: string): number {
 export const botsModule: ApiModule = {
   name: 'bots',
   routes: [
-    route({ op: 'GET /api/v1/bots/templates', response: TemplatesResponse, handler: () => ({ templates: BOT_TEMPLATES }) }),
+    route({ op: 'GET /api/v1/bots/templates', response: TemplatesResponse, handler: () => ({ items: BOT_TEMPLATES }) }),
     route({ op: 'GET /api/v1/bots', query: ListQuery, response: ListResponse,
       handler: ({ app, workspaceId, query }) => listBots(app, workspaceId, query) }),
     route({ op: 'POST /api/v1/bots', body: CreateBody, response: BotResponse, status: 201,
@@ -93,11 +95,11 @@ export const botsModule: ApiModule = {
         await ctx.audit('bot.publish', target(bot._id), { version: bot.published?.version });
         return botView(ctx.app, bot);
       } }),
-    route({ op: 'GET /api/v1/bots/{id}/versions', response: z.object({ versions: z.array(VersionSummary.extend({ config: BotConfigSchema })) }),
+    route({ op: 'GET /api/v1/bots/{id}/versions', response: VersionsResponse,
       handler: async ({ app, workspaceId, params }) => {
         await getBot(app, workspaceId, params.id);
         const versions = await listVersions(app, workspaceId, params.id);
-        return { versions: versions.map((v) => ({ ...versionSummary(v), config: v.config })) };
+        return { items: versions.map((v) => ({ ...versionSummary(v), config: v.config })) };
       } }),
     route({ op: 'POST /api/v1/bots/{id}/versions/{version}/restore', body: RevisionBody, response: BotResponse,
       handler: async (ctx) => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { notFound } from '../../errors.js';
 import { createFace, deleteFace, faceView, FaceUploadBody, findFacePublic, listFaces } from '../../faces/service.js';
 import { extraRoute, reply, route, type ApiModule } from '../define.js';
+import { listOf } from './list-schemas.js';
 
 const FaceShape = z.object({
   id: z.string(), name: z.string(), createdAt: z.number(), width: z.number(), height: z.number(), contentType: z.string(),
@@ -17,8 +18,8 @@ const UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
 export const facesModule: ApiModule = {
   name: 'faces',
   routes: [
-    route({ op: 'GET /api/v1/faces', response: z.object({ faces: z.array(FaceShape) }),
-      handler: async ({ app, workspaceId }) => ({ faces: (await listFaces(app, workspaceId)).map((f) => faceView(app, f)) }) }),
+    route({ op: 'GET /api/v1/faces', response: listOf(FaceShape),
+      handler: async ({ app, workspaceId }) => ({ items: (await listFaces(app, workspaceId)).map((f) => faceView(app, f)) }) }),
     route({ op: 'POST /api/v1/faces', body: FaceUploadBody, response: FaceShape, status: 201, bodyLimitBytes: UPLOAD_LIMIT_BYTES,
       handler: async (ctx) => {
         const face = await createFace(ctx.app, ctx.workspaceId, ctx.body);

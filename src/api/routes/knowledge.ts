@@ -7,6 +7,7 @@ import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, 
 import { onWorkspaceDelete } from '../../auth/workspace-cleanup.js';
 import { knowledgeCollections } from '../../knowledge/indexer.js';
 import { route, type ApiModule } from '../define.js';
+import { listOf, pageOf } from './list-schemas.js';
 
 /** The largest UPLOAD_LIMIT_BYTES the config accepts; the configured limit is checked in the handler. */
 const UPLOAD_TYPES = ['application/pdf', 'text/markdown', 'text/plain', 'text/html'];
@@ -30,7 +31,12 @@ const SourceResponse = z.object({
 }).passthrough();
 
 const UploadQuery = z.object({ filename: z.string().min(1).max(255), name: z.string().trim().min(1).max(200).optional() });
-const GapsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.coerce.number().optional() });
+const GapsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: z.coerce.number().int().min(0).optional() });
+const DocumentResponse = z.object({
+  id: z.string(), sourceId: z.string(), url: z.string().nullable(), title: z.string(), type: z.string(), bytes: z.number(),
+  chunkCount: z.number(), indexedAt: z.number(),
+});
+const GapResponse = z.object({ question: z.string(), count: z.number(), firstAskedAt: z.number(), lastAskedAt: z.number(), botIds: z.array(z.string()) });
 
 export const knowledgeModule: ApiModule = {
   name: 'knowledge',
@@ -49,7 +55,7 @@ export const knowledgeModule: ApiModule = {
     void service.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
   },
   routes: [
-    route({ op: 'GET /api/v1/knowledge', response: z.object({ items: z.array(SourceResponse) }),
+    route({ op: 'GET /api/v1/knowledge', response: listOf(SourceResponse),
       handler: async (ctx) => ({ items: (await knowledge(ctx.app).list(ctx.workspaceId)).map(sourceView) }) }),
 
     route({ op: 'POST /api/v1/knowledge', body: CreateSourceBody, status: 201, response: SourceResponse,
@@ -89,7 +95,7 @@ export const knowledgeModule: ApiModule = {
         await ctx.audit('knowledge.delete', { type: 'knowledge_source', id: ctx.params.id });
       } }),
 
-    route({ op: 'GET /api/v1/knowledge/{id}/documents',
+    route({ op: 'GET /api/v1/knowledge/{id}/documents', response: listOf(DocumentResponse),
       handler: async (ctx) => ({ items: (await knowledge(ctx.app).documents(ctx.workspaceId, ctx.params.id)).map(documentView) }) }),
 
     route({ op: 'POST /api/v1/knowledge/search', body: SearchBody,
@@ -102,7 +108,7 @@ export const knowledgeModule: ApiModule = {
         };
       } }),
 
-    route({ op: 'GET /api/v1/knowledge/gaps', query: GapsQuery,
+    route({ op: 'GET /api/v1/knowledge/gaps', query: GapsQuery, response: pageOf(GapResponse),
       handler: async (ctx) => listGaps(ctx.app, ctx.workspaceId, { limit: ctx.query.limit, before: ctx.query.before }) }),
   ],
 };

@@ -8,6 +8,7 @@ import { MAX_VALUE_CHARS, validateLeadFields, type LeadField } from '../../leads
 import { deleteLead, LEAD_STATUSES, leadsCsv, leadView, listLeads, saveLead, setLeadStatus } from '../../leads/service.js';
 import { toolRegistry } from '../../tools/registry.js';
 import { reply, route, type ApiModule } from '../define.js';
+import { pageOf } from './list-schemas.js';
 import type { AppContext } from '../../app.js';
 
 const Status = z.enum(LEAD_STATUSES);
@@ -28,7 +29,7 @@ const LeadShape = z.object({
   id: z.string(), botId: z.string(), conversationId: z.string().nullable(), visitorId: z.string().nullable(),
   fields: z.record(z.string(), z.string()), status: Status, source: z.enum(['tool', 'form', 'api']), createdAt: z.number(), updatedAt: z.number(),
 });
-const ListShape = z.object({ leads: z.array(LeadShape), nextBefore: z.string().nullable() });
+const ListShape = pageOf(LeadShape);
 
 /** Fields of the bot's lead form: the published config's, else the draft's (a bot used only through the API). */
 async function botFields(app: AppContext, workspaceId: string, botId: string): Promise<LeadField[]> {

@@ -7,6 +7,7 @@ import {
   removeConnection, testConnection, updateConnection,
 } from '../../providers/connections.js';
 import { reply, route, type ApiModule } from '../define.js';
+import { listOf } from './list-schemas.js';
 
 const Kind = z.enum(['openai_compatible', 'openai', 'gemini', 'speech']);
 const Name = z.string().trim().min(1).max(80);
@@ -25,20 +26,19 @@ const Capabilities = z.object({
   text: z.boolean(), vision: z.boolean(), tools: z.boolean(), reasoning: z.boolean(), embeddings: z.boolean(),
   tts: z.boolean(), stt: z.boolean(), realtime: z.boolean(),
 });
-const ModelsResponse = z.object({
-  models: z.array(z.object({ id: z.string(), label: z.string(), capabilities: Capabilities })),
-  recommended: z.string().nullable(), cachedAt: z.number(),
-});
-const VoicesResponse = z.object({ voices: z.array(z.object({ id: z.string(), name: z.string(), language: z.string().optional(), previewUrl: z.string() })) });
+/** The models, plus which one a new bot would get and when the list was fetched. */
+const ModelsResponse = listOf(z.object({ id: z.string(), label: z.string(), capabilities: Capabilities }))
+  .extend({ recommended: z.string().nullable(), cachedAt: z.number() });
+const VoicesResponse = listOf(z.object({ id: z.string(), name: z.string(), language: z.string().optional(), previewUrl: z.string() }));
 
 const target = (id: string) => ({ type: 'provider', id });
 
 export const providersModule: ApiModule = {
   name: 'providers',
   routes: [
-    route({ op: 'GET /api/v1/providers/catalog', handler: () => ({ providers: catalog() }) }),
-    route({ op: 'GET /api/v1/providers', response: z.object({ providers: z.array(ConnectionShape) }),
-      handler: async ({ app, workspaceId }) => ({ providers: (await listConnections(app, workspaceId)).map((d) => connectionView(app, d)) }) }),
+    route({ op: 'GET /api/v1/providers/catalog', handler: () => ({ items: catalog() }) }),
+    route({ op: 'GET /api/v1/providers', response: listOf(ConnectionShape),
+      handler: async ({ app, workspaceId }) => ({ items: (await listConnections(app, workspaceId)).map((d) => connectionView(app, d)) }) }),
     route({ op: 'POST /api/v1/providers', body: ConnectBody, response: ConnectionShape, status: 201,
       handler: async (ctx) => {
         const doc = await connect(ctx.app, ctx.workspaceId, ctx.body);
@@ -63,7 +63,7 @@ export const providersModule: ApiModule = {
     route({ op: 'GET /api/v1/providers/{id}/models', query: ModelsQuery, response: ModelsResponse,
       handler: ({ app, workspaceId, params, query }) => connectionModels(app, workspaceId, params.id, query.refresh === '1' || query.refresh === 'true') }),
     route({ op: 'GET /api/v1/providers/{id}/voices', response: VoicesResponse,
-      handler: async ({ app, workspaceId, params }) => ({ voices: await connectionVoices(app, workspaceId, params.id) }) }),
+      handler: async ({ app, workspaceId, params }) => ({ items: await connectionVoices(app, workspaceId, params.id) }) }),
     route({ op: 'GET /api/v1/providers/{id}/voices/{voiceId}/preview',
       handler: async ({ app, workspaceId, params }) => {
         await getConnection(app, workspaceId, params.id);

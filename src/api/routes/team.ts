@@ -16,7 +16,7 @@ export const teamModule: ApiModule = {
     route({
       op: 'GET /api/v1/members', response: MembersSchema,
       handler: async ({ app, workspaceId }) => ({
-        members: (await users(app).find({ workspaceId }, { sort: [['createdAt', 1]] })).map(userView),
+        items: (await users(app).find({ workspaceId }, { sort: [['createdAt', 1]] })).map(userView),
         invites: (await openInvites(app, workspaceId)).map(inviteView),
       }),
     }),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../events/webhooks/constants.js';
 import { startWebhooks, webhooks } from '../../events/webhooks/index.js';
 import { route, type ApiModule } from '../define.js';
+import { listOf, pageOf } from './list-schemas.js';
 
 const EventName = z.enum(WEBHOOK_EVENTS);
 const Events = z.array(EventName).min(1, 'choose at least one event').max(WEBHOOK_EVENTS.length * 2);
@@ -27,11 +28,12 @@ const DeliveryShape = z.object({
   history: z.array(z.object({ at: z.number(), statusCode: z.number().nullable(), error: z.string().nullable(), durationMs: z.number() })),
   createdAt: z.number(), lastAttemptAt: z.number().nullable(), finishedAt: z.number().nullable(),
 });
-export const ListResponse = z.object({ webhooks: z.array(EndpointShape), events: z.array(z.string()) });
+/** The endpoints, plus the event names an endpoint can subscribe to. */
+export const ListResponse = listOf(EndpointShape).extend({ events: z.array(z.string()) });
 export const CreatedResponse = EndpointShape.extend({ secret: z.string() });
 export const SecretResponse = z.object({ id: z.string(), secret: z.string() });
 export const TestResponse = z.object({ eventId: z.string(), delivery: DeliveryShape });
-export const DeliveriesResponse = z.object({ deliveries: z.array(DeliveryShape), nextBefore: z.string().nullable() });
+export const DeliveriesResponse = pageOf(DeliveryShape);
 export { EndpointShape, DeliveryShape };
 
 const target = (id: string) => ({ type: 'webhook', id });

@@ -25,9 +25,9 @@ export class WebhookEndpoints {
 
   private get col() { return this.dispatcher.endpoints; }
 
-  async list(workspaceId: string): Promise<{ webhooks: EndpointView[]; events: string[] }> {
+  async list(workspaceId: string): Promise<{ items: EndpointView[]; events: string[] }> {
     const all = await this.col.find({ workspaceId });
-    return { webhooks: all.map(endpointView), events: [...WEBHOOK_EVENTS] };
+    return { items: all.map(endpointView), events: [...WEBHOOK_EVENTS] };
   }
 
   async get(workspaceId: string, id: string): Promise<EndpointRecord> {
@@ -90,13 +90,13 @@ export class WebhookEndpoints {
     return { eventId: event._id, delivery: deliveryView(delivery) };
   }
 
-  async deliveries(workspaceId: string, id: string, page: { limit?: number; before?: string } = {}): Promise<{ deliveries: DeliveryView[]; nextBefore: string | null }> {
+  async deliveries(workspaceId: string, id: string, page: { limit?: number; before?: string } = {}): Promise<{ items: DeliveryView[]; nextBefore: string | null }> {
     await this.get(workspaceId, id);
     const limit = Math.min(page.limit ?? DELIVERY_LOG_SIZE, DELIVERY_LOG_SIZE);
     const rows = await this.dispatcher.deliveries.find({ workspaceId, endpointId: id }, { limit: limit + 1, before: page.before });
     const more = rows.length > limit;
     const list = rows.slice(0, limit);
-    return { deliveries: list.map(deliveryView), nextBefore: more ? list[list.length - 1]._id : null };
+    return { items: list.map(deliveryView), nextBefore: more ? list[list.length - 1]._id : null };
   }
 
   async getDelivery(workspaceId: string, deliveryId: string): Promise<DeliveryView> {
