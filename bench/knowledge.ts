@@ -10,7 +10,7 @@
  *
  *   npx tsx bench/knowledge.ts [chunks=100000]
  */
-import Database from 'better-sqlite3';
+import { openSqlite } from '../src/store/sqlite.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,7 +92,7 @@ const chunkText = () => Array.from({ length: 6 }, () => sentences[Math.floor(ran
 const openai = await startFakeOpenAI();
 await app.store.collection('providers').insertOne({ _id: 'prov_bench', workspaceId: 'ws_big', kind: 'openai', baseUrl: openai.baseUrl, apiKeySealed: sealSecret(openai.apiKey, app.secretKey) } as never);
 const DIM = 64; // the fake embedding server's dimension; the vector-store figures below use 256-d
-const bare = new Database(':memory:');
+const bare = openSqlite(':memory:');
 bare.exec('CREATE VIRTUAL TABLE t USING fts5(body)');
 const bareIns = bare.prepare('INSERT INTO t (body) VALUES (?)');
 const vec256: Float32Array[] = [];

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Files under DATA_DIR/files/<workspace>/<id>; metadata in the SQLite file. Written to a temp file, synced, renamed. */
 export class EmbeddedFileStore implements FileStore {
-  constructor(private db: Database.Database, private dir: string) {
+  constructor(private db: SqliteDatabase, private dir: string) {
     db.exec('CREATE TABLE IF NOT EXISTS files (id TEXT PRIMARY KEY, ws TEXT NOT NULL, meta TEXT NOT NULL) WITHOUT ROWID');
     db.exec('CREATE INDEX IF NOT EXISTS files__ws ON files (ws)');
   }

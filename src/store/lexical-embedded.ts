@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite, type SqliteStatement } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -64,7 +64,7 @@ const token = (prefix: string, id: string) => `${prefix}${id.replace(/[^A-Za-z0-
 export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   let file = ':memory:';
   if (dataDir) { mkdirSync(dataDir, { recursive: true }); file = join(dataDir, 'lexical.db'); }
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(`CREATE TABLE IF NOT EXISTS lex_meta (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ws TEXT NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL)`);
@@ -88,7 +88,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   const countMatch = db.prepare('SELECT COUNT(*) FROM lex_fts WHERE lex_fts MATCH ?').pluck();
   const countAll = db.prepare('SELECT COUNT(*) FROM lex_meta').pluck();
   const metaOf = db.prepare('SELECT ws, source FROM lex_meta WHERE rid = ?');
-  const stmts = new Map<string, Database.Statement>();
+  const stmts = new Map<string, SqliteStatement>();
   const stmt = (sql: string) => { let s = stmts.get(sql); if (!s) { s = db.prepare(sql); stmts.set(sql, s); } return s; };
 
   // Document frequencies over the whole index (a pruning heuristic: need not be exact), dropped after enough

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VectorFilter, VectorHit, VectorPoint, VectorStore } from './types.js';
@@ -16,7 +16,7 @@ interface Loaded { dim: number; size: number; matrix: VectorMatrix; ids: string[
  */
 export function openEmbeddedVectors(dataDir: string): VectorStore {
   mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'vectors.db'));
+  const db = openSqlite(join(dataDir, 'vectors.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
