@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { SQLITE_DRIVER } from './sqlite.js';
 
 /**
  * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside whichever commit crosses
@@ -11,10 +12,10 @@ import { Worker } from 'node:worker_threads';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 1000');
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: next round */ } };
+// The same driver as the main connection (src/store/sqlite.ts): better-sqlite3, or node:sqlite on Node 24+.
+const db = workerData.driver === 'node:sqlite' ? new (require('node:sqlite').DatabaseSync)(workerData.file) : new (require(workerData.driver))(workerData.file);
+db.exec('PRAGMA busy_timeout = 1000');
+const checkpoint = () => { try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch { /* busy: next round */ } };
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
 `;
@@ -22,7 +23,7 @@ parentPort.on('message', () => { clearInterval(timer); checkpoint(); db.close();
 export interface Checkpointer { stop(): Promise<void> }
 
 export function startCheckpointer(file: string, everyMs = 250): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driver = SQLITE_DRIVER === 'node:sqlite' ? 'node:sqlite' : createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, everyMs } });
   // The checkpointer never keeps the process alive; close() stops it.
   worker.unref();

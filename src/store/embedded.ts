@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { keyClash, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyUpdate, equalityFields } from './apply-update.js';
@@ -24,7 +24,7 @@ const CHECKPOINT_WORKER_AFTER_WRITES = 2000;
 export function openEmbeddedStore(dataDir: string): DocumentStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'service.db');
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
@@ -61,11 +61,15 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
 
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private table: string;
-  private stmts = new Map<string, Database.Statement>();
+  private stmts = new Map<string, SqliteStatement>();
+  /** One transaction wrapper for the collection (better-sqlite3 builds several closures per transaction()). */
+  private tx: (fn: () => void) => void;
 
-  constructor(private db: Database.Database, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
+  constructor(private db: SqliteDatabase, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
     if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
     this.table = `c_${name}`;
+    const run = db.transaction((fn: () => void) => fn());
+    this.tx = (fn) => run(fn);
     db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, ws TEXT NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID`);
     db.exec(`CREATE INDEX IF NOT EXISTS "${this.table}__ws" ON "${this.table}" (ws, id)`);
     this.ensureIndexes(spec);
@@ -81,7 +85,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  private stmt(sql: string): Database.Statement {
+  private stmt(sql: string): SqliteStatement {
     let s = this.stmts.get(sql);
     if (!s) { s = this.db.prepare(sql); this.stmts.set(sql, s); }
     return s;
@@ -95,8 +99,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private write(fn: () => void): void {
     try { fn(); this.wrote(); } catch (err) {
       // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
-      const code = (err as { code?: string }).code ?? '';
-      if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateKeyError(this.name, (err as Error).message);
+      if (keyClash(err)) throw new DuplicateKeyError(this.name, (err as Error).message);
       throw err;
     }
   }
@@ -136,7 +139,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async insertMany(docs: T[]): Promise<void> {
     const ins = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`);
-    this.write(() => this.db.transaction(() => { for (const d of docs) ins.run(d._id, d.workspaceId, JSON.stringify(d)); })());
+    this.write(() => this.tx(() => { for (const d of docs) ins.run(d._id, d.workspaceId, JSON.stringify(d)); }));
   }
 
   async findById(workspaceId: string, id: string): Promise<T | null> {
@@ -161,7 +164,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async updateOne(filter: Filter, update: Update, opts: ScopeOptions & { upsert?: boolean } = {}): Promise<T | null> {
     let result: T | null = null;
-    this.write(() => this.db.transaction(() => {
+    this.write(() => this.tx(() => {
       const key = this.byKey(filter);
       const row = key === undefined ? this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0] : key;
       if (row) {
@@ -172,18 +175,18 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         if (typeof result._id !== 'string' || typeof result.workspaceId !== 'string') throw new Error(`upsert into ${this.name} needs _id and workspaceId`);
         this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(result._id, result.workspaceId, JSON.stringify(result));
       }
-    })());
+    }));
     return result;
   }
 
   async updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number> {
     let n = 0;
-    this.write(() => this.db.transaction(() => {
+    this.write(() => this.tx(() => {
       for (const row of this.select(filter, { ...opts, sort: [['_id', 1]] })) {
         this.put(applyUpdate(JSON.parse(row.doc) as T, update), row.id);
         n++;
       }
-    })());
+    }));
     return n;
   }
 
