@@ -1,5 +1,6 @@
 # Production image: builds native modules (better-sqlite3) and the bundles, then runs as an unprivileged user.
-FROM node:22-bookworm-slim AS build
+# Debian 13 (trixie): the uWebSockets.js binaries for Node 22 and 24 need glibc 2.38 or later.
+FROM node:22-trixie-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -7,7 +8,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:22-trixie-slim
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app /app
