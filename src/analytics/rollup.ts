@@ -3,9 +3,15 @@
  * (plus one per model and one per tool name). Reports then read a few dozen small records instead of scanning
  * every conversation, so they stay fast however many conversations a workspace holds. Counters are history:
  * erasing a visitor removes their personal data, not the anonymous counts.
+ *
+ * Increments are gathered in memory and written together (one upsert per workspace, bot and day) at most
+ * FLUSH_INTERVAL_MS after the event, before any report is read (idle) and at shutdown: a chat turn then costs
+ * no counter write of its own. The events themselves are stored before they reach us, so a crash loses at most
+ * the last interval's counts, and they could be rebuilt from the events store (kept a week).
  */
 import { perApp, type AppContext } from '../app.js';
 import { chatCollections, utcDay } from '../chat/records.js';
+import type { TimerHandle } from '../clock.js';
 import type { EventRecord } from '../events/bus.js';
 import type { Doc } from '../store/types.js';
 
@@ -25,6 +31,8 @@ export interface ToolDayRecord extends Doc {
 }
 /** Percentiles are exact up to this many calls of one tool, bot and day; beyond, over the latest ones. */
 export const DURATION_SAMPLES = 1000;
+/** Longest time a counted event waits in memory before its counters are written. */
+export const FLUSH_INTERVAL_MS = 250;
 
 export const analyticsCollections = perApp((app: AppContext) => ({
   daily: app.store.collection<DailyRecord>('analytics_daily', { indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] }),
@@ -34,84 +42,151 @@ export const analyticsCollections = perApp((app: AppContext) => ({
 
 const key = (...parts: string[]) => parts.map((p) => p.replace(/[^A-Za-z0-9_.:-]/g, '_')).join('|');
 
-/** Applies one bus event to the counters. Exported so the bench can build history the same way. */
-export async function applyEvent(app: AppContext, e: Pick<EventRecord, 'type' | 'data' | 'workspaceId' | 'createdAt'>): Promise<void> {
-  const d = e.data as Record<string, any>;
-  const botId = typeof d.botId === 'string' ? d.botId : null;
-  if (!botId) return;
-  const day = utcDay(e.createdAt);
-  const inc: Partial<Record<Counter, number>> = {};
-  switch (e.type) {
-    case 'conversation.started': inc.conversations = 1; break;
-    case 'conversation.ended': inc.conversationsEnded = 1; break;
-    case 'lead.captured': inc.leads = 1; break;
-    case 'handoff.requested': inc.handoffsRequested = 1; break;
-    case 'handoff.accepted': inc.handoffsAccepted = 1; break;
-    // A release without a handoff request (handoffId null) is not a resolved handoff.
-    case 'handoff.resolved': if (d.handoffId) inc.handoffsResolved = 1; break;
-    case 'feedback.received':
-      if (d.kind === 'csat') { inc.csatCount = 1; inc.csatSum = Number(d.value) || 0; } else if (Number(d.value) > 0) inc.thumbsUp = 1; else inc.thumbsDown = 1;
-      break;
-    case 'tool.called': {
-      inc.toolCalls = 1;
-      if (d.isError) inc.toolErrors = 1;
-      await analyticsCollections(app).tools.updateOne(
-        { workspaceId: e.workspaceId, _id: key('at', botId, day, String(d.name)) },
+type Scope = { workspaceId: string; botId: string; day: string };
+type Reply = Scope & { messageId: string };
+type ToolCall = Scope & { name: string; isError: boolean; durationMs: number };
+
+/** Counter increments not yet written. Adding is synchronous; write() stores them (about one upsert per key). */
+class Batch {
+  daily = new Map<string, Scope & { inc: Partial<Record<Counter, number>> }>();
+  replies: Reply[] = [];
+  tools: ToolCall[] = [];
+
+  get empty(): boolean { return !this.daily.size && !this.replies.length && !this.tools.length; }
+
+  add(e: Pick<EventRecord, 'type' | 'data' | 'workspaceId' | 'createdAt'>): void {
+    const d = e.data as Record<string, any>;
+    const botId = typeof d.botId === 'string' ? d.botId : null;
+    if (!botId) return;
+    const s: Scope = { workspaceId: e.workspaceId, botId, day: utcDay(e.createdAt) };
+    const inc: Partial<Record<Counter, number>> = {};
+    switch (e.type) {
+      case 'conversation.started': inc.conversations = 1; break;
+      case 'conversation.ended': inc.conversationsEnded = 1; break;
+      case 'lead.captured': inc.leads = 1; break;
+      case 'handoff.requested': inc.handoffsRequested = 1; break;
+      case 'handoff.accepted': inc.handoffsAccepted = 1; break;
+      // A release without a handoff request (handoffId null) is not a resolved handoff.
+      case 'handoff.resolved': if (d.handoffId) inc.handoffsResolved = 1; break;
+      case 'feedback.received':
+        if (d.kind === 'csat') { inc.csatCount = 1; inc.csatSum = Number(d.value) || 0; } else if (Number(d.value) > 0) inc.thumbsUp = 1; else inc.thumbsDown = 1;
+        break;
+      case 'tool.called':
+        inc.toolCalls = 1;
+        if (d.isError) inc.toolErrors = 1;
+        this.tools.push({ ...s, name: String(d.name), isError: Boolean(d.isError), durationMs: Number(d.durationMs) || 0 });
+        break;
+      case 'message.created': {
+        const role = d.message?.role;
+        if (d.message?.visibility === 'internal') return; // team notes are not conversation traffic
+        if (role === 'user') inc.visitorMessages = 1;
+        else if (role === 'human_agent') inc.teamMessages = 1;
+        else if (role === 'system_event') inc.systemMessages = 1;
+        // Model, tokens and cost are on the stored message, not in the event: looked up in bulk at write time.
+        else if (role === 'assistant') this.replies.push({ ...s, messageId: String(d.message.id) });
+        break;
+      }
+      default: return;
+    }
+    this.count(s, inc);
+  }
+
+  private count(s: Scope, inc: Partial<Record<Counter, number>>): void {
+    if (!Object.keys(inc).length) return;
+    const k = key('ad', s.botId, s.day);
+    const mapKey = `${s.workspaceId}\u0000${k}`;
+    let row = this.daily.get(mapKey);
+    if (!row) this.daily.set(mapKey, row = { ...s, inc: {} });
+    for (const [c, n] of Object.entries(inc) as Array<[Counter, number]>) row.inc[c] = (row.inc[c] ?? 0) + n;
+  }
+
+  async write(app: AppContext): Promise<void> {
+    const cols = analyticsCollections(app);
+    const models = new Map<string, Scope & { model: string; replies: number; inputTokens: number; outputTokens: number; costUsd: number }>();
+    for (const [workspaceId, list] of groupBy(this.replies, (r) => r.workspaceId)) {
+      const found = await chatCollections(app).messages.find({ workspaceId, _id: { $in: [...new Set(list.map((r) => r.messageId))] } });
+      const byId = new Map(found.map((m) => [m._id, m]));
+      for (const r of list) {
+        const m = byId.get(r.messageId);
+        const model = m?.model ?? 'unknown';
+        const input = m?.usage?.inputTokens ?? 0, output = m?.usage?.outputTokens ?? 0, cost = m?.costUsd ?? 0;
+        this.count(r, { replies: 1, inputTokens: input, outputTokens: output, costUsd: cost });
+        const mk = `${workspaceId}\u0000${key('am', r.botId, r.day, model)}`;
+        const row = models.get(mk) ?? { workspaceId, botId: r.botId, day: r.day, model, replies: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+        row.replies += 1; row.inputTokens += input; row.outputTokens += output; row.costUsd += cost;
+        models.set(mk, row);
+      }
+    }
+    for (const r of models.values()) {
+      const { workspaceId, botId, day, model, ...inc } = r;
+      await cols.models.updateOne({ workspaceId, _id: key('am', botId, day, model) }, { $inc: inc, $setOnInsert: { botId, day, model } }, { upsert: true });
+    }
+    // Durations are pushed one at a time (the store pushes one value per update); tool calls are few per turn.
+    for (const t of this.tools) {
+      await cols.tools.updateOne(
+        { workspaceId: t.workspaceId, _id: key('at', t.botId, t.day, t.name) },
         {
-          $inc: { calls: 1, errors: d.isError ? 1 : 0, totalMs: Number(d.durationMs) || 0 },
-          $push: { durations: { value: Number(d.durationMs) || 0, slice: DURATION_SAMPLES } },
-          $setOnInsert: { botId, day, name: String(d.name) },
+          $inc: { calls: 1, errors: t.isError ? 1 : 0, totalMs: t.durationMs },
+          $push: { durations: { value: t.durationMs, slice: DURATION_SAMPLES } },
+          $setOnInsert: { botId: t.botId, day: t.day, name: t.name },
         },
         { upsert: true },
       );
-      break;
     }
-    case 'message.created': {
-      const role = d.message?.role;
-      if (d.message?.visibility === 'internal') return; // team notes are not conversation traffic
-      if (role === 'user') inc.visitorMessages = 1;
-      else if (role === 'human_agent') inc.teamMessages = 1;
-      else if (role === 'system_event') inc.systemMessages = 1;
-      else if (role === 'assistant') {
-        inc.replies = 1;
-        // Model, tokens and cost are on the stored message, not in the event.
-        const m = await chatCollections(app).messages.findById(e.workspaceId, String(d.message.id));
-        const model = m?.model ?? 'unknown';
-        const input = m?.usage?.inputTokens ?? 0, output = m?.usage?.outputTokens ?? 0, cost = m?.costUsd ?? 0;
-        Object.assign(inc, { inputTokens: input, outputTokens: output, costUsd: cost });
-        await analyticsCollections(app).models.updateOne(
-          { workspaceId: e.workspaceId, _id: key('am', botId, day, model) },
-          { $inc: { replies: 1, inputTokens: input, outputTokens: output, costUsd: cost }, $setOnInsert: { botId, day, model } },
-          { upsert: true },
-        );
-      }
-      break;
+    for (const r of this.daily.values()) {
+      await cols.daily.updateOne(
+        { workspaceId: r.workspaceId, _id: key('ad', r.botId, r.day) }, { $inc: r.inc, $setOnInsert: { botId: r.botId, day: r.day } }, { upsert: true },
+      );
     }
-    default: return;
   }
-  if (!Object.keys(inc).length) return;
-  await analyticsCollections(app).daily.updateOne(
-    { workspaceId: e.workspaceId, _id: key('ad', botId, day) }, { $inc: inc, $setOnInsert: { botId, day } }, { upsert: true },
-  );
 }
 
-/** Feeds stored bus events into the counters; `idle()` waits for updates still being written. */
+function groupBy<T>(items: T[], by: (t: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) { const k = by(t); const l = out.get(k); if (l) l.push(t); else out.set(k, [t]); }
+  return out;
+}
+
+/** Applies one bus event to the counters at once. Exported so the bench can build history the same way. */
+export async function applyEvent(app: AppContext, e: Pick<EventRecord, 'type' | 'data' | 'workspaceId' | 'createdAt'>): Promise<void> {
+  const b = new Batch();
+  b.add(e);
+  if (!b.empty) await b.write(app);
+}
+
+/** Feeds stored bus events into the counters in batches; `idle()` writes what is gathered and waits for it. */
 export class AnalyticsRollup {
-  private pending = new Set<Promise<void>>();
+  private batch = new Batch();
+  private timer: TimerHandle | null = null;
+  /** The write under way; batches are written one after another so increments never race. */
+  private writing: Promise<void> = Promise.resolve();
+
   constructor(private app: AppContext) {}
 
-  start(): () => void {
-    return this.app.events.subscribe((event, stored) => {
+  start(): () => Promise<void> {
+    const unsubscribe = this.app.events.subscribe((event, stored) => {
       if (!stored) return; // volatile events (deltas, typing) are not counted
-      const p: Promise<void> = applyEvent(this.app, event)
-        .catch((err) => this.app.log.error({ err, type: event.type }, 'analytics counter update failed'))
-        .finally(() => this.pending.delete(p));
-      this.pending.add(p);
+      this.batch.add(event);
+      if (!this.batch.empty && !this.timer) this.timer = this.app.clock.setTimeout(() => { this.timer = null; void this.flush(); }, FLUSH_INTERVAL_MS);
     });
+    // At shutdown: stop counting, then write what is gathered (registered with app.onClose by the caller).
+    return async () => { unsubscribe(); await this.idle(); };
   }
 
+  /** Writes the gathered increments; resolves once they (and any earlier write) are stored. */
+  flush(): Promise<void> {
+    if (this.timer) { this.app.clock.clearTimeout(this.timer); this.timer = null; }
+    if (this.batch.empty) return this.writing;
+    const b = this.batch;
+    this.batch = new Batch();
+    this.writing = this.writing.then(() => b.write(this.app))
+      .catch((err) => this.app.log.error({ err }, 'analytics counter update failed'));
+    return this.writing;
+  }
+
+  /** Before a report is read: every event counted so far is in the store. */
   async idle(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+    await this.flush();
   }
 }
 

@@ -29,6 +29,11 @@ export interface DispatcherOptions {
 /** Due order: earliest nextAttemptAt first, then oldest record (served by the collection's queue index). */
 const QUEUE_ORDER: Array<[string, 1 | -1]> = [['nextAttemptAt', 1], ['_id', 1]];
 
+/** Workspaces whose active endpoints are kept in memory (least recently loaded dropped first beyond this). */
+const ENDPOINT_CACHE_SIZE = 10_000;
+/** What enqueueing needs of an endpoint (secret and URL are read fresh at each try). */
+type EndpointTarget = Pick<EndpointRecord, '_id' | 'workspaceId' | 'events'>;
+
 type Outcome = { statusCode: number | null; response: string | null; error: string | null; durationMs: number };
 
 export class WebhookDispatcher {
@@ -44,6 +49,12 @@ export class WebhookDispatcher {
   private maintenanceTimer: TimerHandle | null = null;
   private shutdown = new AbortController();
   private unsubscribe: (() => void) | null = null;
+  /**
+   * Active endpoints by workspace, so a stored event of a workspace without webhooks costs no query. Every
+   * change to endpoints goes through invalidate(); `cacheVersion` keeps a load that raced a change from being kept.
+   */
+  private activeByWorkspace = new Map<string, EndpointTarget[]>();
+  private cacheVersion = 0;
 
   constructor(private app: AppContext, private client: GuardedClient, opts: DispatcherOptions = {}) {
     this.endpoints = endpointsCollection(app.store);
@@ -64,6 +75,8 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
+    this.activeByWorkspace.clear(); // a later start reads the store afresh
+    this.cacheVersion += 1;
     if (this.timer) this.app.clock.clearTimeout(this.timer);
     if (this.maintenanceTimer) this.app.clock.clearTimeout(this.maintenanceTimer);
     this.timer = this.maintenanceTimer = null;
@@ -86,19 +99,39 @@ export class WebhookDispatcher {
     return record;
   }
 
+  /** Forgets the cached active endpoints of a workspace; call after any change to its endpoints. */
+  invalidate(workspaceId: string): void {
+    this.activeByWorkspace.delete(workspaceId);
+    this.cacheVersion += 1;
+  }
+
+  private async activeEndpoints(workspaceId: string): Promise<EndpointTarget[]> {
+    const hit = this.activeByWorkspace.get(workspaceId);
+    if (hit) return hit;
+    const version = this.cacheVersion;
+    const rows = await this.endpoints.find({ workspaceId, active: true });
+    const list = rows.map((e) => ({ _id: e._id, workspaceId: e.workspaceId, events: e.events }));
+    if (version === this.cacheVersion) {
+      if (this.activeByWorkspace.size >= ENDPOINT_CACHE_SIZE) this.activeByWorkspace.delete(this.activeByWorkspace.keys().next().value!);
+      this.activeByWorkspace.set(workspaceId, list);
+    }
+    return list;
+  }
+
   private onEvent(event: EventRecord, stored: boolean): void {
     if (!stored || !this.running || !isDeliverable(event.type, event.data)) return;
     this.track(this.enqueue(event));
   }
 
   private async enqueue(event: EventRecord): Promise<void> {
-    const targets = await this.endpoints.find({ workspaceId: event.workspaceId, active: true, events: { $has: event.type } });
+    const targets = (await this.activeEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
     if (!targets.length) return;
+    // Durable before anything is sent: the records are stored here, and only the pump (reading the store) sends.
     await this.deliveries.insertMany(targets.map((e) => this.newDelivery(e, event, false, null)));
     this.kick();
   }
 
-  private newDelivery(endpoint: EndpointRecord, event: Pick<EventRecord, '_id' | 'type'>, manual: boolean, redeliveryOf: string | null): DeliveryRecord {
+  private newDelivery(endpoint: EndpointTarget, event: Pick<EventRecord, '_id' | 'type'>, manual: boolean, redeliveryOf: string | null): DeliveryRecord {
     const now = this.app.clock.now();
     return {
       _id: newId('whd', now), workspaceId: endpoint.workspaceId, endpointId: endpoint._id, eventId: event._id, eventType: event.type,
@@ -213,6 +246,7 @@ export class WebhookDispatcher {
       const after = await this.endpoints.updateOne(scope, { $inc: { consecutiveFailures: 1 } });
       if (after?.active && after.consecutiveFailures >= SWITCH_OFF_AFTER_FAILURES) {
         await this.endpoints.updateOne({ ...scope, active: true }, { $set: { active: false, disabledAt: now, updatedAt: now } });
+        this.invalidate(endpoint.workspaceId);
         this.app.log.warn({ endpointId: endpoint._id, workspaceId: endpoint.workspaceId }, 'webhook endpoint switched off after 20 failures in a row');
       }
     }

@@ -47,6 +47,7 @@ export class WebhookEndpoints {
       secretSealed: sealSecret(secret, this.app.secretKey, id), consecutiveFailures: 0, disabledAt: null, createdAt: now, updatedAt: now,
     };
     await this.col.insertOne(record);
+    this.dispatcher.invalidate(workspaceId);
     return { ...endpointView(record), secret };
   }
 
@@ -61,6 +62,7 @@ export class WebhookEndpoints {
       if (patch.active && !current.active) Object.assign(set, { consecutiveFailures: 0, disabledAt: null });
     }
     const after = await this.col.updateOne({ workspaceId, _id: id }, { $set: set });
+    this.dispatcher.invalidate(workspaceId);
     if (!after) throw notFound('webhook endpoint');
     return endpointView(after);
   }
@@ -69,11 +71,14 @@ export class WebhookEndpoints {
     await this.get(workspaceId, id);
     const secret = SECRET_PREFIX + newSecret(32);
     await this.col.updateOne({ workspaceId, _id: id }, { $set: { secretSealed: sealSecret(secret, this.app.secretKey, id), updatedAt: this.app.clock.now() } });
+    this.dispatcher.invalidate(workspaceId);
     return { id, secret };
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {
-    if (!(await this.col.deleteOne({ workspaceId, _id: id }))) throw notFound('webhook endpoint');
+    const deleted = await this.col.deleteOne({ workspaceId, _id: id });
+    this.dispatcher.invalidate(workspaceId);
+    if (!deleted) throw notFound('webhook endpoint');
     await this.dispatcher.deliveries.deleteMany({ workspaceId, endpointId: id });
   }
 
