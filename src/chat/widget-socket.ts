@@ -123,8 +123,9 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
   const requests = visitorRequests(app);
   switch (frame.t) {
     case 'handoff': {
-      if (!d.conversationId) return void send({ t: 'error', code: 'not_found', message: 'send a message first: there is no conversation yet' });
-      const r = await requestHandoff(app, { conversationId: d.conversationId, reason: frame.reason ?? null, source: 'visitor' });
+      // Asking for a person before saying anything opens the conversation, as a lead form does.
+      if (!d.conversationId && !(await openConversation(app, service, conn))) return;
+      const r = await requestHandoff(app, { conversationId: d.conversationId!, reason: frame.reason ?? null, source: 'visitor' });
       if (!r.ok) return void send({ t: 'error', code: r.code === 'ended' ? 'not_found' : r.code, message: r.message });
       return void send({ t: 'handoff', handoffId: r.handoff._id, available: r.available });
     }

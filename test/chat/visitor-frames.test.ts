@@ -30,15 +30,15 @@ test('the visitor can ask for a person from the menu when handoff is on, and not
   const w = await startChatWorld({ config: { behavior: { handoff: { enabled: true } } } });
   try {
     const v = await w.visitor();
-    v.send({ t: 'handoff' });
-    assert.is((await v.next('error')).code, 'not_found', 'no conversation yet');
-    w.fake.script([{ text: 'Hello!' }]);
-    v.say('hi');
-    await v.reply();
+    // Before any message: the request opens the conversation.
     v.send({ t: 'handoff', reason: 'I want a person' });
+    // Nobody from the team has the live socket open: the offline text comes first, then the answer.
+    const offline = await v.next('message', (f) => f.message.role === 'system_event');
+    assert.match(offline.message.text, /away right now/);
     const h = await v.next('handoff');
     assert.type(h.handoffId, 'string');
-    assert.is(h.available, false, 'nobody from the team has the live socket open');
+    assert.is(h.available, false);
+    assert.ok(v.frames.some((f) => f.t === 'conversation' && f.conversationId), 'the handoff opened a conversation');
     await v.close();
   } finally { await w.close(); }
   const off = await startChatWorld();

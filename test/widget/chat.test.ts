@@ -14,6 +14,7 @@ test.before(async () => {
     appearance: { theme: { accent: '#fde047', mode: 'light' } },
     texts: { placeholder: 'Ask Ava anything', strings: { 'menu.new': 'Start over' } },
     security: { maxMessageChars: 200 },
+    behavior: { handoff: { enabled: true } },
   });
   page = await w.newPage();
   await page.goto(w.page('/shop', w.embed(botId)));
@@ -182,6 +183,22 @@ test('a dropped connection shows a notice and reconnects by itself', async () =>
   await page.fill('.cp textarea', 'Are you there?');
   await page.press('.cp textarea', 'Enter');
   await page.locator('.m.assistant', { hasText: 'Still here.' }).waitFor();
+});
+
+test('Talk to a person in the menu asks for the team; with nobody there the offline text and the lead form show', async () => {
+  const p = await w.newPage();
+  await p.goto(w.page('/help', w.embed(botId)));
+  await p.click('button.l');
+  await p.click('.mb');
+  await p.click('.menu button:has-text("Talk to a person")');
+  await p.locator('.line', { hasText: "We're away right now" }).waitFor();
+  await p.locator('.card.lead').waitFor();
+  const sent = await sentOf(p, 'handoff');
+  assert.is(sent.length, 1);
+  await p.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'handoff'));
+  const answer = (await framesOf(p, 'handoff'))[0];
+  assert.is(answer.available, false);
+  await p.context().close();
 });
 
 test.run();

@@ -40,6 +40,7 @@ export const widgetModule: ApiModule = {
           behavior: {
             feedback: c.behavior.feedback, citations: c.behavior.citations, newConversation: c.behavior.newConversation,
             transcriptDownload: c.behavior.transcriptDownload, poweredBy: c.behavior.poweredBy,
+            handoff: { enabled: c.behavior.handoff.enabled },
           },
           maxMessageChars: c.security.maxMessageChars,
           voice: { enabled: c.voice.enabled },

@@ -195,6 +195,7 @@ export class Session {
         if (f.kind === 'thumb') this.set({ messages: s.messages.map((m) => (m.id === f.messageId ? { ...m, feedback: f.value } : m)) });
         else if (s.ended) this.set({ ended: { ...s.ended, rated: f.value } });
         return;
+      case 'handoff': this.onHandoff(!!f.available); return;
       case 'lead_form': this.set({ leadForm: { reason: f.reason, fields: f.fields ?? [] } }); return;
       case 'confirm': this.set({ confirm: { confirmId: f.confirmId, label: f.tool?.label || f.tool?.name || 'a tool', message: f.message } }); return;
       case 'tool_call':
@@ -208,6 +209,9 @@ export class Session {
       }
     }
   }
+
+  /** Filled in by the UI: a handoff was asked for; available says whether someone may join now. */
+  onHandoff: (available: boolean) => void = () => {};
 
   /** Filled in by the UI: turns an error frame into a visible line (it owns the wording). */
   onError: (f: { code: string; message: string; retryAfterMs?: number }) => void = () => {};

@@ -9,6 +9,7 @@ export const STRINGS = {
   'menu.new': 'New conversation',
   'menu.transcript': 'Download transcript',
   'menu.handoff': 'Talk to a person',
+  'handoff.waiting': 'Asking a team member to join. They will reply here.',
   'composer.send': 'Send',
   'composer.attach': 'Attach an image',
   'composer.remove': 'Remove image',

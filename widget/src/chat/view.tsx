@@ -27,6 +27,8 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
   const subtitle = cfg.texts.subtitle || cfg.identity.role;
   const started = st.messages.some((m) => m.role === 'user');
 
+  // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
+  s.onHandoff = (available) => { if (available) s.addLine('system_event', t('handoff.waiting')); };
   s.onError = (f) => {
     const known = ['rate_limited', 'session_limit', 'internal', 'unavailable'].includes(f.code);
     s.addLine('error', known ? t(`error.${f.code}` as 'error.internal') : f.message);
