@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
@@ -59,19 +59,29 @@ if (process.argv.includes('--trace-store')) {
 }
 
 const loop = monitorEventLoopDelay({ resolution: 5 });
+// Garbage-collection pauses during the phase (count, total, longest), to tell GC stalls from the server's own work.
+const gc = { n: 0, ms: 0, max: 0, on: false };
+new PerformanceObserver((list) => {
+  if (!gc.on) return;
+  for (const e of list.getEntries()) {
+    gc.n++; gc.ms += e.duration; gc.max = Math.max(gc.max, e.duration);
+    if (process.env.BENCH_GC_LOG) process.stderr.write(`gc kind ${(e as unknown as { detail: { kind: number } }).detail.kind} ${e.duration.toFixed(2)} ms heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB\n`);
+  }
+}).observe({ entryTypes: ['gc'] });
 let cpu = process.cpuUsage();
 let t0 = performance.now();
 
 process.on('message', (m: { cmd: string }) => {
   if (m.cmd === 'phaseStart') {
-    trace.clear(); loop.reset(); loop.enable(); cpu = process.cpuUsage(); t0 = performance.now();
+    trace.clear(); loop.reset(); loop.enable(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (m.cmd === 'phaseStop') {
     loop.disable();
+    gc.on = false;
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - t0;
     if (trace.size) process.stderr.write(`store calls this phase:\n${[...trace].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `  ${k} x${v.n} ${v.ms.toFixed(1)} ms`).join('\n')}\n`);
-    process.send!({ loopP50: loop.percentile(50) / 1e6, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6, cpuPct: ((used.user + used.system) / 1000 / wall) * 100 });
+    process.send!({ loopP50: loop.percentile(50) / 1e6, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6, cpuPct: ((used.user + used.system) / 1000 / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max });
   } else if (m.cmd === 'quit') {
     void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
   }

@@ -15,9 +15,11 @@
  * Also: turns per second with storage, and the server's own event-loop delay p99 and CPU use during the run.
  * Loopback only; each visitor gets its own X-Forwarded-For address (TRUST_PROXY) so per-IP limits hold.
  *
- *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--prof] [--trace-store]
+ *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--chunks=12] [--gap=2] [--prof] [--trace-store]
  *   thinkMs 0 asks the next question as soon as a reply is stored (the server saturates: gives the most
  *   turns/s); a think time (uniform 0..2x) paces visitors so latency is measured below saturation.
+ *   The server's GC pauses during the phase are counted (BENCH_GC_LOG=1 prints each one to stderr);
+ *   BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. "--max-semi-space-size=64").
  *   (--prof writes a V8 CPU profile of the server process to bench/.prof/; --trace-store prints the server's
  *   store calls per phase to stderr. Summarise a profile with `node bench/prof-top.mjs <file>`.)
  *
@@ -36,14 +38,16 @@ const SCENARIOS = (args[0] ?? '100,500,1000').split(',').map((n) => Math.max(1, 
 const TURNS = Math.max(1, Math.min(Number(args[1]) || 3, 50));
 /** Mean pause between a reply and the visitor's next question (uniform 0..2x); 0 = ask at once (saturation). */
 const THINK_MS = Math.max(0, Math.min(Number(args[2]) || 0, 60_000));
-const CHUNKS = 12;
-const CHUNK_GAP_MS = 2;
+const flag = (name: string, dflt: number) => { const a = process.argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : dflt; };
+/** Shape of each fake reply: CHUNKS content chunks CHUNK_GAP_MS apart (a reply streams for CHUNKS x CHUNK_GAP_MS). */
+const CHUNKS = Math.max(1, Math.min(flag('chunks', 12), 1000));
+const CHUNK_GAP_MS = Math.max(0, Math.min(flag('gap', 2), 10_000));
 /** A scenario that takes longer than this is cut off and reported as such. */
 const SCENARIO_LIMIT_MS = 180_000;
 const here = dirname(fileURLToPath(import.meta.url));
 const wallNow = () => performance.timeOrigin + performance.now();
 
-interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number }
+interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number; gcCount: number; gcMs: number; gcMax: number }
 interface Child { proc: ChildProcess; ready: Record<string, unknown>; call(cmd: string): Promise<PhaseStats> }
 
 async function startChild(file: string, argv: string[], nodeFlags: string[] = []): Promise<Child> {
@@ -98,6 +102,9 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
   for (let i = 0; i < n; i += 50) sockets.push(...await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, k) => connect(i + k))));
   const lat: number[] = [];
   let turns = 0;
+  // Streams in flight: a question sent whose reply is not stored yet (time-weighted mean and maximum).
+  let inFlight = 0, maxInFlight = 0, area = 0, lastChange = performance.now();
+  const flight = (d: number) => { const now = performance.now(); area += inFlight * (now - lastChange); lastChange = now; inFlight += d; maxInFlight = Math.max(maxInFlight, inFlight); };
   await server.call('phaseStart');
   const start = performance.now();
   let timedOut = false;
@@ -105,7 +112,7 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
   await Promise.race([limit, Promise.all(sockets.map((ws, i) => new Promise<void>((resolve, reject) => {
     let t = 0;
     let sawDelta = false;
-    const ask = () => { sawDelta = false; ws.send(JSON.stringify({ t: 'message', text: `question ${i}/${t}` })); };
+    const ask = () => { sawDelta = false; flight(1); ws.send(JSON.stringify({ t: 'message', text: `question ${i}/${t}` })); };
     ws.on('message', (data) => {
       const text = String(data);
       if (!sawDelta && text.startsWith('{"t":"delta"')) {
@@ -117,6 +124,7 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
       const f = JSON.parse(text);
       if (f.t === 'message' && f.message.role === 'assistant') {
         turns++;
+        flight(-1);
         if (++t === TURNS || timedOut) resolve();
         else if (THINK_MS) setTimeout(ask, Math.random() * 2 * THINK_MS);
         else ask();
@@ -127,17 +135,19 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
     if (THINK_MS) setTimeout(ask, Math.random() * 2 * THINK_MS); else ask();
   })))]);
   const elapsed = (performance.now() - start) / 1000;
+  flight(0);
+  const streams = { mean: area / (performance.now() - start), max: maxInFlight };
   const stats = await server.call('phaseStop');
   for (const ws of sockets) ws.terminate();
-  return { lat, turnsPerSec: turns / elapsed, turns, timedOut, ...stats };
+  return { lat, turnsPerSec: turns / elapsed, turns, timedOut, streams, ...stats };
 }
 
 const fake = await startChild('chat-fake.ts', [String(CHUNKS), String(CHUNK_GAP_MS)]);
 const fakePort = fake.ready.port as number;
-const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : [])], PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(here, '.prof')}`] : []);
+const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : [])], [...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(here, '.prof')}`] : []), ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])]);
 const f = (x: number) => x.toFixed(2);
 console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
-console.log('sockets | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn)');
+console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | GC pauses n / total ms / max ms');
 try {
   // Warm-up (not reported): lazy imports, JIT, first prepared statements, on both paths.
   await baseline(fakePort, 50);
@@ -146,7 +156,7 @@ try {
     const base = await baseline(fakePort, n);
     const run = await throughServer(server.ready.port as number, server.ready.botId as string, n, s + 1, server);
     const b50 = pct(base.lat, 0.5), b99 = pct(base.lat, 0.99), c50 = pct(run.lat, 0.5), c99 = pct(run.lat, 0.99);
-    console.log(`${String(n).padStart(7)} | ${f(b50)} / ${f(b99)} | ${f(c50)} / ${f(c99)} | ${f(c50 - b50)} / ${f(c99 - b99)} | ${(c99 / b99).toFixed(1)}x | ${run.turnsPerSec.toFixed(0)} (${base.perSec.toFixed(0)}) | ${f(run.loopP99)} / ${f(run.loopMax)} | ${run.cpuPct.toFixed(0)} (${f(run.cpuPct * 10 / run.turnsPerSec)})${run.timedOut ? ` | CUT OFF after ${SCENARIO_LIMIT_MS / 1000} s (${run.turns} turns)` : ''}`);
+    console.log(`${String(n).padStart(7)} | ${run.streams.mean.toFixed(0)} / ${run.streams.max} | ${f(b50)} / ${f(b99)} | ${f(c50)} / ${f(c99)} | ${f(c50 - b50)} / ${f(c99 - b99)} | ${(c99 / b99).toFixed(1)}x | ${run.turnsPerSec.toFixed(0)} (${base.perSec.toFixed(0)}) | ${f(run.loopP99)} / ${f(run.loopMax)} | ${run.cpuPct.toFixed(0)} (${f(run.cpuPct * 10 / run.turnsPerSec)}) | ${run.gcCount} / ${run.gcMs.toFixed(0)} / ${f(run.gcMax)}${run.timedOut ? ` | CUT OFF after ${SCENARIO_LIMIT_MS / 1000} s (${run.turns} turns)` : ''}`);
   }
   console.log('targets (issue 5): added p99 < 5 ms at 1000 streams; server event-loop delay p99 < 10 ms');
 } finally {
