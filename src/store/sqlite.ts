@@ -48,6 +48,8 @@ interface NodeSqlite {
     iterate(...p: unknown[]): IterableIterator<unknown>;
   };
   readonly isOpen: boolean;
+  /** Whether a transaction is open (BEGIN run directly, as the group commit does). */
+  readonly isTransaction: boolean;
   close(): void;
 }
 
@@ -83,7 +85,8 @@ export function openSqlite(file: string): SqliteDatabase {
     prepare: (sql) => wrap(db.prepare(sql)),
     pragma: (text) => db.prepare(`PRAGMA ${text}`).all().map(toBuffers),
     transaction: (fn) => (...args) => {
-      const name = depth === 0 ? null : `sp${++savepoints}`;
+      // Inside a transaction opened outside this wrapper (the group commit's BEGIN) this is a savepoint too.
+      const name = depth === 0 && !db.isTransaction ? null : `sp${++savepoints}`;
       db.exec(name ? `SAVEPOINT ${name}` : 'BEGIN');
       depth++;
       try {
