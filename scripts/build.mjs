@@ -1,7 +1,7 @@
 // Builds the server (TypeScript -> dist/, same layout) and the browser bundles (widget, admin -> dist/public).
 // Type checking is separate (npm run typecheck); this only transpiles, so it takes about a second.
 import { build } from 'esbuild';
-import { existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -46,4 +46,6 @@ for (const b of browser) {
     logLevel: 'warning',
   });
 }
+// The admin panel's page: the bundle above also wrote app.css next to app.js (main.tsx imports the stylesheet).
+if (existsSync(join(root, 'admin/index.html'))) copyFileSync(join(root, 'admin/index.html'), join(out, 'public/admin/index.html'));
 console.log(`built dist/ (${browser.length} browser bundles)`);

@@ -1,8 +1,9 @@
 import type { AppContext } from '../../src/app.js';
+import type { BotConfig } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
 import type { ChatHub } from '../../src/chat/hub.js';
 import type { ServerFrame } from '../../src/chat/protocol.js';
-import { chatCollections, publicMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/chat/records.js';
+import { chatCollections, publicMessage, widgetMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
 import type { ConversationMsg, ConversationReplies, VisitorMessageReply } from './messages.js';
@@ -21,6 +22,11 @@ export interface ConversationState {
    */
   recent: MessageRecord[] | null;
 }
+
+const idleMinutes = (config: BotConfig | undefined) => config?.behavior.endAfterIdleMinutes ?? 30;
+
+/** The idle end of a conversation left without one by a stopped process: endAfterIdleMinutes after its last message. */
+export const idleEndFromLastMessage = (conv: ConversationRecord, config: BotConfig | undefined) => conv.lastMessageAt + idleMinutes(config) * 60_000;
 
 /**
  * One conversation: visitor messages, the agent's replies (run beside the mailbox, their result comes back as
@@ -44,8 +50,13 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     const conv = await this.db.conversations.findOne({ _id: this.id }, { crossWorkspace: true });
     if (!conv) throw new Error(`conversation ${this.id} not found`);
     this.state.conv = conv;
-    this.state.chat = await loadBotForChat(this.app, conv.botId, { version: conv.configVersion });
-    if (conv.status === 'open' && conv.idleEndsAt !== null && this.hub.openCount(conv._id) === 0) {
+    this.state.chat = await loadBotForChat(this.app, conv.botId, conv.previewConfig ? { draft: conv.previewConfig } : { version: conv.configVersion });
+    if (conv.status === 'open' && this.hub.openCount(conv._id) === 0) {
+      // No idle end while no widget has it open: the process stopped while one had. Count from the last message.
+      if (conv.idleEndsAt === null) {
+        conv.idleEndsAt = idleEndFromLastMessage(conv, this.state.chat?.config);
+        await this.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id, idleEndsAt: null }, { $set: { idleEndsAt: conv.idleEndsAt } });
+      }
       this.timers.set('idle', Math.max(0, conv.idleEndsAt - this.clock.now()), { type: 'idleCheck' });
     }
   }
@@ -156,7 +167,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     });
     const pub = publicMessage(rec);
     if (rec.visibility === 'visible') {
-      this.push({ t: 'message', conversationId: conv._id, message: pub, ...(clientId ? { clientId } : {}) });
+      this.push({ t: 'message', conversationId: conv._id, message: widgetMessage(rec), ...(clientId ? { clientId } : {}) });
       await this.app.events.publish(conv.workspaceId, 'message.created', { botId: conv.botId, conversationId: conv._id, message: pub });
     }
     return pub;
@@ -197,7 +208,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
 
   /** behavior.endAfterIdleMinutes counts from the later of the last message and the last widget closing. */
   private armIdle(): void {
-    const minutes = this.state.chat?.config.behavior.endAfterIdleMinutes ?? 30;
+    const minutes = idleMinutes(this.state.chat?.config);
     const at = Math.max(this.conv.lastMessageAt, this.clock.now()) + minutes * 60_000;
     this.conv.idleEndsAt = at;
     this.timers.set('idle', at - this.clock.now(), { type: 'idleCheck' });

@@ -21,6 +21,8 @@ export const LINES = {
   paused: "This assistant is paused and can't answer right now.",
   noBrain: "This assistant isn't set up to answer yet.",
   failed: "Sorry, something went wrong while answering. Please try again.",
+  /** The model's last round gave no text (e.g. it kept asking for tools). */
+  empty: "Sorry, I couldn't put an answer together. Please try asking in another way.",
 } as const;
 
 /** Starts a reply unless one is running (then it answers again afterwards) or the team is in charge. */
@@ -93,7 +95,10 @@ export async function finishReply(a: ConversationActor, msg: Extract<Conversatio
   if (a.s.reply?.messageId !== msg.messageId) return; // already handled (onStop and the mailbox both saw it)
   a.s.reply = null;
   const { conv } = a;
-  const idle = () => a.push({ t: 'status', conversationId: conv._id, state: 'idle' });
+  const idle = () => {
+    a.push({ t: 'status', conversationId: conv._id, state: 'idle' });
+    a.app.events.publishVolatile(conv.workspaceId, 'agent.status', { conversationId: conv._id, state: 'idle' });
+  };
   if (msg.aborted || msg.error || !msg.result) {
     if (msg.error && !msg.aborted) a.app.log.warn({ err: msg.error, conversationId: conv._id }, 'agent reply failed');
     a.push({ t: 'delta_reset', conversationId: conv._id, messageId: msg.messageId });
@@ -123,9 +128,13 @@ async function storeReply(a: ConversationActor, messageId: string, r: ReplyResul
       id: messageId, role: 'assistant', text: r.text,
       extra: { model, usage: r.usage, costUsd: r.costUsd, ...(r.citations.length && a.s.chat?.config.behavior.citations ? { citations: r.citations } : {}) },
     });
-  } else if (r.costUsd > 0) {
-    conv.costUsd += r.costUsd;
-    await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $inc: { costUsd: r.costUsd } });
+  } else {
+    if (r.costUsd > 0) {
+      conv.costUsd += r.costUsd;
+      await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $inc: { costUsd: r.costUsd } });
+    }
+    // The visitor always gets an answer; a silent goodbye (end_conversation) needs none.
+    if (!r.endConversation) await a.storeMessage({ role: 'system_event', text: LINES.empty });
   }
   const day = utcDay(a.app.clock.now());
   await a.db.usage.updateOne(

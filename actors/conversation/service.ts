@@ -1,7 +1,7 @@
 import type { AppContext } from '../../src/app.js';
 import { perApp } from '../../src/app.js';
 import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
-import type { ChatBot } from '../../src/chat/bot-source.js';
+import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
 import { builtinToolSource } from '../../src/chat/builtins.js';
 import { chatHub, type ChatHub } from '../../src/chat/hub.js';
 import type { ServerFrame } from '../../src/chat/protocol.js';
@@ -10,7 +10,7 @@ import { chatCollections, type ConversationRecord, type EndReason } from '../../
 import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
-import { ConversationActor } from './actor.js';
+import { ConversationActor, idleEndFromLastMessage } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
 
 /** A passivated conversation is rebuilt from the store; idle ends of passivated ones are found by the sweep. */
@@ -92,6 +92,8 @@ export class ConversationService {
     const conversation: ConversationRecord = {
       _id: newId('conv', now), workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId: input.visitorId, verified: input.verified,
       status: 'open', endReason: null, tags: [], takenOverBy: null, configVersion: chat.version,
+      // A preview keeps the draft it started with, whatever happens to the draft or the bot's versions later.
+      ...(chat.preview ? { previewConfig: chat.config } : {}),
       prompt: {
         instructions: renderField('identity.instructions', chat.config.identity.instructions, ctx),
         guardrails: renderField('identity.guardrails', chat.config.identity.guardrails, ctx),
@@ -107,8 +109,9 @@ export class ConversationService {
   async resumable(chat: ChatBot, visitorId: string): Promise<ConversationRecord | null> {
     const hours = chat.config.behavior.persistence.resumeWindowHours;
     if (hours <= 0) return null;
+    // A preview resumes only preview conversations (configVersion 0), and a visitor of the published bot never those.
     const conv = await chatCollections(this.app).conversations.findOne(
-      { workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId, status: 'open' }, { sort: [['lastMessageAt', -1]] },
+      { workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId, status: 'open', configVersion: chat.preview ? 0 : { $gt: 0 } }, { sort: [['lastMessageAt', -1]] },
     );
     if (!conv || conv.lastMessageAt < this.app.clock.now() - hours * 3600_000) return null;
     return conv;
@@ -117,10 +120,12 @@ export class ConversationService {
   /** Starts the sweep that ends idle conversations whose actors were passivated (or the server restarted). */
   startSweeper(): void {
     if (this.closed || this.sweepTimer) return;
+    let first = true;
     const tick = async () => {
       this.sweepTimer = null;
       if (this.closed) return;
       try {
+        if (first) { await this.repairIdleEnds(); first = false; }
         const due = await chatCollections(this.app).conversations.find(
           { status: 'open', idleEndsAt: { $lte: this.app.clock.now() } }, { crossWorkspace: true, limit: 200, sort: [['idleEndsAt', 1]] },
         );
@@ -131,6 +136,28 @@ export class ConversationService {
       if (!this.closed) this.sweepTimer = this.app.clock.setTimeout(() => void tick(), SWEEP_EVERY_MS);
     };
     this.sweepTimer = this.app.clock.setTimeout(() => void tick(), SWEEP_EVERY_MS);
+  }
+
+  /**
+   * Open conversations without an idle end that no widget of this process has open: the process stopped while
+   * a widget had them open. They end endAfterIdleMinutes after their last message (actors set their own).
+   */
+  private async repairIdleEnds(): Promise<void> {
+    const col = chatCollections(this.app).conversations;
+    const configs = new Map<string, Promise<ChatBot | null>>();
+    let after = '';
+    for (;;) {
+      const page = await col.find({ status: 'open', idleEndsAt: null, _id: { $gt: after } }, { crossWorkspace: true, limit: 200, sort: [['_id', 1]] });
+      for (const c of page) {
+        if (this.hub.openCount(c._id) > 0 || this.registry.peek(c._id)) continue;
+        const key = `${c.botId}:${c.previewConfig ? c._id : c.configVersion}`;
+        if (!configs.has(key)) configs.set(key, loadBotForChat(this.app, c.botId, c.previewConfig ? { draft: c.previewConfig } : { version: c.configVersion }));
+        const at = idleEndFromLastMessage(c, (await configs.get(key))?.config);
+        await col.updateOne({ workspaceId: c.workspaceId, _id: c._id, idleEndsAt: null }, { $set: { idleEndsAt: at } });
+      }
+      if (page.length < 200) return;
+      after = page[page.length - 1]._id;
+    }
   }
 
   private trySend(conversationId: string, msg: ConversationMsg): void {

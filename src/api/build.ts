@@ -3,11 +3,13 @@ import { checkAccess } from '../auth/access.js';
 import { recordAudit } from '../auth/audit.js';
 import { authenticate } from '../auth/authenticate.js';
 import { SESSION_COOKIE, sessionCookie } from '../auth/sessions.js';
-import { badRequest, fromZodIssues, notImplemented, unauthorized } from '../errors.js';
+import { ApiError, badRequest, fromZodIssues, notImplemented, unauthorized } from '../errors.js';
 import { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
-import { isReply, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
+import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
+import { buildOpenApi } from './openapi.js';
 import { getOperation, OPERATIONS, operationKey, type Access } from './operations.js';
+import { responseChecker, type ResponseCheck } from './response-check.js';
 
 export interface BuiltApi {
   router: Router;
@@ -20,12 +22,22 @@ const isExtra = (r: RouteDef): r is ExtraRoute => 'path' in r;
 /** Mounts every module's routes; spec operations without an implementation answer 501 not_implemented. */
 export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   const router = new Router();
+  // Under test every answer is checked against the description built below (src/api/response-check.ts).
+  let check: ResponseCheck | undefined;
+  const checked = (method: string, path: string, def: Omit<RouteDef, 'op'>) =>
+    app.config.env === 'test' ? (answer: HttpResponse, req: HttpRequest) => {
+      const problem = check?.(method, path, def, answer);
+      if (!problem) return;
+      const message = `${method} ${path}: answer does not match its OpenAPI description: ${problem}`;
+      req.log.error({ operation: `${method} ${path}`, problem }, 'answer does not match its OpenAPI description');
+      throw new ApiError('internal', 500, message);
+    } : undefined;
   const impls = new Map<string, RouteDef>();
   const described: BuiltApi['described'] = [];
   for (const m of modules) {
     for (const def of m.routes) {
       if (isExtra(def)) {
-        router.add(def.method, def.path, handlerFor(app, def, def.access), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
+        router.add(def.method, def.path, handlerFor(app, def, def.access, def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
         if (!def.hidden) described.push({ method: def.method, path: def.path, access: def.access, tag: def.tag, summary: def.summary, def });
         continue;
       }
@@ -37,18 +49,19 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const op of OPERATIONS) {
     const def = impls.get(operationKey(op));
     const handler = def
-      ? handlerFor(app, def, op.access)
+      ? handlerFor(app, def, op.access, checked(op.method, op.path, def))
       : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access);
     router.add(op.method, op.path, handler, { bodyLimitBytes: def && bodyLimit(app, def) });
     described.push({ ...op, def });
   }
+  if (app.config.env === 'test') check = responseChecker(buildOpenApi({ router, described }, app.config.publicUrl));
   return { router, described };
 }
 
 const bodyLimit = (app: AppContext, def: RouteDef) =>
   def.bodyLimitBytes === 'upload' ? app.config.uploadLimitBytes : def.bodyLimitBytes;
 
-function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access) {
+function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
   return async (req: HttpRequest): Promise<HttpResponse> => {
     const principal = await authenticate(app, req);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
@@ -68,7 +81,8 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access) 
     const result = await def.handler(ctx);
     const answer: HttpResponse = isReply(result) ? result
       : result === undefined ? { status: def.status ?? 204 }
-      : { status: def.status ?? 200, body: result };
+      : { status: successStatus(def), body: result };
+    conform?.(answer, req);
     // A renewed session re-sends its cookie with a fresh lifetime (sliding 14 days), unless the handler set one.
     if (principal?.kind === 'session' && principal.renewed && !answer.cookies?.length) {
       answer.cookies = [sessionCookie(app, req.cookies[SESSION_COOKIE])];

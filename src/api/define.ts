@@ -29,10 +29,14 @@ export const isReply = (v: unknown): v is Reply => !!v && typeof v === 'object' 
 interface RouteBase<B, Q> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
-  /** Response body schema for OpenAPI (and shape checks in tests). */
+  /** Response body schema for OpenAPI; in NODE_ENV=test every JSON answer is checked against it (src/api/response-check.ts). */
   response?: z.ZodType;
-  /** Status of a plain (non-reply) answer: 200 unless set. */
+  /** Status of a plain (non-reply) answer: 200 when it answers a body, 204 when it answers nothing. */
   status?: number;
+  /** Further success statuses a reply() may use (a PUT answers 201 when it creates, 200 when it replaces). */
+  alsoStatus?: number[];
+  /** Non-JSON answers: their media types ('image/*' matches any image) and what the body is. */
+  produces?: { contentTypes: string[]; description: string };
   /** Body is not JSON (uploads): the handler reads req.body itself. */
   rawBody?: { contentTypes: string[]; description: string };
   /** Largest body: a number of bytes, or 'upload' for the configured UPLOAD_LIMIT_BYTES. */
@@ -58,6 +62,20 @@ export interface ExtraRoute<B = any, Q = any> extends RouteBase<B, Q> {
 }
 
 export type RouteDef = SpecRoute | ExtraRoute;
+
+/** The success status OpenAPI documents first, and the one a plain answer gets. */
+export const successStatus = (def: Omit<RouteDef, 'op'>) => def.status ?? (def.response || def.produces ? 200 : 204);
+
+const DOCUMENTED_AS = new WeakMap<z.ZodType, { schema: z.ZodType; description: string }>();
+/**
+ * Validates with `validator` but documents (OpenAPI) as `schema`: for a body field that is checked later by its
+ * own service (a bot config is merged, then parsed) while the API reference still shows its real shape.
+ */
+export function documentedAs<T extends z.ZodType>(validator: T, schema: z.ZodType, description: string): T {
+  DOCUMENTED_AS.set(validator, { schema, description });
+  return validator;
+}
+export const documentedShape = (validator: z.ZodType) => DOCUMENTED_AS.get(validator);
 
 export const route = <B = unknown, Q = unknown>(r: SpecRoute<B, Q>): SpecRoute<B, Q> => r;
 export const extraRoute = <B = unknown, Q = unknown>(r: ExtraRoute<B, Q>): ExtraRoute<B, Q> => r;

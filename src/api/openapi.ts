@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SERVER_VERSION } from '../config/index.js';
 import type { BuiltApi } from './build.js';
+import { documentedShape, successStatus, type RouteDef } from './define.js';
 import type { Access } from './operations.js';
 
 const ErrorSchema = {
@@ -22,7 +23,16 @@ const ErrorSchema = {
 let components: Record<string, unknown> = {};
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const s = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const s = z.toJSONSchema(schema, {
+    io, unrepresentable: 'any', target: 'draft-2020-12',
+    // A field documented as another schema (define.ts documentedAs) shows that schema by reference.
+    override: (ctx) => {
+      const shown = documentedShape(ctx.zodSchema as unknown as z.ZodType);
+      if (!shown) return;
+      for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[k];
+      Object.assign(ctx.jsonSchema, jsonSchema(shown.schema, io), { description: shown.description });
+    },
+  }) as Record<string, unknown>;
   delete s.$schema;
   const suffix = io === 'input' ? 'Input' : '';
   const defs = (s.$defs ?? {}) as Record<string, unknown>;
@@ -40,6 +50,20 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   const id = (schema.meta?.() as { id?: string } | undefined)?.id;
   if (id) { components[`${id}${suffix}`] ??= out; return { $ref: `#/components/schemas/${id}${suffix}` }; }
   return out;
+}
+
+/** The documented success answer: nothing (204), a JSON schema, or the media types of a non-JSON body. */
+function successResponse(def: RouteDef): Record<string, unknown> {
+  if (def.produces) {
+    const content = Object.fromEntries(def.produces.contentTypes.map((type) => [type, {
+      schema: type.includes('json') && def.response ? jsonSchema(def.response, 'output')
+        : /^(image|audio|video)\//.test(type) || type === 'application/octet-stream' ? { type: 'string', contentMediaType: type }
+        : { type: 'string' },
+    }]));
+    return { description: def.produces.description, content };
+  }
+  if (def.response) return { description: 'Success', content: { 'application/json': { schema: jsonSchema(def.response, 'output') } } };
+  return { description: 'Done; no content' };
 }
 
 function describeAccess(a: Access): string {
@@ -73,11 +97,11 @@ export function buildOpenApi(api: BuiltApi, publicUrl: string): Record<string, u
       }
     }
     const responses: Record<string, unknown> = {};
-    const okStatus = String(def?.status ?? 200);
     if (!def) responses['501'] = { description: 'Not built yet', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    else responses[okStatus] = def.response
-      ? { description: 'Success', content: { 'application/json': { schema: jsonSchema(def.response, 'output') } } }
-      : { description: 'Success' };
+    else {
+      const success = successResponse(def);
+      for (const status of [successStatus(def), ...(def.alsoStatus ?? [])]) responses[String(status)] = success;
+    }
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     const operation: Record<string, unknown> = {
       operationId: `${op.method.toLowerCase()}${op.path.replace(/^\/api\/v1/, '').replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,

@@ -6,6 +6,7 @@ import type { AppContext } from '../app.js';
 import { serializeCookie } from '../http/cookies.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
+import { announceAccessEnded } from './access-ended.js';
 import type { Principal } from './principal.js';
 import { sessions, users, type SessionRecord, type UserRecord } from './records.js';
 
@@ -75,11 +76,15 @@ export async function sessionRemainingMs(app: AppContext, p: SessionPrincipal): 
   return rec ? rec.expiresAt - app.clock.now() : 0;
 }
 
+/** Ends one session (signing out); its open live sockets close too. */
 export async function endSession(app: AppContext, workspaceId: string, sessionId: string): Promise<void> {
   await sessions(app).deleteOne({ workspaceId, _id: sessionId });
+  announceAccessEnded(app, { workspaceId, sessionId, sessionEnded: true, reason: 'signed out' });
 }
 
-/** Ends every session of a user, except `keepSessionId` (the one changing its password). */
-export async function endUserSessions(app: AppContext, workspaceId: string, userId: string, keepSessionId?: string): Promise<number> {
-  return sessions(app).deleteMany({ workspaceId, userId, ...(keepSessionId ? { _id: { $ne: keepSessionId } } : {}) });
+/** Ends every session of a user, except `keepSessionId` (the one changing its password); their live sockets close too. */
+export async function endUserSessions(app: AppContext, workspaceId: string, userId: string, reason: string, keepSessionId?: string): Promise<number> {
+  const ended = await sessions(app).deleteMany({ workspaceId, userId, ...(keepSessionId ? { _id: { $ne: keepSessionId } } : {}) });
+  announceAccessEnded(app, { workspaceId, userId, keepSessionId, sessionEnded: true, reason });
+  return ended;
 }

@@ -8,6 +8,7 @@ import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId, newSecret } from '../store/ids.js';
+import { announceAccessEnded } from './access-ended.js';
 import { hashPassword } from './passwords.js';
 import { invites, normalizeEmail, users, workspaces, type InviteRecord, type UserRecord } from './records.js';
 import { endUserSessions, type SessionPrincipal } from './sessions.js';
@@ -98,6 +99,7 @@ export async function changeRole(app: AppContext, actor: SessionPrincipal, userI
   }
   const updated = await users(app).updateOne({ workspaceId: actor.workspaceId, _id: userId }, { $set: { role } });
   if (!updated) throw notFound('member');
+  if (updated.role !== target.role) announceAccessEnded(app, { workspaceId: actor.workspaceId, userId, sessionEnded: false, reason: `role changed to ${role}` });
   return updated;
 }
 
@@ -108,6 +110,6 @@ export async function removeMember(app: AppContext, actor: SessionPrincipal, use
     throw conflict('the workspace must keep at least one owner');
   }
   await users(app).deleteOne({ workspaceId: actor.workspaceId, _id: userId });
-  await endUserSessions(app, actor.workspaceId, userId);
+  await endUserSessions(app, actor.workspaceId, userId, 'removed from the workspace');
   return target;
 }

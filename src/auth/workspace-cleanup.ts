@@ -4,6 +4,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
+import { announceAccessEnded } from './access-ended.js';
 
 export type WorkspaceCleanup = (workspaceId: string) => Promise<void> | void;
 
@@ -14,8 +15,9 @@ export function onWorkspaceDelete(app: AppContext, fn: WorkspaceCleanup): void {
   cleanups(app).push(fn);
 }
 
-/** Runs every registered cleanup (a failing one is logged, not fatal), then drops all records and files. */
+/** Closes the workspace's live sockets, runs every registered cleanup (a failing one is logged, not fatal), then drops all records and files. */
 export async function deleteWorkspace(app: AppContext, workspaceId: string): Promise<void> {
+  announceAccessEnded(app, { workspaceId, sessionEnded: true, reason: 'workspace deleted' });
   for (const fn of cleanups(app)) {
     try { await fn(workspaceId); } catch (err) { app.log.error({ err, workspaceId }, 'workspace cleanup step failed'); }
   }

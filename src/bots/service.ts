@@ -69,13 +69,14 @@ export async function createBot(app: AppContext, workspaceId: string, input: { n
 }
 
 /**
- * Replaces the draft only if the bot is still at `revision`: the check and the write are one atomic update,
- * so of two edits made from the same read exactly one wins and the other gets 409 conflict.
+ * Changes the draft (and/or the name) only if the bot is still at `revision`: the check and the write are one
+ * atomic update that bumps the revision, so of two edits made from the same read exactly one wins and the
+ * other gets 409 conflict.
  */
-async function writeDraft(app: AppContext, workspaceId: string, id: string, revision: number, draft: BotConfig): Promise<BotRecord> {
+async function writeDraft(app: AppContext, workspaceId: string, id: string, revision: number, change: { draft?: BotConfig; name?: string }): Promise<BotRecord> {
   const updated = await bots(app).updateOne(
     { workspaceId, _id: id, revision },
-    { $set: { draft, updatedAt: app.clock.now() }, $inc: { revision: 1 } },
+    { $set: { ...change, updatedAt: app.clock.now() }, $inc: { revision: 1 } },
   );
   if (updated) return updated;
   const current = await bots(app).findById(workspaceId, id);
@@ -86,19 +87,15 @@ async function writeDraft(app: AppContext, workspaceId: string, id: string, revi
 export const staleRevision = (sent: number, current: number) =>
   new ApiError('conflict', 409, `revision: the bot was changed since revision ${sent} was read (now ${current}); read it again and resend`, {}, { revision: current });
 
-export type DraftEdit = { revision: number; patch: unknown } | { revision: number; config: unknown };
+/** A PATCH of the bot: a deep patch or a whole config of the draft, a new name, or a name with either. */
+export interface DraftEdit { revision: number; patch?: unknown; config?: unknown; name?: string }
 
 export async function editDraft(app: AppContext, workspaceId: string, id: string, edit: DraftEdit): Promise<BotRecord> {
   const bot = await getBot(app, workspaceId, id);
   if (bot.revision !== edit.revision) throw staleRevision(edit.revision, bot.revision);
-  const draft = 'patch' in edit ? applyConfigPatch(bot.draft, edit.patch) : parseBotConfig(edit.config);
-  return writeDraft(app, workspaceId, id, edit.revision, draft);
-}
-
-export async function renameBot(app: AppContext, workspaceId: string, id: string, name: string): Promise<BotRecord> {
-  const updated = await bots(app).updateOne({ workspaceId, _id: id }, { $set: { name, updatedAt: app.clock.now() } });
-  if (!updated) throw notFound('bot');
-  return updated;
+  const draft = edit.patch !== undefined ? applyConfigPatch(bot.draft, edit.patch)
+    : edit.config !== undefined ? parseBotConfig(edit.config) : undefined;
+  return writeDraft(app, workspaceId, id, edit.revision, { ...(draft ? { draft } : {}), ...(edit.name !== undefined ? { name: edit.name } : {}) });
 }
 
 /** Copies a published version into the draft; the published config stays until the next publish. */
@@ -108,7 +105,7 @@ export async function restoreVersion(app: AppContext, workspaceId: string, id: s
   if (!v) throw notFound(`version ${version}`);
   if (revision !== undefined && revision !== bot.revision) throw staleRevision(revision, bot.revision);
   // Parsed again so a version frozen under older defaults comes back complete.
-  return writeDraft(app, workspaceId, id, bot.revision, parseBotConfig(v.config));
+  return writeDraft(app, workspaceId, id, bot.revision, { draft: parseBotConfig(v.config) });
 }
 
 export async function deleteBot(app: AppContext, workspaceId: string, id: string): Promise<void> {
@@ -116,12 +113,12 @@ export async function deleteBot(app: AppContext, workspaceId: string, id: string
   await botVersions(app).deleteMany({ workspaceId, botId: id });
 }
 
-/** A new bot with a copy of the draft; versions, published config and the identity secret are not copied. */
+/** A new bot, running, with a copy of the draft; status, versions, published config and the identity secret are not copied. */
 export async function duplicateBot(app: AppContext, workspaceId: string, id: string, name?: string): Promise<BotRecord> {
   const source = await getBot(app, workspaceId, id);
   const now = app.clock.now();
   const copy: BotRecord = {
-    _id: newId('bot', now), workspaceId, name: name ?? `${source.name} (copy)`.slice(0, 80), status: source.status,
+    _id: newId('bot', now), workspaceId, name: name ?? `${source.name} (copy)`.slice(0, 80), status: 'running',
     draft: structuredClone(source.draft), revision: 1, published: null, createdAt: now, updatedAt: now,
   };
   await bots(app).insertOne(copy);

@@ -24,7 +24,10 @@ export interface ChatBrain {
 export interface ChatBot {
   bot: { _id: string; workspaceId: string; status: 'running' | 'paused'; identitySecret?: string };
   config: BotConfig;
+  /** The published version; 0 for a preview (the draft). */
   version: number;
+  /** The draft, loaded with a preview token (docs/widget-protocol.md, Preview). */
+  preview: boolean;
   /** Null when no text-model connection is set up (kind A, B or C). */
   brain: ChatBrain | null;
 }
@@ -74,24 +77,26 @@ export async function botStatus(app: AppContext, botId: string): Promise<'runnin
 
 /**
  * The bot as a chat needs it: published config (the draft when preview), its version, and the brain.
- * Returns null when the bot does not exist or has nothing published (and no preview).
+ * Version 0 is a preview conversation's: the draft (or `draft`, the snapshot the conversation started with),
+ * never the published config. Returns null when the bot does not exist or has nothing published (and no preview).
  */
-export async function loadBotForChat(app: AppContext, botId: string, opts: { preview?: boolean; version?: number } = {}): Promise<ChatBot | null> {
+export async function loadBotForChat(app: AppContext, botId: string, opts: { preview?: boolean; version?: number; draft?: unknown } = {}): Promise<ChatBot | null> {
   const doc = await findBot(app, botId);
   if (!doc) return null;
+  const preview = !!opts.preview || opts.version === 0 || opts.draft !== undefined;
   let raw: unknown = doc.published?.config;
   let version = doc.published?.version ?? 0;
-  if (opts.preview) { raw = doc.draft ?? raw ?? {}; version = 0; }
+  if (preview) { raw = opts.draft ?? doc.draft ?? {}; version = 0; }
   else if (opts.version !== undefined && opts.version !== version) {
     const old = await botVersions(app).findOne({ workspaceId: doc.workspaceId, botId, version: opts.version });
     if (old) { raw = old.config; version = old.version; }
   }
   if (raw === undefined) return null;
-  const config = parsedConfig(app, `${botId}:${opts.preview ? 'draft' : version}:${doc.updatedAt}`, raw);
+  const config = opts.draft !== undefined ? BotConfigSchema.parse(raw) : parsedConfig(app, `${botId}:${preview ? 'draft' : version}:${doc.updatedAt}`, raw);
   const identitySecret = openIdentitySecret(app, doc) ?? undefined;
   return {
     bot: { _id: doc._id, workspaceId: doc.workspaceId, status: doc.status === 'paused' ? 'paused' : 'running', identitySecret },
-    config, version, brain: await brainFor(app, doc.workspaceId, config),
+    config, version, preview, brain: await brainFor(app, doc.workspaceId, config),
   };
 }
 

@@ -14,6 +14,8 @@ export interface FrameSink {
  */
 export class ChatHub {
   private byConversation = new Map<string, Set<FrameSink>>();
+  /** Conversations whose open widgets were shown a lead form (offline flows), so a `lead` frame may answer it. */
+  private leadForms = new Set<string>();
   /** Called when the last socket of a conversation closes, or the first one opens. */
   onPresence: (conversationId: string, open: boolean) => void = () => {};
 
@@ -30,6 +32,7 @@ export class ChatHub {
     if (!set?.delete(sink)) return;
     if (set.size === 0) {
       this.byConversation.delete(conversationId);
+      this.leadForms.delete(conversationId);
       this.onPresence(conversationId, false);
     }
   }
@@ -39,10 +42,16 @@ export class ChatHub {
     return this.byConversation.get(conversationId)?.size ?? 0;
   }
 
+  /** A lead form was pushed to the widgets that have the conversation open now. */
+  leadFormShown(conversationId: string): boolean {
+    return this.leadForms.has(conversationId);
+  }
+
   /** Sends a frame to every socket of the conversation (encoded once); returns how many took it. */
   push(conversationId: string, frame: ServerFrame): number {
     const set = this.byConversation.get(conversationId);
     if (!set) return 0;
+    if (frame.t === 'lead_form') this.leadForms.add(conversationId);
     const text = encodeFrame(frame);
     let n = 0;
     for (const s of set) if (!s.closed && s.send(text) !== 'dropped') n++;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PublicMessage } from './records.js';
+import type { WidgetMessage } from './records.js';
 import type { LeadFormFrame } from '../leads/form.js';
 
 /**
@@ -7,6 +7,11 @@ import type { LeadFormFrame } from '../leads/form.js';
  * Client frames are validated here; a bad frame gets an `error` frame naming the problem and is dropped.
  */
 export const MAX_FRAME_BYTES = 96 * 1024;
+/**
+ * What the transport takes before it drops the connection: above MAX_FRAME_BYTES, so a frame that is too large
+ * gets an error frame (the socket stays open) instead of a bare close.
+ */
+export const MAX_SOCKET_PAYLOAD_BYTES = 1024 * 1024;
 
 const id = z.string().min(1).max(80);
 
@@ -50,13 +55,13 @@ export type ServerFrame =
       verified: boolean;
       conversationId: string | null;
       /** Earlier visible messages of a resumed conversation (empty when behavior.persistence.showHistory is off). */
-      history: PublicMessage[];
+      history: WidgetMessage[];
       /** The rendered welcome message and suggested prompts (shown until the visitor sends a message). */
       welcome: { message: string; suggestedPrompts: string[] };
       feedback: { thumbs: boolean; csat: boolean };
     }
   | { t: 'conversation'; conversationId: string | null }
-  | { t: 'message'; conversationId: string; message: PublicMessage; clientId?: string }
+  | { t: 'message'; conversationId: string; message: WidgetMessage; clientId?: string }
   | { t: 'delta'; conversationId: string; messageId: string; responseId: string; delta: string }
   /** The reply being streamed was dropped (a team member took over, or the model failed). */
   | { t: 'delta_reset'; conversationId: string; messageId: string }
@@ -80,6 +85,8 @@ export type ServerFrame =
 /** Parses one frame; returns the frame or a clear error (never throws). */
 export function decodeClientFrame(raw: string | Buffer, isBinary: boolean): { ok: true; frame: ClientFrame } | { ok: false; message: string } {
   if (isBinary) return { ok: false, message: 'binary frames are not accepted on the chat socket; send JSON text' };
+  const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
+  if (size > MAX_FRAME_BYTES) return { ok: false, message: `frame is ${size} bytes; at most ${MAX_FRAME_BYTES} are accepted` };
   let value: unknown;
   try { value = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')); } catch { return { ok: false, message: 'frame is not valid JSON' }; }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'frame must be a JSON object with a "t" field' };

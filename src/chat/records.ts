@@ -1,5 +1,6 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
+import type { BotConfig } from '../bots/config/index.js';
 import type { Collection, Doc } from '../store/types.js';
 
 /** Stored records of the conversation engine. One collection each; every record carries workspaceId. */
@@ -24,7 +25,10 @@ export interface ConversationRecord extends Doc {
   tags: string[];
   /** Set by a team member's takeover: the AI stays quiet while it is set. */
   takenOverBy: { userId: string; userName: string } | null;
+  /** The published version the conversation runs on; 0 for a preview (the draft). */
   configVersion: number;
+  /** A preview's draft as it was when the conversation started (kept on actor rebuilds). */
+  previewConfig?: BotConfig;
   /** Template variables filled when the conversation started (instructions, guardrails). */
   prompt: { instructions: string; guardrails: string };
   page: { url: string; title: string };
@@ -138,14 +142,19 @@ export const chatCollections = perApp((app: AppContext): ChatCollections => ({
   usage: app.store.collection<UsageDayRecord>('usage_daily', { indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['day', 1]] }] }),
 }));
 
-/** The message as the spec shapes it in message.created (service-api.md, Resources). */
+/** The message exactly as the spec shapes it (service-api.md, Resources): message.created, REST. */
 export function publicMessage(m: MessageRecord) {
   return {
     id: m._id, seq: m.seq, role: m.role, text: m.text, modality: m.modality, createdAt: m.createdAt,
     authorName: m.authorName, visibility: m.visibility, attachments: m.attachments,
-    ...(m.citations?.length ? { citations: m.citations } : {}),
   };
 }
 export type PublicMessage = ReturnType<typeof publicMessage>;
+
+/** The message in widget frames: the spec's shape plus the reply's sources (behavior.citations). */
+export function widgetMessage(m: MessageRecord): WidgetMessage {
+  return { ...publicMessage(m), ...(m.citations?.length ? { citations: m.citations } : {}) };
+}
+export type WidgetMessage = PublicMessage & { citations?: MessageRecord['citations'] };
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

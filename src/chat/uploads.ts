@@ -1,12 +1,12 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { ApiError, badRequest, forbidden, invalid, notFound, rateLimited } from '../errors.js';
+import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../errors.js';
 import { newId } from '../store/ids.js';
 import { sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
-import { findBot, loadBotForChat } from './bot-source.js';
 import { readVisitorToken } from './identity.js';
 import { originAllowed } from './origin.js';
+import { loadWidgetBot } from './preview.js';
 import { RateLimiter } from './rate-limit.js';
 import { chatCollections, type AttachmentRecord } from './records.js';
 
@@ -18,15 +18,13 @@ export const UPLOAD_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
 const uploadLimiter = perApp((app: AppContext) => new RateLimiter(app.clock, 3600_000));
 
 /**
- * A widget image upload: the bot takes images (vision.uploads and a brain that can see), the visitor token
+ * A widget image upload (the draft's settings with a preview token): the bot takes images (vision.uploads and a brain that can see), the visitor token
  * is valid, size within maxMB, magic bytes name an image, uploadsPerHour per visitor; then resized in the
  * worker pool and stored. The attachment is claimed by the message that names it.
  */
-export async function acceptUpload(app: AppContext, input: { botId: string; visitorToken: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
-  const doc = await findBot(app, input.botId);
-  const chat = doc ? await loadBotForChat(app, input.botId) : null;
-  if (!chat) throw notFound('bot');
-  if (!originAllowed(input.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot (security.allowedOrigins)');
+export async function acceptUpload(app: AppContext, input: { botId: string; visitorToken: string; preview?: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
+  const chat = await loadWidgetBot(app, input.botId, input.preview);
+  if (!chat.preview && !originAllowed(input.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot (security.allowedOrigins)');
   const visitorId = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
   if (!visitorId) throw new ApiError('unauthorized', 401, 'visitorToken: missing or not valid for this bot (take it from the ready frame)');
   const uploads = chat.config.vision.uploads;

@@ -2,13 +2,14 @@ import { conversations, type ConversationService } from '../../actors/conversati
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
-import { ApiError, badRequest, forbidden, notFound, rateLimited } from '../errors.js';
+import { ApiError, badRequest, forbidden, rateLimited } from '../errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
-import { loadBotForChat, type ChatBot } from './bot-source.js';
+import type { ChatBot } from './bot-source.js';
 import { originAllowed } from './origin.js';
-import { decodeClientFrame, encodeFrame, MAX_FRAME_BYTES, type ClientFrame, type ServerFrame } from './protocol.js';
+import { loadWidgetBot } from './preview.js';
+import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ClientFrame, type ServerFrame } from './protocol.js';
 import { RateLimiter } from './rate-limit.js';
-import { chatCollections, publicMessage } from './records.js';
+import { chatCollections, widgetMessage, type WidgetMessage } from './records.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
 import { visitorRequests } from './visitor-requests.js';
 import { requestHandoff } from '../team/handoff.js';
@@ -28,7 +29,7 @@ export interface WidgetSocketData {
   visitor: ResolvedVisitor;
   page: { url: string; title: string };
   conversationId: string | null;
-  history: ReturnType<typeof publicMessage>[];
+  history: WidgetMessage[];
   /** Frames of one socket are handled one after another (a first message creates the conversation). */
   chain: Promise<void>;
   /** Tools the page registered on this socket (kept for the conversation it opens later). */
@@ -46,16 +47,15 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
 
   return {
     path: WIDGET_CHAT_PATH,
-    maxPayloadBytes: MAX_FRAME_BYTES,
+    maxPayloadBytes: MAX_SOCKET_PAYLOAD_BYTES,
     idleTimeoutSec: 120,
     async upgrade(req: UpgradeRequest): Promise<WidgetSocketData> {
       const wait = connections.take(req.ip, CONNECTIONS_PER_IP_PER_MINUTE);
       if (wait > 0) throw rateLimited(wait / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
       const botId = req.query.get('botId');
       if (!botId) throw badRequest('botId: required');
-      const chat = await loadBotForChat(app, botId);
-      if (!chat) throw notFound('bot');
-      if (!originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) {
+      const chat = await loadWidgetBot(app, botId, req.query.get('preview'));
+      if (!chat.preview && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) {
         throw forbidden(`origin ${req.headers.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
       }
       if (chat.bot.status !== 'running') throw new ApiError('forbidden', 403, 'this bot is paused');
@@ -69,7 +69,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         const recent = await chatCollections(app).messages.find(
           { workspaceId: conv.workspaceId, conversationId: conv._id, visibility: 'visible' }, { sort: [['seq', -1]], limit: HISTORY_LIMIT },
         );
-        history = recent.reverse().map(publicMessage);
+        history = recent.reverse().map(widgetMessage);
       }
       const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
       return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: Promise.resolve(), pageTools: null };
@@ -130,8 +130,14 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       return void send({ t: 'handoff', handoffId: r.handoff._id, available: r.available });
     }
     case 'lead': {
+      // Without lead capture a form is shown only by an offline flow, inside a conversation.
+      if (!d.conversationId && !d.chat.config.behavior.leadCapture.enabled) {
+        return void send({ t: 'error', code: 'forbidden', message: 'no lead form was shown (behavior.leadCapture is off)' });
+      }
       if (!d.conversationId && !(await openConversation(app, service, conn))) return;
-      const r = await submitLeadForm(app, { conversationId: d.conversationId!, visitorId: d.visitor.visitorId, fields: frame.fields });
+      const r = await submitLeadForm(app, {
+        conversationId: d.conversationId!, visitorId: d.visitor.visitorId, fields: frame.fields, formShown: service.hub.leadFormShown(d.conversationId!),
+      });
       if (!r.ok) return void send({ t: 'error', code: r.code, message: r.message });
       return void send({ t: 'lead_ok', leadId: r.lead._id });
     }

@@ -8,11 +8,19 @@ export interface EventRecord extends Doc {
   /** Always carries workspaceId (service-api.md, Events). */
   data: Record<string, unknown>;
   createdAt: number;
+  /**
+   * Set while a durable follow-up (webhook delivery records) is still to be written: stored with the event in
+   * one write, cleared once the follow-up is stored, so a crash in between is found and finished at start-up.
+   */
+  fanOutPending?: true;
 }
 
 export type EventListener = (event: EventRecord, stored: boolean) => void;
 
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/** Says, before an event is stored, whether it needs a durable follow-up (see EventRecord.fanOutPending). */
+export type PendingCheck = (event: EventRecord) => boolean | Promise<boolean>;
 
 /** A volatile event: never stored, so its id (a random draw) is made only if a listener reads it. */
 class VolatileEvent implements EventRecord {
@@ -29,10 +37,11 @@ class VolatileEvent implements EventRecord {
  */
 export class EventBus {
   private listeners = new Set<EventListener>();
+  private pendingCheck: PendingCheck | null = null;
   readonly collection: Collection<EventRecord>;
 
   constructor(store: DocumentStore, private clock: Clock, private log: Logger) {
-    this.collection = store.collection<EventRecord>('events', { indexes: [{ fields: [['createdAt', 1]] }, { fields: [['workspaceId', 1], ['type', 1]] }] });
+    this.collection = store.collection<EventRecord>('events', { indexes: [{ fields: [['createdAt', 1]] }, { fields: [['workspaceId', 1], ['type', 1]] }, { fields: [['fanOutPending', 1]] }] });
   }
 
   subscribe(listener: EventListener): () => void {
@@ -40,9 +49,15 @@ export class EventBus {
     return () => this.listeners.delete(listener);
   }
 
+  /** One check per bus (the webhook dispatcher's); null removes it. */
+  setPendingCheck(check: PendingCheck | null): void {
+    this.pendingCheck = check;
+  }
+
   async publish(workspaceId: string, type: string, data: Record<string, unknown>): Promise<EventRecord> {
     const now = this.clock.now();
     const event: EventRecord = { _id: newId('evt', now), workspaceId, type, data: { ...data, workspaceId }, createdAt: now };
+    if (this.pendingCheck && await this.pendingCheck(event)) event.fanOutPending = true;
     await this.collection.insertOne(event);
     this.fanOut(event, true);
     return event;

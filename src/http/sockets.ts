@@ -17,14 +17,17 @@ class Conn implements SocketConn<unknown> {
   constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
   send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {
     if (this.closed) return 'dropped';
-    const r = this.ws.send(message, binary);
+    // Corked, the frame goes out when the cork ends: sent from outside a uWS callback (after an await, from a
+    // timer or an immediate), an uncorked frame can wait in uWS's buffer until something else wakes the loop.
+    let r = 2;
+    this.ws.cork(() => { r = this.ws.send(message, binary); });
     return r === 1 ? 'ok' : r === 0 ? 'backpressure' : 'dropped';
   }
   bufferedAmount() { return this.closed ? 0 : this.ws.getBufferedAmount(); }
   close(code = 1000, reason = '') {
     if (this.closed) return;
     this.closed = true;
-    this.ws.end(code, reason.slice(0, 120));
+    this.ws.cork(() => this.ws.end(code, reason.slice(0, 120)));
   }
 }
 

@@ -37,7 +37,7 @@ export function knowledgeContextSource(): ContextSource {
       if (!k || k.mode === 'tool' || !ctx.query.trim()) return null;
       const found = await knowledge(ctx.app).search(ctx.workspaceId, ctx.query, { sourceIds: k.sourceIds, topK: k.topK });
       if (!found.relevant) {
-        await recordGap(ctx.app, ctx.workspaceId, ctx.query, ctx.botId);
+        await recordGap(ctx.app, ctx.workspaceId, ctx.query, ctx);
         return null;
       }
       return formatExcerpts(found.results);
@@ -69,7 +69,7 @@ function searchTool(k: KnowledgeConfig): AgentTool {
       const found = await knowledge(ctx.app).search(ctx.workspaceId, query, { sourceIds: k.sourceIds, topK: k.topK, signal: ctx.signal });
       if (!found.relevant) {
         // With mode both the visitor's own question was already checked before the reply.
-        if (k.mode === 'tool') await recordGap(ctx.app, ctx.workspaceId, query, ctx.botId);
+        if (k.mode === 'tool') await recordGap(ctx.app, ctx.workspaceId, query, ctx);
         return { content: NOTHING_FOUND };
       }
       const { text, citations } = formatExcerpts(found.results);

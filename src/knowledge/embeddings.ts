@@ -6,6 +6,12 @@ import { runTask } from '../../workers/pool.js';
 /** Kinds whose adapters have a default embedding model (kind A needs a model the user would have to name). */
 const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
 export const EMBED_BATCH = 64;
+/**
+ * The length asked of the default embedding models (text-embedding-3-small gives 1536 and gemini-embedding-001
+ * 3072 unless asked): both are Matryoshka-trained, so 512 keeps most of the quality at a third or a sixth of
+ * the memory and scan time. See docs/decisions.md.
+ */
+export const EMBEDDING_DIMENSIONS = 512;
 
 export interface Embedder {
   connection: ProviderConnection;
@@ -28,7 +34,7 @@ export async function embedTexts(app: AppContext, embedder: Embedder, texts: str
   const out: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const { vectors } = await runTask('embed-batch', {
-      connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), allowPrivateNetwork: app.config.allowPrivateNetwork,
+      connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), dimensions: EMBEDDING_DIMENSIONS, allowPrivateNetwork: app.config.allowPrivateNetwork,
     }, { signal });
     out.push(...vectors);
   }

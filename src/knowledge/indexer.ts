@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import { runTask } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
-import { embedTexts, findEmbedder, vectorCollection } from './embeddings.js';
+import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
 import type { DocumentType } from './parse.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
@@ -47,9 +47,21 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
     index, heading: ch.heading, title, url: input.url, text: ch.text,
   }));
 
-  // Vectors are made before anything is replaced, so a provider failure leaves the old copy searchable.
-  const embedder = records.length ? await findEmbedder(app, source.workspaceId) : null;
-  const vectors = embedder ? await embedTexts(app, embedder, records.map((r) => `${title}\n${r.text}`), signal) : [];
+  // A provider failure does not stop the document: its chunks go to the lexical index (search works
+  // without vectors) and the error is recorded, so the source says why and a reindex adds the vectors.
+  let embedder: Embedder | null = null;
+  let vectors: Float32Array[] = [];
+  let vectorError: string | null = null;
+  if (records.length) {
+    try {
+      embedder = await findEmbedder(app, source.workspaceId);
+      if (embedder) vectors = await embedTexts(app, embedder, records.map((r) => `${title}\n${r.text}`), signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      vectorError = `embedding failed: ${(err as Error)?.message ?? String(err)}`.slice(0, 500);
+      app.log.warn({ err, sourceId: source._id, documentId: docId }, 'document indexed without vectors');
+    }
+  }
 
   const old = await c.documents.findById(source.workspaceId, docId);
   await removeDocumentChunks(app, lexical, source.workspaceId, docId, old?.vectorCollection ?? null);
@@ -66,7 +78,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   }
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
-    bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, generation: source.generation, indexedAt: app.clock.now(),
+    bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, ...(vectorError ? { vectorError } : {}), generation: source.generation, indexedAt: app.clock.now(),
   };
   await c.documents.replaceOne(document);
   return { document, links: parsed.links };

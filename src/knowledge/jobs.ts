@@ -2,12 +2,13 @@ import type { AppContext } from '../app.js';
 import type { GuardedClient } from '../security/guarded-client.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';
+import type { HostLimiter } from './host-limiter.js';
 import { indexDocument, knowledgeCollections, removeDocuments, COLLECTIONS } from './indexer.js';
 import { sniffDocumentType } from './parse.js';
 import type { IngestJob, JobItem, KnowledgeSource } from './types.js';
 import { canonicalUrl, fetchPage, loadRobots, pageType, parseSitemap, sameSite, type Robots } from './web.js';
 
-/** Pages fetched at once per source: polite to the site, and enough to keep the workers busy. */
+/** Pages fetched at once per source (the HostLimiter also caps requests per host across sources). */
 export const CRAWL_CONCURRENCY = 2;
 const MAX_SITEMAP_NESTING = 5;
 const MAX_ERRORS_KEPT = 20;
@@ -23,7 +24,7 @@ export class IngestRunner {
   private running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private jobs;
 
-  constructor(private app: AppContext, private lexical: LexicalIndex, private client: GuardedClient) {
+  constructor(private app: AppContext, private lexical: LexicalIndex, private client: GuardedClient, private hosts: HostLimiter) {
     this.jobs = app.store.collection<IngestJob>(COLLECTIONS.jobs, { indexes: [{ fields: [['status', 1]] }, { fields: [['workspaceId', 1], ['sourceId', 1]] }] });
   }
 
@@ -138,14 +139,17 @@ export class IngestRunner {
     // Pages that this run did not see any more (gone from the sitemap or site) leave the index.
     await removeDocuments(this.app, this.lexical, source, job.generation);
     const scope = { workspaceId: source.workspaceId, sourceId: source._id };
-    const [documentCount, chunkCount] = await Promise.all([documents.count(scope), chunks.count(scope)]);
+    const withoutVectors = { ...scope, vectorError: { $exists: true } };
+    const [documentCount, chunkCount, noVectorCount] = await Promise.all([documents.count(scope), chunks.count(scope), documents.count(withoutVectors)]);
+    const firstNoVector = noVectorCount ? await documents.findOne(withoutVectors) : null;
     const failed = job.pagesDone === 0 && job.pagesFailed > 0;
     const now = this.app.clock.now();
+    const errors = [
+      job.errors.length ? `${job.pagesFailed} page(s) failed; first: ${job.errors[0].message}` : '',
+      firstNoVector ? `${noVectorCount} document(s) have no vectors (lexical search only; reindex to add them); first: ${firstNoVector.vectorError}` : '',
+    ].filter(Boolean);
     await sources.updateOne({ workspaceId: source.workspaceId, _id: source._id, generation: job.generation }, {
-      $set: {
-        status: failed ? 'failed' : 'ready', documentCount, chunkCount, indexedAt: now, updatedAt: now,
-        error: job.errors.length ? `${job.pagesFailed} page(s) failed; first: ${job.errors[0].message}` : null,
-      },
+      $set: { status: failed ? 'failed' : 'ready', documentCount, chunkCount, indexedAt: now, updatedAt: now, error: errors.length ? errors.join('. ') : null },
     });
     job.status = failed ? 'failed' : 'done';
     await this.save(job, source);
@@ -164,10 +168,12 @@ export class IngestRunner {
       await indexDocument(this.app, this.lexical, source, { ref: 'file', url: null, bytes: f.data, type, filename: source.file.filename, fallbackTitle: source.name }, signal);
       return [];
     }
-    if (source.kind === 'crawl' && !(await this.robotsFor(item.ref, robots, signal)).isAllowed(item.ref)) {
+    // robots.txt is read for crawls and sitemaps (not for a single page a person asked for).
+    const rules = source.kind === 'page' ? null : await this.robotsFor(item.ref, robots, signal);
+    if (source.kind === 'crawl' && rules && !rules.isAllowed(item.ref)) {
       throw new Error(`${item.ref}: robots.txt does not allow this page`);
     }
-    const page = await fetchPage(this.client, item.ref, signal);
+    const page = await this.hosts.run(new URL(item.ref).host, rules?.crawlDelayMs ?? 0, signal, () => fetchPage(this.client, item.ref, signal));
     if (item.kind === 'sitemap') {
       const { pages, sitemaps } = parseSitemap(page.bytes.toString('utf8'));
       const nested = item.depth < MAX_SITEMAP_NESTING ? sitemaps.map((ref) => ({ kind: 'sitemap' as const, ref: canonicalUrl(ref), depth: item.depth + 1 })) : [];
@@ -177,7 +183,15 @@ export class IngestRunner {
     }
     const type = pageType(page);
     if (!type) throw new Error(`${item.ref}: content type ${page.contentType || 'unknown'} is not a page`);
-    const { links } = await indexDocument(this.app, this.lexical, source, { ref: item.ref, url: item.ref, bytes: page.bytes, type }, signal);
+    // The page is what the redirects led to: it is stored under its final URL and its links resolve against it.
+    const finalUrl = canonicalUrl(page.url || item.ref);
+    if (source.kind === 'crawl' && source.url && !sameSite(source.url, finalUrl)) {
+      throw new Error(`${item.ref}: redirected off the site to ${new URL(finalUrl).host}; not indexed`);
+    }
+    if (source.kind === 'crawl' && finalUrl !== item.ref && !(await this.robotsFor(finalUrl, robots, signal)).isAllowed(finalUrl)) {
+      throw new Error(`${item.ref}: redirected to ${finalUrl}, which robots.txt does not allow`);
+    }
+    const { links } = await indexDocument(this.app, this.lexical, source, { ref: finalUrl, url: finalUrl, bytes: page.bytes, type }, signal);
     if (source.kind !== 'crawl' || !source.url || item.depth >= source.settings.maxDepth) return [];
     const next: JobItem[] = [];
     for (const link of links) {

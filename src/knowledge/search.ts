@@ -23,10 +23,12 @@ export interface SearchResult {
 
 export interface SearchOutcome {
   results: SearchResult[];
-  /** What was used: 'lexical' when no embedding connection exists. */
+  /** What was used: 'lexical' when no embedding connection exists or it failed. */
   mode: SearchMode;
   /** False when nothing found is a plausible answer (a knowledge gap). */
   relevant: boolean;
+  /** Set when vectors were wanted but the embedding provider failed: the results are lexical only. */
+  warning?: string;
 }
 
 export interface SearchOptions {
@@ -62,13 +64,21 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
   const lexHits = want === 'vector' ? [] : await lexical.search(workspaceId, terms, { sourceIds: opts.sourceIds, limit: CANDIDATES });
   let vecHits: Array<{ id: string; score: number }> = [];
   let usedVectors = false;
+  let warning: string | undefined;
   if (want !== 'lexical' && (!opts.sourceIds || opts.sourceIds.length)) {
-    const embedder = await findEmbedder(app, workspaceId);
-    if (embedder) {
-      const [v] = await embedTexts(app, embedder, [query], opts.signal);
-      const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
-      vecHits = await app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES });
-      usedVectors = true;
+    // Lexical search needs no provider: a failing embedding connection costs the vector side, not the answer.
+    try {
+      const embedder = await findEmbedder(app, workspaceId);
+      if (embedder) {
+        const [v] = await embedTexts(app, embedder, [query], opts.signal);
+        const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
+        vecHits = await app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES });
+        usedVectors = true;
+      }
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      warning = `vector search unavailable, lexical results only: ${(err as Error)?.message ?? String(err)}`.slice(0, 500);
+      app.log.warn({ err, workspaceId }, 'knowledge search fell back to lexical');
     }
   }
   const fused = new Map<string, number>();
@@ -87,5 +97,5 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
   const coverage = terms.length ? Math.max(0, ...lexHits.slice(0, 3).map((h) => h.matchedTerms / terms.length)) : 0;
   const relevant = results.length > 0 && (coverage >= LEXICAL_COVERAGE_MIN || (vecHits[0]?.score ?? 0) >= VECTOR_SIMILARITY_MIN);
   const mode: SearchMode = want === 'lexical' ? 'lexical' : want === 'vector' ? 'vector' : usedVectors ? 'hybrid' : 'lexical';
-  return { results, mode, relevant };
+  return warning ? { results, mode, relevant, warning } : { results, mode, relevant };
 }

@@ -3,6 +3,7 @@ import { invalid, notFound } from '../errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { openEmbeddedLexical, type LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';
+import { HostLimiter } from './host-limiter.js';
 import { knowledgeCollections, removeDocuments } from './indexer.js';
 import { IngestRunner } from './jobs.js';
 import { sniffDocumentType, UnsupportedDocumentError } from './parse.js';
@@ -19,7 +20,7 @@ export class KnowledgeService {
     // The lexical index is a file beside the embedded store (also with MongoDB: it is rebuilt by reindexing).
     this.lexical = openEmbeddedLexical(app.config.dataDir);
     this.client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, clock: app.clock });
-    this.runner = new IngestRunner(app, this.lexical, this.client);
+    this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));
     app.onClose(async () => {
       await this.runner.close();
       await this.client.close();

@@ -45,6 +45,8 @@ export interface KnowledgeDocument extends Doc {
   chunkCount: number;
   /** Vector collection holding this document's vectors, if any were made. */
   vectorCollection: string | null;
+  /** Why this document has no vectors although the workspace has an embedding connection (it is lexical only). */
+  vectorError?: string;
   generation: number;
   indexedAt: number;
 }

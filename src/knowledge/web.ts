@@ -37,7 +37,10 @@ export function pageType(page: FetchedPage): DocumentType | null {
 }
 
 // A CommonJS module whose typings declare an ES default export; at run time the import is the function.
-const robotsParser = robotsParserCjs as unknown as (url: string, text: string) => { isAllowed(url: string, ua?: string): boolean | undefined };
+const robotsParser = robotsParserCjs as unknown as (url: string, text: string) => {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getCrawlDelay(ua?: string): number | undefined;
+};
 
 const xml = new XMLParser({ ignoreAttributes: true, isArray: (name) => name === 'url' || name === 'sitemap' });
 
@@ -50,6 +53,8 @@ export function parseSitemap(body: string): { pages: string[]; sitemaps: string[
 
 export interface Robots {
   isAllowed(url: string): boolean;
+  /** The Crawl-delay for our user agent (or *), in ms; 0 without one. */
+  crawlDelayMs: number;
 }
 
 /** robots.txt of an origin; a missing or unreadable file allows everything (the convention crawlers follow). */
@@ -61,7 +66,8 @@ export async function loadRobots(client: GuardedClient, origin: string, signal?:
     if (res.status >= 200 && res.status < 300) text = res.body.toString('utf8');
   } catch { /* unreachable robots.txt: allow */ }
   const parsed = robotsParser(robotsUrl, text);
-  return { isAllowed: (url) => parsed.isAllowed(url, USER_AGENT) !== false };
+  const delaySeconds = Number(parsed.getCrawlDelay(USER_AGENT) ?? 0);
+  return { isAllowed: (url) => parsed.isAllowed(url, USER_AGENT) !== false, crawlDelayMs: Number.isFinite(delaySeconds) && delaySeconds > 0 ? Math.round(delaySeconds * 1000) : 0 };
 }
 
 /** Crawls stay on the start page's site: same host, ignoring a leading www. */

@@ -44,16 +44,20 @@ export const leadToolSource: ToolSource = {
 
 /**
  * The visitor sent the lead form (widget frame { t: 'lead', fields }). The fields are those of the bot version
- * the conversation runs with. Returns the saved lead, or the first problem naming the field.
+ * the conversation runs with; `formShown` tells that an offline flow showed the form while lead capture is off. Returns the saved lead, or the first problem naming the field.
  */
 export async function submitLeadForm(
-  app: AppContext, input: { conversationId: string; visitorId: string; fields: Record<string, unknown> },
+  app: AppContext, input: { conversationId: string; visitorId: string; fields: Record<string, unknown>; formShown?: boolean },
 ): Promise<{ ok: true; lead: LeadRecord } | { ok: false; code: 'not_found' | 'forbidden' | 'invalid'; message: string }> {
   const conv = await chatCollections(app).conversations.findOne({ _id: input.conversationId }, { crossWorkspace: true });
   if (!conv) return { ok: false, code: 'not_found', message: 'conversation not found' };
   if (conv.visitorId !== input.visitorId) return { ok: false, code: 'forbidden', message: 'this conversation belongs to another visitor' };
   const chat = await loadBotForChat(app, conv.botId, { version: conv.configVersion });
   if (!chat) return { ok: false, code: 'not_found', message: 'bot not found' };
+  // The form is answered only when lead capture is on, or an offline flow showed it (handoff offlineAction lead_form).
+  if (!chat.config.behavior.leadCapture.enabled && !input.formShown) {
+    return { ok: false, code: 'forbidden', message: 'no lead form was shown (behavior.leadCapture is off)' };
+  }
   const checked = validateLeadFields(chat.config.behavior.leadCapture.fields as LeadField[], input.fields);
   if (!checked.ok) return { ok: false, code: 'invalid', message: checked.message };
   const lead = await saveLead(app, {

@@ -77,11 +77,15 @@ export class GeminiAdapter implements ProviderAdapter {
     return streamGemini(this.ai, req, signal, (err) => this.fail(err));
   }
 
-  async embed(texts: string[], model?: string): Promise<number[][]> {
+  async embed(texts: string[], model?: string, opts: { dimensions?: number } = {}): Promise<number[][]> {
     const out: number[][] = [];
     try {
       for (let i = 0; i < texts.length; i += EMBED_BATCH) {
-        const res = await this.ai.models.embedContent({ model: model || GEMINI_DEFAULTS.embeddingModel, contents: texts.slice(i, i + EMBED_BATCH) });
+        const res = await this.ai.models.embedContent({
+          model: model || GEMINI_DEFAULTS.embeddingModel,
+          contents: texts.slice(i, i + EMBED_BATCH),
+          ...(opts.dimensions ? { config: { outputDimensionality: opts.dimensions } } : {}),
+        });
         for (const e of res.embeddings ?? []) out.push(e.values ?? []);
       }
     } catch (err) {

@@ -74,12 +74,12 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return streamChat(this.client, buildChatBody(req, this.mapping), signal, (err) => this.fail(err));
   }
 
-  async embed(texts: string[], model?: string): Promise<number[][]> {
+  async embed(texts: string[], model?: string, opts: { dimensions?: number } = {}): Promise<number[][]> {
     const chosen = model || this.defaultEmbeddingModel();
     if (!chosen) throw this.fail(Object.assign(new Error('no embedding model chosen'), { status: 400 }));
     if (texts.length === 0) return [];
     try {
-      const res = await this.client.embeddings.create({ model: chosen, input: texts, encoding_format: 'float' });
+      const res = await this.client.embeddings.create({ model: chosen, input: texts, encoding_format: 'float', ...(opts.dimensions ? { dimensions: opts.dimensions } : {}) });
       return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (err) {
       throw this.fail(err);

@@ -115,7 +115,8 @@ export interface ProviderAdapter {
   listVoices?(): Promise<VoiceInfo[]>;
   previewVoice?(voiceId: string): Promise<AudioResult>;
   chat?(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent>;
-  embed?(texts: string[], model?: string): Promise<number[][]>;
+  /** `dimensions` asks for shorter vectors from a model that supports it (Matryoshka-trained ones do). */
+  embed?(texts: string[], model?: string, opts?: { dimensions?: number }): Promise<number[][]>;
   synthesize?(text: string, opts: SynthesizeOptions): Promise<AudioResult>;
   transcribe?(audio: Buffer, opts: TranscribeOptions): Promise<string>;
 }

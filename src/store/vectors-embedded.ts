@@ -5,14 +5,14 @@ import type { VectorFilter, VectorHit, VectorPoint, VectorStore } from './types.
 import { BLOCK, VectorMatrix } from './vector-kernel.js';
 
 /**
- * One collection in memory: normalised vectors packed row by row (a scan reads memory in order), with ids
- * and payloads at the same row. Deletes move the last row into the hole.
+ * One collection in memory: normalised vectors packed row by row, in float32 and in int8 (a scan reads memory
+ * in order), with ids and payloads at the same row. Deletes move the last row into the hole.
  */
 interface Loaded { dim: number; size: number; matrix: VectorMatrix; ids: string[]; payloads: Record<string, unknown>[]; index: Map<string, number> }
 
 /**
- * Exact cosine search over normalised float32 vectors. Points are stored in SQLite (vectors.db under
- * DATA_DIR, WAL) and kept in memory per collection for scanning: 100k 256-d vectors take a few ms.
+ * Cosine search over normalised vectors: an int8 scan for candidates, then an exact float32 re-score (see topK).
+ * Points are stored in SQLite (vectors.db under DATA_DIR, WAL) and kept in memory per collection for scanning.
  */
 export function openEmbeddedVectors(dataDir: string): VectorStore {
   mkdirSync(dataDir, { recursive: true });
@@ -141,28 +141,39 @@ function matcher(filter: VectorFilter): (p: Record<string, unknown>) => boolean 
   };
 }
 
+/** Candidates the quantised pass keeps for the exact re-score: 4 per result, at least 50. */
+const candidateCount = (k: number) => Math.max(4 * k, 50);
+
 /**
- * Exact top-k by dot product of normalised vectors, with a size-k min-heap of (score, row). Scores come a
- * block at a time from the SIMD kernel; the filter runs only for rows that would enter the heap.
+ * Top-k by cosine in two stages. First an approximate pass: int8 dot products a block at a time from the SIMD
+ * kernel into a min-heap of (score, row) the size of candidateCount(k); the filter runs only for rows that
+ * would enter the heap. Then the candidates are re-scored exactly in float32 and the best k returned: the
+ * order and scores returned are exact, while which rows become candidates is approximate (a true top-k row
+ * whose int8 score falls below the candidates' could be missed; with 4x headroom and unit vectors it is not in
+ * practice, and a collection no larger than the candidate count is always exact).
  */
 function topK(l: Loaded, q: Float32Array, match: (p: Record<string, unknown>) => boolean, k: number): VectorHit[] {
-  const scores = new Float64Array(k);
-  const rows = new Int32Array(k);
+  const c = candidateCount(k);
+  const scores = new Float64Array(c);
+  const rows = new Int32Array(c);
+  const block = new Float64Array(BLOCK);
   let n = 0;
   l.matrix.setQuery(q);
   for (let start = 0; start < l.size; start += BLOCK) {
-    const block = l.matrix.score(start, Math.min(BLOCK, l.size - start));
-    for (let j = 0; j < block.length; j++) {
+    const count = Math.min(BLOCK, l.size - start);
+    l.matrix.approximate(start, count, block);
+    for (let j = 0; j < count; j++) {
       const s = block[j];
-      if (n === k && s <= scores[0]) continue;
+      if (n === c && s <= scores[0]) continue;
       const i = start + j;
       if (!match(l.payloads[i])) continue;
-      if (n < k) { scores[n] = s; rows[n] = i; siftUp(scores, rows, n++); }
+      if (n < c) { scores[n] = s; rows[n] = i; siftUp(scores, rows, n++); }
       else { scores[0] = s; rows[0] = i; siftDown(scores, rows, n); }
     }
   }
-  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => scores[b] - scores[a] || rows[a] - rows[b]);
-  return order.map((j) => ({ id: l.ids[rows[j]], score: scores[j], payload: { ...l.payloads[rows[j]] } }));
+  const exact = Array.from(rows.subarray(0, n), (row) => ({ row, score: l.matrix.exact(row, q) }));
+  exact.sort((a, b) => b.score - a.score || a.row - b.row);
+  return exact.slice(0, k).map(({ row, score }) => ({ id: l.ids[row], score, payload: { ...l.payloads[row] } }));
 }
 
 function siftUp(s: Float64Array, r: Int32Array, i: number): void {

@@ -7,10 +7,18 @@ import { perApp } from '../app.js';
 import type { EventRecord } from '../events/bus.js';
 import type { SocketConn } from '../http/types.js';
 import type { Role } from '../api/operations.js';
+import type { AccessEnded } from '../auth/access-ended.js';
+
+/** Close code when the socket's session ended (signed out, password changed, removed, workspace deleted): sign in again. */
+export const LIVE_CLOSE_SESSION_ENDED = 4401;
+/** Close code when the person's role changed: reconnect, the new socket carries the new rights. */
+export const LIVE_CLOSE_ROLE_CHANGED = 4403;
 
 export interface LiveConnData {
   workspaceId: string;
   userId: string;
+  /** The session the socket was opened with: it closes when that session ends. */
+  sessionId: string;
   userName: string;
   role: Role;
 }
@@ -91,6 +99,22 @@ export class LiveHub {
       if (c.closed) continue;
       if (c.send(frame) === 'dropped') this.dropped++;
       else n++;
+    }
+    return n;
+  }
+
+  /** Closes the sockets whose session ended or whose person's rights changed; returns how many. */
+  closeFor(e: AccessEnded): number {
+    const code = e.sessionEnded ? LIVE_CLOSE_SESSION_ENDED : LIVE_CLOSE_ROLE_CHANGED;
+    let n = 0;
+    for (const c of [...(this.byWorkspace.get(e.workspaceId) ?? [])]) {
+      if (e.userId !== undefined && c.data.userId !== e.userId) continue;
+      if (e.sessionId !== undefined && c.data.sessionId !== e.sessionId) continue;
+      if (e.keepSessionId !== undefined && c.data.sessionId === e.keepSessionId) continue;
+      // Out of the hub first, so not a single further event reaches it while the close completes.
+      this.remove(c);
+      c.close(code, e.reason);
+      n++;
     }
     return n;
   }

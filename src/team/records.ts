@@ -34,6 +34,8 @@ export const handoffs = perApp((app: AppContext) => app.store.collection<Handoff
     { fields: [['workspaceId', 1], ['conversationId', 1], ['state', 1]] },
     { fields: [['workspaceId', 1], ['state', 1], ['deadlineAt', 1]] },
     { fields: [['workspaceId', 1], ['requestedAt', 1]] },
+    // Start-up: waiting handoffs of every workspace (their timers are re-armed).
+    { fields: [['state', 1], ['_id', 1]] },
   ],
 }));
 

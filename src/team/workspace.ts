@@ -4,6 +4,7 @@ import { ActorRegistry } from '../../actors/runtime/index.js';
 import { perApp, type AppContext } from '../app.js';
 import { handoffTimedOut } from './handoff.js';
 import { liveHub } from './live-hub.js';
+import { handoffs } from './records.js';
 
 /**
  * Longer than the longest handoff wait (acceptTimeoutSec up to 3600 s), so a pending timer is normally kept;
@@ -20,6 +21,28 @@ export const workspaceActors = perApp((app: AppContext) => {
   app.onClose(() => registry.stopAll());
   return registry;
 });
+
+/** Requested handoffs read per page when waking workspace actors at start-up. */
+const WAKE_PAGE = 1000;
+
+/**
+ * At start-up: handoffs still waiting for acceptance were armed in a process that is gone. Starting each such
+ * workspace's actor re-arms their timers from the store (an overdue one fires at once), so the visitor is told.
+ */
+export async function wakeWaitingHandoffs(app: AppContext): Promise<number> {
+  const woken = new Set<string>();
+  let after = '';
+  for (;;) {
+    const page = await handoffs(app).find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: WAKE_PAGE });
+    for (const h of page) {
+      if (woken.has(h.workspaceId)) continue;
+      woken.add(h.workspaceId);
+      workspaceActors(app).get(h.workspaceId);
+    }
+    if (page.length < WAKE_PAGE) return woken.size;
+    after = page[page.length - 1]._id;
+  }
+}
 
 /** Team members who can take a handoff now: agents or higher, online, with the admin panel (live socket) open. */
 export async function availableAgents(app: AppContext, workspaceId: string): Promise<string[]> {

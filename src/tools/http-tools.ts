@@ -61,6 +61,12 @@ export class ToolArgumentsError extends Error {
 
 const defaultBodyMode = (method: string): BodyMode => (method === 'GET' || method === 'DELETE' ? 'none' : 'args');
 
+/** True when a placeholder sits in the URL's scheme, host or port (everything before the path). */
+function originTemplated(url: string): boolean {
+  const m = /^([^/?#]*\/\/[^/?#]*)/.exec(url.trim());
+  return (m ? m[1] : url).includes('{{');
+}
+
 /** Checks what zod cannot: templates, URL shape, schema, reserved names. */
 function checkDefinition(d: Omit<HttpToolRecord, '_id' | 'workspaceId' | 'createdAt' | 'updatedAt'>): void {
   if (RESERVED_TOOL_NAMES.has(d.name)) throw invalid(`name: ${d.name} is a built-in tool; choose another name`);
@@ -71,6 +77,7 @@ function checkDefinition(d: Omit<HttpToolRecord, '_id' | 'workspaceId' | 'create
     if (problem) throw invalid(`${field}: ${problem}`);
   }
   if (/^\{\{/.test(d.url.trim())) throw invalid('url: must start with http:// or https://, not a placeholder');
+  if (originTemplated(d.url)) throw invalid('url: placeholders may not be in the scheme, host or port; only in the path and query, so no argument or secret can choose where the request goes');
   try {
     parseOutboundUrl(sampleOf(d.url));
   } catch (err) {
@@ -157,6 +164,8 @@ export class HttpToolService {
       ok: false, status: null, durationMs: this.app.clock.now() - started, body: '', truncated: false,
       error: { code, message: redactSecrets(message, values) },
     });
+    // A record saved before hosts had to be fixed is not sent where a placeholder would point it.
+    if (originTemplated(tool.url)) return fail('template', 'the URL has a placeholder in its scheme, host or port; edit the tool to fix them');
     let url: string, headers: Record<string, string>, body: string | null = null;
     try {
       url = renderTemplate(tool.url, args, values, 'url');

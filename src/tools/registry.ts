@@ -57,15 +57,26 @@ export class ToolRegistry {
   addSource(s: ToolSource) { this.sources.push(s); }
   addContextSource(s: ContextSource) { this.contexts.push(s); }
 
+  /** A source that fails (an MCP server down, a store error) is logged and left out; the reply goes on. */
   async toolsFor(ctx: Omit<ToolCallContext, 'signal'>): Promise<AgentTool[]> {
-    const lists = await Promise.all(this.sources.map((s) => s.tools(ctx)));
+    const lists = await Promise.all(this.sources.map((s) => this.guard(ctx, s.name, 'tools', async () => s.tools(ctx), [] as AgentTool[])));
     const seen = new Set<string>();
     return lists.flat().filter((t) => (seen.has(t.name) ? false : (seen.add(t.name), true)));
   }
 
+  /** Likewise a failing context source adds nothing rather than failing the reply. */
   async contextFor(ctx: Omit<ToolCallContext, 'signal'> & { query: string }) {
-    const parts = await Promise.all(this.contexts.map((s) => s.context(ctx)));
+    const parts = await Promise.all(this.contexts.map((s) => this.guard(ctx, s.name, 'context', () => s.context(ctx), null)));
     return parts.filter((p): p is NonNullable<typeof p> => !!p);
+  }
+
+  private async guard<T>(ctx: Omit<ToolCallContext, 'signal'>, source: string, what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      ctx.app.log.warn({ err, source, botId: ctx.botId, conversationId: ctx.conversationId }, `tool source failed (${what}); the reply goes on without it`);
+      return fallback;
+    }
   }
 }
 

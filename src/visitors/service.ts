@@ -6,6 +6,7 @@ import { conversations as conversationService } from '../../actors/conversation/
 import type { AppContext } from '../app.js';
 import { chatCollections, publicMessage, type VisitorRecord } from '../chat/records.js';
 import { notFound } from '../errors.js';
+import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';
 import { leadsCollection, leadView } from '../leads/service.js';
 import { deleteTeamRecordsOf, handoffs } from '../team/records.js';
 
@@ -71,14 +72,15 @@ export async function exportVisitor(app: AppContext, workspaceId: string, visito
     conversations,
     attachments,
     leads: leads.map(leadView),
+    knowledgeGapQuestions: await gapAsksOf(app, workspaceId, visitorId),
     feedback: feedback.map((f) => ({ conversationId: f.conversationId, messageId: f.messageId, kind: f.kind, value: f.value, comment: f.comment ?? null, createdAt: f.createdAt })),
   };
 }
 
 /**
  * Erases the visitor and everything of theirs: conversations (open ones are closed first, so their actor stops
- * writing), messages, tool calls, attachments and their files, feedback, leads, handoffs, and stored events
- * that carry their words. Anonymous analytics counters stay.
+ * writing), messages, tool calls, attachments and their files, feedback, leads, handoffs, their questions in
+ * the knowledge gaps, and stored events that carry their words. Anonymous analytics counters stay.
  */
 export async function eraseVisitor(app: AppContext, workspaceId: string, visitorId: string): Promise<{ conversations: number; messages: number; leads: number; attachments: number }> {
   const db = chatCollections(app);
@@ -103,6 +105,7 @@ export async function eraseVisitor(app: AppContext, workspaceId: string, visitor
   await db.attachments.deleteMany({ workspaceId, visitorId });
   const leads = await leadsCollection(app).deleteMany({ workspaceId, $or: [{ visitorId }, ...(convIds.length ? [{ conversationId: inConvs }] : [])] });
   await app.events.collection.deleteMany({ workspaceId, 'data.visitorId': visitorId });
+  await forgetGapAsks(app, workspaceId, { visitorId, conversationIds: convIds });
   const conversations = convIds.length ? await db.conversations.deleteMany({ workspaceId, _id: inConvs }) : 0;
   await db.visitors.deleteOne({ workspaceId, _id: visitorId });
   return { conversations, messages, leads, attachments };

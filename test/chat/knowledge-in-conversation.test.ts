@@ -25,6 +25,10 @@ test('the agent answers from the knowledge base and the reply carries its citati
     const system = JSON.stringify(w.fake.lastBody('chat/completions').messages[0]);
     assert.ok(system.includes('Express delivery to Norway takes 3 days'), 'the excerpt reached the model');
     assert.ok(/untrusted/i.test(system), 'marked as untrusted reference data');
+    // Citations are the widget's: message.created (live socket and webhooks) carries exactly the spec's message.
+    const events = await w.server.app.store.collection<any>('events').find({ workspaceId: w.workspaceId, type: 'message.created' });
+    const event = events.find((e) => e.data.message.id === message.id);
+    assert.equal(Object.keys(event.data.message).sort(), ['attachments', 'authorName', 'createdAt', 'id', 'modality', 'role', 'seq', 'text', 'visibility']);
     await v.close();
   } finally { await w.close(); }
 });

@@ -48,6 +48,25 @@ test('an oversize message is refused with invalid and never stored', async () =>
   }
 });
 
+test('a frame over 96 KB gets a bad_request error frame and the socket stays open', async () => {
+  const w = await startChatWorld();
+  try {
+    const v = await w.visitor();
+    let closed = false;
+    v.ws.on('close', () => { closed = true; });
+    v.say('y'.repeat(200 * 1024), { clientId: 'huge' });
+    const err = await v.next('error');
+    assert.is(err.code, 'bad_request');
+    assert.match(err.message, /at most 98304/);
+    v.say('small');
+    assert.is((await v.reply()).message.text, 'You said: small');
+    assert.not.ok(closed);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
 test('a flood of messages gets rate_limited past messagesPerMinute, and stored messages stay', async () => {
   const w = await startChatWorld({ config: { security: { rateLimits: { messagesPerMinute: 3 } } } });
   try {

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { conversations } from '../../actors/conversation/index.js';
-import { FakeClock } from '../../src/clock.js';
+import { loadBotForChat } from '../../src/chat/bot-source.js';
+import { FakeClock, flushMicrotasks } from '../../src/clock.js';
+import { newId } from '../../src/store/ids.js';
 import { startChatWorld } from './helpers.js';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -29,6 +31,46 @@ test('a conversation ends as idle after endAfterIdleMinutes once no one has it o
     await clock.advance(2 * 60_000);
     await until(async () => (await convOf(w, conversationId)).status === 'ended', 'idle end');
     assert.is((await convOf(w, conversationId)).endReason, 'idle');
+  } finally {
+    await w.close();
+  }
+});
+
+test('after a crash, open conversations left without an idle end end endAfterIdleMinutes after their last message', async () => {
+  const clock = new FakeClock(Date.now());
+  const w = await startChatWorld({ clock, config: { behavior: { endAfterIdleMinutes: 30 } } });
+  try {
+    const { app } = w.server;
+    const service = conversations(app);
+    const chat = (await loadBotForChat(app, w.botId))!;
+    // As a stopped process leaves them: open, idleEndsAt null (a widget had them open), no actor, no widget.
+    const left = async (minutesAgo: number) => {
+      const r = await service.start({ chat, visitorId: newId('vis'), verified: false, ip: '127.0.0.9', page: { url: '', title: '' }, visitor: {} });
+      assert.ok(r.ok);
+      const lastMessageAt = clock.now() - minutesAgo * 60_000;
+      await app.store.collection('conversations').updateOne({ workspaceId: w.workspaceId, _id: r.conversation._id }, { $set: { lastMessageAt } });
+      return { id: r.conversation._id, lastMessageAt };
+    };
+    const swept = await left(10);
+    const rebuilt = await left(120);
+
+    // An actor rebuilt for another reason counts from the last message too.
+    service.send(rebuilt.id, { type: 'idleCheck' });
+    await until(async () => (await convOf(w, rebuilt.id)).status === 'ended', 'the rebuilt actor ends it');
+    assert.is((await convOf(w, rebuilt.id)).endReason, 'idle');
+
+    // The first sweep gives the others their idle end, counted from the last message.
+    await clock.advance(60_000);
+    await until(async () => (await convOf(w, swept.id)).idleEndsAt !== null, 'the start-up sweep');
+    assert.is((await convOf(w, swept.id)).idleEndsAt, swept.lastMessageAt + 30 * 60_000);
+    assert.is((await convOf(w, swept.id)).status, 'open');
+    for (let i = 0; i < 30 && (await convOf(w, swept.id)).status === 'open'; i++) {
+      await clock.advance(60_000);
+      await flushMicrotasks(20);
+    }
+    assert.is((await convOf(w, swept.id)).status, 'ended');
+    assert.is((await convOf(w, swept.id)).endReason, 'idle');
+    assert.ok(clock.now() >= swept.lastMessageAt + 30 * 60_000);
   } finally {
     await w.close();
   }

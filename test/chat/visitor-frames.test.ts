@@ -1,5 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { conversations } from '../../actors/conversation/index.js';
+import { leadFormFrame } from '../../src/leads/form.js';
 import { startChatWorld } from './helpers.js';
 
 test('with leadCapture.when start the form comes first, and sending it opens the conversation and saves the lead', async () => {
@@ -52,6 +54,33 @@ test('the visitor can ask for a person from the menu when handoff is on, and not
     assert.is(e.code, 'forbidden');
     await v.close();
   } finally { await off.close(); }
+});
+
+test('a lead frame is refused while lead capture is off, unless an offline flow showed the form', async () => {
+  const w = await startChatWorld();
+  try {
+    const v = await w.visitor();
+    const fields = { name: 'Ada', email: 'ada@example.com' };
+    v.send({ t: 'lead', fields });
+    assert.is((await v.next('error')).code, 'forbidden');
+    assert.not.ok(v.frames.some((f) => f.t === 'conversation'), 'no conversation was opened for it');
+    v.say('hello');
+    const { conversationId } = await v.next('conversation');
+    await v.reply();
+    v.send({ t: 'lead', fields });
+    const refused = await v.next('error');
+    assert.is(refused.code, 'forbidden');
+    assert.match(refused.message, /leadCapture/);
+    // An offline flow (handoff offlineAction lead_form) shows the form even with lead capture off.
+    conversations(w.server.app).pushToVisitor(conversationId, leadFormFrame(conversationId, 'offline', [
+      { key: 'name', label: 'Name', type: 'text', required: true }, { key: 'email', label: 'Email', type: 'email', required: true },
+    ]));
+    await v.next('lead_form');
+    v.send({ t: 'lead', fields });
+    await v.next('lead_ok');
+    assert.is((await w.server.app.store.collection('leads').find({ workspaceId: w.workspaceId })).length, 1);
+    await v.close();
+  } finally { await w.close(); }
 });
 
 test.run();

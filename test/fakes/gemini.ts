@@ -59,10 +59,10 @@ export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeServe
         if (!FAKE_GEMINI_MODELS.some((x) => x.name === model)) return writeGeminiError(res, 404, `models/${model} is not found for API version v1beta`);
         if (method === 'generateContent') return generate(req, res, ctx, model, false);
         if (method === 'streamGenerateContent') return generate(req, res, ctx, model, true);
-        if (method === 'embedContent') return sendJson(res, 200, { embedding: { values: fakeEmbedding(partsText(req.body?.content?.parts)) } });
+        if (method === 'embedContent') return sendJson(res, 200, { embedding: { values: fakeEmbedding(partsText(req.body?.content?.parts), req.body?.outputDimensionality) } });
         if (method === 'batchEmbedContents') {
-          const requests = (req.body?.requests ?? []) as Array<{ content?: Content }>;
-          return sendJson(res, 200, { embeddings: requests.map((r) => ({ values: fakeEmbedding(partsText(r.content?.parts)) })) });
+          const requests = (req.body?.requests ?? []) as Array<{ content?: Content; outputDimensionality?: number }>;
+          return sendJson(res, 200, { embeddings: requests.map((r) => ({ values: fakeEmbedding(partsText(r.content?.parts), r.outputDimensionality) })) });
         }
       }
       writeGeminiError(res, 404, `Method not found: ${req.method} ${req.path}`);

@@ -95,11 +95,11 @@ async function chatCompletion(req: RecordedRequest, res: ServerResponse, ctx: Ha
 }
 
 function embeddings(req: RecordedRequest, res: ServerResponse): void {
-  const body = req.body as { input: string | string[]; model: string; encoding_format?: string };
+  const body = req.body as { input: string | string[]; model: string; encoding_format?: string; dimensions?: number };
   if (!body?.model || body.input == null) return writeOpenAiError(res, 400, 'model and input are required');
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
   const data = inputs.map((text, index) => {
-    const v = fakeEmbedding(String(text));
+    const v = fakeEmbedding(String(text), body.dimensions);
     const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
     return { object: 'embedding', index, embedding };
   });

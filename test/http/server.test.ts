@@ -1,5 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createHttpServer } from '../../src/http/server.js';
+import { Router } from '../../src/http/router.js';
+import { createLogger } from '../../src/log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -59,6 +62,30 @@ test('OpenAPI 3.1 describes every one of the 101 spec operations', async () => {
   for (const [method, path] of ops) assert.ok(r.body.paths[path]?.[method], `${method} ${path} missing`);
   const notBuilt = ops.filter(([method, path]) => r.body.paths[path][method].responses['501']).map(([m, p]) => `${m} ${p}`);
   assert.equal(notBuilt, [], 'every spec operation is implemented');
+});
+
+test('a route that throws a bug answers 500 internal without the error or its stack', async () => {
+  const router = new Router();
+  router.add('GET', '/boom', () => { throw new TypeError('cannot read properties of undefined (reading secretField)'); });
+  router.add('GET', '/boom-async', async () => { await Promise.resolve(); throw new Error('db password hunter2 rejected'); });
+  const http = createHttpServer({ logger: createLogger('silent'), router, bodyLimitBytes: 1024, trustProxy: false });
+  const port = await http.listen('127.0.0.1', 0);
+  try {
+    for (const path of ['/boom', '/boom-async']) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      assert.is(res.status, 500, path);
+      const text = await res.text();
+      const body = JSON.parse(text);
+      assert.equal(Object.keys(body), ['error']);
+      assert.is(body.error.code, 'internal');
+      assert.type(body.error.message, 'string');
+      assert.equal(Object.keys(body.error).sort(), ['code', 'message']);
+      for (const leak of ['secretField', 'hunter2', 'TypeError', '    at ', '.ts:']) assert.not.ok(text.includes(leak), `${path} leaks ${leak}`);
+    }
+    assert.is((await fetch(`http://127.0.0.1:${port}/boom`)).status, 500, 'the server keeps serving');
+  } finally {
+    await http.close();
+  }
 });
 
 test('the API reference page is served from local assets', async () => {

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 
 /**
  * A small website on 127.0.0.1 for ingestion tests: HTML pages with navigation and links, a sitemap
- * index with two sitemaps, robots.txt disallowing /private/, a Markdown page and an external link.
+ * index with two sitemaps, robots.txt disallowing /private/, a Markdown page, a PDF, an external link and
+ * two redirects (/hub within the site, /go to another host: localhost instead of 127.0.0.1).
  * `hold()` makes page requests wait until `release()`, to stop a server in the middle of a job.
  */
 export interface FakeSite {
@@ -17,6 +19,9 @@ export interface FakeSite {
   release(): void;
   close(): Promise<void>;
 }
+
+/** The sample PDF of test/fixtures/knowledge, served at /handbook.pdf. */
+export const HANDBOOK_PDF = new URL('../fixtures/knowledge/handbook.pdf', import.meta.url);
 
 const page = (title: string, body: string, links: string[] = []) => `<!doctype html><html><head><title>${title}</title></head><body>
 <nav><a href="/">Home</a> | <a href="/about.html">About</a></nav>
@@ -42,12 +47,16 @@ export async function startFakeSite(): Promise<FakeSite> {
     '/private/secret.html': page('Secret page', '<p>The staff discount code is PURPLEWOMBAT.</p>'),
     '/returns.html': page('Returns policy', '<p>Unopened seed packets can be returned within thirty days for a full refund; live plants are not returnable.</p>'),
     '/shipping.html': page('Shipping', '<p>Orders ship from our warehouse within three days. Delivery of live plants is only possible in spring.</p>'),
+    // Reached only through the /hub redirect; its links are relative to /guides/.
+    '/guides/hub.html': page('Guide hub', '<p>All our growing guides in one place, from compost to watering.</p>', ['compost.html', '../go']),
   };
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push(path);
     for (const w of waiters.splice(0)) (count(w.path) >= w.times ? w.resolve() : waiters.push(w));
     const send = (status: number, type: string, body: string) => { res.writeHead(status, { 'content-type': type }); res.end(body); };
+    const sendBytes = (status: number, type: string, body: Buffer) => { res.writeHead(status, { 'content-type': type }); res.end(body); };
+    const redirect = (location: string) => { res.writeHead(302, { location }); res.end(); };
     const answer = () => {
       if (path === '/robots.txt') return send(200, 'text/plain', 'User-agent: *\nDisallow: /private/\n');
       if (path === '/sitemap_index.xml') return send(200, 'application/xml', `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -57,6 +66,10 @@ export async function startFakeSite(): Promise<FakeSite> {
       if (path === '/sitemap-shop.xml') return send(200, 'application/xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
         <url><loc>${base}/returns.html</loc></url><url><loc>${base}/shipping.html</loc></url></urlset>`);
       if (path === '/notes.md') return send(200, 'text/markdown', '# Opening hours\n\nThe shop is open Monday to Saturday, 9:00 to 17:30.\n');
+      if (path === '/handbook.pdf') return sendBytes(200, 'application/pdf', readFileSync(HANDBOOK_PDF));
+      // Redirects: /hub moves within the site (its page has relative links), /go leaves it for another host.
+      if (path === '/hub') return redirect(`${base}/guides/hub.html`);
+      if (path === '/go') return redirect(`${base.replace('127.0.0.1', 'localhost')}/about.html`);
       const html = pages[path];
       return html ? send(200, 'text/html; charset=utf-8', html) : send(404, 'text/plain', 'not found');
     };

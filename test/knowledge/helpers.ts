@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../../src/app.js';
 import { knowledge } from '../../src/knowledge/service.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
+import { fakeEmbedding } from '../fakes/embeddings.js';
 
 /** A real multi-page PDF made with pdf-lib: each page has a heading line and a few lines of text. */
 export async function makePdf(pages: Array<{ heading: string; lines: string[] }>): Promise<Buffer> {
@@ -26,3 +29,33 @@ export async function addProviderConnection(app: AppContext, workspaceId: string
 
 /** Waits until every ingestion job of the app has finished (no polling: the runner's own promises). */
 export const ingestionIdle = (app: AppContext, sourceId?: string) => knowledge(app).runner.idle(sourceId);
+
+/**
+ * An OpenAI-style embeddings endpoint that answers HTTP 500 while `failing` is true (with a 1 ms
+ * retry-after, so the SDK's retries stay fast) and fake embeddings once it is set to false.
+ */
+export interface FlakyEmbeddings { baseUrl: string; apiKey: string; failing: boolean; requests: number; close(): Promise<void> }
+
+export async function startFlakyEmbeddings(): Promise<FlakyEmbeddings> {
+  const state: FlakyEmbeddings = { baseUrl: '', apiKey: 'flaky-key', failing: true, requests: 0, close: async () => {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      state.requests++;
+      const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(body));
+      };
+      if (state.failing || req.url !== '/v1/embeddings') {
+        return send(500, { error: { message: 'The embedding service is down', type: 'server_error', param: null, code: null } }, { 'retry-after-ms': '1' });
+      }
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')).input as string[];
+      send(200, { object: 'list', model: 'text-embedding-3-small', data: input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  return state;
+}

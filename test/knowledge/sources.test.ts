@@ -113,10 +113,11 @@ test('reindexing twice leaves the same chunks and vectors, and delete removes th
   const counts = async () => ({
     chunks: await server.app.store.collection('knowledge_chunks').count({ workspaceId: owner.workspaceId, sourceId: s.id }),
     lexical: await svc.lexical.count({ workspaceId: owner.workspaceId, sourceId: s.id }),
-    vectors: await server.app.vectors.count('knowledge_64', { workspaceId: owner.workspaceId, sourceId: s.id }),
+    vectors: await server.app.vectors.count('knowledge_512', { workspaceId: owner.workspaceId, sourceId: s.id }),
   });
   const first = await counts();
   assert.ok(first.chunks > 0);
+  assert.is(openai.lastBody('/embeddings').dimensions, 512, 'the default model is asked for 512-d vectors');
   assert.equal(first, { chunks: first.chunks, lexical: first.chunks, vectors: first.chunks });
   for (let i = 0; i < 2; i++) {
     const r = await api('POST', `/api/v1/knowledge/${s.id}/reindex`);

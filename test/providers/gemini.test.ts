@@ -107,6 +107,13 @@ test('embeddings come back one per text through batchEmbedContents', async () =>
   assert.match(fake.requests.at(-1)!.path, /gemini-embedding-001:batchEmbedContents$/);
 });
 
+test('embeddings asked for fewer dimensions send outputDimensionality and come back that long', async () => {
+  const vectors = await gemini.embed!(['shipping times', 'returns'], undefined, { dimensions: 512 });
+  const body = fake.requests.at(-1)!.body as { requests: Array<{ outputDimensionality?: number }> };
+  assert.equal(body.requests.map((r) => r.outputDimensionality), [512, 512]);
+  assert.equal(vectors.map((v) => v.length), [512, 512]);
+});
+
 test('text to speech gives playable WAV in the chosen voice with the style in front', async () => {
   const out = await gemini.synthesize!('Thanks for waiting.', { voice: 'Puck', style: 'Say cheerfully' });
   assert.is(out.contentType, 'audio/wav');

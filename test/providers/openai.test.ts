@@ -114,6 +114,13 @@ test('embeddings are one vector per text, equal texts giving equal vectors', asy
   assert.equal(a, b);
   assert.not.equal(a, c);
   assert.is(fake.lastBody('/embeddings').model, 'text-embedding-3-small');
+  assert.not.ok('dimensions' in fake.lastBody('/embeddings'));
+});
+
+test('embeddings asked for fewer dimensions send the dimensions parameter and come back that long', async () => {
+  const [v] = await openai.embed!(['refund policy'], undefined, { dimensions: 512 });
+  assert.is(fake.lastBody('/embeddings').dimensions, 512);
+  assert.is(v.length, 512);
 });
 
 test('text to speech returns audio and passes speed and speaking style', async () => {

@@ -38,7 +38,7 @@ test('a socket that cannot keep up loses its own frames and never holds back the
   const hub = new LiveHub();
   const got: string[] = [];
   const mk = (id: number, result: 'ok' | 'dropped'): LiveConn => ({
-    id, closed: false, data: { workspaceId: 'ws_1', userId: `u${id}`, userName: 'x', role: 'agent' },
+    id, closed: false, data: { workspaceId: 'ws_1', userId: `u${id}`, sessionId: `ses${id}`, userName: 'x', role: 'agent' },
     send: (m) => { if (result === 'ok') got.push(String(m)); return result; }, close() {},
   });
   hub.add(mk(1, 'dropped'));

@@ -61,18 +61,20 @@ test("the bot's toolTimeoutMs cuts a call shorter than the tool's own timeout", 
   }
 });
 
-test('an error that would name a secret (a refused private host from a secret) has it redacted', async () => {
+test('a stored tool whose host comes from a secret is not called, and the error does not name the secret', async () => {
   const s = await startTestServer({ env: { ALLOW_PRIVATE_NETWORK: 'false' } });
   try {
     await secrets(s.app).set(WS, 'INTERNAL_HOST', '10.203.44.17');
     const tool = await httpTools(s.app).create(WS, {
-      name: 'internal', description: 'Internal API.', label: null, method: 'GET', url: 'http://{{secrets.INTERNAL_HOST}}/status',
+      name: 'internal', description: 'Internal API.', label: null, method: 'GET', url: 'http://internal.example/status',
       headers: {}, bodyTemplate: null, parameters: { type: 'object', properties: {} }, timeoutMs: 5000,
     });
-    const r = await httpTools(s.app).call(tool, {});
-    assert.is(r.error?.code, 'blocked_address');
-    assert.not.ok(r.error!.message.includes('10.203.44.17'), r.error!.message);
-    assert.ok(r.error!.message.includes('[secret INTERNAL_HOST]'), r.error!.message);
+    // Saving refuses such a URL (422); a record from before that rule is refused when called.
+    const legacy = (await httpTools(s.app).records.updateOne({ workspaceId: WS, _id: tool._id }, { $set: { url: 'http://{{secrets.INTERNAL_HOST}}/status' } }))!;
+    const r = await httpTools(s.app).call(legacy, {});
+    assert.is(r.error?.code, 'template');
+    assert.match(r.error!.message, /scheme, host or port/);
+    assert.not.ok(JSON.stringify(r).includes('10.203.44.17'));
   } finally {
     await s.stop();
   }

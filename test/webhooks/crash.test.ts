@@ -20,7 +20,8 @@ function spawnServer(env: Record<string, string>): Promise<{ child: ChildProcess
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => resolve({ child, first: JSON.parse(line) }));
-    child.once('exit', (code) => reject(new Error(`fixture exited (${code}) before answering: ${stderr}`)));
+    // 'close' comes after stdout is read to its end, so a line written just before dying is seen first.
+    child.once('close', (code) => reject(new Error(`fixture exited (${code}) before answering: ${stderr}`)));
   });
 }
 
@@ -28,6 +29,18 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => {
   if (child.exitCode !== null || child.signalCode !== null) resolve();
   else child.once('exit', () => resolve());
 });
+
+/** Waits (real time, up to 15 s) for the receiver's first request and checks it is this event, signed with this secret. */
+async function assertReceived(receiver: Awaited<ReturnType<typeof startReceiver>>, eventId: string, secret: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (receiver.seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(receiver.seen.length >= 1, 'delivered after the restart');
+  const seen = receiver.seen[receiver.seen.length - 1];
+  assert.is(seen.headers['service-event-id'], eventId);
+  assert.is(JSON.parse(seen.body).id, eventId);
+  const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(seen.headers['service-signature']))!;
+  assert.is(v1, createHmac('sha256', secret).update(`${t}.${seen.body}`).digest('hex'));
+}
 
 test('a queued delivery survives kill -9 and arrives after a restart with the same event id', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-webhook-crash-'));
@@ -62,6 +75,55 @@ test('a queued delivery survives kill -9 and arrives after a restart with the sa
   } finally {
     for (const c of children) { if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); await exited(c); }
     await receiver?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('an event stored just before a kill -9 (its delivery record not yet written) is delivered after a restart', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-webhook-crash-'));
+  const receiver = await startReceiver();
+  const children: ChildProcess[] = [];
+  try {
+    const first = await spawnServer({ MODE: 'kill-after-store', DATA_DIR: dataDir, RECEIVER_URL: receiver.url });
+    children.push(first.child);
+    await exited(first.child);
+    assert.is(first.child.signalCode, 'SIGKILL');
+    assert.is(receiver.seen.length, 0, 'nothing was sent before the crash');
+
+    const second = await spawnServer({ MODE: 'resume', DATA_DIR: dataDir });
+    children.push(second.child);
+    await assertReceived(receiver, first.first.eventId, first.first.secret);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(receiver.seen.length, 1, 'sent once');
+  } finally {
+    for (const c of children) { if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); await exited(c); }
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a try cut off by kill -9 while the receiver holds it open is sent again after a restart with the same id', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-webhook-crash-'));
+  const receiver = await startReceiver();
+  receiver.handle = () => undefined; // holds every request open, never answers
+  const children: ChildProcess[] = [];
+  try {
+    const first = await spawnServer({ MODE: 'in-flight', DATA_DIR: dataDir, RECEIVER_URL: receiver.url });
+    children.push(first.child);
+    const deadline = Date.now() + 15_000;
+    while (receiver.seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.is(receiver.seen.length, 1, 'the first try reached the receiver');
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    receiver.seen.length = 0;
+    receiver.handle = (_req, res) => { res.writeHead(200).end('ok'); };
+    const second = await spawnServer({ MODE: 'resume', DATA_DIR: dataDir });
+    children.push(second.child);
+    await assertReceived(receiver, first.first.eventId, first.first.secret);
+  } finally {
+    for (const c of children) { if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); await exited(c); }
+    await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -50,7 +50,8 @@ async function boot(o: BootOptions = {}): Promise<void> {
   const botId = opts.botId;
   if (!botId) throw new Error('ServiceChat.boot: botId is required');
   const base = (opts.baseUrl || (script?.src ?? '').replace(/\/static\/widget\/loader\.js.*$/, '')).replace(/\/$/, '');
-  const res = await fetch(`${base}/widget/v1/bots/${encodeURIComponent(botId)}/config`);
+  const preview = opts.previewToken ? `?preview=${encodeURIComponent(opts.previewToken)}` : '';
+  const res = await fetch(`${base}/widget/v1/bots/${encodeURIComponent(botId)}/config${preview}`);
   if (!res.ok) { console.warn(`ServiceChat: bot ${botId} is not available (${res.status})`); return; }
   const cfg: WidgetConfig = await res.json();
   const a = cfg.appearance;
@@ -71,7 +72,7 @@ async function boot(o: BootOptions = {}): Promise<void> {
   root.innerHTML = `<style>${css(cfg)}</style>`;
   (target ?? doc.body).appendChild(host);
   core = {
-    botId, base, cfg, root, identity, tools,
+    botId, base, cfg, root, identity, tools, previewToken: opts.previewToken,
     isOpen: () => opened,
     close: () => setOpen(false),
     emit,
@@ -193,5 +194,5 @@ W.ServiceChat = { ...api, q: { push: run } };
 queued.forEach(run);
 const ds = script?.dataset;
 if (ds?.botId && !opts.botId) {
-  void boot({ botId: ds.botId, layout: ds.layout as BootOptions['layout'], target: ds.target }).catch((err) => console.error('ServiceChat:', err));
+  void boot({ botId: ds.botId, layout: ds.layout as BootOptions['layout'], target: ds.target, previewToken: ds.previewToken }).catch((err) => console.error('ServiceChat:', err));
 }

@@ -64,6 +64,8 @@ export interface BootOptions {
   /** Open the chat as soon as it is ready. */
   open?: boolean;
   user?: Identity;
+  /** A preview token (POST /api/v1/bots/{id}/preview): load and chat with the bot's draft. */
+  previewToken?: string;
 }
 
 export interface Identity { userId?: string; userHash?: string; name?: string; email?: string }
@@ -87,6 +89,8 @@ export interface Core {
   root: ShadowRoot;
   identity: Identity;
   tools: Map<string, PageTool>;
+  /** Sent with every widget request as `preview` when previewing the draft. */
+  previewToken?: string;
   isOpen(): boolean;
   close(): void;
   emit(event: ChatEvent, data?: unknown): void;

@@ -10,6 +10,8 @@ export interface EmbedBatchInput {
   connection: ProviderConnection;
   model?: string;
   texts: string[];
+  /** Asked of the provider (OpenAI `dimensions`, Gemini `outputDimensionality`); the model's full length when absent. */
+  dimensions?: number;
   allowPrivateNetwork: boolean;
 }
 
@@ -24,7 +26,7 @@ export default async function embedBatch(input: EmbedBatchInput): Promise<EmbedB
   try {
     const provider = createProvider(input.connection, { fetch: client.fetch as typeof fetch });
     if (!provider.embed) throw new Error(`provider kind ${input.connection.kind} cannot make embeddings`);
-    const raw = await provider.embed(input.texts, input.model);
+    const raw = await provider.embed(input.texts, input.model, { dimensions: input.dimensions });
     if (raw.length !== input.texts.length) throw new Error(`provider returned ${raw.length} embeddings for ${input.texts.length} texts`);
     const vectors = raw.map((v) => {
       const out = Float32Array.from(v);

@@ -63,7 +63,7 @@ export const SettingsAnswerSchema = SettingsSchema;
 
 export const AuditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.string().max(100).optional(),
+  before: z.string().regex(/^aud_[0-9a-hjkmnp-tv-z]{26}$/, 'must be the nextBefore of an earlier page').optional(),
 });
 export const AuditEntrySchema = z.object({
   id: z.string(), at: Ms,

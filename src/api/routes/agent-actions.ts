@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { release, takeover, teamMessage, teamTyping } from '../../team/actions.js';
 import { closeHandoffsOf, handoffToolSource } from '../../team/handoff.js';
+import { wakeWaitingHandoffs } from '../../team/workspace.js';
 import { toolRegistry } from '../../tools/registry.js';
 import { route, type ApiModule } from '../define.js';
 import { person } from './auth.js';
@@ -22,13 +23,14 @@ const MessageShape = z.object({
 
 export const agentActionsModule: ApiModule = {
   name: 'agent-actions',
-  start(app) {
+  async start(app) {
     toolRegistry(app).addSource(handoffToolSource);
     const unsubscribe = app.events.subscribe((e, stored) => {
       if (!stored || e.type !== 'conversation.ended' || typeof e.data.conversationId !== 'string') return;
       closeHandoffsOf(app, e.workspaceId, e.data.conversationId).catch((err) => app.log.error({ err, conversationId: e.data.conversationId }, 'closing handoffs of an ended conversation failed'));
     });
     app.onClose(unsubscribe);
+    await wakeWaitingHandoffs(app);
   },
   routes: [
     route({ op: 'POST /api/v1/conversations/{id}/takeover', response: TakenOver,

@@ -2,7 +2,27 @@
 import { resolvePeriod, PeriodQuery } from '../../analytics/period.js';
 import { analyticsRollup } from '../../analytics/rollup.js';
 import { summary, timeseries, toolUse, usage } from '../../analytics/service.js';
+import { z } from 'zod';
 import { route, type ApiModule } from '../define.js';
+
+const Scope = { from: z.string(), to: z.string(), botId: z.string().nullable() };
+const Totals = {
+  conversations: z.number(), conversationsEnded: z.number(),
+  messages: z.object({ visitor: z.number(), agent: z.number(), team: z.number(), system: z.number() }),
+  leads: z.number(),
+  handoffs: z.object({ requested: z.number(), accepted: z.number(), resolved: z.number() }),
+  feedback: z.object({ thumbsUp: z.number(), thumbsDown: z.number(), csatCount: z.number(), csatAverage: z.number().nullable() }),
+  tools: z.object({ calls: z.number(), errors: z.number() }),
+  tokens: z.object({ input: z.number(), output: z.number() }),
+  costUsd: z.number(),
+};
+const SummaryResponse = z.object({ ...Scope, ...Totals });
+const TimeseriesResponse = z.object({ ...Scope, items: z.array(z.object({ day: z.string(), ...Totals })) });
+const ToolsResponse = z.object({ ...Scope, items: z.array(z.object({
+  name: z.string(), calls: z.number(), errors: z.number(), errorRate: z.number(), avgDurationMs: z.number(), p95DurationMs: z.number().nullable(),
+})) });
+const ModelUse = { replies: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number() };
+const UsageResponse = z.object({ ...Scope, items: z.array(z.object({ model: z.string(), ...ModelUse })), total: z.object(ModelUse), note: z.string() });
 
 export const analyticsModule: ApiModule = {
   name: 'analytics',
@@ -11,13 +31,13 @@ export const analyticsModule: ApiModule = {
     app.onClose(stop);
   },
   routes: [
-    route({ op: 'GET /api/v1/analytics/summary', query: PeriodQuery,
+    route({ op: 'GET /api/v1/analytics/summary', query: PeriodQuery, response: SummaryResponse,
       handler: ({ app, workspaceId, query }) => summary(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
-    route({ op: 'GET /api/v1/analytics/timeseries', query: PeriodQuery,
+    route({ op: 'GET /api/v1/analytics/timeseries', query: PeriodQuery, response: TimeseriesResponse,
       handler: ({ app, workspaceId, query }) => timeseries(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
-    route({ op: 'GET /api/v1/analytics/tools', query: PeriodQuery,
+    route({ op: 'GET /api/v1/analytics/tools', query: PeriodQuery, response: ToolsResponse,
       handler: ({ app, workspaceId, query }) => toolUse(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
-    route({ op: 'GET /api/v1/analytics/usage', query: PeriodQuery,
+    route({ op: 'GET /api/v1/analytics/usage', query: PeriodQuery, response: UsageResponse,
       handler: ({ app, workspaceId, query }) => usage(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
   ],
 };

@@ -84,7 +84,7 @@ export const authModule: ApiModule = {
       handler: async (ctx) => {
         const p = person(ctx);
         await changePassword(ctx.app, p.workspaceId, p.userId, ctx.body.currentPassword, ctx.body.newPassword);
-        const ended = await endUserSessions(ctx.app, p.workspaceId, p.userId, p.sessionId);
+        const ended = await endUserSessions(ctx.app, p.workspaceId, p.userId, 'password changed', p.sessionId);
         await ctx.audit('user.password_changed', { type: 'user', id: p.userId }, { sessionsEnded: ended });
       },
     }),

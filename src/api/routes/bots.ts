@@ -7,21 +7,26 @@ import { createPreviewToken } from '../../bots/preview-token.js';
 import { publishBot } from '../../bots/publish.js';
 import { getBot } from '../../bots/records.js';
 import {
-  botView, createBot, deleteBot, duplicateBot, editDraft, listBots, listVersions, newIdentitySecret, renameBot,
+  botView, createBot, deleteBot, duplicateBot, editDraft, listBots, listVersions, newIdentitySecret,
   restoreVersion, setStatus, versionSummary,
 } from '../../bots/service.js';
 import { BOT_TEMPLATES } from '../../bots/templates.js';
 import { badRequest } from '../../errors.js';
-import { route, type ApiModule } from '../define.js';
+import { documentedAs, route, type ApiModule } from '../define.js';
 import { listOf, pageOf } from './list-schemas.js';
 
 const Name = z.string().trim().min(1).max(80);
 const Revision = z.number().int().min(0);
 const ConfigObject = z.record(z.string(), z.unknown()).meta({ description: 'bot configuration (see the Bot configuration schema)' });
+/** Checked by the bots service after merging (so errors name the config's own field paths); documented as BotConfig. */
+const WholeConfig = documentedAs(z.record(z.string(), z.unknown()), BotConfigSchema,
+  'a whole bot configuration that replaces the draft; missing fields take their defaults');
+const ConfigPatch = documentedAs(z.record(z.string(), z.unknown()), BotConfigSchema,
+  'a deep-partial bot configuration merged into the draft: send only the fields to change; objects merge, arrays and null replace; the merged result must be a valid BotConfigInput');
 
 export const CreateBody = z.strictObject({ name: Name, templateId: z.string().min(1).max(64).optional() });
 /** One of patch (deep merge; arrays and null replace) or config (whole replacement), with the revision read. */
-export const PatchBody = z.strictObject({ revision: Revision, patch: ConfigObject.optional(), config: ConfigObject.optional(), name: Name.optional() })
+export const PatchBody = z.strictObject({ revision: Revision, patch: ConfigPatch.optional(), config: WholeConfig.optional(), name: Name.optional() })
   .refine((b) => !(b.patch !== undefined && b.config !== undefined), { message: 'send either patch or config, not both', path: ['config'] })
   .refine((b) => b.patch !== undefined || b.config !== undefined || b.name !== undefined, { message: 'send patch (a partial config) or config (a whole one)', path: ['patch'] });
 const RevisionBody = z.strictObject({ revision: Revision.optional() });
@@ -68,12 +73,8 @@ export const botsModule: ApiModule = {
       handler: async ({ app, workspaceId, params }) => botView(app, await getBot(app, workspaceId, params.id)) }),
     route({ op: 'PATCH /api/v1/bots/{id}', body: PatchBody, response: BotResponse,
       handler: async (ctx) => {
-        const { revision, patch, config, name } = ctx.body;
-        let bot = await getBot(ctx.app, ctx.workspaceId, ctx.params.id);
-        if (patch !== undefined || config !== undefined) {
-          bot = await editDraft(ctx.app, ctx.workspaceId, ctx.params.id, patch !== undefined ? { revision, patch } : { revision, config });
-        }
-        if (name !== undefined) bot = await renameBot(ctx.app, ctx.workspaceId, ctx.params.id, name);
+        const { patch, config } = ctx.body;
+        const bot = await editDraft(ctx.app, ctx.workspaceId, ctx.params.id, ctx.body);
         await ctx.audit('bot.update', target(bot._id), { revision: bot.revision, kind: config !== undefined ? 'config' : patch !== undefined ? 'patch' : 'name' });
         return botView(ctx.app, bot);
       } }),

@@ -4,6 +4,7 @@ import { chatCollections, publicMessage, type ConversationRecord } from '../../c
 import { transcriptMarkdown } from '../../chat/transcript.js';
 import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
+import { forgetGapAsks } from '../../knowledge/gaps.js';
 import { deleteTeamRecordsOf } from '../../team/records.js';
 import { reply, route, type ApiModule } from '../define.js';
 
@@ -77,6 +78,8 @@ export const conversationsModule: ApiModule = {
     }),
     route({
       op: 'GET /api/v1/conversations/{id}/export',
+      response: Transcript,
+      produces: { contentTypes: ['application/json', 'text/markdown'], description: 'the transcript as a download: JSON (format=json, the default) or Markdown (format=md)' },
       query: z.object({ format: z.enum(['md', 'json']).default('json') }),
       async handler({ app, workspaceId, params, query }) {
         const t = await transcriptOf(app, await load(app, workspaceId, params.id));
@@ -126,12 +129,14 @@ export const conversationsModule: ApiModule = {
         await Promise.all([db.attachments.deleteMany(scope), db.messages.deleteMany(scope), db.toolCalls.deleteMany(scope), db.feedback.deleteMany(scope)]);
         // Handoff summaries quote the visitor, so they go with the conversation.
         await deleteTeamRecordsOf(app, workspaceId, [params.id]);
+        await forgetGapAsks(app, workspaceId, { conversationIds: [params.id] });
         await db.conversations.deleteOne({ workspaceId, _id: params.id });
         await audit('conversation.delete', { type: 'conversation', id: params.id }, { files: files.length });
       },
     }),
     route({
       op: 'GET /api/v1/attachments/{id}',
+      produces: { contentTypes: ['image/*'], description: 'the stored image (re-encoded raster: image/jpeg, image/png or image/webp)' },
       async handler({ app, workspaceId, params }) {
         const file = await app.store.files.get(workspaceId, params.id);
         const rec = await chatCollections(app).attachments.findById(workspaceId, params.id);

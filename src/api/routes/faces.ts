@@ -33,6 +33,7 @@ export const facesModule: ApiModule = {
       } }),
     extraRoute({ method: 'GET', path: '/api/v1/faces/{id}/image', access: { kind: 'public' }, tag: 'Custom faces', cors: true,
       summary: 'the face image (resized), for the widget',
+      produces: { contentTypes: ['image/*'], description: 'the resized face image' },
       handler: async ({ app, params }) => {
         const face = await findFacePublic(app, params.id);
         const file = face && (await app.store.files.get(face.workspaceId, face._id));

@@ -36,6 +36,11 @@ const DocumentResponse = z.object({
   id: z.string(), sourceId: z.string(), url: z.string().nullable(), title: z.string(), type: z.string(), bytes: z.number(),
   chunkCount: z.number(), indexedAt: z.number(),
 });
+const SearchResponse = z.object({
+  mode: z.enum(['lexical', 'vector', 'hybrid']), relevant: z.boolean(),
+  warning: z.string().optional().describe('set when the embedding provider failed and the results are lexical only'),
+  results: z.array(z.object({ excerpt: z.string(), title: z.string(), url: z.string().nullable(), score: z.number(), sourceId: z.string(), documentId: z.string() })),
+});
 const GapResponse = z.object({ question: z.string(), count: z.number(), firstAskedAt: z.number(), lastAskedAt: z.number(), botIds: z.array(z.string()) });
 
 export const knowledgeModule: ApiModule = {
@@ -98,12 +103,12 @@ export const knowledgeModule: ApiModule = {
     route({ op: 'GET /api/v1/knowledge/{id}/documents', response: listOf(DocumentResponse),
       handler: async (ctx) => ({ items: (await knowledge(ctx.app).documents(ctx.workspaceId, ctx.params.id)).map(documentView) }) }),
 
-    route({ op: 'POST /api/v1/knowledge/search', body: SearchBody,
+    route({ op: 'POST /api/v1/knowledge/search', body: SearchBody, response: SearchResponse,
       handler: async (ctx) => {
         const { query, sourceIds, topK } = ctx.body;
         const found = await knowledge(ctx.app).search(ctx.workspaceId, query, { sourceIds, topK, signal: ctx.req.signal });
         return {
-          mode: found.mode, relevant: found.relevant,
+          mode: found.mode, relevant: found.relevant, ...(found.warning ? { warning: found.warning } : {}),
           results: found.results.map((r) => ({ excerpt: r.excerpt, title: r.title, url: r.url, score: r.score, sourceId: r.sourceId, documentId: r.documentId })),
         };
       } }),

@@ -47,6 +47,7 @@ export const leadsModule: ApiModule = {
     route({ op: 'GET /api/v1/leads', query: LeadsQuery, response: ListShape,
       handler: ({ app, workspaceId, query }) => listLeads(app, workspaceId, query) }),
     route({ op: 'GET /api/v1/leads.csv', query: CsvQuery,
+      produces: { contentTypes: ['text/csv'], description: 'the leads as CSV (a header row, then one row per lead), sent as an attachment' },
       handler: async ({ app, workspaceId, query }) => reply({
         status: 200,
         headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="leads.csv"', 'Cache-Control': 'no-store' },

@@ -1,10 +1,12 @@
 /**
  * The live socket /api/v1/live (service-api.md, Live socket): a signed-in person's stream of their workspace's
- * events. An API token is refused at the upgrade (403); no session answers 401. First frame: hello.
+ * events. An API token is refused at the upgrade (403); no session answers 401. First frame: hello. The socket
+ * closes with 4401 when its session ends and 4403 when its person's role changes (docs/access.md).
  */
 import { z } from 'zod';
 import type { WorkspaceMsg } from '../../../actors/workspace/messages.js';
 import type { AppContext } from '../../app.js';
+import { onAccessEnded } from '../../auth/access-ended.js';
 import { authenticate } from '../../auth/authenticate.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../../http/types.js';
@@ -48,7 +50,7 @@ function liveEndpoint(app: AppContext): SocketEndpoint<LiveConnData> {
       const p = await authenticate(app, req);
       if (!p || p.kind !== 'session') throw unauthorized('sign in to open the live socket');
       if (!sameOrigin(req)) throw forbidden('the live socket only accepts pages of this server');
-      return { workspaceId: p.workspaceId, userId: p.userId, userName: p.userName, role: p.role };
+      return { workspaceId: p.workspaceId, userId: p.userId, sessionId: p.sessionId, userName: p.userName, role: p.role };
     },
     open(conn) {
       hub.add(conn);
@@ -76,6 +78,7 @@ export const liveModule: ApiModule = {
   start(app) {
     const hub = liveHub(app);
     const unsubscribe = app.events.subscribe((event) => { hub.broadcast(event); });
-    app.onClose(() => { unsubscribe(); hub.closeAll(); });
+    const stopClosing = onAccessEnded(app, (e) => { hub.closeFor(e); });
+    app.onClose(() => { unsubscribe(); stopClosing(); hub.closeAll(); });
   },
 };

@@ -31,12 +31,18 @@ const ModelsResponse = listOf(z.object({ id: z.string(), label: z.string(), capa
   .extend({ recommended: z.string().nullable(), cachedAt: z.number() });
 const VoicesResponse = listOf(z.object({ id: z.string(), name: z.string(), language: z.string().optional(), previewUrl: z.string() }));
 
+const CatalogEntryShape = z.object({
+  kind: Kind, letter: z.enum(['A', 'B', 'C', 'D']), label: z.string(), needsBaseUrl: z.boolean(), defaultBaseUrl: z.string().nullable(),
+  capabilities: z.object({ text: z.boolean(), embeddings: z.boolean(), stt: z.boolean(), tts: z.boolean(), realtimeVoice: z.boolean(), hostedAgent: z.boolean() }),
+  docsHint: z.string(),
+});
+
 const target = (id: string) => ({ type: 'provider', id });
 
 export const providersModule: ApiModule = {
   name: 'providers',
   routes: [
-    route({ op: 'GET /api/v1/providers/catalog', handler: () => ({ items: catalog() }) }),
+    route({ op: 'GET /api/v1/providers/catalog', response: listOf(CatalogEntryShape), handler: () => ({ items: catalog() }) }),
     route({ op: 'GET /api/v1/providers', response: listOf(ConnectionShape),
       handler: async ({ app, workspaceId }) => ({ items: (await listConnections(app, workspaceId)).map((d) => connectionView(app, d)) }) }),
     route({ op: 'POST /api/v1/providers', body: ConnectBody, response: ConnectionShape, status: 201,
@@ -65,6 +71,7 @@ export const providersModule: ApiModule = {
     route({ op: 'GET /api/v1/providers/{id}/voices', response: VoicesResponse,
       handler: async ({ app, workspaceId, params }) => ({ items: await connectionVoices(app, workspaceId, params.id) }) }),
     route({ op: 'GET /api/v1/providers/{id}/voices/{voiceId}/preview',
+      produces: { contentTypes: ['audio/*'], description: 'a short spoken sample in the audio format the provider gives (e.g. audio/mpeg, audio/wav)' },
       handler: async ({ app, workspaceId, params }) => {
         await getConnection(app, workspaceId, params.id);
         const audio = await previewVoice(app, workspaceId, params.id, params.voiceId);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,9 @@ const swaggerFiles = staticFolder(swaggerDir, { maxAgeSec: 86400, allow: (n) => 
 /** Browser bundles built by scripts/build.mjs into dist/public (widget/, admin/). */
 export const publicDir = join(dirname(fileURLToPath(import.meta.url)), '../../../', import.meta.url.endsWith('.ts') ? 'dist/public' : 'public');
 const publicFiles = staticFolder(publicDir, { maxAgeSec: 300 });
+
+/** The admin panel's page loads only its own bundle and stylesheet and talks only to this server. */
+const ADMIN_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -26,6 +30,7 @@ export function systemModule(getOpenApi: () => Record<string, unknown>): ApiModu
     name: 'system',
     routes: [
       extraRoute({ method: 'GET', path: '/api/openapi.json', access: { kind: 'public' }, tag: 'System', summary: 'OpenAPI 3.1 description of this API',
+        response: z.record(z.string(), z.unknown()).describe('an OpenAPI 3.1 document'),
         handler: () => reply({ headers: { 'Cache-Control': 'no-cache' }, body: getOpenApi() }) }),
       extraRoute({ method: 'GET', path: '/api/docs', access: { kind: 'public' }, tag: 'System', summary: 'interactive API reference', hidden: true,
         handler: () => reply({ headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'" }, body: DOCS_HTML }) }),
@@ -34,9 +39,15 @@ export function systemModule(getOpenApi: () => Record<string, unknown>): ApiModu
       extraRoute({ method: 'GET', path: '/api/docs/assets/*', access: { kind: 'public' }, tag: 'System', summary: 'docs assets', hidden: true,
         handler: ({ req, params }) => reply(swaggerFiles(req, params.rest)) }),
       extraRoute({ method: 'GET', path: '/healthz', access: { kind: 'public' }, tag: 'System', summary: 'liveness: answers 200 while the server runs',
+        response: z.object({ ok: z.boolean(), version: z.string(), store: z.string(), vectors: z.string() }),
         handler: ({ app }) => ({ ok: true, version: app.config.version, store: app.store.kind, vectors: app.vectors.kind }) }),
       extraRoute({ method: 'GET', path: '/static/*', access: { kind: 'public' }, tag: 'System', summary: 'widget and admin bundles', hidden: true, cors: true,
         handler: ({ req, params }) => reply(publicFiles(req, params.rest)) }),
+      extraRoute({ method: 'GET', path: '/admin', access: { kind: 'public' }, tag: 'System', summary: 'admin panel (single page; views are picked by the #hash)', hidden: true,
+        handler: ({ req }) => {
+          const page = publicFiles(req, 'admin/index.html');
+          return reply((page.status ?? 200) >= 400 ? page : { ...page, headers: { ...page.headers, 'Cache-Control': 'no-cache', 'Content-Security-Policy': ADMIN_CSP, 'Referrer-Policy': 'no-referrer' } });
+        } }),
     ],
   };
 }

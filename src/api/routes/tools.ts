@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import { httpToolSource } from '../../tools/http-source.js';
 import { httpTools, httpToolView } from '../../tools/http-tools.js';
@@ -8,6 +9,29 @@ import { toolRegistry } from '../../tools/registry.js';
 import { HttpToolInput, HttpToolPatch, McpServerInput, McpServerPatch, McpTestInput, SecretInput, ToolTestInput } from '../../tools/schemas.js';
 import { secrets } from '../../tools/secrets.js';
 import { route, reply, type ApiModule } from '../define.js';
+import { listOf } from './list-schemas.js';
+
+const Outcome = z.object({ code: z.string(), message: z.string() }).nullable();
+const HttpToolShape = z.object({
+  id: z.string(), name: z.string(), description: z.string(), label: z.string().nullable(),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']), url: z.string(), headers: z.record(z.string(), z.string()),
+  bodyMode: z.enum(['none', 'args', 'template']), bodyTemplate: z.string().nullable(), parameters: z.record(z.string(), z.unknown()),
+  timeoutMs: z.number(), createdAt: z.number(), updatedAt: z.number(),
+});
+const HttpTestShape = z.object({
+  ok: z.boolean(), status: z.number().nullable(), durationMs: z.number(), body: z.string(), truncated: z.boolean(), error: Outcome,
+});
+const McpToolShape = z.object({
+  name: z.string(), title: z.string().nullable(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()),
+  destructive: z.boolean(), annotations: z.record(z.string(), z.unknown()).nullable(),
+});
+const McpServerShape = z.object({
+  id: z.string(), name: z.string(), slug: z.string(), transport: z.enum(['http', 'stdio']), url: z.string().nullable(),
+  headerNames: z.array(z.string()), command: z.string().nullable(), args: z.array(z.string()), envNames: z.array(z.string()),
+  tools: z.array(McpToolShape), toolsUpdatedAt: z.number(), lastError: z.string().nullable(), createdAt: z.number(), updatedAt: z.number(),
+});
+const McpTestShape = z.object({ ok: z.boolean(), isError: z.boolean(), durationMs: z.number(), content: z.string(), error: Outcome });
+const SecretShape = z.object({ id: z.string(), name: z.string(), createdAt: z.number(), updatedAt: z.number() });
 
 /** Starting programs on the server (stdio MCP servers) needs an admin: a person with that role, or an admin-level token. */
 const mayRunPrograms = (p: Principal | null) => !!p && (p.role === 'admin' || p.role === 'owner');
@@ -22,15 +46,15 @@ export const toolsModule: ApiModule = {
     registry.addSource(pageToolSource);
   },
   routes: [
-    route({ op: 'GET /api/v1/tools/http',
+    route({ op: 'GET /api/v1/tools/http', response: listOf(HttpToolShape),
       handler: async ({ app, workspaceId }) => ({ items: (await httpTools(app).list(workspaceId)).map(httpToolView) }) }),
-    route({ op: 'POST /api/v1/tools/http', body: HttpToolInput, status: 201,
+    route({ op: 'POST /api/v1/tools/http', body: HttpToolInput, response: HttpToolShape, status: 201,
       handler: async ({ app, workspaceId, body, audit }) => {
         const t = await httpTools(app).create(workspaceId, body);
         await audit('tools.http.create', { type: 'http_tool', id: t._id }, { name: t.name });
         return httpToolView(t);
       } }),
-    route({ op: 'PATCH /api/v1/tools/http/{id}', body: HttpToolPatch,
+    route({ op: 'PATCH /api/v1/tools/http/{id}', body: HttpToolPatch, response: HttpToolShape,
       handler: async ({ app, workspaceId, params, body, audit }) => {
         const t = await httpTools(app).update(workspaceId, params.id, body);
         await audit('tools.http.update', { type: 'http_tool', id: t._id }, { fields: Object.keys(body) });
@@ -41,26 +65,26 @@ export const toolsModule: ApiModule = {
         await httpTools(app).remove(workspaceId, params.id);
         await audit('tools.http.delete', { type: 'http_tool', id: params.id });
       } }),
-    route({ op: 'POST /api/v1/tools/http/{id}/test', body: ToolTestInput,
+    route({ op: 'POST /api/v1/tools/http/{id}/test', body: ToolTestInput, response: HttpTestShape,
       handler: ({ app, workspaceId, params, body }) => httpTools(app).test(workspaceId, params.id, body.arguments) }),
 
-    route({ op: 'GET /api/v1/tools/mcp',
+    route({ op: 'GET /api/v1/tools/mcp', response: listOf(McpServerShape),
       handler: async ({ app, workspaceId }) => ({ items: (await mcpServers(app).list(workspaceId)).map(mcpServerView) }) }),
-    route({ op: 'POST /api/v1/tools/mcp', body: McpServerInput, status: 201,
+    route({ op: 'POST /api/v1/tools/mcp', body: McpServerInput, response: McpServerShape, status: 201,
       handler: async ({ app, workspaceId, body, principal, audit }) => {
         const s = await mcpServers(app).create(workspaceId, body, { allowStdio: mayRunPrograms(principal) });
         await audit('tools.mcp.create', { type: 'mcp_server', id: s._id }, { name: s.name, transport: s.transport });
         return mcpServerView(s);
       } }),
-    route({ op: 'PATCH /api/v1/tools/mcp/{id}', body: McpServerPatch,
+    route({ op: 'PATCH /api/v1/tools/mcp/{id}', body: McpServerPatch, response: McpServerShape,
       handler: async ({ app, workspaceId, params, body, principal, audit }) => {
         const s = await mcpServers(app).update(workspaceId, params.id, body, { allowStdio: mayRunPrograms(principal) });
         await audit('tools.mcp.update', { type: 'mcp_server', id: s._id }, { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) });
         return mcpServerView(s);
       } }),
-    route({ op: 'POST /api/v1/tools/mcp/{id}/refresh',
+    route({ op: 'POST /api/v1/tools/mcp/{id}/refresh', response: McpServerShape,
       handler: async ({ app, workspaceId, params }) => mcpServerView(await mcpServers(app).refresh(workspaceId, params.id)) }),
-    route({ op: 'POST /api/v1/tools/mcp/{id}/test', body: McpTestInput,
+    route({ op: 'POST /api/v1/tools/mcp/{id}/test', body: McpTestInput, response: McpTestShape,
       handler: ({ app, workspaceId, params, body }) => mcpServers(app).test(workspaceId, params.id, body.tool, body.arguments) }),
     route({ op: 'DELETE /api/v1/tools/mcp/{id}',
       handler: async ({ app, workspaceId, params, audit }) => {
@@ -68,9 +92,9 @@ export const toolsModule: ApiModule = {
         await audit('tools.mcp.delete', { type: 'mcp_server', id: params.id });
       } }),
 
-    route({ op: 'GET /api/v1/secrets',
+    route({ op: 'GET /api/v1/secrets', response: listOf(SecretShape),
       handler: async ({ app, workspaceId }) => ({ items: await secrets(app).list(workspaceId) }) }),
-    route({ op: 'PUT /api/v1/secrets/{name}', body: SecretInput,
+    route({ op: 'PUT /api/v1/secrets/{name}', body: SecretInput, response: SecretShape, alsoStatus: [201],
       handler: async ({ app, workspaceId, params, body, audit }) => {
         const { secret, created } = await secrets(app).set(workspaceId, params.name, body.value);
         await audit(created ? 'secrets.create' : 'secrets.update', { type: 'secret', id: secret.id }, { name: secret.name });

@@ -12,12 +12,23 @@ const VisitorShape = z.object({
   id: z.string(), userId: z.string().nullable(), name: z.string().nullable(), email: z.string().nullable(), createdAt: z.number(), lastSeenAt: z.number(),
 });
 
+/** Everything stored about a visitor; nested records keep the fields their own endpoints show. */
+const ExportResponse = z.object({
+  exportedAt: z.string(), visitor: VisitorShape,
+  conversations: z.array(z.looseObject({ id: z.string(), botId: z.string(), messages: z.array(z.looseObject({})), toolCalls: z.array(z.looseObject({})), handoffs: z.array(z.looseObject({})) })),
+  attachments: z.array(z.looseObject({ id: z.string(), mimeType: z.string(), dataBase64: z.string().nullable() })),
+  leads: z.array(z.looseObject({ id: z.string() })),
+  feedback: z.array(z.looseObject({ conversationId: z.string() })),
+  knowledgeGapQuestions: z.array(z.object({ question: z.string(), conversationId: z.string().nullable(), askedAt: z.number() })),
+});
+const ErasedResponse = z.object({ conversations: z.number(), messages: z.number(), leads: z.number(), attachments: z.number() });
+
 export const visitorsModule: ApiModule = {
   name: 'visitors',
   routes: [
     route({ op: 'GET /api/v1/visitors', query: FindQuery, response: listOf(VisitorShape),
       handler: ({ app, workspaceId, query }) => findVisitors(app, workspaceId, query) }),
-    route({ op: 'GET /api/v1/visitors/{id}/export',
+    route({ op: 'GET /api/v1/visitors/{id}/export', response: ExportResponse,
       handler: async (ctx) => {
         const data = await exportVisitor(ctx.app, ctx.workspaceId, ctx.params.id);
         await ctx.audit('visitor.export', { type: 'visitor', id: ctx.params.id });
@@ -26,7 +37,7 @@ export const visitorsModule: ApiModule = {
           headers: { 'Content-Disposition': `attachment; filename="visitor-${ctx.params.id}.json"`, 'Cache-Control': 'no-store' },
         });
       } }),
-    route({ op: 'DELETE /api/v1/visitors/{id}',
+    route({ op: 'DELETE /api/v1/visitors/{id}', response: ErasedResponse,
       handler: async (ctx) => {
         const erased = await eraseVisitor(ctx.app, ctx.workspaceId, ctx.params.id);
         await ctx.audit('visitor.erase', { type: 'visitor', id: ctx.params.id }, erased);

@@ -1,19 +1,29 @@
 import { z } from 'zod';
 import { acceptUpload, UPLOAD_BODY_LIMIT_BYTES } from '../../chat/uploads.js';
-import { loadBotForChat } from '../../chat/bot-source.js';
 import { originAllowed } from '../../chat/origin.js';
+import { loadWidgetBot } from '../../chat/preview.js';
 import { widgetChatSocket } from '../../chat/widget-socket.js';
 import { visitorRequests } from '../../chat/visitor-requests.js';
 import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
-import { forbidden, notFound } from '../../errors.js';
+import { forbidden } from '../../errors.js';
 import { extraRoute, type ApiModule } from '../define.js';
 
 const PUBLIC = { kind: 'public' } as const;
 
+const Section = z.record(z.string(), z.unknown());
+const WidgetConfigResponse = z.object({
+  botId: z.string(), version: z.number(), preview: z.boolean(), status: z.enum(['running', 'paused']),
+  identity: z.object({ agentName: z.string(), role: z.string(), mode: z.string() }),
+  welcome: z.object({ message: z.string(), suggestedPrompts: z.array(z.string()) }),
+  texts: Section, greeting: Section, appearance: Section, face: Section,
+  uploads: z.object({ enabled: z.boolean(), maxPerMessage: z.number(), maxMB: z.number() }),
+  behavior: Section, maxMessageChars: z.number(), voice: z.object({ enabled: z.boolean() }),
+});
+
 const UploadResponse = z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number(), size: z.number() });
 
-/** What the widget needs before it opens the chat socket: the public part of the published config. */
+/** What the widget needs before it opens the chat socket: the public part of the published config (the draft with a preview token). */
 export const widgetModule: ApiModule = {
   name: 'widget',
   sockets: (app) => [widgetChatSocket(app)],
@@ -22,15 +32,16 @@ export const widgetModule: ApiModule = {
   routes: [
     extraRoute({
       method: 'GET', path: '/widget/v1/bots/{id}/config', access: PUBLIC, tag: 'Widget', cors: true,
-      summary: 'public settings of a bot for the widget (appearance, texts, welcome, what the chat offers)',
-      async handler({ app, req, params }) {
-        const chat = await loadBotForChat(app, params.id);
-        if (!chat) throw notFound('bot');
-        if (req.headers.origin && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot');
+      summary: 'public settings of a bot for the widget (appearance, texts, welcome, what the chat offers); query preview: a preview token, to get the draft',
+      query: z.object({ preview: z.string().max(2000).optional() }),
+      response: WidgetConfigResponse,
+      async handler({ app, req, params, query }) {
+        const chat = await loadWidgetBot(app, params.id, query.preview);
+        if (!chat.preview && req.headers.origin && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot');
         const c = chat.config;
         const ctx = contextFromIdentity(c.identity);
         return {
-          botId: chat.bot._id, version: chat.version, status: chat.bot.status,
+          botId: chat.bot._id, version: chat.version, preview: chat.preview, status: chat.bot.status,
           identity: { agentName: c.identity.agentName, role: c.identity.role, mode: c.security.identity.mode },
           welcome: { message: renderField('welcome.message', c.welcome.message, ctx), suggestedPrompts: c.welcome.suggestedPrompts },
           texts: { ...c.texts, offline: renderField('texts.offline', c.texts.offline, ctx) },
@@ -49,13 +60,13 @@ export const widgetModule: ApiModule = {
     }),
     extraRoute({
       method: 'POST', path: '/widget/v1/uploads', access: PUBLIC, tag: 'Widget', cors: true, status: 201,
-      summary: 'upload an image for the next chat message (query botId and visitorToken; body: the image bytes)',
+      summary: 'upload an image for the next chat message (query botId, visitorToken, and preview when previewing; body: the image bytes)',
       rawBody: { contentTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/octet-stream'], description: 'the image' },
       bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
-      query: z.object({ botId: z.string().min(1).max(80), visitorToken: z.string().min(1).max(300) }),
+      query: z.object({ botId: z.string().min(1).max(80), visitorToken: z.string().min(1).max(300), preview: z.string().max(2000).optional() }),
       response: UploadResponse,
       async handler({ app, req, query }) {
-        const rec = await acceptUpload(app, { botId: query.botId, visitorToken: query.visitorToken, origin: req.headers.origin, body: req.body, signal: req.signal });
+        const rec = await acceptUpload(app, { botId: query.botId, visitorToken: query.visitorToken, preview: query.preview, origin: req.headers.origin, body: req.body, signal: req.signal });
         return { id: rec._id, mimeType: rec.mimeType, width: rec.width, height: rec.height, size: rec.size };
       },
     }),

@@ -1,6 +1,8 @@
 /**
  * Webhook delivery: turns stored bus events into durable delivery records (one per subscribed active endpoint)
- * and sends them. Records carry nextAttemptAt; a scheduler driven by app.clock picks due ones, so a restart (or a
+ * and sends them. An event with subscribers is stored marked `fanOutPending` (in the same write as the event);
+ * the mark is cleared once its delivery records are stored, and start-up finishes any marked event left by a
+ * crash. Those records have ids derived from event and endpoint, so finishing twice makes no duplicate. Records carry nextAttemptAt; a scheduler driven by app.clock picks due ones, so a restart (or a
  * kill -9) resumes from the store. A try cut off by a crash is sent again at start-up: at-least-once, which the
  * spec allows (receivers de-duplicate on id).
  */
@@ -10,7 +12,7 @@ import type { TimerHandle } from '../../clock.js';
 import type { GuardedClient } from '../../security/guarded-client.js';
 import { openSecret } from '../../security/secret-box.js';
 import { newId } from '../../store/ids.js';
-import type { Collection } from '../../store/types.js';
+import { DuplicateKeyError, type Collection } from '../../store/types.js';
 import type { EventRecord } from '../bus.js';
 import {
   DELIVERY_LOG_SIZE, DELIVERY_TIMEOUT_MS, MAINTENANCE_INTERVAL_MS, MAX_IN_FLIGHT, MAX_REDIRECTS, MAX_TRIES,
@@ -31,6 +33,8 @@ const QUEUE_ORDER: Array<[string, 1 | -1]> = [['nextAttemptAt', 1], ['_id', 1]];
 
 /** Workspaces whose active endpoints are kept in memory (least recently loaded dropped first beyond this). */
 const ENDPOINT_CACHE_SIZE = 10_000;
+/** Marked events read per page when finishing fan-outs cut off by a crash. */
+const RECOVERY_PAGE = 500;
 /** What enqueueing needs of an endpoint (secret and URL are read fresh at each try). */
 type EndpointTarget = Pick<EndpointRecord, '_id' | 'workspaceId' | 'events'>;
 
@@ -67,6 +71,8 @@ export class WebhookDispatcher {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.app.events.subscribe((event, stored) => this.onEvent(event, stored));
+    this.app.events.setPendingCheck((event) => this.hasSubscribers(event));
+    this.track(this.recover());
     this.kick();
     this.maintain();
   }
@@ -75,6 +81,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
+    this.app.events.setPendingCheck(null);
     this.activeByWorkspace.clear(); // a later start reads the store afresh
     this.cacheVersion += 1;
     if (this.timer) this.app.clock.clearTimeout(this.timer);
@@ -118,23 +125,61 @@ export class WebhookDispatcher {
     return list;
   }
 
+  /** Asked by the bus before it stores an event: whether the event must be marked for fan-out. */
+  private async hasSubscribers(event: EventRecord): Promise<boolean> {
+    if (!isDeliverable(event.type, event.data)) return false;
+    return (await this.activeEndpoints(event.workspaceId)).some((e) => e.events.includes(event.type));
+  }
+
   private onEvent(event: EventRecord, stored: boolean): void {
-    if (!stored || !this.running || !isDeliverable(event.type, event.data)) return;
+    if (!stored || !this.running || !event.fanOutPending) return;
     this.track(this.enqueue(event));
   }
 
+  /** Stores the delivery records of a marked event, then clears its mark. */
   private async enqueue(event: EventRecord): Promise<void> {
     const targets = (await this.activeEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
-    if (!targets.length) return;
     // Durable before anything is sent: the records are stored here, and only the pump (reading the store) sends.
-    await this.deliveries.insertMany(targets.map((e) => this.newDelivery(e, event, false, null)));
-    this.kick();
+    if (targets.length) await this.insertAll(targets.map((e) => this.newDelivery(e, event, false, null)));
+    await this.app.events.collection.updateOne({ workspaceId: event.workspaceId, _id: event._id }, { $unset: ['fanOutPending'] });
+    if (targets.length) this.kick();
   }
 
+  /** At start-up: events stored marked but whose delivery records a crash kept from being stored. */
+  private async recover(): Promise<void> {
+    let after = '';
+    for (;;) {
+      const page = await this.app.events.collection.find(
+        { fanOutPending: true, _id: { $gt: after } },
+        { crossWorkspace: true, sort: [['_id', 1]], limit: RECOVERY_PAGE },
+      );
+      for (const event of page) if (this.running) await this.enqueue(event);
+      if (page.length < RECOVERY_PAGE || !this.running) return;
+      after = page[page.length - 1]._id;
+    }
+  }
+
+  /** Inserts delivery records, skipping those already stored (a fan-out finished twice). */
+  private async insertAll(records: DeliveryRecord[]): Promise<void> {
+    try {
+      await this.deliveries.insertMany(records);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      for (const r of records) {
+        try { await this.deliveries.insertOne(r); } catch (e) { if (!(e instanceof DuplicateKeyError)) throw e; }
+      }
+    }
+  }
+
+  /**
+   * Automatic deliveries get an id derived from event and endpoint (still sorting by time, as the event id
+   * does); test pings and redeliveries get fresh ids.
+   */
   private newDelivery(endpoint: EndpointTarget, event: Pick<EventRecord, '_id' | 'type'>, manual: boolean, redeliveryOf: string | null): DeliveryRecord {
     const now = this.app.clock.now();
+    const body = (id: string) => id.slice(id.indexOf('_') + 1);
     return {
-      _id: newId('whd', now), workspaceId: endpoint.workspaceId, endpointId: endpoint._id, eventId: event._id, eventType: event.type,
+      _id: manual ? newId('whd', now) : `whd_${body(event._id)}${body(endpoint._id)}`, workspaceId: endpoint.workspaceId, endpointId: endpoint._id, eventId: event._id, eventType: event.type,
       state: 'queued', attempts: 0, nextAttemptAt: now, statusCode: null, response: null, error: null,
       manual, redeliveryOf, history: [], createdAt: now, lastAttemptAt: null, finishedAt: null,
     };

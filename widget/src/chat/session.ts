@@ -83,6 +83,7 @@ export class Session {
     const q = new URLSearchParams({ botId: c.botId, pageUrl: location.href.slice(0, 2048), pageTitle: document.title.slice(0, 300) });
     const token = this.storedToken();
     if (token) q.set('visitorToken', token);
+    if (c.previewToken) q.set('preview', c.previewToken);
     for (const [k, v] of Object.entries(c.identity)) if (v) q.set(k, String(v));
     const ws = new WebSocket(`${c.base.replace(/^http/, 'ws')}/widget/v1/chat?${q}`);
     this.ws = ws;

@@ -23,9 +23,10 @@ async function shrink(file: File): Promise<Blob> {
   }
 }
 
-export async function uploadImage(base: string, botId: string, visitorToken: string, file: File): Promise<string> {
+export async function uploadImage(base: string, botId: string, visitorToken: string, file: File, previewToken?: string): Promise<string> {
   const body = await shrink(file);
   const q = new URLSearchParams({ botId, visitorToken });
+  if (previewToken) q.set('preview', previewToken);
   const res = await fetch(`${base}/widget/v1/uploads?${q}`, { method: 'POST', body, headers: { 'content-type': body.type || 'application/octet-stream' } });
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new Error(data?.error?.message ?? `upload failed (${res.status})`);

@@ -60,7 +60,7 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
       if (file.size > cfg.uploads.maxMB * 1024 * 1024) { s.addLine('error', t('error.tooBig', { max: cfg.uploads.maxMB })); continue; }
       const p: Pending = { key: Math.random().toString(36).slice(2), url: URL.createObjectURL(file), id: null };
       setFiles((fs) => [...fs, p]);
-      uploadImage(core.base, core.botId, st.visitorToken ?? '', file)
+      uploadImage(core.base, core.botId, st.visitorToken ?? '', file, core.previewToken)
         .then((id) => setFiles((fs) => fs.map((f) => (f.key === p.key ? { ...f, id } : f))))
         .catch((err: Error) => { setFiles((fs) => fs.filter((f) => f.key !== p.key)); s.addLine('error', t('error.upload', { reason: err.message })); });
     }

@@ -1,0 +1,25 @@
+/** The signed-in navigation: the pages, the workspace and person, and sign-out. */
+import { useSession } from './session.js';
+
+const LINKS: Array<[path: string, text: string, adminOnly: boolean]> = [
+  ['bots', 'Bots', false], ['conversations', 'Conversations', false], ['live', 'Live', false],
+  ['leads', 'Leads', false], ['team', 'Team', false], ['tokens', 'API tokens', true],
+];
+
+export function Nav({ route, onLogout }: { route: string[]; onLogout: () => void }) {
+  const { me, atLeast } = useSession();
+  return (
+    <nav class="nav">
+      <strong class="brand">{me.workspace.name}</strong>
+      <ul>
+        {LINKS.filter(([, , adminOnly]) => !adminOnly || atLeast('admin')).map(([path, text]) => (
+          <li key={path}><a href={`#/${path}`} class={route[0] === path ? 'active' : ''}>{text}</a></li>
+        ))}
+      </ul>
+      <div class="me">
+        <span>{me.user.name}</span> <small class="muted">{me.user.role}</small>
+        <button type="button" class="link" onClick={onLogout}>Sign out</button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * Tells holders of long-lived connections (the live socket) that a person's sessions ended or their rights
+ * changed, so nothing keeps acting on a session the server no longer honours. Listeners register with
+ * `onAccessEnded`; `announceAccessEnded` runs them and never throws.
+ */
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+
+/**
+ * Which sessions are affected: every session of the workspace, narrowed to one user and/or one session;
+ * `keepSessionId` spares the session that made the change (a password change). `sessionEnded` false means
+ * the sessions still work but their rights changed (a role change): connections should be re-opened.
+ */
+export interface AccessEnded {
+  workspaceId: string;
+  userId?: string;
+  sessionId?: string;
+  keepSessionId?: string;
+  sessionEnded: boolean;
+  reason: string;
+}
+
+export type AccessEndedListener = (e: AccessEnded) => void;
+
+const listeners = perApp((): AccessEndedListener[] => []);
+
+export function onAccessEnded(app: AppContext, fn: AccessEndedListener): () => void {
+  const list = listeners(app);
+  list.push(fn);
+  return () => { const i = list.indexOf(fn); if (i >= 0) list.splice(i, 1); };
+}
+
+export function announceAccessEnded(app: AppContext, e: AccessEnded): void {
+  for (const fn of listeners(app)) {
+    try { fn(e); } catch (err) { app.log.error({ err, workspaceId: e.workspaceId }, 'access-ended listener failed'); }
+  }
+}

@@ -1,0 +1,19 @@
+import type { AppContext } from '../app.js';
+import { verifyPreviewToken } from '../bots/preview-token.js';
+import { forbidden, notFound } from '../errors.js';
+import { loadBotForChat, type ChatBot } from './bot-source.js';
+
+/**
+ * The bot a widget request talks to: the published config, or the draft with a preview token (`preview`
+ * query parameter, from POST /api/v1/bots/{id}/preview), even for a bot never published. A bad or expired
+ * token gives 401, a token made for another bot 403. Callers skip security.allowedOrigins for a preview
+ * (chat.preview): the token stands in for it, so a preview opens from the dashboard or any test page.
+ */
+export async function loadWidgetBot(app: AppContext, botId: string, previewToken: string | null | undefined): Promise<ChatBot> {
+  const token = previewToken ? verifyPreviewToken(app, previewToken) : null;
+  if (token && token.botId !== botId) throw forbidden('this preview token was made for another bot');
+  const chat = await loadBotForChat(app, botId, { preview: !!token });
+  if (!chat) throw notFound('bot');
+  if (token && chat.bot.workspaceId !== token.workspaceId) throw forbidden('this preview token was made for another bot');
+  return chat;
+}

@@ -1,0 +1,84 @@
+import type { Clock, TimerHandle } from '../clock.js';
+
+/** Requests in flight to one host, across every ingestion run of the server. */
+export const HOST_CONCURRENCY = 2;
+/** A robots.txt Crawl-delay is honoured up to this; a larger one would stall a crawl for hours. */
+export const CRAWL_DELAY_CAP_MS = 10_000;
+
+interface HostState { active: number; nextStart: number; waiting: Array<() => void> }
+
+/**
+ * Politeness across sources: at most HOST_CONCURRENCY requests to a host at once, and successive
+ * request starts spaced by the host's crawl delay. Slots are handed out in arrival order.
+ */
+export class HostLimiter {
+  private hosts = new Map<string, HostState>();
+
+  constructor(private clock: Clock, private perHost = HOST_CONCURRENCY) {}
+
+  async run<T>(host: string, delayMs: number, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    await this.acquire(host, Math.min(Math.max(0, delayMs), CRAWL_DELAY_CAP_MS), signal);
+    try {
+      return await fn();
+    } finally {
+      this.release(host);
+    }
+  }
+
+  /** Requests to the host now in flight (for tests). */
+  active(host: string): number {
+    return this.hosts.get(host)?.active ?? 0;
+  }
+
+  private state(host: string): HostState {
+    let s = this.hosts.get(host);
+    if (!s) { s = { active: 0, nextStart: 0, waiting: [] }; this.hosts.set(host, s); }
+    return s;
+  }
+
+  private async acquire(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+    const s = this.state(host);
+    while (s.active >= this.perHost) await this.queue(s, signal);
+    s.active++;
+    const now = this.clock.now();
+    const startAt = Math.max(now, s.nextStart);
+    s.nextStart = startAt + delayMs;
+    if (startAt > now) {
+      try {
+        await this.sleep(startAt - now, signal);
+      } catch (err) {
+        this.release(host);
+        throw err;
+      }
+    }
+  }
+
+  private release(host: string): void {
+    const s = this.hosts.get(host);
+    if (!s) return;
+    s.active--;
+    const next = s.waiting.shift();
+    if (next) next();
+    else if (s.active === 0 && s.nextStart <= this.clock.now()) this.hosts.delete(host);
+  }
+
+  private queue(s: HostState, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const wake = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
+      const onAbort = () => { s.waiting = s.waiting.filter((w) => w !== wake); reject(signal!.reason); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      s.waiting.push(wake);
+    });
+  }
+
+  private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      let handle: TimerHandle | null = null;
+      const onAbort = () => { if (handle) this.clock.clearTimeout(handle); reject(signal!.reason); };
+      handle = this.clock.setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}
