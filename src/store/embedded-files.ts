@@ -1,4 +1,3 @@
-import type { GroupCommit } from './group-commit.js';
 import type { SqliteDatabase } from './sqlite.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
@@ -9,7 +8,7 @@ const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** Files under DATA_DIR/files/<workspace>/<id>; metadata in the SQLite file. Written to a temp file, synced, renamed. */
 export class EmbeddedFileStore implements FileStore {
-  constructor(private db: SqliteDatabase, private dir: string, private commit: GroupCommit) {
+  constructor(private db: SqliteDatabase, private dir: string) {
     db.exec('CREATE TABLE IF NOT EXISTS files (id TEXT PRIMARY KEY, ws TEXT NOT NULL, meta TEXT NOT NULL) WITHOUT ROWID');
     db.exec('CREATE INDEX IF NOT EXISTS files__ws ON files (ws)');
   }
@@ -35,8 +34,8 @@ export class EmbeddedFileStore implements FileStore {
     // An id names one file: if it lived in another workspace before, that copy goes.
     const prev = this.db.prepare('SELECT ws FROM files WHERE id = ?').get(id) as { ws: string } | undefined;
     if (prev && prev.ws !== meta.workspaceId) await rm(this.path(prev.ws, id), { force: true });
-    await this.commit.run(() => this.db.prepare('INSERT INTO files (id, ws, meta) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, meta = excluded.meta')
-      .run(id, meta.workspaceId, JSON.stringify({ ...meta, size: data.length })));
+    this.db.prepare('INSERT INTO files (id, ws, meta) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, meta = excluded.meta')
+      .run(id, meta.workspaceId, JSON.stringify({ ...meta, size: data.length }));
   }
 
   async get(workspaceId: string, id: string) {
@@ -51,14 +50,14 @@ export class EmbeddedFileStore implements FileStore {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const r = await this.commit.run(() => this.db.prepare('DELETE FROM files WHERE id = ? AND ws = ?').run(id, workspaceId));
+    const r = this.db.prepare('DELETE FROM files WHERE id = ? AND ws = ?').run(id, workspaceId);
     await rm(this.path(workspaceId, id), { force: true });
     return r.changes > 0;
   }
 
   async deleteWorkspace(workspaceId: string): Promise<number> {
     if (!SAFE.test(workspaceId)) throw new Error('bad workspace id');
-    const r = await this.commit.run(() => this.db.prepare('DELETE FROM files WHERE ws = ?').run(workspaceId));
+    const r = this.db.prepare('DELETE FROM files WHERE ws = ?').run(workspaceId);
     await rm(join(this.dir, workspaceId), { recursive: true, force: true });
     return r.changes;
   }

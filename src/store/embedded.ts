@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { applyUpdate, equalityFields } from './apply-update.js';
 import { startCheckpointer, type Checkpointer } from './embedded-checkpoint.js';
 import { EmbeddedFileStore } from './embedded-files.js';
-import { GroupCommit } from './group-commit.js';
 import { fieldExpr, whereClause } from './filter-sql.js';
 import {
   DuplicateKeyError, UnscopedQueryError,
@@ -37,26 +36,23 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
     checkpointer = startCheckpointer(file);
     db.pragma('wal_autocheckpoint = 0');
   };
-  // Writes of one event-loop turn share a transaction; each is acknowledged once it commits.
-  const commit = new GroupCommit(db);
   const collections = new Map<string, EmbeddedCollection<Doc>>();
-  const files = new EmbeddedFileStore(db, join(dataDir, 'files'), commit);
+  const files = new EmbeddedFileStore(db, join(dataDir, 'files'));
   return {
     kind: 'embedded',
     files,
     collection<T extends Doc>(name: string, spec: CollectionSpec = {}) {
       let c = collections.get(name);
-      if (!c) { c = new EmbeddedCollection<Doc>(db, name, spec, commit, wrote); collections.set(name, c); }
+      if (!c) { c = new EmbeddedCollection<Doc>(db, name, spec, wrote); collections.set(name, c); }
       else if (spec.indexes?.length) c.ensureIndexes(spec);
       return c as unknown as Collection<T>;
     },
     async dropWorkspace(workspaceId) {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c\\_%' ESCAPE '\\'").all() as { name: string }[];
-      await commit.run(() => db.transaction(() => { for (const t of tables) db.prepare(`DELETE FROM "${t.name}" WHERE ws = ?`).run(workspaceId); })());
+      db.transaction(() => { for (const t of tables) db.prepare(`DELETE FROM "${t.name}" WHERE ws = ?`).run(workspaceId); })();
       await files.deleteWorkspace(workspaceId);
     },
     async close() {
-      commit.flush();
       await checkpointer?.stop();
       if (db.open) db.close(); // the last connection to close checkpoints what is left
     },
@@ -67,13 +63,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private table: string;
   private stmts = new Map<string, SqliteStatement>();
   /** One transaction wrapper for the collection (better-sqlite3 builds several closures per transaction()). */
-  private tx: <R>(fn: () => R) => R;
+  private tx: (fn: () => void) => void;
 
-  constructor(private db: SqliteDatabase, readonly name: string, spec: CollectionSpec, private commit: GroupCommit, private wrote: () => void) {
+  constructor(private db: SqliteDatabase, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
     if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
     this.table = `c_${name}`;
-    const run = db.transaction((fn: () => unknown) => fn());
-    this.tx = <R>(fn: () => R) => run(fn) as R;
+    const run = db.transaction((fn: () => void) => fn());
+    this.tx = (fn) => run(fn);
     db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, ws TEXT NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID`);
     db.exec(`CREATE INDEX IF NOT EXISTS "${this.table}__ws" ON "${this.table}" (ws, id)`);
     this.ensureIndexes(spec);
@@ -100,15 +96,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return whereClause(filter, params) || '1';
   }
 
-  /** Runs a write in this turn's transaction; settles once it has committed. */
-  private write<R>(fn: () => R): Promise<R> {
-    return this.commit.run(() => {
-      try { const out = fn(); this.wrote(); return out; } catch (err) {
-        // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
-        if (keyClash(err)) throw new DuplicateKeyError(this.name, (err as Error).message);
-        throw err;
-      }
-    });
+  private write(fn: () => void): void {
+    try { fn(); this.wrote(); } catch (err) {
+      // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
+      if (keyClash(err)) throw new DuplicateKeyError(this.name, (err as Error).message);
+      throw err;
+    }
   }
 
   private select(filter: Filter, opts: FindOptions = {}): Row[] {
@@ -140,13 +133,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async insertOne(doc: T): Promise<T> {
-    await this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(doc._id, doc.workspaceId, JSON.stringify(doc)));
+    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(doc._id, doc.workspaceId, JSON.stringify(doc)));
     return doc;
   }
 
   async insertMany(docs: T[]): Promise<void> {
     const ins = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`);
-    await this.write(() => this.tx(() => { for (const d of docs) ins.run(d._id, d.workspaceId, JSON.stringify(d)); }));
+    this.write(() => this.tx(() => { for (const d of docs) ins.run(d._id, d.workspaceId, JSON.stringify(d)); }));
   }
 
   async findById(workspaceId: string, id: string): Promise<T | null> {
@@ -170,8 +163,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, opts: ScopeOptions & { upsert?: boolean } = {}): Promise<T | null> {
-    return this.write(() => this.tx(() => {
-      let result: T | null = null;
+    let result: T | null = null;
+    this.write(() => this.tx(() => {
       const key = this.byKey(filter);
       const row = key === undefined ? this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0] : key;
       if (row) {
@@ -182,36 +175,35 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         if (typeof result._id !== 'string' || typeof result.workspaceId !== 'string') throw new Error(`upsert into ${this.name} needs _id and workspaceId`);
         this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(result._id, result.workspaceId, JSON.stringify(result));
       }
-      return result;
     }));
+    return result;
   }
 
   async updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number> {
-    return this.write(() => this.tx(() => {
-      let n = 0;
+    let n = 0;
+    this.write(() => this.tx(() => {
       for (const row of this.select(filter, { ...opts, sort: [['_id', 1]] })) {
         this.put(applyUpdate(JSON.parse(row.doc) as T, update), row.id);
         n++;
       }
-      return n;
     }));
+    return n;
   }
 
   async replaceOne(doc: T): Promise<void> {
-    await this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`)
+    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`)
       .run(doc._id, doc.workspaceId, JSON.stringify(doc)));
   }
 
   async deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean> {
     const params: unknown[] = [];
     const where = this.where(filter, opts, params);
-    const r = await this.write(() => this.stmt(`DELETE FROM "${this.table}" WHERE id = (SELECT id FROM "${this.table}" WHERE ${where} LIMIT 1)`).run(...params));
+    const r = this.stmt(`DELETE FROM "${this.table}" WHERE id = (SELECT id FROM "${this.table}" WHERE ${where} LIMIT 1)`).run(...params);
     return r.changes > 0;
   }
 
   async deleteMany(filter: Filter, opts?: ScopeOptions): Promise<number> {
     const params: unknown[] = [];
-    const where = this.where(filter, opts, params);
-    return (await this.write(() => this.stmt(`DELETE FROM "${this.table}" WHERE ${where}`).run(...params))).changes;
+    return this.stmt(`DELETE FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`).run(...params).changes;
   }
 }

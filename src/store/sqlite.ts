@@ -48,8 +48,6 @@ interface NodeSqlite {
     iterate(...p: unknown[]): IterableIterator<unknown>;
   };
   readonly isOpen: boolean;
-  /** Whether a transaction is open (BEGIN run directly, as the group commit does). */
-  readonly isTransaction: boolean;
   close(): void;
 }
 
@@ -85,8 +83,7 @@ export function openSqlite(file: string): SqliteDatabase {
     prepare: (sql) => wrap(db.prepare(sql)),
     pragma: (text) => db.prepare(`PRAGMA ${text}`).all().map(toBuffers),
     transaction: (fn) => (...args) => {
-      // Inside a transaction opened outside this wrapper (the group commit's BEGIN) this is a savepoint too.
-      const name = depth === 0 && !db.isTransaction ? null : `sp${++savepoints}`;
+      const name = depth === 0 ? null : `sp${++savepoints}`;
       db.exec(name ? `SAVEPOINT ${name}` : 'BEGIN');
       depth++;
       try {
