@@ -2,8 +2,9 @@
  * Webhook delivery: turns stored bus events into durable delivery records (one per subscribed active endpoint)
  * and sends them. An event with subscribers is stored marked `fanOutPending` (in the same write as the event);
  * the mark is cleared once its delivery records are stored, and start-up finishes any marked event left by a
- * crash. Those records have ids derived from event and endpoint, so finishing twice makes no duplicate. Records carry nextAttemptAt; a scheduler driven by app.clock picks due ones, so a restart (or a
- * kill -9) resumes from the store. A try cut off by a crash is sent again at start-up: at-least-once, which the
+ * crash. Those records have ids derived from event and endpoint, so finishing twice makes no duplicate.
+ * Records carry nextAttemptAt; a scheduler driven by app.clock picks due ones, so a restart (or a kill -9)
+ * resumes from the store. A try cut off by a crash is sent again at start-up: at-least-once, which the
  * spec allows (receivers de-duplicate on id).
  */
 import { performance } from 'node:perf_hooks';
@@ -127,8 +128,12 @@ export class WebhookDispatcher {
 
   /** Asked by the bus before it stores an event: whether the event must be marked for fan-out. */
   private async hasSubscribers(event: EventRecord): Promise<boolean> {
-    if (!isDeliverable(event.type, event.data)) return false;
-    return (await this.activeEndpoints(event.workspaceId)).some((e) => e.events.includes(event.type));
+    return isDeliverable(event.type, event.data) && (await this.subscribers(event)).length > 0;
+  }
+
+  /** The active endpoints that take this event's type. */
+  private async subscribers(event: EventRecord): Promise<EndpointTarget[]> {
+    return (await this.activeEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
   }
 
   private onEvent(event: EventRecord, stored: boolean): void {
@@ -138,7 +143,7 @@ export class WebhookDispatcher {
 
   /** Stores the delivery records of a marked event, then clears its mark. */
   private async enqueue(event: EventRecord): Promise<void> {
-    const targets = (await this.activeEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
+    const targets = await this.subscribers(event);
     // Durable before anything is sent: the records are stored here, and only the pump (reading the store) sends.
     if (targets.length) await this.insertAll(targets.map((e) => this.newDelivery(e, event, false, null)));
     await this.app.events.collection.updateOne({ workspaceId: event.workspaceId, _id: event._id }, { $unset: ['fanOutPending'] });
