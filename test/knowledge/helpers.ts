@@ -6,6 +6,11 @@ import { knowledge } from '../../src/knowledge/service.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
 import { fakeEmbedding } from '../fakes/embeddings.js';
+import { startFakeOpenAI } from '../fakes/openai.js';
+import type { FakeServer } from '../fakes/script.js';
+import { setupOwner, type TestSession } from '../helpers/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startFakeSite, type FakeSite } from './fake-site.js';
 
 /** A real multi-page PDF made with pdf-lib: each page has a heading line and a few lines of text. */
 export async function makePdf(pages: Array<{ heading: string; lines: string[] }>): Promise<Buffer> {
@@ -58,4 +63,19 @@ export async function startFlakyEmbeddings(): Promise<FlakyEmbeddings> {
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   state.close = () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
   return state;
+}
+
+export interface KnowledgeWorld { server: TestServer; owner: TestSession; site: FakeSite; openai: FakeServer; close(): Promise<void> }
+
+/** A server with an owner, the fake website, and a fake OpenAI connection as the workspace's embedder. */
+export async function startKnowledgeWorld(env?: Record<string, string>): Promise<KnowledgeWorld> {
+  const server = await startTestServer({ env });
+  const owner = await setupOwner(server);
+  const site = await startFakeSite();
+  const openai = await startFakeOpenAI();
+  await addProviderConnection(server.app, owner.workspaceId, openai.baseUrl, openai.apiKey);
+  return {
+    server, owner, site, openai,
+    async close() { await server.stop(); await site.close(); await openai.close(); },
+  };
 }

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startFakeOpenAI } from '../fakes/openai.js';
-import type { FakeServer } from '../fakes/script.js';
-import { setupOwner, type TestSession } from '../helpers/auth.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { HANDBOOK_PDF, startFakeSite, type FakeSite } from './fake-site.js';
-import { addProviderConnection, ingestionIdle } from './helpers.js';
+import type { TestSession } from '../helpers/auth.js';
+import type { TestServer } from '../helpers/server.js';
+import { HANDBOOK_PDF, type FakeSite } from './fake-site.js';
+import { ingestionIdle, startKnowledgeWorld, type KnowledgeWorld } from './helpers.js';
 
 const UPLOAD_LIMIT = 64 * 1024;
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/knowledge/${name}`, import.meta.url));
@@ -14,20 +12,14 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/knowledge/${
 let server: TestServer;
 let owner: TestSession;
 let site: FakeSite;
-let openai: FakeServer;
+
+let world: KnowledgeWorld;
 
 test.before(async () => {
-  server = await startTestServer({ env: { UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) } });
-  owner = await setupOwner(server);
-  site = await startFakeSite();
-  openai = await startFakeOpenAI();
-  await addProviderConnection(server.app, owner.workspaceId, openai.baseUrl, openai.apiKey);
+  world = await startKnowledgeWorld({ UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT) });
+  ({ server, owner, site } = world);
 });
-test.after(async () => {
-  await server.stop();
-  await site.close();
-  await openai.close();
-});
+test.after(() => world.close());
 
 const api = (method: string, path: string, body?: unknown) => server.request(method, path, { body, headers: owner.headers });
 const upload = (bytes: Buffer, contentType: string, filename: string) =>

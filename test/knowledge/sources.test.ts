@@ -1,30 +1,24 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { knowledge } from '../../src/knowledge/service.js';
-import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
-import { setupOwner, type TestSession } from '../helpers/auth.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startFakeSite, type FakeSite } from './fake-site.js';
-import { addProviderConnection, ingestionIdle, makePdf } from './helpers.js';
+import type { TestSession } from '../helpers/auth.js';
+import type { TestServer } from '../helpers/server.js';
+import type { FakeSite } from './fake-site.js';
+import { ingestionIdle, makePdf, startKnowledgeWorld, type KnowledgeWorld } from './helpers.js';
 
 let server: TestServer;
 let owner: TestSession;
 let site: FakeSite;
 let openai: FakeServer;
 
+let world: KnowledgeWorld;
+
 test.before(async () => {
-  server = await startTestServer();
-  owner = await setupOwner(server);
-  site = await startFakeSite();
-  openai = await startFakeOpenAI();
-  await addProviderConnection(server.app, owner.workspaceId, openai.baseUrl, openai.apiKey);
+  world = await startKnowledgeWorld();
+  ({ server, owner, site, openai } = world);
 });
-test.after(async () => {
-  await server.stop();
-  await site.close();
-  await openai.close();
-});
+test.after(() => world.close());
 
 const api = (method: string, path: string, body?: unknown) => server.request(method, path, { body, headers: owner.headers });
 async function addSource(body: unknown) {
