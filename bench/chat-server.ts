@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { writeFileSync } from 'node:fs';
 import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
@@ -68,16 +70,26 @@ new PerformanceObserver((list) => {
     if (process.env.BENCH_GC_LOG) process.stderr.write(`gc kind ${(e as unknown as { detail: { kind: number } }).detail.kind} ${e.duration.toFixed(2)} ms heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB\n`);
   }
 }).observe({ entryTypes: ['gc'] });
+// --prof: a V8 CPU profile of each measured phase only (not start-up or warm-up), written to the given folder.
+const profDir = process.argv.find((a) => a.startsWith('--prof='))?.slice(7);
+const inspector = profDir ? new Session() : null;
+if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.setSamplingInterval', { interval: 250 }); }
+let phase = 0;
 let cpu = process.cpuUsage();
 let t0 = performance.now();
 
-process.on('message', (m: { cmd: string }) => {
+process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'phaseStart') {
+    if (inspector) await inspector.post('Profiler.start');
     trace.clear(); loop.reset(); loop.enable(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (m.cmd === 'phaseStop') {
     loop.disable();
     gc.on = false;
+    if (inspector) {
+      const { profile } = await inspector.post('Profiler.stop');
+      writeFileSync(join(profDir!, `chat-phase-${++phase}.cpuprofile`), JSON.stringify(profile));
+    }
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - t0;
     if (trace.size) process.stderr.write(`store calls this phase:\n${[...trace].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `  ${k} x${v.n} ${v.ms.toFixed(1)} ms`).join('\n')}\n`);

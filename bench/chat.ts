@@ -20,12 +20,14 @@
  *   turns/s); a think time (uniform 0..2x) paces visitors so latency is measured below saturation.
  *   The server's GC pauses during the phase are counted (BENCH_GC_LOG=1 prints each one to stderr);
  *   BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. "--max-semi-space-size=64").
- *   (--prof writes a V8 CPU profile of the server process to bench/.prof/; --trace-store prints the server's
+ *   (--prof writes a V8 CPU profile of each measured phase of the server to bench/.prof/chat-phase-N.cpuprofile;
+ *   --trace-store prints the server's
  *   store calls per phase to stderr. Summarise a profile with `node bench/prof-top.mjs <file>`.)
  *
  * Results are kept in docs/performance.md (## Chat).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +36,7 @@ import WebSocket from 'ws';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const PROF = process.argv.includes('--prof');
+const PIN = process.argv.includes('--pin');
 const SCENARIOS = (args[0] ?? '100,500,1000').split(',').map((n) => Math.max(1, Math.min(Number(n) || 100, 5000)));
 const TURNS = Math.max(1, Math.min(Number(args[1]) || 3, 50));
 /** Mean pause between a reply and the visitor's next question (uniform 0..2x); 0 = ask at once (saturation). */
@@ -144,7 +147,11 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
 
 const fake = await startChild('chat-fake.ts', [String(CHUNKS), String(CHUNK_GAP_MS)]);
 const fakePort = fake.ready.port as number;
-const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : [])], [...(PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(here, '.prof')}`] : []), ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])]);
+if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(fake.proc.pid)]);
+if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
+if (PROF) mkdirSync(join(here, '.prof'), { recursive: true });
+const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : []), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []);
+if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.proc.pid)]);
 const f = (x: number) => x.toFixed(2);
 console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
 console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | GC pauses n / total ms / max ms');

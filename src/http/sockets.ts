@@ -1,5 +1,6 @@
 import uWS from 'uWebSockets.js';
 import type { Logger } from '../log.js';
+import { openSyncWindow } from '../sync-window.js';
 import { parseCookies } from './cookies.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import { clientIp, newRequestId } from './server.js';
@@ -53,6 +54,8 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
         path: req.getUrl(), query: new URLSearchParams(req.getQuery() ?? ''), headers,
         cookies: parseCookies(headers.cookie), ip, requestId: newRequestId(headers['x-request-id']), signal: ac.signal,
       };
+      // Store reads answer at once during the upgrade, so it completes inside this callback (src/sync-window.ts).
+      openSyncWindow();
       Promise.resolve()
         .then(() => ep.upgrade(up))
         .then(

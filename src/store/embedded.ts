@@ -1,209 +1,218 @@
-import { keyClash, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { applyUpdate, equalityFields } from './apply-update.js';
-import { startCheckpointer, type Checkpointer } from './embedded-checkpoint.js';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { syncWindowOpen } from '../sync-window.js';
 import { EmbeddedFileStore } from './embedded-files.js';
-import { fieldExpr, whereClause } from './filter-sql.js';
+import type { StoreReply, StoreRequest, WireError } from './embedded-wire.js';
+import { openSqlite } from './sqlite.js';
 import {
   DuplicateKeyError, UnscopedQueryError,
   type Collection, type CollectionSpec, type Doc, type DocumentStore, type Filter, type FindOptions, type ScopeOptions, type Update,
 } from './types.js';
 
-type Row = { id: string; doc: string };
-
-/** Writes after which checkpoints move to a worker thread (small stores, such as tests', never start one). */
-const CHECKPOINT_WORKER_AFTER_WRITES = 2000;
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 /**
- * The default document store: one SQLite file under DATA_DIR (WAL mode). A table per collection holds
- * (id, ws, doc JSON); indexes are expression indexes over json_extract. Writes are synchronous, so each
- * update is atomic within the process; synchronous=NORMAL in WAL mode keeps every acknowledged write across
- * a process crash (kill -9).
+ * The default document store: one SQLite file under DATA_DIR (WAL mode). Its statements run on a thread of
+ * their own (src/store/embedded-thread.ts), so the event loop only sends requests and parses answers.
+ * Requests run in the order they are made and each is atomic; a write is acknowledged after its transaction
+ * committed (synchronous=NORMAL in WAL mode keeps it across a process crash, kill -9). File metadata uses a
+ * second connection on this thread (rare, short writes).
  */
 export function openEmbeddedStore(dataDir: string): DocumentStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'service.db');
-  const db = openSqlite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  // A busy store checkpoints in a worker (src/store/embedded-checkpoint.ts) instead of inside commits.
-  let writes = 0;
-  let checkpointer: Checkpointer | null = null;
-  const wrote = () => {
-    if (checkpointer || ++writes < CHECKPOINT_WORKER_AFTER_WRITES || !db.open) return;
-    checkpointer = startCheckpointer(file);
-    db.pragma('wal_autocheckpoint = 0');
-  };
+  // Opened here first, so a DATA_DIR that cannot hold the database fails at once, with its reason.
+  const meta = openSqlite(file);
+  meta.pragma('journal_mode = WAL');
+  meta.pragma('busy_timeout = 5000');
+  const files = new EmbeddedFileStore(meta, join(dataDir, 'files'));
+  const thread = new StoreThread(file);
   const collections = new Map<string, EmbeddedCollection<Doc>>();
-  const files = new EmbeddedFileStore(db, join(dataDir, 'files'));
   return {
     kind: 'embedded',
     files,
     collection<T extends Doc>(name: string, spec: CollectionSpec = {}) {
+      if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
       let c = collections.get(name);
-      if (!c) { c = new EmbeddedCollection<Doc>(db, name, spec, wrote); collections.set(name, c); }
-      else if (spec.indexes?.length) c.ensureIndexes(spec);
+      // The thread creates the table (and the spec's indexes) before any later request runs.
+      if (!c || spec.indexes?.length) void thread.request({ op: 'ensure', collection: name, spec }).catch(() => { /* the next call reports it */ });
+      if (!c) { c = new EmbeddedCollection<Doc>(thread, name); collections.set(name, c); }
       return c as unknown as Collection<T>;
     },
     async dropWorkspace(workspaceId) {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c\\_%' ESCAPE '\\'").all() as { name: string }[];
-      db.transaction(() => { for (const t of tables) db.prepare(`DELETE FROM "${t.name}" WHERE ws = ?`).run(workspaceId); })();
+      await thread.request({ op: 'drop', workspaceId });
       await files.deleteWorkspace(workspaceId);
     },
     async close() {
-      await checkpointer?.stop();
-      if (db.open) db.close(); // the last connection to close checkpoints what is left
+      await thread.close();
+      if (meta.open) meta.close();
     },
   };
 }
 
+type Pending = { resolve(v: unknown): void; reject(e: Error): void };
+
+/** A synchronous request waits this long at most (the thread may still be starting). */
+const SYNC_TIMEOUT_MS = 30_000;
+
+const toError = (e: WireError): Error =>
+  e.kind === 'duplicate' ? Object.assign(new DuplicateKeyError(e.collection ?? '', ''), { message: e.message })
+    : e.kind === 'unscoped' ? new UnscopedQueryError(e.collection ?? '')
+      : new Error(e.message);
+type Request = StoreRequest extends infer R ? R extends { id: number } ? Omit<R, 'id'> : never : never;
+
+/** The client side of the store thread: numbered requests, answers matched by number. */
+class StoreThread {
+  private worker: Worker;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed: Promise<void> | null = null;
+  private broken: Error | null = null;
+  /** For synchronous requests: the thread answers on this port, then sets the signal and wakes this thread. */
+  private syncPort!: MessagePort;
+  private signal = new Int32Array(new SharedArrayBuffer(4));
+
+  constructor(private file: string) {
+    this.worker = this.spawn();
+  }
+
+  private spawn(): Worker {
+    // Under tsx (tests, `npm run dev`) the thread runs the .ts source: a worker's entry does not go through the
+    // loader hooks inherited from the parent, so the thread registers tsx's require hook itself.
+    const entry = new URL(`./embedded-thread${EXT}`, import.meta.url);
+    const channel = new MessageChannel();
+    this.syncPort = channel.port1;
+    const workerData = { file: this.file, syncPort: channel.port2, signal: this.signal };
+    const options = { workerData, transferList: [channel.port2] };
+    const w = EXT === '.ts'
+      ? new Worker(`require(${JSON.stringify(createRequire(import.meta.url).resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, ...options })
+      : new Worker(entry, options);
+    w.unref();
+    let answered = false;
+    w.on('message', (replies: StoreReply[]) => { answered = true; this.settle(replies); });
+    // A thread that dies fails what it had not answered; a new one takes the next requests (unless it died
+    // before answering anything: then the database cannot be opened and every request fails with the reason).
+    const fail = (why: string) => {
+      const err = new Error(`the embedded store thread stopped (${why}); the request was not applied`);
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+      if (this.worker !== w || this.closed) return;
+      if (answered) this.worker = this.spawn();
+      else this.broken = err;
+    };
+    w.on('error', (err) => fail(err.message));
+    w.on('exit', (code) => { if (code !== 0 || this.pending.size) fail(`exit ${code}`); });
+    return w;
+  }
+
+  private settle(replies: StoreReply[]): void {
+    for (const r of replies) {
+      const p = this.pending.get(r.id);
+      if (!p) continue;
+      this.pending.delete(r.id);
+      if (r.ok) p.resolve(r.value);
+      else p.reject(toError(r.error));
+    }
+    // The thread keeps the process alive only while it owes answers.
+    if (this.pending.size === 0) this.worker.unref();
+  }
+
+  request(req: Request): Promise<unknown> {
+    if (this.broken) return Promise.reject(this.broken);
+    if (this.closed) return Promise.reject(new Error('the embedded store is closed'));
+    if (syncWindowOpen()) {
+      try { return Promise.resolve(this.requestSync(req)); } catch (err) { return Promise.reject(err); }
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...req, id } as StoreRequest);
+    });
+  }
+
+  /** Sends a request and blocks this thread until its answer (after every request sent before it). */
+  private requestSync(req: Request): unknown {
+    const id = this.nextId++;
+    Atomics.store(this.signal, 0, 0);
+    this.worker.postMessage({ ...req, id, sync: true } as StoreRequest);
+    if (Atomics.wait(this.signal, 0, 0, SYNC_TIMEOUT_MS) === 'timed-out') throw new Error(`the embedded store thread did not answer within ${SYNC_TIMEOUT_MS / 1000} s`);
+    const got = receiveMessageOnPort(this.syncPort)?.message as StoreReply | undefined;
+    if (!got || got.id !== id) throw new Error('the embedded store thread answered out of turn');
+    if (got.ok) return got.value;
+    throw toError(got.error);
+  }
+
+  call(collection: string, method: string, args: unknown[]): Promise<unknown> {
+    return this.request({ op: 'call', collection, method, args });
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return this.closed;
+    if (this.broken) return (this.closed = Promise.resolve());
+    const id = this.nextId++;
+    this.closed = new Promise<void>((resolve) => {
+      const w = this.worker;
+      w.ref();
+      this.pending.set(id, { resolve: () => resolve(), reject: () => resolve() });
+      w.once('exit', () => resolve());
+      w.postMessage({ op: 'close', id } satisfies StoreRequest);
+    });
+    return this.closed;
+  }
+}
+
+const parse = <T>(json: unknown): T | null => (typeof json === 'string' ? JSON.parse(json) as T : null);
+
+/** A collection as the rest of the server sees it: each call is one request to the store thread. */
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
-  private table: string;
-  private stmts = new Map<string, SqliteStatement>();
-  /** One transaction wrapper for the collection (better-sqlite3 builds several closures per transaction()). */
-  private tx: (fn: () => void) => void;
-
-  constructor(private db: SqliteDatabase, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
-    if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
-    this.table = `c_${name}`;
-    const run = db.transaction((fn: () => void) => fn());
-    this.tx = (fn) => run(fn);
-    db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, ws TEXT NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID`);
-    db.exec(`CREATE INDEX IF NOT EXISTS "${this.table}__ws" ON "${this.table}" (ws, id)`);
-    this.ensureIndexes(spec);
-  }
-
-  /** Creates the spec's indexes (idempotent); a later opener of the collection may add its own. */
-  ensureIndexes(spec: CollectionSpec): void {
-    for (const ix of spec.indexes ?? []) {
-      const cols = ix.fields.map(([f, d]) => `${fieldExpr(f)}${d === -1 ? ' DESC' : ''}`).join(', ');
-      const ixName = `${this.table}__${ix.fields.map(([f]) => f.replace(/\./g, '_')).join('_')}${ix.unique ? '_u' : ''}`;
-      const where = ix.sparse ? ` WHERE ${ix.fields.map(([f]) => `${fieldExpr(f)} IS NOT NULL`).join(' AND ')}` : '';
-      this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${ixName}" ON "${this.table}" (${cols})${where}`);
-    }
-  }
-
-  private stmt(sql: string): SqliteStatement {
-    let s = this.stmts.get(sql);
-    if (!s) { s = this.db.prepare(sql); this.stmts.set(sql, s); }
-    return s;
-  }
-
-  private where(filter: Filter, opts: ScopeOptions | undefined, params: unknown[]): string {
-    if (!opts?.crossWorkspace && typeof filter.workspaceId !== 'string') throw new UnscopedQueryError(this.name);
-    return whereClause(filter, params) || '1';
-  }
-
-  private write(fn: () => void): void {
-    try { fn(); this.wrote(); } catch (err) {
-      // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
-      if (keyClash(err)) throw new DuplicateKeyError(this.name, (err as Error).message);
-      throw err;
-    }
-  }
-
-  private select(filter: Filter, opts: FindOptions = {}): Row[] {
-    const params: unknown[] = [];
-    let sql = `SELECT id, doc FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`;
-    if (opts.before) { sql += ' AND id < ?'; params.push(opts.before); }
-    const sort = opts.sort ?? [['_id', -1]];
-    sql += ` ORDER BY ${sort.map(([f, d]) => `${fieldExpr(f)} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ')}`;
-    if (!sort.some(([f]) => f === '_id')) sql += ', id DESC';
-    if (opts.limit !== undefined || opts.skip !== undefined) { sql += ' LIMIT ? OFFSET ?'; params.push(opts.limit ?? -1, opts.skip ?? 0); }
-    return this.stmt(sql).all(...params) as Row[];
-  }
-
-  /**
-   * The usual update target, `{ workspaceId, _id }`, read by primary key without building a query; undefined
-   * when the filter has another shape (null when it has this shape and nothing matches).
-   */
-  private byKey(filter: Filter): Row | null | undefined {
-    const keys = Object.keys(filter);
-    if (keys.length !== 2 || typeof filter._id !== 'string' || typeof filter.workspaceId !== 'string') return undefined;
-    return (this.stmt(`SELECT id, doc FROM "${this.table}" WHERE id = ? AND ws = ?`).get(filter._id, filter.workspaceId) as Row | undefined) ?? null;
-  }
-
-  /** Stores an updated record; the ws column follows the record in case the update moved it. */
-  private put(doc: T, id: string): void {
-    if (doc._id !== id) throw new Error(`an update cannot change _id in ${this.name}`);
-    if (typeof doc.workspaceId !== 'string') throw new Error(`an update cannot remove workspaceId in ${this.name}`);
-    this.stmt(`UPDATE "${this.table}" SET ws = ?, doc = ? WHERE id = ?`).run(doc.workspaceId, JSON.stringify(doc), id);
-  }
+  constructor(private thread: StoreThread, readonly name: string) {}
 
   async insertOne(doc: T): Promise<T> {
-    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(doc._id, doc.workspaceId, JSON.stringify(doc)));
+    await this.thread.call(this.name, 'insertOne', [doc._id, doc.workspaceId, JSON.stringify(doc)]);
     return doc;
   }
 
   async insertMany(docs: T[]): Promise<void> {
-    const ins = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`);
-    this.write(() => this.tx(() => { for (const d of docs) ins.run(d._id, d.workspaceId, JSON.stringify(d)); }));
+    await this.thread.call(this.name, 'insertMany', [docs.map((d) => [d._id, d.workspaceId, JSON.stringify(d)])]);
   }
 
   async findById(workspaceId: string, id: string): Promise<T | null> {
-    const row = this.stmt(`SELECT doc FROM "${this.table}" WHERE id = ? AND ws = ?`).get(id, workspaceId) as Row | undefined;
-    return row ? JSON.parse(row.doc) : null;
+    return parse<T>(await this.thread.call(this.name, 'findById', [workspaceId, id]));
   }
 
-  async findOne(filter: Filter, opts: FindOptions = {}): Promise<T | null> {
-    const rows = this.select(filter, { ...opts, limit: 1 });
-    return rows.length ? JSON.parse(rows[0].doc) : null;
+  async findOne(filter: Filter, opts?: FindOptions): Promise<T | null> {
+    return parse<T>(await this.thread.call(this.name, 'findOne', [filter, opts]));
   }
 
-  async find(filter: Filter, opts: FindOptions = {}): Promise<T[]> {
-    return this.select(filter, opts).map((r) => JSON.parse(r.doc));
+  async find(filter: Filter, opts?: FindOptions): Promise<T[]> {
+    return ((await this.thread.call(this.name, 'find', [filter, opts])) as string[]).map((j) => JSON.parse(j) as T);
   }
 
   async count(filter: Filter, opts?: ScopeOptions): Promise<number> {
-    const params: unknown[] = [];
-    const row = this.stmt(`SELECT COUNT(*) AS n FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`).get(...params) as { n: number };
-    return row.n;
+    return (await this.thread.call(this.name, 'count', [filter, opts])) as number;
   }
 
-  async updateOne(filter: Filter, update: Update, opts: ScopeOptions & { upsert?: boolean } = {}): Promise<T | null> {
-    let result: T | null = null;
-    this.write(() => this.tx(() => {
-      const key = this.byKey(filter);
-      const row = key === undefined ? this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0] : key;
-      if (row) {
-        result = applyUpdate(JSON.parse(row.doc) as T, update);
-        this.put(result, row.id);
-      } else if (opts.upsert) {
-        result = applyUpdate(equalityFields(filter) as T, update, true);
-        if (typeof result._id !== 'string' || typeof result.workspaceId !== 'string') throw new Error(`upsert into ${this.name} needs _id and workspaceId`);
-        this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(result._id, result.workspaceId, JSON.stringify(result));
-      }
-    }));
-    return result;
+  async updateOne(filter: Filter, update: Update, opts?: ScopeOptions & { upsert?: boolean }): Promise<T | null> {
+    return parse<T>(await this.thread.call(this.name, 'updateOne', [filter, update, opts]));
   }
 
   async updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number> {
-    let n = 0;
-    this.write(() => this.tx(() => {
-      for (const row of this.select(filter, { ...opts, sort: [['_id', 1]] })) {
-        this.put(applyUpdate(JSON.parse(row.doc) as T, update), row.id);
-        n++;
-      }
-    }));
-    return n;
+    return (await this.thread.call(this.name, 'updateMany', [filter, update, opts])) as number;
   }
 
   async replaceOne(doc: T): Promise<void> {
-    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`)
-      .run(doc._id, doc.workspaceId, JSON.stringify(doc)));
+    await this.thread.call(this.name, 'replaceOne', [doc._id, doc.workspaceId, JSON.stringify(doc)]);
   }
 
   async deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean> {
-    const params: unknown[] = [];
-    const where = this.where(filter, opts, params);
-    const r = this.stmt(`DELETE FROM "${this.table}" WHERE id = (SELECT id FROM "${this.table}" WHERE ${where} LIMIT 1)`).run(...params);
-    return r.changes > 0;
+    return (await this.thread.call(this.name, 'deleteOne', [filter, opts])) as boolean;
   }
 
   async deleteMany(filter: Filter, opts?: ScopeOptions): Promise<number> {
-    const params: unknown[] = [];
-    return this.stmt(`DELETE FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`).run(...params).changes;
+    return (await this.thread.call(this.name, 'deleteMany', [filter, opts])) as number;
   }
 }

@@ -23,6 +23,8 @@ export interface SqliteDatabase {
   pragma(text: string): unknown;
   /** Wraps fn in a transaction (nested calls become savepoints), like better-sqlite3's db.transaction. */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  /** A transaction is open (BEGIN without COMMIT or ROLLBACK yet). */
+  readonly inTransaction: boolean;
   readonly open: boolean;
   close(): void;
 }
@@ -48,6 +50,7 @@ interface NodeSqlite {
     iterate(...p: unknown[]): IterableIterator<unknown>;
   };
   readonly isOpen: boolean;
+  readonly isTransaction: boolean;
   close(): void;
 }
 
@@ -60,13 +63,13 @@ export function openSqlite(file: string): SqliteDatabase {
       prepare: (sql) => db.prepare(sql),
       pragma: (text) => db.pragma(text),
       transaction: (fn) => db.transaction(fn),
+      get inTransaction() { return db.inTransaction as boolean; },
       get open() { return db.open as boolean; },
       close: () => db.close(),
     };
   }
   const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (file: string) => NodeSqlite };
   const db = new DatabaseSync(file);
-  let depth = 0;
   let savepoints = 0;
   const wrap = (s: ReturnType<typeof db.prepare>, first = false): SqliteStatement => {
     const shape = (row: unknown) => (first && row && typeof row === 'object' ? Object.values(row)[0] : toBuffers(row));
@@ -83,20 +86,19 @@ export function openSqlite(file: string): SqliteDatabase {
     prepare: (sql) => wrap(db.prepare(sql)),
     pragma: (text) => db.prepare(`PRAGMA ${text}`).all().map(toBuffers),
     transaction: (fn) => (...args) => {
-      const name = depth === 0 ? null : `sp${++savepoints}`;
+      // Inside an open transaction (ours or a BEGIN run with exec), a savepoint, as better-sqlite3 does.
+      const name = db.isTransaction ? `sp${++savepoints}` : null;
       db.exec(name ? `SAVEPOINT ${name}` : 'BEGIN');
-      depth++;
       try {
         const out = fn(...args);
-        depth--;
         db.exec(name ? `RELEASE ${name}` : 'COMMIT');
         return out;
       } catch (err) {
-        depth--;
         db.exec(name ? `ROLLBACK TO ${name}; RELEASE ${name}` : 'ROLLBACK');
         throw err;
       }
     },
+    get inTransaction() { return db.isTransaction; },
     get open() { return db.isOpen; },
     close: () => db.close(),
   };

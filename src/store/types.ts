@@ -142,7 +142,7 @@ export class DuplicateKeyError extends Error {
 }
 
 export class UnscopedQueryError extends Error {
-  constructor(collection: string) {
+  constructor(readonly collection: string) {
     super(`query on ${collection} without workspaceId; pass crossWorkspace: true if that is intended`);
   }
 }

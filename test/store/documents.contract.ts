@@ -69,6 +69,28 @@ export function documentsContract(adapter: string, factory: DocumentStoreFactory
     await rejects(c.insertMany([{ _id: newId('rec'), workspaceId: rec.workspaceId }, rec]), DuplicateKeyError);
   });
 
+  test('writes made at the same time each succeed or fail alone', async () => {
+    const c = coll();
+    const w = ws();
+    const taken = { _id: newId('rec'), workspaceId: w, n: 0 };
+    await c.insertOne(taken);
+    const ids = Array.from({ length: 60 }, () => newId('rec'));
+    // One batch of calls, none awaited before the next: the failing insert sits in the middle of them.
+    const calls = [
+      ...ids.slice(0, 30).map((_id, i) => c.insertOne({ _id, workspaceId: w, n: i + 1 })),
+      c.insertOne({ ...taken, n: 99 }),
+      c.updateOne({ workspaceId: w, _id: taken._id }, { $inc: { n: 5 } }),
+      ...ids.slice(30).map((_id, i) => c.insertOne({ _id, workspaceId: w, n: i + 31 })),
+    ];
+    const settled = await Promise.allSettled(calls);
+    const failed = settled.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    assert.is(failed.length, 1);
+    assert.instance(failed[0].reason, DuplicateKeyError);
+    assert.is(await c.count({ workspaceId: w }), 61);
+    assert.is((await c.findById(w, taken._id))?.n, 5);
+    assert.is((await c.findById(w, ids[59]))?.n, 60);
+  });
+
   test('equality and comparison operators match like MongoDB, numbers never matching strings', async () => {
     const { q } = await sample();
     assert.is(await q({ n: 2 }), 'b');

@@ -1,0 +1,163 @@
+import { applyUpdate, equalityFields } from './apply-update.js';
+import { fieldExpr, whereClause } from './filter-sql.js';
+import { keyClash, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
+import { DuplicateKeyError, UnscopedQueryError, type CollectionSpec, type Doc, type Filter, type FindOptions, type ScopeOptions, type Update } from './types.js';
+
+type Row = { id: string; doc: string };
+
+/**
+ * One collection of the embedded store, run on the store thread (src/store/embedded-thread.ts): a table per
+ * collection holds (id, ws, doc JSON); indexes are expression indexes over json_extract. Every method is
+ * synchronous and atomic; reads return the stored JSON text, which the caller's thread parses.
+ */
+export class EmbeddedCollection {
+  private table: string;
+  private stmts = new Map<string, SqliteStatement>();
+  /** One transaction wrapper for the collection (better-sqlite3 builds several closures per transaction()). */
+  private tx: (fn: () => void) => void;
+
+  constructor(private db: SqliteDatabase, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
+    if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
+    this.table = `c_${name}`;
+    const run = db.transaction((fn: () => void) => fn());
+    this.tx = (fn) => run(fn);
+    db.exec(`CREATE TABLE IF NOT EXISTS "${this.table}" (id TEXT PRIMARY KEY, ws TEXT NOT NULL, doc TEXT NOT NULL) WITHOUT ROWID`);
+    db.exec(`CREATE INDEX IF NOT EXISTS "${this.table}__ws" ON "${this.table}" (ws, id)`);
+    this.ensureIndexes(spec);
+  }
+
+  /** Creates the spec's indexes (idempotent); a later opener of the collection may add its own. */
+  ensureIndexes(spec: CollectionSpec): void {
+    for (const ix of spec.indexes ?? []) {
+      const cols = ix.fields.map(([f, d]) => `${fieldExpr(f)}${d === -1 ? ' DESC' : ''}`).join(', ');
+      const ixName = `${this.table}__${ix.fields.map(([f]) => f.replace(/\./g, '_')).join('_')}${ix.unique ? '_u' : ''}`;
+      const where = ix.sparse ? ` WHERE ${ix.fields.map(([f]) => `${fieldExpr(f)} IS NOT NULL`).join(' AND ')}` : '';
+      this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${ixName}" ON "${this.table}" (${cols})${where}`);
+    }
+  }
+
+  private stmt(sql: string): SqliteStatement {
+    let s = this.stmts.get(sql);
+    if (!s) { s = this.db.prepare(sql); this.stmts.set(sql, s); }
+    return s;
+  }
+
+  private where(filter: Filter, opts: ScopeOptions | undefined, params: unknown[]): string {
+    if (!opts?.crossWorkspace && typeof filter.workspaceId !== 'string') throw new UnscopedQueryError(this.name);
+    return whereClause(filter, params) || '1';
+  }
+
+  private write(fn: () => void): void {
+    try { fn(); this.wrote(); } catch (err) {
+      // Only key clashes are duplicates; NOT NULL (a record without workspaceId) is a plain error.
+      if (keyClash(err)) throw new DuplicateKeyError(this.name, (err as Error).message);
+      throw err;
+    }
+  }
+
+  private select(filter: Filter, opts: FindOptions = {}): Row[] {
+    const params: unknown[] = [];
+    let sql = `SELECT id, doc FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`;
+    if (opts.before) { sql += ' AND id < ?'; params.push(opts.before); }
+    const sort = opts.sort ?? [['_id', -1]];
+    sql += ` ORDER BY ${sort.map(([f, d]) => `${fieldExpr(f)} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ')}`;
+    if (!sort.some(([f]) => f === '_id')) sql += ', id DESC';
+    if (opts.limit !== undefined || opts.skip !== undefined) { sql += ' LIMIT ? OFFSET ?'; params.push(opts.limit ?? -1, opts.skip ?? 0); }
+    return this.stmt(sql).all(...params) as Row[];
+  }
+
+  /**
+   * The usual update target, `{ workspaceId, _id }`, read by primary key without building a query; undefined
+   * when the filter has another shape (null when it has this shape and nothing matches).
+   */
+  private byKey(filter: Filter): Row | null | undefined {
+    const keys = Object.keys(filter);
+    if (keys.length !== 2 || typeof filter._id !== 'string' || typeof filter.workspaceId !== 'string') return undefined;
+    return (this.stmt(`SELECT id, doc FROM "${this.table}" WHERE id = ? AND ws = ?`).get(filter._id, filter.workspaceId) as Row | undefined) ?? null;
+  }
+
+  /** Stores an updated record (returns its JSON); the ws column follows the record in case the update moved it. */
+  private put(doc: Doc, id: string): string {
+    if (doc._id !== id) throw new Error(`an update cannot change _id in ${this.name}`);
+    if (typeof doc.workspaceId !== 'string') throw new Error(`an update cannot remove workspaceId in ${this.name}`);
+    const json = JSON.stringify(doc);
+    this.stmt(`UPDATE "${this.table}" SET ws = ?, doc = ? WHERE id = ?`).run(doc.workspaceId, json, id);
+    return json;
+  }
+
+  /** `json` is the record as JSON text (the caller serialises it, so JSON rules apply exactly as written). */
+  insertOne(id: string, ws: string, json: string): void {
+    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(id, ws, json));
+  }
+
+  insertMany(rows: Array<[id: string, ws: string, json: string]>): void {
+    const ins = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`);
+    this.write(() => this.tx(() => { for (const r of rows) ins.run(r[0], r[1], r[2]); }));
+  }
+
+  findById(workspaceId: string, id: string): string | null {
+    const row = this.stmt(`SELECT doc FROM "${this.table}" WHERE id = ? AND ws = ?`).get(id, workspaceId) as Row | undefined;
+    return row ? row.doc : null;
+  }
+
+  findOne(filter: Filter, opts: FindOptions = {}): string | null {
+    const rows = this.select(filter, { ...opts, limit: 1 });
+    return rows.length ? rows[0].doc : null;
+  }
+
+  find(filter: Filter, opts: FindOptions = {}): string[] {
+    return this.select(filter, opts).map((r) => r.doc);
+  }
+
+  count(filter: Filter, opts?: ScopeOptions): number {
+    const params: unknown[] = [];
+    const row = this.stmt(`SELECT COUNT(*) AS n FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`).get(...params) as { n: number };
+    return row.n;
+  }
+
+  /** Returns the record after the update as JSON text, or null when nothing matched (and no upsert). */
+  updateOne(filter: Filter, update: Update, opts: ScopeOptions & { upsert?: boolean } = {}): string | null {
+    let result: string | null = null;
+    this.write(() => this.tx(() => {
+      const key = this.byKey(filter);
+      const row = key === undefined ? this.select(filter, { ...opts, limit: 1, sort: [['_id', 1]] })[0] : key;
+      if (row) {
+        result = this.put(applyUpdate(JSON.parse(row.doc) as Doc, update), row.id);
+      } else if (opts.upsert) {
+        const doc = applyUpdate(equalityFields(filter) as unknown as Doc, update, true);
+        if (typeof doc._id !== 'string' || typeof doc.workspaceId !== 'string') throw new Error(`upsert into ${this.name} needs _id and workspaceId`);
+        result = JSON.stringify(doc);
+        this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?)`).run(doc._id, doc.workspaceId, result);
+      }
+    }));
+    return result;
+  }
+
+  updateMany(filter: Filter, update: Update, opts?: ScopeOptions): number {
+    let n = 0;
+    this.write(() => this.tx(() => {
+      for (const row of this.select(filter, { ...opts, sort: [['_id', 1]] })) {
+        this.put(applyUpdate(JSON.parse(row.doc) as Doc, update), row.id);
+        n++;
+      }
+    }));
+    return n;
+  }
+
+  replaceOne(id: string, ws: string, json: string): void {
+    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`)
+      .run(id, ws, json));
+  }
+
+  deleteOne(filter: Filter, opts?: ScopeOptions): boolean {
+    const params: unknown[] = [];
+    const where = this.where(filter, opts, params);
+    const r = this.stmt(`DELETE FROM "${this.table}" WHERE id = (SELECT id FROM "${this.table}" WHERE ${where} LIMIT 1)`).run(...params);
+    return r.changes > 0;
+  }
+
+  deleteMany(filter: Filter, opts?: ScopeOptions): number {
+    const params: unknown[] = [];
+    return this.stmt(`DELETE FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`).run(...params).changes;
+  }
+}

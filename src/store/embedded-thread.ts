@@ -1,0 +1,116 @@
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { startCheckpointer, type Checkpointer } from './embedded-checkpoint.js';
+import { EmbeddedCollection } from './embedded-collection.js';
+import { openSqlite } from './sqlite.js';
+import { DuplicateKeyError, UnscopedQueryError, type CollectionSpec } from './types.js';
+import type { StoreReply, StoreRequest, WireError } from './embedded-wire.js';
+
+/**
+ * The embedded store's thread: the only connection that writes documents, so SQLite's work (statements,
+ * WAL appends) never sits on the event loop. Requests run in arrival order, each atomic; the requests that
+ * arrive in one turn of this thread's loop share one transaction (group commit), and their answers are sent
+ * only after its COMMIT, so an acknowledged write is in the WAL (synchronous=NORMAL keeps it across kill -9).
+ * A request that fails rolls back alone (statement or savepoint); the others in its transaction still commit.
+ */
+const { file, syncPort, signal } = workerData as { file: string; syncPort: MessagePort; signal: Int32Array };
+const port = parentPort!;
+const db = openSqlite(file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+
+/** Calls that only read (everything else counts as a write). */
+const READS = new Set(['findById', 'findOne', 'find', 'count']);
+/** Requests answered per message at most; a longer burst commits and answers in parts. */
+const MAX_BATCH = 256;
+/** Writes after which checkpoints move to their own worker (small stores, such as tests', never start one). */
+const CHECKPOINT_WORKER_AFTER_WRITES = 2000;
+
+let writes = 0;
+let checkpointer: Checkpointer | null = null;
+const wrote = () => {
+  if (checkpointer || ++writes < CHECKPOINT_WORKER_AFTER_WRITES) return;
+  checkpointer = startCheckpointer(file);
+  db.pragma('wal_autocheckpoint = 0');
+};
+const collections = new Map<string, EmbeddedCollection>();
+const collection = (name: string, spec: CollectionSpec = {}) => {
+  let c = collections.get(name);
+  if (!c) { c = new EmbeddedCollection(db, name, spec, wrote); collections.set(name, c); }
+  else if (spec.indexes?.length) c.ensureIndexes(spec);
+  return c;
+};
+
+function wireError(err: unknown): WireError {
+  if (err instanceof DuplicateKeyError) return { kind: 'duplicate', message: err.message, collection: err.collection };
+  if (err instanceof UnscopedQueryError) return { kind: 'unscoped', message: err.message, collection: err.collection };
+  return { kind: 'error', message: (err as Error)?.message ?? String(err) };
+}
+
+function run(req: StoreRequest): unknown {
+  switch (req.op) {
+    case 'call': {
+      const c = collection(req.collection) as unknown as Record<string, (...a: unknown[]) => unknown>;
+      return c[req.method](...req.args);
+    }
+    case 'ensure': collection(req.collection, req.spec); return null;
+    case 'drop': {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c\\_%' ESCAPE '\\'").all() as { name: string }[];
+      db.transaction(() => { for (const t of tables) db.prepare(`DELETE FROM "${t.name}" WHERE ws = ?`).run(req.workspaceId); })();
+      return null;
+    }
+    default: throw new Error(`unknown store request ${(req as { op: string }).op}`);
+  }
+}
+
+let batch: StoreReply[] = [];
+let open = false;
+
+/**
+ * Ends the open transaction and answers its requests. If SQLite rolled the transaction back by itself (disk
+ * full, I/O error) or COMMIT fails, every write in it is lost, so each write is answered with that error.
+ */
+function commit(): void {
+  if (!open) return;
+  open = false;
+  let lost: WireError | null = null;
+  if (!db.inTransaction) lost = batch.find((r) => !r.ok)?.error ?? { kind: 'error', message: 'transaction rolled back' };
+  else {
+    try { db.exec('COMMIT'); } catch (err) { lost = wireError(err); }
+    if (db.inTransaction) { try { db.exec('ROLLBACK'); } catch { /* already rolled back */ } }
+  }
+  const out = lost ? batch.map((r): StoreReply => (r.write && r.ok ? { id: r.id, ok: false, write: true, error: lost } : r)) : batch;
+  batch = [];
+  // A synchronous request is always last in its batch; it is answered on its own port, after the others.
+  const sync = syncId !== null && out[out.length - 1]?.id === syncId ? out.pop()! : null;
+  syncId = null;
+  if (out.length) port.postMessage(out);
+  if (sync) { syncPort.postMessage(sync); Atomics.store(signal, 0, 1); Atomics.notify(signal, 0); }
+}
+let syncId: number | null = null;
+
+port.on('message', (req: StoreRequest) => {
+  if (req.op === 'close') {
+    commit();
+    void (async () => {
+      await checkpointer?.stop();
+      db.close(); // the last connection to close checkpoints what is left
+      port.postMessage([{ id: req.id, ok: true, value: null }]);
+      syncPort.close();
+      port.close();
+    })();
+    return;
+  }
+  const write = req.op !== 'call' || !READS.has(req.method);
+  let reply: StoreReply;
+  try {
+    // IMMEDIATE: the transaction holds the write lock from its start, so a write by the main thread's file
+    // connection in between cannot leave it on a stale snapshot (SQLITE_BUSY without waiting).
+    if (!open) { db.exec('BEGIN IMMEDIATE'); open = true; setImmediate(commit); }
+    reply = { id: req.id, ok: true, write, value: run(req) };
+  } catch (err) { reply = { id: req.id, ok: false, write, error: wireError(err) }; }
+  batch.push(reply);
+  if (req.sync) syncId = req.id; // the caller blocks until this answer: commit now
+  if (!open) { open = true; commit(); } // BEGIN itself failed: answered at once
+  else if (req.sync || !db.inTransaction || batch.length >= MAX_BATCH) commit();
+});

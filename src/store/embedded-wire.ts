@@ -1,0 +1,20 @@
+import type { CollectionSpec } from './types.js';
+
+/** Messages between the embedded store's client (src/store/embedded.ts) and its thread (embedded-thread.ts). */
+export type StoreRequest = (
+  | { op: 'call'; collection: string; method: string; args: unknown[] }
+  | { op: 'ensure'; collection: string; spec: CollectionSpec }
+  | { op: 'drop'; workspaceId: string }
+  | { op: 'close' }
+) & {
+  id: number;
+  /** The caller blocks until the answer (src/sync-window.ts): it comes on the sync port, then the signal wakes it. */
+  sync?: true;
+};
+
+export interface WireError { kind: 'duplicate' | 'unscoped' | 'error'; message: string; collection?: string }
+
+/** Answers come in arrays: one message per committed transaction. */
+export type StoreReply =
+  | { id: number; ok: true; write?: boolean; value: unknown }
+  | { id: number; ok: false; write?: boolean; error: WireError };
