@@ -8,12 +8,13 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
+import { loopDelay } from './loop-delay.js';
 
 const CHUNKS = Math.max(1, Number(process.argv[2]) || 12);
 const GAP_MS = Math.max(0, Number(process.argv[3]) || 2);
 const wallNow = () => performance.timeOrigin + performance.now();
-const loop = monitorEventLoopDelay({ resolution: 5 });
+const loop = loopDelay();
 
 const server = createServer((req, res) => {
   let raw = '';
@@ -47,7 +48,7 @@ server.listen(0, '127.0.0.1', () => {
 
 // Commands from the parent over IPC: loop delay on demand, then quit.
 process.on('message', (m: { cmd: string }) => {
-  if (m.cmd === 'loopStart') { loop.reset(); loop.enable(); process.send!({ ok: true }); }
-  else if (m.cmd === 'loopStop') { loop.disable(); process.send!({ p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 }); }
+  if (m.cmd === 'loopStart') { loop.start(); process.send!({ ok: true }); }
+  else if (m.cmd === 'loopStop') process.send!(loop.stop());
   else if (m.cmd === 'quit') { server.closeAllConnections(); server.close(() => process.exit(0)); }
 });

@@ -5,11 +5,12 @@
  *
  *   node --import tsx bench/chat-server.ts <fakeBaseUrl>   -> prints {"port":N,"botId":"..."} on stdout
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
-import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
 import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
@@ -17,6 +18,7 @@ import { createLogger } from '../src/log.js';
 import { sealSecret } from '../src/security/secret-box.js';
 import { startServer } from '../src/server.js';
 import { setupOwner } from '../test/helpers/auth.js';
+import { loopDelay } from './loop-delay.js';
 
 const fakeBaseUrl = process.argv[2];
 if (!fakeBaseUrl) throw new Error('usage: chat-server.ts <fakeBaseUrl>');
@@ -60,7 +62,7 @@ if (process.argv.includes('--trace-store')) {
   }
 }
 
-const loop = monitorEventLoopDelay({ resolution: 5 });
+const loop = loopDelay();
 // Garbage-collection pauses during the phase (count, total, longest), to tell GC stalls from the server's own work.
 const gc = { n: 0, ms: 0, max: 0, on: false };
 new PerformanceObserver((list) => {
@@ -81,10 +83,12 @@ let t0 = performance.now();
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'phaseStart') {
     if (inspector) await inspector.post('Profiler.start');
-    trace.clear(); loop.reset(); loop.enable(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
+    // BENCH_HEAP_AT=<ms>: a heap snapshot of the server that long into each measured phase (to bench/.prof/).
+    if (process.env.BENCH_HEAP_AT) setTimeout(() => { mkdirSync('bench/.prof', { recursive: true }); process.stderr.write(`heap snapshot ${writeHeapSnapshot(join('bench/.prof', `chat-phase-${phase + 1}.heapsnapshot`))}\n`); }, Number(process.env.BENCH_HEAP_AT));
+    trace.clear(); loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (m.cmd === 'phaseStop') {
-    loop.disable();
+    const delay = loop.stop();
     gc.on = false;
     if (inspector) {
       const { profile } = await inspector.post('Profiler.stop');
@@ -93,7 +97,7 @@ process.on('message', async (m: { cmd: string }) => {
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - t0;
     if (trace.size) process.stderr.write(`store calls this phase:\n${[...trace].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `  ${k} x${v.n} ${v.ms.toFixed(1)} ms`).join('\n')}\n`);
-    process.send!({ loopP50: loop.percentile(50) / 1e6, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6, cpuPct: ((used.user + used.system) / 1000 / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max });
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: ((used.user + used.system) / 1000 / wall) * 100, rssMb: process.resourceUsage().maxRSS / 1024, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max });
   } else if (m.cmd === 'quit') {
     void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
   }

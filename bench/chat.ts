@@ -15,9 +15,14 @@
  * Also: turns per second with storage, and the server's own event-loop delay p99 and CPU use during the run.
  * Loopback only; each visitor gets its own X-Forwarded-For address (TRUST_PROXY) so per-IP limits hold.
  *
- *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--chunks=12] [--gap=2] [--prof] [--trace-store]
+ *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--chunks=12] [--gap=2] [--ramp=ms] [--pin] [--prof] [--trace-store]
  *   thinkMs 0 asks the next question as soon as a reply is stored (the server saturates: gives the most
  *   turns/s); a think time (uniform 0..2x) paces visitors so latency is measured below saturation.
+ *   --ramp spreads the visitors' first questions over that many ms (default 2 x thinkMs). 1,000 streams truly
+ *   in flight at once: `1000 2 500 --chunks=40 --gap=250 --ramp=10000 --pin` (10 s replies).
+ *   --pin gives the server's main thread CPU 0 to itself and puts the clients and the fake on CPU 1, so the
+ *   load generator does not preempt the server it measures (its other threads may use either CPU).
+ *   Event-loop delays are net of the 5 ms sampling timer (bench/loop-delay.ts).
  *   The server's GC pauses during the phase are counted (BENCH_GC_LOG=1 prints each one to stderr);
  *   BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. "--max-semi-space-size=64").
  *   (--prof writes a V8 CPU profile of each measured phase of the server to bench/.prof/chat-phase-N.cpuprofile;
@@ -33,6 +38,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { loopDelay } from './loop-delay.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const PROF = process.argv.includes('--prof');
@@ -45,22 +51,31 @@ const flag = (name: string, dflt: number) => { const a = process.argv.find((x) =
 /** Shape of each fake reply: CHUNKS content chunks CHUNK_GAP_MS apart (a reply streams for CHUNKS x CHUNK_GAP_MS). */
 const CHUNKS = Math.max(1, Math.min(flag('chunks', 12), 1000));
 const CHUNK_GAP_MS = Math.max(0, Math.min(flag('gap', 2), 10_000));
+/** Visitors ask their first question at a uniform random time in [0, RAMP_MS) (default 2 x thinkMs; 0 = all at once). */
+const RAMP_MS = Math.max(0, Math.min(flag('ramp', 2 * THINK_MS), 600_000));
 /** A scenario that takes longer than this is cut off and reported as such. */
 const SCENARIO_LIMIT_MS = 180_000;
 const here = dirname(fileURLToPath(import.meta.url));
 const wallNow = () => performance.timeOrigin + performance.now();
 
-interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number; gcCount: number; gcMs: number; gcMax: number }
+interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number; rssMb: number; gcCount: number; gcMs: number; gcMax: number }
 interface Child { proc: ChildProcess; ready: Record<string, unknown>; call(cmd: string): Promise<PhaseStats> }
 
 async function startChild(file: string, argv: string[], nodeFlags: string[] = []): Promise<Child> {
   const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(here, file), ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    // The child's first JSON line says it is ready; anything else it prints (e.g. --trace-gc) goes to stderr.
     let buf = '';
+    let done = false;
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      if (done) { process.stderr.write(c); return; }
       buf += c;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+      for (let nl = buf.indexOf('\n'); nl >= 0 && !done; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.startsWith('{"')) { done = true; resolve(JSON.parse(line)); if (buf) process.stderr.write(buf); }
+        else process.stderr.write(`${line}\n`);
+      }
     });
     proc.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
   });
@@ -68,6 +83,7 @@ async function startChild(file: string, argv: string[], nodeFlags: string[] = []
   return { proc, ready, call };
 }
 
+const clientLoop = loopDelay();
 const pct = (xs: number[], p: number) => { const s = Float64Array.from(xs).sort(); return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN; };
 const stampOf = (text: string) => { const m = /@(\d+\.\d+)/.exec(text); return m ? Number(m[1]) : NaN; };
 
@@ -88,7 +104,8 @@ async function baseline(fakePort: number, n: number): Promise<{ lat: number[]; p
   });
   const start = performance.now();
   const think = () => new Promise((r) => setTimeout(r, Math.random() * 2 * THINK_MS));
-  await Promise.all(Array.from({ length: n }, async () => { for (let t = 0; t < TURNS; t++) { if (THINK_MS) await think(); await one(); } }));
+  const ramp = () => new Promise((r) => setTimeout(r, Math.random() * RAMP_MS));
+  await Promise.all(Array.from({ length: n }, async () => { for (let t = 0; t < TURNS; t++) { if (t === 0) { if (RAMP_MS) await ramp(); } else if (THINK_MS) await think(); await one(); } }));
   const perSec = (n * TURNS) / ((performance.now() - start) / 1000);
   agent.destroy();
   return { lat, perSec };
@@ -109,6 +126,8 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
   let inFlight = 0, maxInFlight = 0, area = 0, lastChange = performance.now();
   const flight = (d: number) => { const now = performance.now(); area += inFlight * (now - lastChange); lastChange = now; inFlight += d; maxInFlight = Math.max(maxInFlight, inFlight); };
   await server.call('phaseStart');
+  await fake.call('loopStart');
+  clientLoop.start();
   const start = performance.now();
   let timedOut = false;
   const limit = new Promise<void>((r) => setTimeout(() => { timedOut = true; r(); }, SCENARIO_LIMIT_MS).unref());
@@ -134,15 +153,16 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
       }
       else if (f.t === 'error') reject(new Error(`socket ${i}: ${f.code} ${f.message}`));
     });
-    // Paced runs start their visitors spread over the first think time, as real visitors would.
-    if (THINK_MS) setTimeout(ask, Math.random() * 2 * THINK_MS); else ask();
+    // Visitors arrive spread over the ramp, as real visitors would (a ramp of 0 starts them all at once).
+    if (RAMP_MS) setTimeout(ask, Math.random() * RAMP_MS); else ask();
   })))]);
   const elapsed = (performance.now() - start) / 1000;
   flight(0);
   const streams = { mean: area / (performance.now() - start), max: maxInFlight };
   const stats = await server.call('phaseStop');
+  const others = { clientLoop: clientLoop.stop(), fakeLoop: await fake.call('loopStop') as unknown as ReturnType<typeof clientLoop.stop> };
   for (const ws of sockets) ws.terminate();
-  return { lat, turnsPerSec: turns / elapsed, turns, timedOut, streams, ...stats };
+  return { lat, turnsPerSec: turns / elapsed, turns, timedOut, streams, ...stats, ...others };
 }
 
 const fake = await startChild('chat-fake.ts', [String(CHUNKS), String(CHUNK_GAP_MS)]);
@@ -151,10 +171,11 @@ if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(fake.proc.pid)])
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
 if (PROF) mkdirSync(join(here, '.prof'), { recursive: true });
 const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : []), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []);
-if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.proc.pid)]);
+// Only the server's main thread (the event loop) gets CPU 0; its other threads (store, GC helpers) may run on either.
+if (PIN) execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]);
 const f = (x: number) => x.toFixed(2);
 console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
-console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | GC pauses n / total ms / max ms');
+console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | server peak RSS MB | GC pauses n / total ms / max ms | clients, fake loop p99 ms');
 try {
   // Warm-up (not reported): lazy imports, JIT, first prepared statements, on both paths.
   await baseline(fakePort, 50);
@@ -163,7 +184,7 @@ try {
     const base = await baseline(fakePort, n);
     const run = await throughServer(server.ready.port as number, server.ready.botId as string, n, s + 1, server);
     const b50 = pct(base.lat, 0.5), b99 = pct(base.lat, 0.99), c50 = pct(run.lat, 0.5), c99 = pct(run.lat, 0.99);
-    console.log(`${String(n).padStart(7)} | ${run.streams.mean.toFixed(0)} / ${run.streams.max} | ${f(b50)} / ${f(b99)} | ${f(c50)} / ${f(c99)} | ${f(c50 - b50)} / ${f(c99 - b99)} | ${(c99 / b99).toFixed(1)}x | ${run.turnsPerSec.toFixed(0)} (${base.perSec.toFixed(0)}) | ${f(run.loopP99)} / ${f(run.loopMax)} | ${run.cpuPct.toFixed(0)} (${f(run.cpuPct * 10 / run.turnsPerSec)}) | ${run.gcCount} / ${run.gcMs.toFixed(0)} / ${f(run.gcMax)}${run.timedOut ? ` | CUT OFF after ${SCENARIO_LIMIT_MS / 1000} s (${run.turns} turns)` : ''}`);
+    console.log(`${String(n).padStart(7)} | ${run.streams.mean.toFixed(0)} / ${run.streams.max} | ${f(b50)} / ${f(b99)} | ${f(c50)} / ${f(c99)} | ${f(c50 - b50)} / ${f(c99 - b99)} | ${(c99 / b99).toFixed(1)}x | ${run.turnsPerSec.toFixed(0)} (${base.perSec.toFixed(0)}) | ${f(run.loopP99)} / ${f(run.loopMax)} | ${run.cpuPct.toFixed(0)} (${f(run.cpuPct * 10 / run.turnsPerSec)}) | ${run.rssMb.toFixed(0)} | ${run.gcCount} / ${run.gcMs.toFixed(0)} / ${f(run.gcMax)} | ${f(run.clientLoop.p99)}, ${f(run.fakeLoop.p99)}${run.timedOut ? ` | CUT OFF after ${SCENARIO_LIMIT_MS / 1000} s (${run.turns} turns)` : ''}`);
   }
   console.log('targets (issue 5): added p99 < 5 ms at 1000 streams; server event-loop delay p99 < 10 ms');
 } finally {

@@ -113,7 +113,7 @@ async function brainFor(app: AppContext, workspaceId: string, config: BotConfig)
     adapter = createProvider(
       { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null },
       // Replies may stream for a while; the guarded client checks every (user-supplied) base URL.
-      { fetch: guarded(app).fetch as typeof fetch, timeoutMs: 120_000, maxRetries: 1 },
+      { fetch: guarded(app).fetch as typeof fetch, nodeFetch: guarded(app).nodeFetch, timeoutMs: 120_000, maxRetries: 1 },
     );
     if (adapters.size >= 500) adapters.delete(adapters.keys().next().value!);
     adapters.set(key, adapter);

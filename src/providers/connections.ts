@@ -55,7 +55,8 @@ export function openProviderKey(app: AppContext, doc: Pick<ProviderDoc, '_id' | 
 }
 
 function adapterWith(app: AppContext, id: string, kind: ProviderKind, apiKey: string, baseUrl: string | null): ProviderAdapter {
-  return createProvider({ id, kind, apiKey, baseUrl }, { fetch: guarded(app).fetch as typeof fetch, timeoutMs: 30_000, maxRetries: 1 });
+  const client = guarded(app);
+  return createProvider({ id, kind, apiKey, baseUrl }, { fetch: client.fetch as typeof fetch, nodeFetch: client.nodeFetch, timeoutMs: 30_000, maxRetries: 1 });
 }
 
 /** The adapter for a stored connection, sending through the guarded client. */

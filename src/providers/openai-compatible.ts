@@ -23,7 +23,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
       baseURL: this.baseUrl,
       // Explicit nulls so the SDK never picks up OPENAI_* variables from the environment.
       organization: null, project: null, webhookSecret: null, adminAPIKey: null,
-      fetch: opts.fetch,
+      fetch: (opts.nodeFetch ?? opts.fetch) as typeof fetch | undefined,
       timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxRetries: opts.maxRetries ?? 2,
       logLevel: 'off',

@@ -124,6 +124,11 @@ export interface ProviderAdapter {
 export interface ProviderOptions {
   /** Outbound fetch (e.g. the guarded client for user-supplied base URLs). Defaults to global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Kinds A and B (the OpenAI SDK): a fetch whose responses have node-fetch's shape (Node stream body), which the
+   * SDK reads without WHATWG streams (much less CPU and garbage per streamed chunk). Defaults to `fetch`.
+   */
+  nodeFetch?: (input: string | URL, init?: RequestInit) => Promise<unknown>;
   /** Per-request time limit. Default 60000. */
   timeoutMs?: number;
   /** Retries on 429/5xx/connection errors (kinds A and B). Default 2. */

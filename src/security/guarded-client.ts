@@ -3,7 +3,7 @@
  * sitemap and crawl fetches). Address checks live in the connector (guarded-connector.ts), so every
  * connection - first hop, redirect hop, fetch() redirect - is checked and pinned the same way.
  */
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../clock.js';
 import { createGuardedConnector, bareHost, type ConnectTarget, type Resolver } from './guarded-connector.js';
 import { OutboundError, findOutboundError, toOutboundError } from './outbound-error.js';
@@ -59,9 +59,33 @@ export interface OutboundResponse {
 
 export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** A node-fetch-style response: fetch's fields, with the body as a Node stream (undici's, with text()/json()). */
+export class NodeBodyResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText = '';
+  readonly headers = new Headers();
+  readonly body: Dispatcher.ResponseData['body'];
+  constructor(res: Dispatcher.ResponseData, readonly url: string, readonly redirected: boolean) {
+    this.status = res.statusCode;
+    this.ok = res.statusCode >= 200 && res.statusCode < 300;
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of [v].flat()) this.headers.append(k, one);
+    this.body = res.body;
+  }
+  get bodyUsed() { return this.body.bodyUsed; }
+  text() { return this.body.text(); }
+  json() { return this.body.json(); }
+  arrayBuffer() { return this.body.arrayBuffer(); }
+  blob() { return this.body.blob(); }
+}
+
+export type NodeFetch = (input: string | URL, init?: RequestInit) => Promise<NodeBodyResponse>;
+
 export interface GuardedClient {
   request(url: string | URL, options?: OutboundRequestOptions): Promise<OutboundResponse>;
   fetch: GuardedFetch;
+  /** fetch() returning a node-fetch-style response (Node stream body): the cheap path for the OpenAI SDK's streams. */
+  nodeFetch: NodeFetch;
   /** Closes pooled connections; call on shutdown (and at the end of tests). */
   close(): Promise<void>;
 }
@@ -71,6 +95,15 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Credentials must not follow a redirect to another origin (as in the fetch standard).
 const CROSS_ORIGIN_DROP = ['authorization', 'cookie', 'proxy-authorization'];
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+
+/** One request as open() sends it (headers already lower-cased). */
+interface Hop {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+  redirectPolicy: RedirectPolicy;
+  maxRedirects: number;
+}
 
 /** Parses and checks a URL's shape (scheme, no credentials); the address check happens at connect. */
 export function parseOutboundUrl(input: string | URL): URL {
@@ -127,60 +160,103 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
     return { signal: controller.signal, state, done, stopTimer };
   }
 
-  async function request(input: string | URL, o: OutboundRequestOptions = {}): Promise<OutboundResponse> {
-    let url = parseOutboundUrl(input);
-    const timeoutMs = o.timeoutMs ?? defaults.timeoutMs;
-    const maxBytes = o.maxResponseBytes ?? defaults.maxResponseBytes;
-    const maxRedirects = o.maxRedirects ?? DEFAULTS.maxRedirects;
-    let method = (o.method ?? 'GET').toUpperCase();
-    let body = o.body ?? null;
+  /** Sends the request and follows redirects per policy; the caller reads (or drops) the final body. */
+  async function open(at: { url: URL }, o: Hop & { signal: AbortSignal }): Promise<{ res: Dispatcher.ResponseData; redirects: number }> {
+    let { url } = at;
+    let { method, body } = o;
+    const headers = { ...o.headers };
+    for (let redirects = 0; ; ) {
+      const res = await agent.request({ origin: url.origin, path: url.pathname + url.search, method, headers, body, signal: o.signal });
+      const location = [res.headers.location].flat()[0];
+      if (o.redirectPolicy === 'manual' || !REDIRECT_STATUSES.has(res.statusCode) || !location) return { res, redirects };
+      await res.body.dump();
+      if (redirects >= o.maxRedirects) {
+        throw new OutboundError('too_many_redirects', `more than ${o.maxRedirects} redirects, last from ${bareHost(url.hostname)}`);
+      }
+      redirects++;
+      const next = parseOutboundUrl(new URL(location, url));
+      const toGet = (res.statusCode === 303 && method !== 'HEAD') || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST');
+      if (toGet) {
+        method = 'GET';
+        body = null;
+        for (const h of BODY_HEADERS) delete headers[h];
+      }
+      if (next.origin !== url.origin) for (const h of CROSS_ORIGIN_DROP) delete headers[h];
+      url = at.url = next;
+    }
+  }
+
+  /** Lower-cased headers without Host and Content-Length (undici derives both per hop), with our User-Agent by default. */
+  function hopHeaders(entries: Iterable<[string, string]>): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(o.headers ?? {})) headers[k.toLowerCase()] = v;
-    // undici derives Host and Content-Length per hop; stale copies would be wrong after a redirect.
+    for (const [k, v] of entries) headers[k.toLowerCase()] = v;
     delete headers.host;
     delete headers['content-length'];
     headers['user-agent'] ??= defaults.userAgent;
+    return headers;
+  }
 
-    const { signal, state, done } = deadline(timeoutMs, bareHost(url.hostname), o.signal);
+  async function request(input: string | URL, o: OutboundRequestOptions = {}): Promise<OutboundResponse> {
+    const at = { url: parseOutboundUrl(input) };
+    const timeoutMs = o.timeoutMs ?? defaults.timeoutMs;
+    const maxBytes = o.maxResponseBytes ?? defaults.maxResponseBytes;
+    const { signal, state, done } = deadline(timeoutMs, bareHost(at.url.hostname), o.signal);
     try {
-      for (let redirects = 0; ; ) {
-        const res = await agent.request({ origin: url.origin, path: url.pathname + url.search, method, headers, body, signal });
-        const location = [res.headers.location].flat()[0];
-        if (o.redirectPolicy !== 'manual' && REDIRECT_STATUSES.has(res.statusCode) && location) {
-          await res.body.dump();
-          if (redirects >= maxRedirects) {
-            throw new OutboundError('too_many_redirects', `more than ${maxRedirects} redirects, last from ${bareHost(url.hostname)}`);
-          }
-          redirects++;
-          const next = parseOutboundUrl(new URL(location, url));
-          const toGet = (res.statusCode === 303 && method !== 'HEAD') || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST');
-          if (toGet) {
-            method = 'GET';
-            body = null;
-            for (const h of BODY_HEADERS) delete headers[h];
-          }
-          if (next.origin !== url.origin) for (const h of CROSS_ORIGIN_DROP) delete headers[h];
-          url = next;
-          continue;
-        }
-        const tooLarge = () => new OutboundError('too_large', `response from ${bareHost(url.hostname)} is larger than ${maxBytes} bytes`);
-        // A declared length over the limit fails before any byte is read.
-        if (o.failOnTooLarge && Number([res.headers['content-length']].flat()[0]) > maxBytes) {
-          dropBody(res.body);
-          throw tooLarge();
-        }
-        const read = await readLimited(res.body, maxBytes);
-        if (read.truncated && o.failOnTooLarge) throw tooLarge();
-        return { status: res.statusCode, headers: res.headers, body: read.body, url: url.href, redirects, truncated: read.truncated };
+      const { res, redirects } = await open(at, {
+        method: (o.method ?? 'GET').toUpperCase(), headers: hopHeaders(Object.entries(o.headers ?? {})), body: o.body ?? null,
+        redirectPolicy: o.redirectPolicy ?? 'follow', maxRedirects: o.maxRedirects ?? DEFAULTS.maxRedirects, signal,
+      });
+      const tooLarge = () => new OutboundError('too_large', `response from ${bareHost(at.url.hostname)} is larger than ${maxBytes} bytes`);
+      // A declared length over the limit fails before any byte is read.
+      if (o.failOnTooLarge && Number([res.headers['content-length']].flat()[0]) > maxBytes) {
+        dropBody(res.body);
+        throw tooLarge();
       }
+      const read = await readLimited(res.body, maxBytes);
+      if (read.truncated && o.failOnTooLarge) throw tooLarge();
+      return { status: res.statusCode, headers: res.headers, body: read.body, url: at.url.href, redirects, truncated: read.truncated };
     } catch (err) {
-      if (state.timedOut) throw new OutboundError('timeout', `request to ${bareHost(url.hostname)} took longer than ${timeoutMs} ms`, { cause: err });
+      if (state.timedOut) throw new OutboundError('timeout', `request to ${bareHost(at.url.hostname)} took longer than ${timeoutMs} ms`, { cause: err });
       if (o.signal?.aborted && !findOutboundError(err)) throw o.signal.reason;
-      throw toOutboundError(err, bareHost(url.hostname));
+      throw toOutboundError(err, bareHost(at.url.hostname));
     } finally {
       done();
     }
   }
+
+  /**
+   * fetch() with node-fetch's response shape: the body is undici's Node stream, read without WHATWG streams.
+   * For SDKs that accept it (the OpenAI SDK iterates any async-iterable body): a streamed reply then costs far
+   * less CPU and garbage per chunk than through fetch(). Same checks, redirects and time limit as fetch().
+   */
+  const nodeFetch: NodeFetch = async (input, init = {}) => {
+    const at = { url: parseOutboundUrl(input) };
+    const headers = hopHeaders(new Headers(init.headers));
+    let body: string | Uint8Array | null = null;
+    if (typeof init.body === 'string' || init.body instanceof Uint8Array) body = init.body;
+    else if (init.body != null) {
+      // FormData, Blob, URLSearchParams...: encoded (with their content type) as fetch would.
+      const encoded = new Response(init.body as BodyInit);
+      body = new Uint8Array(await encoded.arrayBuffer());
+      headers['content-type'] ??= encoded.headers.get('content-type') ?? 'application/octet-stream';
+    }
+    const { signal, state, done, stopTimer } = deadline(defaults.timeoutMs, bareHost(at.url.hostname), init.signal);
+    try {
+      const { res, redirects } = await open(at, {
+        method: (init.method ?? 'GET').toUpperCase(), headers, body,
+        redirectPolicy: init.redirect === 'manual' || init.redirect === 'error' ? 'manual' : 'follow', maxRedirects: DEFAULTS.maxRedirects, signal,
+      });
+      // As in fetch(): the timer covers connecting and headers; the caller's signal stays linked to the body.
+      stopTimer();
+      res.body.once('close', done);
+      return new NodeBodyResponse(res, at.url.href, redirects > 0);
+    } catch (err) {
+      done();
+      if (state.timedOut) throw new OutboundError('timeout', `no response from ${bareHost(at.url.hostname)} within ${defaults.timeoutMs} ms`, { cause: err });
+      if (init.signal?.aborted && !findOutboundError(err)) throw init.signal.reason;
+      throw toOutboundError(err, bareHost(at.url.hostname));
+    }
+  };
 
   const guardedFetch: GuardedFetch = async (input, init = {}) => {
     let merged: RequestInit & { duplex?: 'half' } = init;
@@ -210,5 +286,5 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
     }
   };
 
-  return { request, fetch: guardedFetch, close: () => agent.close() };
+  return { request, fetch: guardedFetch, nodeFetch, close: () => agent.close() };
 }
