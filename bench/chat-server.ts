@@ -74,15 +74,30 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 // --prof: a V8 CPU profile of each measured phase only (not start-up or warm-up), written to the given folder.
 const profDir = process.argv.find((a) => a.startsWith('--prof='))?.slice(7);
-const inspector = profDir ? new Session() : null;
-if (inspector) { inspector.connect(); await inspector.post('Profiler.enable'); await inspector.post('Profiler.setSamplingInterval', { interval: 250 }); }
+// --heap-sample=all|live: a sampling heap profile of each measured phase (bench/.prof/chat-phase-N-*.heapprofile):
+// `all` counts every allocation of the phase (what drives scavenge frequency); `live` what 2 s mid-phase allocated
+// that is still alive at their end (what scavenges copy and promote).
+const heapSample = process.argv.find((a) => a.startsWith('--heap-sample='))?.slice(14);
+const inspector = profDir || heapSample ? new Session() : null;
+if (inspector) inspector.connect();
+if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.setSamplingInterval', { interval: 250 }); }
 let phase = 0;
 let cpu = process.cpuUsage();
 let t0 = performance.now();
 
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'phaseStart') {
-    if (inspector) await inspector.post('Profiler.start');
+    if (profDir) await inspector!.post('Profiler.start');
+    if (heapSample === 'all') await inspector!.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+    if (heapSample === 'live') {
+      // What was allocated in 2 s mid-phase and is still alive at its end: the objects scavenges copy and promote.
+      setTimeout(() => void inspector!.post('HeapProfiler.startSampling', { samplingInterval: 1024 }), 10_000);
+      setTimeout(async () => {
+        const { profile } = await inspector!.post('HeapProfiler.stopSampling');
+        mkdirSync('bench/.prof', { recursive: true });
+        writeFileSync(join('bench/.prof', `chat-phase-${phase + 1}-live.heapprofile`), JSON.stringify(profile));
+      }, 12_000);
+    }
     // BENCH_HEAP_AT=<ms>: a heap snapshot of the server that long into each measured phase (to bench/.prof/).
     if (process.env.BENCH_HEAP_AT) setTimeout(() => { mkdirSync('bench/.prof', { recursive: true }); process.stderr.write(`heap snapshot ${writeHeapSnapshot(join('bench/.prof', `chat-phase-${phase + 1}.heapsnapshot`))}\n`); }, Number(process.env.BENCH_HEAP_AT));
     trace.clear(); loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
@@ -90,9 +105,15 @@ process.on('message', async (m: { cmd: string }) => {
   } else if (m.cmd === 'phaseStop') {
     const delay = loop.stop();
     gc.on = false;
-    if (inspector) {
-      const { profile } = await inspector.post('Profiler.stop');
-      writeFileSync(join(profDir!, `chat-phase-${++phase}.cpuprofile`), JSON.stringify(profile));
+    phase++;
+    if (profDir) {
+      const { profile } = await inspector!.post('Profiler.stop');
+      writeFileSync(join(profDir, `chat-phase-${phase}.cpuprofile`), JSON.stringify(profile));
+    }
+    if (heapSample === 'all') {
+      const { profile } = await inspector!.post('HeapProfiler.stopSampling');
+      mkdirSync('bench/.prof', { recursive: true });
+      writeFileSync(join('bench/.prof', `chat-phase-${phase}-${heapSample}.heapprofile`), JSON.stringify(profile));
     }
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - t0;

@@ -20,11 +20,13 @@
  *   turns/s); a think time (uniform 0..2x) paces visitors so latency is measured below saturation.
  *   --ramp spreads the visitors' first questions over that many ms (default 2 x thinkMs). 1,000 streams truly
  *   in flight at once: `1000 2 500 --chunks=40 --gap=250 --ramp=10000 --pin` (10 s replies).
- *   --pin gives the server's main thread CPU 0 to itself and puts the clients and the fake on CPU 1, so the
- *   load generator does not preempt the server it measures (its other threads may use either CPU).
+ *   --pin gives the server's main thread CPU 0 to itself and puts everything else (the clients, the fake, the
+ *   server's other threads) on CPU 1, so neither the load generator nor a helper thread preempts the event loop.
  *   Event-loop delays are net of the 5 ms sampling timer (bench/loop-delay.ts).
  *   The server's GC pauses during the phase are counted (BENCH_GC_LOG=1 prints each one to stderr);
  *   BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. "--max-semi-space-size=64").
+ *   --heap-sample=all|live writes a sampling heap profile of the server (all allocations of each phase, or what
+ *   2 s mid-phase allocated that is still alive): summarise it with `node bench/heap-top.mjs <file>`.
  *   (--prof writes a V8 CPU profile of each measured phase of the server to bench/.prof/chat-phase-N.cpuprofile;
  *   --trace-store prints the server's
  *   store calls per phase to stderr. Summarise a profile with `node bench/prof-top.mjs <file>`.)
@@ -170,9 +172,10 @@ const fakePort = fake.ready.port as number;
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(fake.proc.pid)]);
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
 if (PROF) mkdirSync(join(here, '.prof'), { recursive: true });
-const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...(process.argv.includes('--trace-store') ? ['--trace-store'] : []), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []);
-// Only the server's main thread (the event loop) gets CPU 0; its other threads (store, GC helpers) may run on either.
-if (PIN) execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]);
+const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...process.argv.filter((a) => a === '--trace-store' || a.startsWith('--heap-sample=')), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []);
+// The server's main thread (the event loop) gets CPU 0 to itself; its other threads (the store's, V8's GC helpers,
+// libuv's pool) share CPU 1 with the clients and the fake.
+if (PIN) { execFileSync('taskset', ['-a', '-p', '-c', '1', String(server.proc.pid)]); execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]); }
 const f = (x: number) => x.toFixed(2);
 console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
 console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | server peak RSS MB | GC pauses n / total ms / max ms | clients, fake loop p99 ms');

@@ -110,7 +110,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
         roundText += e.delta;
         const visible = expressions ? mood.push(e.delta) : e.delta;
         if (visible) emit(visible);
-        for (const m of mood.moods.splice(0)) input.onMood(m);
+        if (mood.moods.length) for (const m of mood.moods.splice(0)) input.onMood(m);
       } else if (e.type === 'tool_call') calls.push(e.call);
       else if (e.type === 'usage') addUsage(e);
     }

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { createGuardedConnector, bareHost, type ConnectTarget, type Resolver } from './guarded-connector.js';
 import { OutboundError, findOutboundError, toOutboundError } from './outbound-error.js';
 import { dropBody, readLimited } from './read-limited.js';
+import { streamChunks } from './stream-chunks.js';
 
 export type { ConnectTarget, Resolver, ResolvedAddress } from './guarded-connector.js';
 export { OutboundError, type OutboundErrorCode } from './outbound-error.js';
@@ -71,6 +72,8 @@ export class NodeBodyResponse {
     this.ok = res.statusCode >= 200 && res.statusCode < 300;
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of [v].flat()) this.headers.append(k, one);
     this.body = res.body;
+    // What the SDK iterates: a lighter iterator than Readable's own (see stream-chunks.ts).
+    Object.defineProperty(this.body, Symbol.asyncIterator, { value: () => streamChunks(res.body), configurable: true });
   }
   get bodyUsed() { return this.body.bodyUsed; }
   text() { return this.body.text(); }

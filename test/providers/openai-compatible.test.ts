@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../src/errors.js';
@@ -90,6 +92,38 @@ test('streamed text, tool calls and usage come through as from OpenAI', async ()
   const calls = events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
   assert.equal(calls.map((c) => [c.name, JSON.parse(c.arguments)]), [['search_knowledge', { query: 'prices' }], ['get_time', {}]]);
   assert.equal(events.find((e) => e.type === 'usage'), { type: 'usage', ...fake.usages.at(-1)! });
+});
+
+test('a stream cut at any byte, with comments, no usage and an error inside, reads as the server meant it', async () => {
+  // A server sending its SSE a few bytes at a time (a character split across writes), a keep-alive comment,
+  // no usage chunk, and, on the second request, an error event mid-stream.
+  const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+  let calls = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const sse = ++calls === 1
+      ? `: keep-alive\n\n${chunk({ role: 'assistant', content: 'Grüße ' })}${chunk({ content: 'from Zürich 🙂' })}data: [DONE]\n\n`
+      : `${chunk({ content: 'Hal' })}data: {"error":{"message":"overloaded","type":"server_error"}}\n\n`;
+    const bytes = Buffer.from(sse);
+    let at = 0;
+    const drip = () => { if (at >= bytes.length) { res.end(); return; } res.write(bytes.subarray(at, at += 5)); setImmediate(drip); };
+    drip();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const p = createProvider({ id: 'conn_drip', kind: 'openai_compatible', apiKey: 'k', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, { maxRetries: 0 });
+    const events = await collect(p.chat!(ask()));
+    assert.is(textOf(events), 'Grüße from Zürich 🙂');
+    const usage = events.find((e) => e.type === 'usage');
+    assert.ok(usage && usage.type === 'usage' && usage.inputTokens > 0 && usage.outputTokens > 0, 'usage estimated when the server sends none');
+    assert.equal(events.at(-1), { type: 'done', finishReason: 'stop' });
+    const err = await rejection(collect(p.chat!(ask())));
+    assert.instance(err, ApiError);
+    assert.match(err.message, /overloaded/);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });
 
 test('embeddings use the model the caller names', async () => {

@@ -1,0 +1,52 @@
+import { PassThrough, Readable } from 'node:stream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { streamChunks } from '../../src/security/stream-chunks.js';
+
+const collect = async (it: AsyncIterable<Buffer>) => { const out: string[] = []; for await (const c of it) out.push(String(c)); return out; };
+
+test('gives every chunk in order, then ends', async () => {
+  const s = new PassThrough();
+  const got = collect(streamChunks(s));
+  s.write('a'); s.write('b');
+  setTimeout(() => s.end('c'), 5);
+  assert.equal(await got, ['a', 'b', 'c']);
+});
+
+test('a slow reader pauses the stream and resumes it; nothing is lost', async () => {
+  const s = new PassThrough({ highWaterMark: 1 });
+  const it = streamChunks(s);
+  for (let i = 0; i < 40; i++) s.write(String(i % 10));
+  s.end();
+  await new Promise((r) => setImmediate(r));
+  assert.ok(s.isPaused(), 'paused while the queue is full');
+  let all = '';
+  for await (const c of it) { all += String(c); await new Promise((r) => setImmediate(r)); }
+  assert.is(all, '0123456789'.repeat(4));
+});
+
+test('the stream error reaches the reader after the chunks before it', async () => {
+  const s = new PassThrough();
+  const it = streamChunks(s);
+  s.write('a');
+  await new Promise((r) => setImmediate(r));
+  s.destroy(new Error('reset by peer'));
+  assert.is(String((await it.next()).value), 'a');
+  try { await it.next(); assert.unreachable('should throw'); } catch (err) { assert.is((err as Error).message, 'reset by peer'); }
+});
+
+test('a close without an end is an error, not a short reply', async () => {
+  const s = new PassThrough();
+  const it = streamChunks(s);
+  const pending = it.next();
+  s.destroy();
+  try { await pending; assert.unreachable('should throw'); } catch (err) { assert.is((err as { code?: string }).code, 'ERR_STREAM_PREMATURE_CLOSE'); }
+});
+
+test('a reader that stops early destroys the stream', async () => {
+  const s = Readable.from(['a', 'b', 'c'].map((x) => Buffer.from(x)), { objectMode: false });
+  for await (const c of streamChunks(s)) { assert.is(String(c), 'a'); break; }
+  assert.ok(s.destroyed);
+});
+
+test.run();
