@@ -2,8 +2,8 @@ import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import { BotConfigSchema, type BotConfig } from '../bots/config/index.js';
 import { bots, botVersions, openIdentitySecret, type BotRecord } from '../bots/records.js';
-import { openProviderKey, providers, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
-import { createProvider, type ProviderAdapter, type ProviderKind } from '../providers/index.js';
+import { guardedAdapter, openProviderKey, providers, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
+import type { ProviderAdapter, ProviderKind } from '../providers/index.js';
 import { bareModelId, compatibleCapabilities, openAiCapabilities } from '../providers/model-info.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 
@@ -110,11 +110,8 @@ async function brainFor(app: AppContext, workspaceId: string, config: BotConfig)
   const adapters = adapterCache(app);
   let adapter = adapters.get(key);
   if (!adapter) {
-    adapter = createProvider(
-      { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null },
-      // Replies may stream for a while; the guarded client checks every (user-supplied) base URL.
-      { fetch: guarded(app).fetch as typeof fetch, nodeFetch: guarded(app).nodeFetch, timeoutMs: 120_000, maxRetries: 1 },
-    );
+    // Replies may stream for a while; the guarded client checks every (user-supplied) base URL.
+    adapter = guardedAdapter(guarded(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, { timeoutMs: 120_000, maxRetries: 1 });
     if (adapters.size >= 500) adapters.delete(adapters.keys().next().value!);
     adapters.set(key, adapter);
   }

@@ -11,7 +11,7 @@ import { newId } from '../store/ids.js';
 import type { Doc } from '../store/types.js';
 import { catalogEntry } from './catalog.js';
 import { createProvider } from './index.js';
-import type { AudioResult, ModelInfo, ProviderAdapter, ProviderKind, VoiceInfo } from './types.js';
+import type { AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderKind, VoiceInfo } from './types.js';
 
 export interface ProviderDoc extends Doc {
   kind: ProviderKind;
@@ -54,9 +54,13 @@ export function openProviderKey(app: AppContext, doc: Pick<ProviderDoc, '_id' | 
   return openSecret(doc.apiKeySealed, app.secretKey, doc._id);
 }
 
+/** An adapter whose every request goes through the given guarded client (nodeFetch for the OpenAI SDK's kinds). */
+export function guardedAdapter(client: GuardedClient, conn: ProviderConnection, limits: { timeoutMs: number; maxRetries: number }): ProviderAdapter {
+  return createProvider(conn, { fetch: client.fetch as typeof fetch, nodeFetch: client.nodeFetch, ...limits });
+}
+
 function adapterWith(app: AppContext, id: string, kind: ProviderKind, apiKey: string, baseUrl: string | null): ProviderAdapter {
-  const client = guarded(app);
-  return createProvider({ id, kind, apiKey, baseUrl }, { fetch: client.fetch as typeof fetch, nodeFetch: client.nodeFetch, timeoutMs: 30_000, maxRetries: 1 });
+  return guardedAdapter(guarded(app), { id, kind, apiKey, baseUrl }, { timeoutMs: 30_000, maxRetries: 1 });
 }
 
 /** The adapter for a stored connection, sending through the guarded client. */

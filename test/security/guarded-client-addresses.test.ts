@@ -1,33 +1,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createGuardedClient, OutboundError, type ConnectTarget, type GuardedClient } from '../../src/security/guarded-client.js';
-import { startServer, tableLookup, type LoopbackServer } from './loopback-server.js';
+import type { ConnectTarget } from '../../src/security/guarded-client.js';
+import { clientPool, outboundFailure, startServer, tableLookup, type LoopbackServer } from './loopback-server.js';
 
 let server: LoopbackServer;
-const opened: GuardedClient[] = [];
-const client = (opts: Parameters<typeof createGuardedClient>[0]) => {
-  const c = createGuardedClient(opts);
-  opened.push(c);
-  return c;
-};
+const { client, closeAll } = clientPool({ allowPrivateNetwork: false });
 
 test.before(async () => {
   server = await startServer((_req, res) => res.end('hello'));
 });
 test.after(async () => {
-  await Promise.all(opened.map((c) => c.close()));
+  await closeAll();
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, OutboundError);
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 test('literal addresses of every refused class are blocked before any connection', async () => {
   const c = client({ allowPrivateNetwork: false, beforeConnect: () => assert.unreachable('no socket may open') });
@@ -39,7 +24,7 @@ test('literal addresses of every refused class are blocked before any connection
     'http://[::ffff:127.0.0.1]/', 'http://[::ffff:10.1.2.3]/', 'http://[64:ff9b::a00:1]/', 'http://[2002:a00:1::1]/',
   ];
   for (const url of urls) {
-    const err = await failure(c.request(url));
+    const err = await outboundFailure(c.request(url));
     assert.is(err.code, 'blocked_address', url);
   }
 });
@@ -49,7 +34,7 @@ test('names that resolve to a refused address are blocked, each after one lookup
   const { lookup, calls } = tableLookup(table);
   const c = client({ allowPrivateNetwork: false, lookup, beforeConnect: () => assert.unreachable('no socket may open') });
   for (const name of Object.keys(table)) {
-    const err = await failure(c.request(`http://${name}/`));
+    const err = await outboundFailure(c.request(`http://${name}/`));
     assert.is(err.code, 'blocked_address', name);
   }
   assert.equal(calls, Object.keys(table));
@@ -58,7 +43,7 @@ test('names that resolve to a refused address are blocked, each after one lookup
 test('a name with one private answer among public ones is blocked', async () => {
   const { lookup } = tableLookup({ 'mixed.test': ['93.184.216.34', '127.0.0.1'] });
   const c = client({ allowPrivateNetwork: false, lookup });
-  assert.is((await failure(c.request(`http://mixed.test:${server.port}/`))).code, 'blocked_address');
+  assert.is((await outboundFailure(c.request(`http://mixed.test:${server.port}/`))).code, 'blocked_address');
   assert.is(server.seen.length, 0);
 });
 
@@ -66,7 +51,7 @@ test('numeric spellings of loopback are normalised and refused', async () => {
   const c = client({ allowPrivateNetwork: false });
   for (const host of ['2130706433', '0x7f.0.0.1', '0177.0.0.1', '0x7f000001', '127.1', '127.0.0.1.']) {
     assert.is(new URL(`http://${host}/`).hostname, '127.0.0.1', host);
-    const err = await failure(c.request(`http://${host}:${server.port}/`));
+    const err = await outboundFailure(c.request(`http://${host}:${server.port}/`));
     assert.is(err.code, 'blocked_address', host);
   }
   assert.is(server.seen.length, 0);
@@ -82,7 +67,7 @@ test('with private networks allowed, a numeric spelling reaches the loopback ser
 
 test('a trailing-dot name is resolved without the dot and still checked', async () => {
   const { lookup, calls } = tableLookup({ 'loop.test': '127.0.0.1' });
-  const err = await failure(client({ allowPrivateNetwork: false, lookup }).request(`http://loop.test.:${server.port}/`));
+  const err = await outboundFailure(client({ allowPrivateNetwork: false, lookup }).request(`http://loop.test.:${server.port}/`));
   assert.is(err.code, 'blocked_address');
   assert.equal(calls, ['loop.test']);
 });
@@ -99,8 +84,8 @@ test('with private networks allowed, loopback is reachable by request and by fet
 
 test('fetch refuses loopback with the same typed error', async () => {
   const c = client({ allowPrivateNetwork: false });
-  assert.is((await failure(c.fetch(`http://127.0.0.1:${server.port}/`))).code, 'blocked_address');
-  assert.is((await failure(c.fetch(new Request(`http://[::1]:${server.port}/`)))).code, 'blocked_address');
+  assert.is((await outboundFailure(c.fetch(`http://127.0.0.1:${server.port}/`))).code, 'blocked_address');
+  assert.is((await outboundFailure(c.fetch(new Request(`http://[::1]:${server.port}/`)))).code, 'blocked_address');
 });
 
 test('rebinding: the address connected to is the one that was checked, from a single lookup', async () => {
@@ -116,11 +101,11 @@ test('rebinding: the address connected to is the one that was checked, from a si
       throw new Error('test stops here instead of leaving the machine');
     },
   });
-  await failure(c.request(`http://rebind.test:${server.port}/`));
+  await outboundFailure(c.request(`http://rebind.test:${server.port}/`));
   assert.is(n, 1);
   assert.equal(targets, [{ hostname: 'rebind.test', address: '93.184.216.34', family: 4, port: server.port, protocol: 'http:' }]);
   // The next connection asks again and now gets loopback: refused, and the server saw nothing.
-  const err = await failure(client({ allowPrivateNetwork: false, lookup }).request(`http://rebind.test:${server.port}/`));
+  const err = await outboundFailure(client({ allowPrivateNetwork: false, lookup }).request(`http://rebind.test:${server.port}/`));
   assert.is(err.code, 'blocked_address');
   assert.is(server.seen.filter((s) => s.headers.host?.startsWith('rebind.test')).length, 0);
 });
@@ -141,14 +126,14 @@ test('rebinding: the socket goes to the resolved address, not to a fresh lookup 
 test('a name that does not resolve gives dns_failed', async () => {
   const { lookup } = tableLookup({ 'odd.test': 'not-an-ip' });
   const c = client({ allowPrivateNetwork: false, lookup });
-  assert.is((await failure(c.request('http://missing.test/'))).code, 'dns_failed');
-  assert.is((await failure(c.request('http://odd.test/'))).code, 'dns_failed');
+  assert.is((await outboundFailure(c.request('http://missing.test/'))).code, 'dns_failed');
+  assert.is((await outboundFailure(c.request('http://odd.test/'))).code, 'dns_failed');
 });
 
 test('a closed port gives connect_failed', async () => {
   const probe = await startServer(() => undefined);
   await probe.close();
-  const err = await failure(client({ allowPrivateNetwork: true }).request(`http://127.0.0.1:${probe.port}/`));
+  const err = await outboundFailure(client({ allowPrivateNetwork: true }).request(`http://127.0.0.1:${probe.port}/`));
   assert.is(err.code, 'connect_failed');
   assert.match(err.message, /refused/);
 });
@@ -156,12 +141,12 @@ test('a closed port gives connect_failed', async () => {
 test('only http and https URLs without credentials are accepted', async () => {
   const c = client({ allowPrivateNetwork: true });
   for (const url of ['file:///etc/passwd', 'ftp://example.com/', 'javascript:alert(1)', 'gopher://127.0.0.1/', 'not a url', 'http://user:pw@example.com/']) {
-    assert.is((await failure(c.request(url))).code, 'invalid_url', url);
+    assert.is((await outboundFailure(c.request(url))).code, 'invalid_url', url);
   }
 });
 
 test('with httpsOnly, plain http is refused', async () => {
-  const err = await failure(client({ allowPrivateNetwork: true, httpsOnly: true }).request(`http://127.0.0.1:${server.port}/`));
+  const err = await outboundFailure(client({ allowPrivateNetwork: true, httpsOnly: true }).request(`http://127.0.0.1:${server.port}/`));
   assert.is(err.code, 'invalid_url');
   assert.match(err.message, /https/);
 });
@@ -169,7 +154,7 @@ test('with httpsOnly, plain http is refused', async () => {
 test('error messages name the host but never header values or the query string', async () => {
   const { lookup } = tableLookup({ 'hook.test': '10.0.0.9' });
   const c = client({ allowPrivateNetwork: false, lookup });
-  const err = await failure(c.request('http://hook.test/path?token=QUERYSECRET', { headers: { Authorization: 'Bearer HEADERSECRET' } }));
+  const err = await outboundFailure(c.request('http://hook.test/path?token=QUERYSECRET', { headers: { Authorization: 'Bearer HEADERSECRET' } }));
   assert.match(err.message, /hook\.test/);
   assert.not.match(err.message, /SECRET/);
   assert.match(err.message, /ALLOW_PRIVATE_NETWORK/);

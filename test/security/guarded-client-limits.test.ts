@@ -1,19 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/clock.js';
-import { createGuardedClient, OutboundError, type GuardedClient } from '../../src/security/guarded-client.js';
-import { startServer, type LoopbackServer } from './loopback-server.js';
+import { clientPool, outboundFailure, startServer, type LoopbackServer } from './loopback-server.js';
 
 let server: LoopbackServer;
 let arrived: () => void = () => undefined;
 /** Resolves once the server has received the next request (so time can move while it is in flight). */
 const nextArrival = () => new Promise<void>((resolve) => (arrived = resolve));
-const opened: GuardedClient[] = [];
-const client = (opts: Partial<Parameters<typeof createGuardedClient>[0]> = {}) => {
-  const c = createGuardedClient({ allowPrivateNetwork: true, ...opts });
-  opened.push(c);
-  return c;
-};
+const { client, closeAll } = clientPool({ allowPrivateNetwork: true });
 
 test.before(async () => {
   server = await startServer((req, res) => {
@@ -29,19 +23,9 @@ test.before(async () => {
   });
 });
 test.after(async () => {
-  await Promise.all(opened.map((c) => c.close()));
+  await closeAll();
   await server.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, OutboundError);
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 test('a body over the limit is cut at the limit and flagged as truncated', async () => {
   const res = await client({ maxResponseBytes: 1000 }).request(`${server.origin}/sized/5000`);
@@ -61,15 +45,15 @@ test('a body within the limit is read whole', async () => {
 
 test('with failOnTooLarge a long body gives too_large, whether declared or streamed', async () => {
   const c = client({ maxResponseBytes: 1000 });
-  assert.is((await failure(c.request(`${server.origin}/sized/5000`, { failOnTooLarge: true }))).code, 'too_large');
-  assert.is((await failure(c.request(`${server.origin}/chunked`, { failOnTooLarge: true }))).code, 'too_large');
+  assert.is((await outboundFailure(c.request(`${server.origin}/sized/5000`, { failOnTooLarge: true }))).code, 'too_large');
+  assert.is((await outboundFailure(c.request(`${server.origin}/chunked`, { failOnTooLarge: true }))).code, 'too_large');
 });
 
 test('a server that never answers gives timeout once the time limit passes', async () => {
   const clock = new FakeClock();
   const c = client({ clock, timeoutMs: 1000 });
   const arrival = nextArrival();
-  const pending = failure(c.request(`${server.origin}/hang`));
+  const pending = outboundFailure(c.request(`${server.origin}/hang`));
   await arrival;
   await clock.advance(999);
   await clock.advance(1);
@@ -82,7 +66,7 @@ test('a body that stalls half way also hits the total time limit', async () => {
   const clock = new FakeClock();
   const c = client({ clock });
   const arrival = nextArrival();
-  const pending = failure(c.request(`${server.origin}/stall-body`, { timeoutMs: 500 }));
+  const pending = outboundFailure(c.request(`${server.origin}/stall-body`, { timeoutMs: 500 }));
   await arrival;
   await clock.advance(500);
   assert.is((await pending).code, 'timeout');
@@ -92,7 +76,7 @@ test('fetch times out while waiting for response headers', async () => {
   const clock = new FakeClock();
   const c = client({ clock, timeoutMs: 2000 });
   const arrival = nextArrival();
-  const pending = failure(c.fetch(`${server.origin}/hang`));
+  const pending = outboundFailure(c.fetch(`${server.origin}/hang`));
   await arrival;
   await clock.advance(2000);
   assert.is((await pending).code, 'timeout');

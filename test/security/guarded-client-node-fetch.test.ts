@@ -1,18 +1,12 @@
 import OpenAI from 'openai';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createGuardedClient, OutboundError, type GuardedClient } from '../../src/security/guarded-client.js';
-import { startServer, type LoopbackServer } from './loopback-server.js';
+import { clientPool, outboundFailure, startServer, type LoopbackServer } from './loopback-server.js';
 
 let server: LoopbackServer;
 let other: LoopbackServer; // a second origin
 let release = () => {};
-const opened: GuardedClient[] = [];
-const client = (opts: Partial<Parameters<typeof createGuardedClient>[0]> = {}) => {
-  const c = createGuardedClient({ allowPrivateNetwork: true, ...opts });
-  opened.push(c);
-  return c;
-};
+const { client, closeAll } = clientPool({ allowPrivateNetwork: true });
 
 const echo = (res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage, body: string) =>
   res.setHeader('content-type', 'application/json').end(JSON.stringify({
@@ -39,19 +33,9 @@ test.before(async () => {
   });
 });
 test.after(async () => {
-  await Promise.all(opened.map((c) => c.close()));
+  await closeAll();
   await Promise.all([server.close(), other.close()]);
 });
-
-async function failure(p: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, OutboundError);
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 test('the body is a Node stream that gives each part as it arrives', async () => {
   const res = await client().nodeFetch(`${server.origin}/drip`);
@@ -93,11 +77,11 @@ test('a 307 keeps the method and body; credentials do not follow to another orig
 
 test('a private address is refused unless allowed, also after a redirect', async () => {
   const strict = client({ allowPrivateNetwork: false });
-  assert.is((await failure(strict.nodeFetch(`${server.origin}/echo`))).code, 'blocked_address');
+  assert.is((await outboundFailure(strict.nodeFetch(`${server.origin}/echo`))).code, 'blocked_address');
   const viaRedirect = client({ allowPrivateNetwork: false, isPublic: (ip) => ip !== '127.0.0.2' });
   const internal = await startServer((req, res, body) => echo(res, req, body), '127.0.0.2');
   try {
-    const err = await failure(viaRedirect.nodeFetch(`${server.origin}/to?url=${encodeURIComponent(`${internal.origin}/echo`)}`));
+    const err = await outboundFailure(viaRedirect.nodeFetch(`${server.origin}/to?url=${encodeURIComponent(`${internal.origin}/echo`)}`));
     assert.is(err.code, 'blocked_address');
     assert.is(internal.seen.length, 0);
   } finally {
@@ -106,7 +90,7 @@ test('a private address is refused unless allowed, also after a redirect', async
 });
 
 test('no response headers within the time limit is a timeout; the caller can abort a body', async () => {
-  const err = await failure(client({ timeoutMs: 100 }).nodeFetch(`${server.origin}/hang`));
+  const err = await outboundFailure(client({ timeoutMs: 100 }).nodeFetch(`${server.origin}/hang`));
   assert.is(err.code, 'timeout');
   const controller = new AbortController();
   const res = await client().nodeFetch(`${server.origin}/drip`, { signal: controller.signal });

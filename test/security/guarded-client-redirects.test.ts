@@ -1,16 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createGuardedClient, OutboundError, type GuardedClient } from '../../src/security/guarded-client.js';
-import { startServer, tableLookup, type LoopbackServer } from './loopback-server.js';
+import { OutboundError } from '../../src/security/guarded-client.js';
+import { clientPool, outboundFailure, startServer, tableLookup, type LoopbackServer } from './loopback-server.js';
 
 let server: LoopbackServer;
 let other: LoopbackServer; // a second origin
-const opened: GuardedClient[] = [];
-const client = (opts: Partial<Parameters<typeof createGuardedClient>[0]> = {}) => {
-  const c = createGuardedClient({ allowPrivateNetwork: true, ...opts });
-  opened.push(c);
-  return c;
-};
+const { client, closeAll } = clientPool({ allowPrivateNetwork: true });
 
 const echo = (res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage, body: string) =>
   res.end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null, type: req.headers['content-type'] ?? null, ua: req.headers['user-agent'] }));
@@ -31,19 +26,9 @@ test.before(async () => {
   });
 });
 test.after(async () => {
-  await Promise.all(opened.map((c) => c.close()));
+  await closeAll();
   await Promise.all([server.close(), other.close()]);
 });
-
-async function failure(p: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, OutboundError);
-    return err as OutboundError;
-  }
-  throw new Error('expected the request to fail');
-}
 
 test('three redirects are followed and reported', async () => {
   const res = await client().request(`${server.origin}/chain/3`);
@@ -55,13 +40,13 @@ test('three redirects are followed and reported', async () => {
 
 test('a fourth redirect is refused with too_many_redirects', async () => {
   const before = server.seen.length;
-  const err = await failure(client().request(`${server.origin}/chain/4`));
+  const err = await outboundFailure(client().request(`${server.origin}/chain/4`));
   assert.is(err.code, 'too_many_redirects');
   assert.is(server.seen.length - before, 4, 'the fifth URL is never requested');
 });
 
 test('maxRedirects 0 refuses the first redirect; manual policy returns it as is', async () => {
-  assert.is((await failure(client().request(`${server.origin}/chain/1`, { maxRedirects: 0 }))).code, 'too_many_redirects');
+  assert.is((await outboundFailure(client().request(`${server.origin}/chain/1`, { maxRedirects: 0 }))).code, 'too_many_redirects');
   const res = await client().request(`${server.origin}/chain/1`, { redirectPolicy: 'manual' });
   assert.is(res.status, 302);
   assert.is(res.headers.location, '/chain/0');
@@ -97,7 +82,7 @@ test('credentials stay on the same origin and are dropped when a redirect change
 });
 
 test('a redirect to a non-http scheme is refused', async () => {
-  const err = await failure(client().request(`${server.origin}/to?url=${encodeURIComponent('file:///etc/passwd')}`));
+  const err = await outboundFailure(client().request(`${server.origin}/to?url=${encodeURIComponent('file:///etc/passwd')}`));
   assert.is(err.code, 'invalid_url');
 });
 
@@ -110,7 +95,7 @@ test('every redirect hop is checked again: public to internal is refused', async
     const { lookup, calls } = tableLookup({ 'inside.test': '127.0.0.2' });
     const c = client({ allowPrivateNetwork: false, isPublic: internet, lookup });
     for (const target of [`${internal.origin}/`, `http://inside.test:${internal.port}/`, `http://[::1]:${internal.port}/`]) {
-      const err = await failure(c.request(`${server.origin}/to?url=${encodeURIComponent(target)}`));
+      const err = await outboundFailure(c.request(`${server.origin}/to?url=${encodeURIComponent(target)}`));
       assert.is(err.code, 'blocked_address', target);
     }
     assert.equal(calls, ['inside.test']);

@@ -10,21 +10,16 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { createGuardedClient, OutboundError, type GuardedClient } from '../../src/security/guarded-client.js';
-import { tableLookup } from './loopback-server.js';
+import { clientPool, outboundFailure, tableLookup } from './loopback-server.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const ca = fixture('ca.pem');
 let server: https.Server;
 let port = 0;
 const servernames: (string | false | null)[] = [];
-const opened: GuardedClient[] = [];
 const { lookup } = tableLookup({ 'secure.test': '127.0.0.1', 'other.test': '127.0.0.1' });
-const client = (tlsCa?: Buffer) => {
-  const c = createGuardedClient({ allowPrivateNetwork: true, lookup, tlsCa });
-  opened.push(c);
-  return c;
-};
+const pool = clientPool({ allowPrivateNetwork: true, lookup });
+const client = (tlsCa?: Buffer) => pool.client({ tlsCa });
 
 test.before(async () => {
   server = https.createServer({ cert: fixture('server.pem'), key: fixture('server.key') }, (_req, res) => res.end('secret page'));
@@ -33,16 +28,10 @@ test.before(async () => {
   port = (server.address() as AddressInfo).port;
 });
 test.after(async () => {
-  await Promise.all(opened.map((c) => c.close()));
+  await pool.closeAll();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
-
-async function failure(p: Promise<unknown>): Promise<OutboundError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
-  assert.instance(err, OutboundError);
-  return err as OutboundError;
-}
 
 test('https to a pinned address still sends the hostname as SNI and verifies the certificate for it', async () => {
   const res = await client(ca).request(`https://secure.test:${port}/`);
@@ -51,21 +40,21 @@ test('https to a pinned address still sends the hostname as SNI and verifies the
 });
 
 test('a certificate for another name is refused even though the address is the same', async () => {
-  const err = await failure(client(ca).request(`https://other.test:${port}/`));
+  const err = await outboundFailure(client(ca).request(`https://other.test:${port}/`));
   assert.is(err.code, 'connect_failed');
   assert.match(err.message, /certificate not accepted \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
 });
 
 test('a certificate from an untrusted CA is refused', async () => {
-  const err = await failure(client().request(`https://secure.test:${port}/`));
+  const err = await outboundFailure(client().request(`https://secure.test:${port}/`));
   assert.is(err.code, 'connect_failed');
   assert.match(err.message, /certificate not accepted/);
-  const viaFetch = await failure(client().fetch(`https://secure.test:${port}/`));
+  const viaFetch = await outboundFailure(client().fetch(`https://secure.test:${port}/`));
   assert.is(viaFetch.code, 'connect_failed');
 });
 
 test('an https URL with an IP literal is checked against the certificate too', async () => {
-  const err = await failure(client(ca).request(`https://127.0.0.1:${port}/`));
+  const err = await outboundFailure(client(ca).request(`https://127.0.0.1:${port}/`));
   assert.is(err.code, 'connect_failed');
 });
 

@@ -1,6 +1,8 @@
 /** A tiny loopback HTTP server for the guarded-client tests: records every request it sees. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as assert from 'uvu/assert';
+import { createGuardedClient, OutboundError, type GuardedClient, type GuardedClientOptions } from '../../src/security/guarded-client.js';
 
 export type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; body: string };
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
@@ -48,4 +50,28 @@ export function tableLookup(table: Record<string, string | string[]>) {
     return [entry].flat().map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 }));
   };
   return { lookup, calls };
+}
+
+/** Guarded clients a test file makes (defaults first, then each call's options), closed together in test.after. */
+export function clientPool(defaults: GuardedClientOptions) {
+  const opened: GuardedClient[] = [];
+  return {
+    client(opts: Partial<GuardedClientOptions> = {}): GuardedClient {
+      const c = createGuardedClient({ ...defaults, ...opts });
+      opened.push(c);
+      return c;
+    },
+    closeAll: () => Promise.all(opened.map((c) => c.close())),
+  };
+}
+
+/** The OutboundError a request fails with (the test fails if it succeeds or throws anything else). */
+export async function outboundFailure(p: Promise<unknown>): Promise<OutboundError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.instance(err, OutboundError);
+    return err as OutboundError;
+  }
+  throw new Error('expected the request to fail');
 }
