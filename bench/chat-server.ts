@@ -82,6 +82,7 @@ const inspector = profDir || heapSample ? new Session() : null;
 if (inspector) inspector.connect();
 if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.setSamplingInterval', { interval: 250 }); }
 let phase = 0;
+let liveSession: Session | null = null;
 let cpu = process.cpuUsage();
 let t0 = performance.now();
 
@@ -119,6 +120,20 @@ process.on('message', async (m: { cmd: string }) => {
     const wall = performance.now() - t0;
     if (trace.size) process.stderr.write(`store calls this phase:\n${[...trace].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => `  ${k} x${v.n} ${v.ms.toFixed(1)} ms`).join('\n')}\n`);
     process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: ((used.user + used.system) / 1000 / wall) * 100, rssMb: process.resourceUsage().maxRSS / 1024, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max });
+  } else if (m.cmd === 'heapUsed') {
+    // After a full GC (node --expose-gc): what the heap holds now (bench/stream-memory.ts).
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send!({ heapUsed: process.memoryUsage().heapUsed });
+  } else if (m.cmd === 'liveSampleStart') {
+    if (!inspector) { const s = new Session(); s.connect(); liveSession = s; } else liveSession = inspector;
+    await liveSession.post('HeapProfiler.startSampling', { samplingInterval: 256 });
+    process.send!({ ok: true });
+  } else if (m.cmd.startsWith('liveSampleStop ')) {
+    // What was allocated since liveSampleStart and is still alive after a full GC, by allocation site.
+    (globalThis as { gc?: () => void }).gc?.();
+    const { profile } = await liveSession!.post('HeapProfiler.stopSampling');
+    writeFileSync(m.cmd.slice(15), JSON.stringify(profile));
+    process.send!({ ok: true });
   } else if (m.cmd === 'quit') {
     void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
   }

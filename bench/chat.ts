@@ -3,7 +3,8 @@
  * fake streaming provider (OpenAI SSE on loopback), against a baseline measured in the same run.
  *
  * Three processes, so the server's event loop carries only the server's work:
- *   - bench/chat-server.ts  the real server (uWS, actors, embedded SQLite store in a temp DATA_DIR);
+ *   - bench/chat-server.ts  the real server (uWS, actors, embedded SQLite store in a temp DATA_DIR), built first
+ *                           (bench/build.ts) and run by plain node from dist/ as `npm start` runs it (--tsx: sources);
  *   - bench/chat-fake.ts    the fake provider; it stamps the first token of each answer with its write time;
  *   - this process          the clients (`ws` widget sockets; plain HTTP clients for the baseline).
  *
@@ -15,13 +16,14 @@
  * Also: turns per second with storage, and the server's own event-loop delay p99 and CPU use during the run.
  * Loopback only; each visitor gets its own X-Forwarded-For address (TRUST_PROXY) so per-IP limits hold.
  *
- *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--chunks=12] [--gap=2] [--ramp=ms] [--pin] [--prof] [--trace-store]
+ *   npx tsx bench/chat.ts [sockets=100,500,1000] [turns=3] [thinkMs=0] [--chunks=12] [--gap=2] [--ramp=ms] [--pin[=server]] [--tsx] [--prof] [--trace-store]
  *   thinkMs 0 asks the next question as soon as a reply is stored (the server saturates: gives the most
  *   turns/s); a think time (uniform 0..2x) paces visitors so latency is measured below saturation.
  *   --ramp spreads the visitors' first questions over that many ms (default 2 x thinkMs). 1,000 streams truly
  *   in flight at once: `1000 2 500 --chunks=40 --gap=250 --ramp=10000 --pin` (10 s replies).
  *   --pin gives the server's main thread CPU 0 to itself and puts everything else (the clients, the fake, the
  *   server's other threads) on CPU 1, so neither the load generator nor a helper thread preempts the event loop.
+ *   --pin=server puts all of the server's threads on CPU 0 (a one-core server) and the rest on CPU 1.
  *   Event-loop delays are net of the 5 ms sampling timer (bench/loop-delay.ts).
  *   The server's GC pauses during the phase are counted (BENCH_GC_LOG=1 prints each one to stderr);
  *   BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. "--max-semi-space-size=64").
@@ -40,11 +42,12 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { buildServerForBench } from './build.js';
 import { loopDelay } from './loop-delay.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const PROF = process.argv.includes('--prof');
-const PIN = process.argv.includes('--pin');
+const PIN = process.argv.find((a) => a.startsWith('--pin'))?.split('=')[1] ?? (process.argv.includes('--pin') ? 'main' : null);
 const SCENARIOS = (args[0] ?? '100,500,1000').split(',').map((n) => Math.max(1, Math.min(Number(n) || 100, 5000)));
 const TURNS = Math.max(1, Math.min(Number(args[1]) || 3, 50));
 /** Mean pause between a reply and the visitor's next question (uniform 0..2x); 0 = ask at once (saturation). */
@@ -58,13 +61,18 @@ const RAMP_MS = Math.max(0, Math.min(flag('ramp', 2 * THINK_MS), 600_000));
 /** A scenario that takes longer than this is cut off and reported as such. */
 const SCENARIO_LIMIT_MS = 180_000;
 const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+/** --tsx runs the server from the TypeScript sources under tsx (as tests do) instead of the build `npm start` runs. */
+const TSX = process.argv.includes('--tsx');
 const wallNow = () => performance.timeOrigin + performance.now();
 
 interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number; rssMb: number; gcCount: number; gcMs: number; gcMax: number }
 interface Child { proc: ChildProcess; ready: Record<string, unknown>; call(cmd: string): Promise<PhaseStats> }
 
-async function startChild(file: string, argv: string[], nodeFlags: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', join(here, file), ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+/** A child running a bench .ts file under tsx, or (dist) its build in dist/bench/, run by plain node as `npm start` runs the server. */
+async function startChild(file: string, argv: string[], nodeFlags: string[] = [], dist = false): Promise<Child> {
+  const entry = dist ? [join(root, 'dist/bench', file.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', join(here, file)];
+  const proc = spawn(process.execPath, [...nodeFlags, ...entry, ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
     // The child's first JSON line says it is ready; anything else it prints (e.g. --trace-gc) goes to stderr.
     let buf = '';
@@ -139,10 +147,10 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
     const ask = () => { sawDelta = false; flight(1); ws.send(JSON.stringify({ t: 'message', text: `question ${i}/${t}` })); };
     ws.on('message', (data) => {
       const text = String(data);
-      if (!sawDelta && text.startsWith('{"t":"delta"')) {
-        const now = wallNow();
-        sawDelta = true;
-        lat.push(now - stampOf(text));
+      // Deltas are only timed (the first of each reply), never parsed: the clients' own work is kept small so
+      // their event loop adds as little as possible to what is measured.
+      if (text.startsWith('{"t":"delta"')) {
+        if (!sawDelta) { lat.push(wallNow() - stampOf(text)); sawDelta = true; }
         return;
       }
       const f = JSON.parse(text);
@@ -167,15 +175,17 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
   return { lat, turnsPerSec: turns / elapsed, turns, timedOut, streams, ...stats, ...others };
 }
 
+if (!TSX) await buildServerForBench();
 const fake = await startChild('chat-fake.ts', [String(CHUNKS), String(CHUNK_GAP_MS)]);
 const fakePort = fake.ready.port as number;
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(fake.proc.pid)]);
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
 if (PROF) mkdirSync(join(here, '.prof'), { recursive: true });
-const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...process.argv.filter((a) => a === '--trace-store' || a.startsWith('--heap-sample=')), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []);
+const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...process.argv.filter((a) => a === '--trace-store' || a.startsWith('--heap-sample=')), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [], !TSX);
 // The server's main thread (the event loop) gets CPU 0 to itself; its other threads (the store's, V8's GC helpers,
 // libuv's pool) share CPU 1 with the clients and the fake.
-if (PIN) { execFileSync('taskset', ['-a', '-p', '-c', '1', String(server.proc.pid)]); execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]); }
+if (PIN === 'main') { execFileSync('taskset', ['-a', '-p', '-c', '1', String(server.proc.pid)]); execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]); }
+if (PIN === 'server') execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.proc.pid)]);
 const f = (x: number) => x.toFixed(2);
 console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
 console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | server peak RSS MB | GC pauses n / total ms / max ms | clients, fake loop p99 ms');

@@ -17,6 +17,14 @@ export interface EventRecord extends Doc {
 
 export type EventListener = (event: EventRecord, stored: boolean) => void;
 
+export interface SubscribeOptions {
+  /**
+   * Volatile events (publishVolatile) go only to listeners that ask for them, and only for the workspaces this
+   * says yes to: a streamed delta costs nothing when no one in its workspace is watching.
+   */
+  volatileFor?(workspaceId: string): boolean;
+}
+
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** Says, before an event is stored, whether it needs a durable follow-up (see EventRecord.fanOutPending). */
@@ -37,6 +45,7 @@ class VolatileEvent implements EventRecord {
  */
 export class EventBus {
   private listeners = new Set<EventListener>();
+  private volatileListeners = new Map<EventListener, (workspaceId: string) => boolean>();
   private pendingCheck: PendingCheck | null = null;
   readonly collection: Collection<EventRecord>;
 
@@ -44,9 +53,11 @@ export class EventBus {
     this.collection = store.collection<EventRecord>('events', { indexes: [{ fields: [['createdAt', 1]] }, { fields: [['workspaceId', 1], ['type', 1]] }, { fields: [['fanOutPending', 1]] }] });
   }
 
-  subscribe(listener: EventListener): () => void {
+  /** Stored events go to every listener; volatile ones only to those with `volatileFor` (see SubscribeOptions). */
+  subscribe(listener: EventListener, options: SubscribeOptions = {}): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (options.volatileFor) this.volatileListeners.set(listener, options.volatileFor.bind(options));
+    return () => { this.listeners.delete(listener); this.volatileListeners.delete(listener); };
   }
 
   /** One check per bus (the webhook dispatcher's); null removes it. */
@@ -65,8 +76,12 @@ export class EventBus {
 
   /** Called for every streamed delta: nothing is built when no one listens, and the id only when it is read. */
   publishVolatile(workspaceId: string, type: string, data: Record<string, unknown>): void {
-    if (this.listeners.size === 0) return;
-    this.fanOut(new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now()), false);
+    let event: VolatileEvent | null = null;
+    for (const [listener, wants] of this.volatileListeners) {
+      if (!wants(workspaceId)) continue;
+      event ??= new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now());
+      try { listener(event, false); } catch (err) { this.log.error({ err, type }, 'event listener failed'); }
+    }
   }
 
   /** Deletes stored events older than the retention window (a week). */

@@ -6,7 +6,13 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import type { Readable } from 'node:stream';
+import { readBody, type BodyReader, type ChunkSink } from '../security/stream-chunks.js';
 import type { ChatEvent, ChatMessage, ChatRequest, ToolCall } from './types.js';
+
+/** Parsed events waiting for the agent loop before the body is paused, and the level at which it flows again. */
+const QUEUE_HIGH = 64;
+const QUEUE_LOW = 16;
 
 /** How kinds A and B differ when mapping a ChatRequest to Chat Completions. */
 export interface ChatMapping {
@@ -61,25 +67,29 @@ export function buildChatBody(req: ChatRequest, mapping: ChatMapping): ChatCompl
  * The SDK sends the request (auth, retries, error statuses); its raw response is then read here with
  * eventsource-parser into a plain iterator. The SDK's own stream stacks three async generators on the body, and
  * with 1,000 replies streaming at once their per-chunk promises and buffers, alive until the next chunk, were
- * most of what every scavenge copied (docs/performance.md, Chat). Here a text chunk costs one promise.
+ * most of what every scavenge copied (docs/performance.md, Chat). Here the body's chunks are parsed as they
+ * arrive (readBody: 'data' events, no promise per chunk) and a text chunk costs one promise, the agent loop's.
  */
 export function streamChat(
   client: OpenAI,
   body: ChatCompletionCreateParamsStreaming,
   signal: AbortSignal | undefined,
-  fail: (err: unknown) => unknown,
+  toError: (err: unknown) => unknown,
 ): AsyncIterableIterator<ChatEvent> {
   const calls = new Map<number, ToolCall>();
   let usage: { inputTokens: number; outputTokens: number } | null = null;
   let finishReason = 'stop';
   let outputChars = 0;
   let headers: Headers | undefined;
-  let bytes: AsyncIterator<Uint8Array> | null = null;
   const decoder = new TextDecoder();
   /** Events parsed and not yet taken; after the stream's end, the closing events. */
   const ready: ChatEvent[] = [];
+  let started = false;
   let ended = false;
   let sawDone = false;
+  let failure: unknown = null;
+  let reader: BodyReader | null = null;
+  let waiter: { resolve(r: IteratorResult<ChatEvent>): void; reject(err: unknown): void } | null = null;
 
   const parser = createParser({
     onEvent: ({ data }) => {
@@ -114,33 +124,63 @@ export function streamChat(
     ready.push({ type: 'done', finishReason: ordered.length && finishReason === 'stop' ? 'tool_calls' : finishReason });
   };
 
-  const failed = (err: unknown): never => { throw signal?.aborted ? err : fail(err); };
-  const onBytes = (r: IteratorResult<Uint8Array>): IteratorResult<ChatEvent> | Promise<IteratorResult<ChatEvent>> => {
-    try {
-      if (r.done) { parser.feed(decoder.decode()); ended = true; close(); } else parser.feed(decoder.decode(r.value, { stream: true }));
-    } catch (err) {
-      void bytes?.return?.();
-      return failed(err);
-    }
-    return ready.length ? { value: ready.shift()!, done: false } : next();
+  /** Hands the next event, the end or the failure to a waiting next(); pauses the body while events pile up. */
+  const deliver = () => {
+    if (ready.length >= QUEUE_HIGH) reader?.pause();
+    const w = waiter;
+    if (!w) return;
+    if (ready.length) { waiter = null; w.resolve(take()); } else if (failure) { waiter = null; w.reject(failure); } else if (ended) { waiter = null; w.resolve({ value: undefined, done: true }); }
   };
-  const next = (): Promise<IteratorResult<ChatEvent>> => {
-    if (ready.length) return Promise.resolve({ value: ready.shift()!, done: false });
-    if (ended) return Promise.resolve({ value: undefined, done: true });
-    if (bytes) return bytes.next().then(onBytes, failed);
-    return client.chat.completions.create(body, { signal }).asResponse().then((res) => {
+  const take = (): IteratorResult<ChatEvent> => {
+    const value = ready.shift()!;
+    if (ready.length <= QUEUE_LOW && !ended) reader?.resume();
+    return { value, done: false };
+  };
+  const fail = (err: unknown) => {
+    if (ended) return;
+    ended = true;
+    reader?.cancel();
+    failure = signal?.aborted ? err : toError(err);
+    deliver();
+  };
+  const sink: ChunkSink = {
+    data(bytes) {
+      try { parser.feed(decoder.decode(bytes, { stream: true })); } catch (err) { fail(err); return; }
+      deliver();
+    },
+    end() {
+      try { parser.feed(decoder.decode()); } catch (err) { fail(err); return; }
+      ended = true;
+      close();
+      deliver();
+    },
+    error: (err) => fail(err),
+  };
+  const start = () => {
+    started = true;
+    client.chat.completions.create(body, { signal }).asResponse().then((res) => {
       headers = res.headers;
-      if (!res.body) failed(new Error('the provider sent no response body'));
-      bytes = (res.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-    }, failed).then(next);
+      if (!res.body) { fail(new Error('the provider sent no response body')); return; }
+      reader = readBody(res.body as unknown as Readable | ReadableStream<Uint8Array>, sink);
+      // Stopped while the request was under way: the body is released at once.
+      if (ended) reader.cancel();
+    }, fail);
   };
+
   const it: AsyncIterableIterator<ChatEvent> = {
-    next,
+    next() {
+      if (ready.length) return Promise.resolve(take());
+      if (failure) return Promise.reject(failure);
+      if (ended) return Promise.resolve({ value: undefined, done: true });
+      if (!started) start();
+      return new Promise((resolve, reject) => { waiter = { resolve, reject }; });
+    },
     // A consumer that stops early (an aborted reply) closes the response body, which ends the request.
     async return() {
       ended = true;
       ready.length = 0;
-      await bytes?.return?.();
+      failure = null;
+      reader?.cancel();
       return { value: undefined, done: true };
     },
     [Symbol.asyncIterator]() { return it; },

@@ -4,12 +4,74 @@ import type { Readable } from 'node:stream';
 const HIGH = 16;
 const LOW = 4;
 
+/** What a body's reader is told: each chunk in order, then exactly one of end or error. */
+export interface ChunkSink {
+  data(chunk: Uint8Array): void;
+  end(): void;
+  error(err: unknown): void;
+}
+
+/** Flow control over a body being read into a sink. */
+export interface BodyReader {
+  pause(): void;
+  resume(): void;
+  /** Stops reading and releases the body (the request ends); the sink hears nothing more. */
+  cancel(): void;
+}
+
+const prematureClose = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+
+/**
+ * Reads a response body (a Node stream, or a web ReadableStream from fetch) into a sink, with no promise per
+ * chunk for Node streams: 'data' events go straight to the sink. A stream that closes before its end is an error.
+ */
+export function readBody(body: Readable | ReadableStream<Uint8Array>, sink: ChunkSink): BodyReader {
+  let settled = false;
+  const settle = (err?: unknown) => {
+    if (settled) return;
+    settled = true;
+    if (err === undefined) sink.end(); else sink.error(err);
+  };
+  if ('getReader' in body) {
+    const reader = body.getReader();
+    let paused = false;
+    let pumping = false;
+    const pump = async () => {
+      if (pumping) return;
+      pumping = true;
+      try {
+        while (!paused && !settled) {
+          const r = await reader.read();
+          if (settled) return;
+          if (r.done) { settle(); return; }
+          sink.data(r.value);
+        }
+      } catch (err) { settle(err); } finally { pumping = false; }
+    };
+    void pump();
+    return {
+      pause() { paused = true; },
+      resume() { if (paused) { paused = false; void pump(); } },
+      cancel() { settled = true; void reader.cancel().catch(() => {}); },
+    };
+  }
+  body.on('data', (chunk: Buffer) => { if (!settled) sink.data(chunk); });
+  body.on('end', () => settle());
+  body.on('error', (err) => settle(err));
+  body.on('close', () => settle(prematureClose()));
+  return {
+    pause() { body.pause(); },
+    resume() { if (!settled) body.resume(); },
+    cancel() { if (!settled) { settled = true; body.destroy(); } },
+  };
+}
+
 /**
  * A Node stream's chunks as a plain async iterator, for SDKs that iterate a response body.
  *
  * Readable's own iterator is an async generator over 'readable' events that allocates several promises,
  * closures and tick callbacks per chunk; with 1,000 replies streaming at once that garbage set the server's
- * scavenge rate (docs/performance.md, Chat). 'data' events and a short queue do the same job with one promise
+ * scavenge rate (docs/performance.md, Chat). readBody and a short queue do the same job with one promise
  * per chunk. Same contract: chunks in order, the stream's error rethrown, a premature close is an error, and
  * return() (a consumer that stops early) destroys the stream.
  */
@@ -25,25 +87,22 @@ export function streamChunks(stream: Readable): AsyncIterableIterator<Buffer> {
     if (failure) w.reject(failure);
     else w.resolve({ value: undefined, done: true });
   };
-  stream.on('data', (chunk: Buffer) => {
-    if (waiter) {
-      const w = waiter;
-      waiter = null;
-      w.resolve({ value: chunk, done: false });
-    } else if (queue.push(chunk) >= HIGH) stream.pause();
-  });
-  stream.once('end', () => { ended = true; wake(); });
-  stream.once('error', (err) => { failure ??= err; ended = true; wake(); });
-  stream.once('close', () => {
-    if (!ended) failure ??= Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
-    ended = true;
-    wake();
+  const reader = readBody(stream, {
+    data(chunk) {
+      if (waiter) {
+        const w = waiter;
+        waiter = null;
+        w.resolve({ value: chunk as Buffer, done: false });
+      } else if (queue.push(chunk as Buffer) >= HIGH) reader.pause();
+    },
+    end() { ended = true; wake(); },
+    error(err) { failure = err; ended = true; wake(); },
   });
   const it: AsyncIterableIterator<Buffer> = {
     next() {
       if (queue.length) {
         const value = queue.shift()!;
-        if (queue.length <= LOW && stream.isPaused() && !ended) stream.resume();
+        if (queue.length <= LOW && !ended) reader.resume();
         return Promise.resolve({ value, done: false });
       }
       if (failure) return Promise.reject(failure);
@@ -52,7 +111,7 @@ export function streamChunks(stream: Readable): AsyncIterableIterator<Buffer> {
     },
     return() {
       queue.length = 0;
-      if (!ended) { ended = true; stream.destroy(); }
+      if (!ended) { ended = true; reader.cancel(); }
       failure = null;
       return Promise.resolve({ value: undefined, done: true });
     },

@@ -2,6 +2,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isOpen, localTime } from '../../src/team/hours.js';
 import { LiveHub, liveFrame, type LiveConn } from '../../src/team/live-hub.js';
+import { systemClock } from '../../src/clock.js';
+import { EventBus, type EventRecord } from '../../src/events/bus.js';
+import { createLogger } from '../../src/log.js';
+import type { DocumentStore } from '../../src/store/types.js';
 import { startTeamWorld, type TeamWorld } from './helpers.js';
 
 const week = (open: string, close: string) => [1, 2, 3, 4, 5].map((day) => ({ day, open, close }));
@@ -47,6 +51,24 @@ test('a socket that cannot keep up loses its own frames and never holds back the
   assert.is(n, 1);
   assert.is(got.length, 1);
   assert.is(hub.dropped, 1);
+});
+
+test('volatile events reach only listeners that ask for them, for the workspaces they watch', () => {
+  const bus = new EventBus({ collection: () => ({}) } as unknown as DocumentStore, systemClock, createLogger('silent'));
+  const watched = new Set(['ws_1']);
+  const live: EventRecord[] = [];
+  const others: boolean[] = [];
+  bus.subscribe((e) => live.push(e), { volatileFor: (ws) => watched.has(ws) });
+  bus.subscribe((_e, stored) => others.push(stored));
+  bus.publishVolatile('ws_1', 'message.delta', { conversationId: 'c', delta: 'Hi' });
+  bus.publishVolatile('ws_2', 'message.delta', { conversationId: 'c', delta: 'unseen' });
+  assert.is(live.length, 1);
+  assert.equal(JSON.parse(JSON.stringify(live[0])).data, { conversationId: 'c', delta: 'Hi', workspaceId: 'ws_1' });
+  assert.match(live[0]._id, /^evt_/);
+  assert.equal(others, [], 'a listener without volatileFor gets stored events only');
+  watched.clear();
+  bus.publishVolatile('ws_1', 'message.delta', { conversationId: 'c', delta: 'no one watches' });
+  assert.is(live.length, 1);
 });
 
 let w: TeamWorld;
