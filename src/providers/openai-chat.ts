@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { APIError, type OpenAI } from 'openai';
 import type {
   ChatCompletionChunk,
@@ -76,114 +76,144 @@ export function streamChat(
   signal: AbortSignal | undefined,
   toError: (err: unknown) => unknown,
 ): AsyncIterableIterator<ChatEvent> {
-  const calls = new Map<number, ToolCall>();
-  let usage: { inputTokens: number; outputTokens: number } | null = null;
-  let finishReason = 'stop';
-  let outputChars = 0;
-  let headers: Headers | undefined;
-  const decoder = new TextDecoder();
-  /** Events parsed and not yet taken; after the stream's end, the closing events. */
-  const ready: ChatEvent[] = [];
-  let started = false;
-  let ended = false;
-  let sawDone = false;
-  let failure: unknown = null;
-  let reader: BodyReader | null = null;
-  let waiter: { resolve(r: IteratorResult<ChatEvent>): void; reject(err: unknown): void } | null = null;
+  return new ChatStream(client, body, signal, toError);
+}
 
-  const parser = createParser({
-    onEvent: ({ data }) => {
-      if (sawDone) return;
-      if (data.startsWith('[DONE]')) { sawDone = true; return; }
-      const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: Record<string, unknown> };
-      // An error sent inside the stream, as the SDK's own stream reports it.
-      if (chunk?.error) throw new APIError(undefined, chunk.error, undefined, headers);
-      onChunk(chunk);
-    },
-  });
-  const onChunk = (chunk: ChatCompletionChunk) => {
-    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+/**
+ * streamChat's iterator. One object per reply with its methods on the prototype: what a reply holds while it
+ * streams is copied by every scavenge (bench/stream-memory.ts), and a closure per step cost more than the fields.
+ */
+class ChatStream implements AsyncIterableIterator<ChatEvent>, ChunkSink {
+  private readonly calls = new Map<number, ToolCall>();
+  private usage: { inputTokens: number; outputTokens: number } | null = null;
+  private finishReason = 'stop';
+  private outputChars = 0;
+  /** The only response header an in-stream error needs (APIError's requestID); the Headers object is let go. */
+  private requestId: string | null = null;
+  /** Sent on the first next(), then dropped, so the body is not kept while the reply streams. */
+  private request: ChatCompletionCreateParamsStreaming | null;
+  /** For the usage estimate when the provider sends none. */
+  private readonly promptChars: number;
+  private readonly decoder = new TextDecoder();
+  private readonly parser: EventSourceParser;
+  /** Events parsed and not yet taken; after the stream's end, the closing events. */
+  private readonly ready: ChatEvent[] = [];
+  private started = false;
+  private ended = false;
+  private sawDone = false;
+  private failure: unknown = null;
+  private reader: BodyReader | null = null;
+  private waiter: { resolve(r: IteratorResult<ChatEvent>): void; reject(err: unknown): void } | null = null;
+
+  constructor(
+    private readonly client: OpenAI,
+    body: ChatCompletionCreateParamsStreaming,
+    private readonly signal: AbortSignal | undefined,
+    private readonly toError: (err: unknown) => unknown,
+  ) {
+    this.request = body;
+    this.promptChars = body.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content ?? '').length), 0);
+    this.parser = createParser({ onEvent: (e) => this.onEvent(e.data) });
+  }
+
+  next(): Promise<IteratorResult<ChatEvent>> {
+    if (this.ready.length) return Promise.resolve(this.take());
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    if (!this.started) this.start();
+    return new Promise((resolve, reject) => { this.waiter = { resolve, reject }; });
+  }
+
+  /** A consumer that stops early (an aborted reply) closes the response body, which ends the request. */
+  async return(): Promise<IteratorResult<ChatEvent>> {
+    this.ended = true;
+    this.ready.length = 0;
+    this.failure = null;
+    this.reader?.cancel();
+    return { value: undefined, done: true };
+  }
+
+  [Symbol.asyncIterator]() { return this; }
+
+  // ChunkSink: the response body's bytes.
+  data(bytes: Uint8Array): void {
+    try { this.parser.feed(this.decoder.decode(bytes, { stream: true })); } catch (err) { this.fail(err); return; }
+    this.deliver();
+  }
+
+  end(): void {
+    try { this.parser.feed(this.decoder.decode()); } catch (err) { this.fail(err); return; }
+    this.ended = true;
+    this.close();
+    this.deliver();
+  }
+
+  error(err: unknown): void { this.fail(err); }
+
+  private start(): void {
+    this.started = true;
+    const sending = this.request!;
+    this.request = null;
+    this.client.chat.completions.create(sending, { signal: this.signal }).asResponse().then((res) => {
+      this.requestId = res.headers.get('x-request-id');
+      if (!res.body) { this.fail(new Error('the provider sent no response body')); return; }
+      this.reader = readBody(res.body as unknown as Readable | ReadableStream<Uint8Array>, this);
+      // Stopped while the request was under way: the body is released at once.
+      if (this.ended) this.reader.cancel();
+    }, (err) => this.fail(err));
+  }
+
+  private onEvent(data: string): void {
+    if (this.sawDone) return;
+    if (data.startsWith('[DONE]')) { this.sawDone = true; return; }
+    const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: Record<string, unknown> };
+    // An error sent inside the stream, as the SDK's own stream reports it.
+    if (chunk?.error) throw new APIError(undefined, chunk.error, undefined, new Headers(this.requestId ? { 'x-request-id': this.requestId } : {}));
+    if (chunk.usage) this.usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
-    if (delta?.content) { outputChars += delta.content.length; ready.push({ type: 'text', delta: delta.content }); }
+    if (delta?.content) { this.outputChars += delta.content.length; this.ready.push({ type: 'text', delta: delta.content }); }
     for (const tc of delta?.tool_calls ?? []) {
-      const call = calls.get(tc.index) ?? { id: '', name: '', arguments: '' };
+      const call = this.calls.get(tc.index) ?? { id: '', name: '', arguments: '' };
       if (tc.id) call.id = tc.id;
       if (tc.function?.name) call.name += tc.function.name;
       if (tc.function?.arguments) call.arguments += tc.function.arguments;
-      calls.set(tc.index, call);
+      this.calls.set(tc.index, call);
     }
-    if (choice.finish_reason) finishReason = choice.finish_reason;
-  };
-  const close = () => {
-    const ordered = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}`, arguments: c.arguments || '{}' }));
-    for (const call of ordered) ready.push({ type: 'tool_call', call });
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  /** The closing events: complete tool calls in order, usage (estimated if none came), done. */
+  private close(): void {
+    const ordered = [...this.calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}`, arguments: c.arguments || '{}' }));
+    for (const call of ordered) this.ready.push({ type: 'tool_call', call });
     // Some compatible servers ignore include_usage; a rough estimate keeps caps and compaction working.
-    ready.push({ type: 'usage', ...(usage ?? { inputTokens: Math.ceil(JSON.stringify(body.messages).length / 4), outputTokens: Math.ceil(outputChars / 4) }) });
-    ready.push({ type: 'done', finishReason: ordered.length && finishReason === 'stop' ? 'tool_calls' : finishReason });
-  };
+    this.ready.push({ type: 'usage', ...(this.usage ?? { inputTokens: Math.ceil(this.promptChars / 4), outputTokens: Math.ceil(this.outputChars / 4) }) });
+    this.ready.push({ type: 'done', finishReason: ordered.length && this.finishReason === 'stop' ? 'tool_calls' : this.finishReason });
+  }
 
   /** Hands the next event, the end or the failure to a waiting next(); pauses the body while events pile up. */
-  const deliver = () => {
-    if (ready.length >= QUEUE_HIGH) reader?.pause();
-    const w = waiter;
+  private deliver(): void {
+    if (this.ready.length >= QUEUE_HIGH) this.reader?.pause();
+    const w = this.waiter;
     if (!w) return;
-    if (ready.length) { waiter = null; w.resolve(take()); } else if (failure) { waiter = null; w.reject(failure); } else if (ended) { waiter = null; w.resolve({ value: undefined, done: true }); }
-  };
-  const take = (): IteratorResult<ChatEvent> => {
-    const value = ready.shift()!;
-    if (ready.length <= QUEUE_LOW && !ended) reader?.resume();
-    return { value, done: false };
-  };
-  const fail = (err: unknown) => {
-    if (ended) return;
-    ended = true;
-    reader?.cancel();
-    failure = signal?.aborted ? err : toError(err);
-    deliver();
-  };
-  const sink: ChunkSink = {
-    data(bytes) {
-      try { parser.feed(decoder.decode(bytes, { stream: true })); } catch (err) { fail(err); return; }
-      deliver();
-    },
-    end() {
-      try { parser.feed(decoder.decode()); } catch (err) { fail(err); return; }
-      ended = true;
-      close();
-      deliver();
-    },
-    error: (err) => fail(err),
-  };
-  const start = () => {
-    started = true;
-    client.chat.completions.create(body, { signal }).asResponse().then((res) => {
-      headers = res.headers;
-      if (!res.body) { fail(new Error('the provider sent no response body')); return; }
-      reader = readBody(res.body as unknown as Readable | ReadableStream<Uint8Array>, sink);
-      // Stopped while the request was under way: the body is released at once.
-      if (ended) reader.cancel();
-    }, fail);
-  };
+    if (this.ready.length) { this.waiter = null; w.resolve(this.take()); }
+    else if (this.failure) { this.waiter = null; w.reject(this.failure); }
+    else if (this.ended) { this.waiter = null; w.resolve({ value: undefined, done: true }); }
+  }
 
-  const it: AsyncIterableIterator<ChatEvent> = {
-    next() {
-      if (ready.length) return Promise.resolve(take());
-      if (failure) return Promise.reject(failure);
-      if (ended) return Promise.resolve({ value: undefined, done: true });
-      if (!started) start();
-      return new Promise((resolve, reject) => { waiter = { resolve, reject }; });
-    },
-    // A consumer that stops early (an aborted reply) closes the response body, which ends the request.
-    async return() {
-      ended = true;
-      ready.length = 0;
-      failure = null;
-      reader?.cancel();
-      return { value: undefined, done: true };
-    },
-    [Symbol.asyncIterator]() { return it; },
-  };
-  return it;
+  private take(): IteratorResult<ChatEvent> {
+    const value = this.ready.shift()!;
+    if (this.ready.length <= QUEUE_LOW && !this.ended) this.reader?.resume();
+    return { value, done: false };
+  }
+
+  private fail(err: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.reader?.cancel();
+    this.failure = this.signal?.aborted ? err : this.toError(err);
+    this.deliver();
+  }
 }
