@@ -11,6 +11,8 @@ export class MoodFilter {
 
   /** Feeds a delta; returns the visible text that can be shown now. */
   push(delta: string): string {
+    // Most deltas hold no '[' and nothing is held back: they pass as they are, with no regex work.
+    if (!this.held && !delta.includes('[')) return delta;
     let text = this.held + delta;
     this.held = '';
     text = text.replace(TAG, (_m, mood: string) => { this.moods.push(mood.toLowerCase()); return ''; });

@@ -45,7 +45,8 @@ class VolatileEvent implements EventRecord {
  */
 export class EventBus {
   private listeners = new Set<EventListener>();
-  private volatileListeners = new Map<EventListener, (workspaceId: string) => boolean>();
+  /** An array, not a Map: publishVolatile runs for every streamed delta and an indexed loop allocates nothing. */
+  private volatileListeners: { listener: EventListener; wants(workspaceId: string): boolean }[] = [];
   private pendingCheck: PendingCheck | null = null;
   readonly collection: Collection<EventRecord>;
 
@@ -56,8 +57,11 @@ export class EventBus {
   /** Stored events go to every listener; volatile ones only to those with `volatileFor` (see SubscribeOptions). */
   subscribe(listener: EventListener, options: SubscribeOptions = {}): () => void {
     this.listeners.add(listener);
-    if (options.volatileFor) this.volatileListeners.set(listener, options.volatileFor.bind(options));
-    return () => { this.listeners.delete(listener); this.volatileListeners.delete(listener); };
+    if (options.volatileFor) this.volatileListeners = [...this.volatileListeners, { listener, wants: options.volatileFor.bind(options) }];
+    return () => {
+      this.listeners.delete(listener);
+      this.volatileListeners = this.volatileListeners.filter((v) => v.listener !== listener);
+    };
   }
 
   /** One check per bus (the webhook dispatcher's); null removes it. */
@@ -76,11 +80,12 @@ export class EventBus {
 
   /** Called for every streamed delta: nothing is built when no one listens, and the id only when it is read. */
   publishVolatile(workspaceId: string, type: string, data: Record<string, unknown>): void {
+    const subs = this.volatileListeners;
     let event: VolatileEvent | null = null;
-    for (const [listener, wants] of this.volatileListeners) {
-      if (!wants(workspaceId)) continue;
+    for (let i = 0; i < subs.length; i++) {
+      if (!subs[i].wants(workspaceId)) continue;
       event ??= new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now());
-      try { listener(event, false); } catch (err) { this.log.error({ err, type }, 'event listener failed'); }
+      try { subs[i].listener(event, false); } catch (err) { this.log.error({ err, type }, 'event listener failed'); }
     }
   }
 

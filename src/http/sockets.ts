@@ -15,14 +15,19 @@ let nextConnId = 1;
 class Conn implements SocketConn<unknown> {
   readonly id = nextConnId++;
   closed = false;
+  /** The frame cork() sends: set just before, cleared after (one callback per socket, not a closure per frame). */
+  private out: { message: string | Uint8Array; binary: boolean; result: number } = { message: '', binary: false, result: 2 };
+  private readonly sendOut = () => { const o = this.out; o.result = this.ws.send(o.message, o.binary); };
   constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
   send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {
     if (this.closed) return 'dropped';
     // Corked, the frame goes out when the cork ends: sent from outside a uWS callback (after an await, from a
     // timer or an immediate), an uncorked frame can wait in uWS's buffer until something else wakes the loop.
-    let r = 2;
-    this.ws.cork(() => { r = this.ws.send(message, binary); });
-    return r === 1 ? 'ok' : r === 0 ? 'backpressure' : 'dropped';
+    const o = this.out;
+    o.message = message; o.binary = binary; o.result = 2;
+    this.ws.cork(this.sendOut);
+    o.message = '';
+    return o.result === 1 ? 'ok' : o.result === 0 ? 'backpressure' : 'dropped';
   }
   bufferedAmount() { return this.closed ? 0 : this.ws.getBufferedAmount(); }
   close(code = 1000, reason = '') {
