@@ -35,7 +35,7 @@
  *
  * Results are kept in docs/performance.md (## Chat).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
@@ -43,6 +43,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { buildServerForBench } from './build.js';
+import { startChild, type Child } from './child.js';
 import { loopDelay } from './loop-delay.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -61,38 +62,11 @@ const RAMP_MS = Math.max(0, Math.min(flag('ramp', 2 * THINK_MS), 600_000));
 /** A scenario that takes longer than this is cut off and reported as such. */
 const SCENARIO_LIMIT_MS = 180_000;
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..');
 /** --tsx runs the server from the TypeScript sources under tsx (as tests do) instead of the build `npm start` runs. */
 const TSX = process.argv.includes('--tsx');
 const wallNow = () => performance.timeOrigin + performance.now();
 
 interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number; rssMb: number; gcCount: number; gcMs: number; gcMax: number }
-interface Child { proc: ChildProcess; ready: Record<string, unknown>; call(cmd: string): Promise<PhaseStats> }
-
-/** A child running a bench .ts file under tsx, or (dist) its build in dist/bench/, run by plain node as `npm start` runs the server. */
-async function startChild(file: string, argv: string[], nodeFlags: string[] = [], dist = false): Promise<Child> {
-  const entry = dist ? [join(root, 'dist/bench', file.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', join(here, file)];
-  const proc = spawn(process.execPath, [...nodeFlags, ...entry, ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    // The child's first JSON line says it is ready; anything else it prints (e.g. --trace-gc) goes to stderr.
-    let buf = '';
-    let done = false;
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => {
-      if (done) { process.stderr.write(c); return; }
-      buf += c;
-      for (let nl = buf.indexOf('\n'); nl >= 0 && !done; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line.startsWith('{"')) { done = true; resolve(JSON.parse(line)); if (buf) process.stderr.write(buf); }
-        else process.stderr.write(`${line}\n`);
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
-  });
-  const call = (cmd: string) => new Promise<PhaseStats>((resolve) => { proc.once('message', (m) => resolve(m as PhaseStats)); proc.send({ cmd }); });
-  return { proc, ready, call };
-}
-
 const clientLoop = loopDelay();
 const pct = (xs: number[], p: number) => { const s = Float64Array.from(xs).sort(); return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN; };
 const stampOf = (text: string) => { const m = /@(\d+\.\d+)/.exec(text); return m ? Number(m[1]) : NaN; };
@@ -169,8 +143,8 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
   const elapsed = (performance.now() - start) / 1000;
   flight(0);
   const streams = { mean: area / (performance.now() - start), max: maxInFlight };
-  const stats = await server.call('phaseStop');
-  const others = { clientLoop: clientLoop.stop(), fakeLoop: await fake.call('loopStop') as unknown as ReturnType<typeof clientLoop.stop> };
+  const stats = await server.call<PhaseStats>('phaseStop');
+  const others = { clientLoop: clientLoop.stop(), fakeLoop: await fake.call<ReturnType<typeof clientLoop.stop>>('loopStop') };
   for (const ws of sockets) ws.terminate();
   return { lat, turnsPerSec: turns / elapsed, turns, timedOut, streams, ...stats, ...others };
 }

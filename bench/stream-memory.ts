@@ -10,33 +10,21 @@
  *
  *   npx tsx bench/stream-memory.ts [visitors=200]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { buildServerForBench } from './build.js';
+import { startChild } from './child.js';
 
 const N = Math.max(1, Math.min(Number(process.argv[2]) || 200, 2000));
 const STALL_MS = 4000;
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-interface Child { proc: ChildProcess; ready: { port: number; botId?: string }; call<T = unknown>(cmd: string): Promise<T> }
-function start(entry: string[], args: string[]): Promise<Child> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...entry, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-    proc.stdout!.setEncoding('utf8').once('data', (d: string) => resolve({
-      proc, ready: JSON.parse(d.split('\n')[0]),
-      call: <T>(cmd: string) => new Promise<T>((r) => { proc.once('message', (m) => r(m as T)); proc.send({ cmd }); }),
-    }));
-    proc.once('exit', (code) => reject(new Error(`exited with ${code} before it was ready`)));
-  });
-}
-
 await buildServerForBench();
 // Replies of 2 chunks STALL_MS apart: after the first delta each reply is in flight, waiting for the next chunk.
-const fake = await start(['--import', 'tsx', join(root, 'bench/chat-fake.ts')], ['2', String(STALL_MS)]);
-const server = await start(['--expose-gc', join(root, 'dist/bench/chat-server.js')], [`http://127.0.0.1:${fake.ready.port}/v1`]);
+const fake = await startChild('chat-fake.ts', ['2', String(STALL_MS)]);
+const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fake.ready.port}/v1`], ['--expose-gc'], true);
 try {
   const sockets: WebSocket[] = [];
   for (let i = 0; i < N; i++) {

@@ -164,8 +164,8 @@ export class AnalyticsRollup {
   constructor(private app: AppContext) {}
 
   start(): () => Promise<void> {
-    const unsubscribe = this.app.events.subscribe((event, stored) => {
-      if (!stored) return; // volatile events (deltas, typing) are not counted
+    // Stored events only: volatile ones (deltas, typing) reach only listeners that ask for them, so are not counted.
+    const unsubscribe = this.app.events.subscribe((event) => {
       this.batch.add(event);
       if (!this.batch.empty && !this.timer) this.timer = this.app.clock.setTimeout(() => { this.timer = null; void this.flush(); }, FLUSH_INTERVAL_MS);
     });

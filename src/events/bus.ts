@@ -15,7 +15,8 @@ export interface EventRecord extends Doc {
   fanOutPending?: true;
 }
 
-export type EventListener = (event: EventRecord, stored: boolean) => void;
+/** Gets every stored event; volatile ones too when subscribed with `volatileFor` (see SubscribeOptions). */
+export type EventListener = (event: EventRecord) => void;
 
 export interface SubscribeOptions {
   /**
@@ -74,7 +75,7 @@ export class EventBus {
     const event: EventRecord = { _id: newId('evt', now), workspaceId, type, data: { ...data, workspaceId }, createdAt: now };
     if (this.pendingCheck && await this.pendingCheck(event)) event.fanOutPending = true;
     await this.collection.insertOne(event);
-    this.fanOut(event, true);
+    for (const l of this.listeners) this.call(l, event);
     return event;
   }
 
@@ -85,7 +86,7 @@ export class EventBus {
     for (let i = 0; i < subs.length; i++) {
       if (!subs[i].wants(workspaceId)) continue;
       event ??= new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now());
-      try { subs[i].listener(event, false); } catch (err) { this.log.error({ err, type }, 'event listener failed'); }
+      this.call(subs[i].listener, event);
     }
   }
 
@@ -94,9 +95,8 @@ export class EventBus {
     return this.collection.deleteMany({ createdAt: { $lt: this.clock.now() - EVENT_RETENTION_MS } }, { crossWorkspace: true });
   }
 
-  private fanOut(event: EventRecord, stored: boolean): void {
-    for (const l of this.listeners) {
-      try { l(event, stored); } catch (err) { this.log.error({ err, type: event.type }, 'event listener failed'); }
-    }
+  /** A listener that throws is logged; the others still get the event. */
+  private call(listener: EventListener, event: EventRecord): void {
+    try { listener(event); } catch (err) { this.log.error({ err, type: event.type }, 'event listener failed'); }
   }
 }

@@ -16,7 +16,7 @@ class Conn implements SocketConn<unknown> {
   readonly id = nextConnId++;
   closed = false;
   /** The frame cork() sends: set just before, cleared after (one callback per socket, not a closure per frame). */
-  private out: { message: string | Uint8Array; binary: boolean; result: number } = { message: '', binary: false, result: 2 };
+  private readonly out: { message: string | Uint8Array; binary: boolean; result: number } = { message: '', binary: false, result: 2 };
   private readonly sendOut = () => { const o = this.out; o.result = this.ws.send(o.message, o.binary); };
   constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
   send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {

@@ -7,7 +7,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { Readable } from 'node:stream';
-import { readBody, type BodyReader, type ChunkSink } from '../security/stream-chunks.js';
+import { readBody, type BodyReader, type ChunkSink } from '../security/read-body.js';
 import type { ChatEvent, ChatMessage, ChatRequest, ToolCall } from './types.js';
 
 /** Parsed events waiting for the agent loop before the body is paused, and the level at which it flows again. */
@@ -79,6 +79,17 @@ export function streamChat(
   return new ChatStream(client, body, signal, toError);
 }
 
+/** A message content's length in characters, counted without serialising it (image parts carry their data URL). */
+function contentChars(content: ChatCompletionMessageParam['content']): number {
+  if (typeof content === 'string') return content.length;
+  let n = 0;
+  for (const part of content ?? []) {
+    if (part.type === 'text') n += part.text.length;
+    else if (part.type === 'image_url') n += part.image_url.url.length;
+  }
+  return n;
+}
+
 /**
  * streamChat's iterator. One object per reply with its methods on the prototype: what a reply holds while it
  * streams is copied by every scavenge (bench/stream-memory.ts), and a closure per step cost more than the fields.
@@ -112,7 +123,7 @@ class ChatStream implements AsyncIterableIterator<ChatEvent>, ChunkSink {
     private readonly toError: (err: unknown) => unknown,
   ) {
     this.request = body;
-    this.promptChars = body.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content ?? '').length), 0);
+    this.promptChars = body.messages.reduce((n, m) => n + contentChars(m.content), 0);
     this.parser = createParser({ onEvent: (e) => this.onEvent(e.data) });
   }
 

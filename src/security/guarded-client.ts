@@ -8,7 +8,6 @@ import { systemClock, type Clock } from '../clock.js';
 import { createGuardedConnector, bareHost, type ConnectTarget, type Resolver } from './guarded-connector.js';
 import { OutboundError, findOutboundError, toOutboundError } from './outbound-error.js';
 import { dropBody, readLimited } from './read-limited.js';
-import { streamChunks } from './stream-chunks.js';
 
 export type { ConnectTarget, Resolver, ResolvedAddress } from './guarded-connector.js';
 export { OutboundError, type OutboundErrorCode } from './outbound-error.js';
@@ -72,8 +71,6 @@ export class NodeBodyResponse {
     this.ok = res.statusCode >= 200 && res.statusCode < 300;
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const one of [v].flat()) this.headers.append(k, one);
     this.body = res.body;
-    // What the SDK iterates: a lighter iterator than Readable's own (see stream-chunks.ts).
-    Object.defineProperty(this.body, Symbol.asyncIterator, { value: () => streamChunks(res.body), configurable: true });
   }
   get bodyUsed() { return this.body.bodyUsed; }
   text() { return this.body.text(); }
@@ -163,6 +160,17 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
     return { signal: controller.signal, state, done, stopTimer };
   }
 
+  /**
+   * What a failed request throws: our timeout (with `timeoutMessage`) when the deadline fired, the caller's own
+   * abort reason when it aborted, otherwise the error as an OutboundError.
+   */
+  function failure(err: unknown, host: string, timedOut: boolean, timeoutMessage: string, callerSignal?: AbortSignal | null): unknown {
+    if (timedOut) return new OutboundError('timeout', timeoutMessage, { cause: err });
+    if (callerSignal?.aborted && !findOutboundError(err)) return callerSignal.reason;
+    return toOutboundError(err, host);
+  }
+  const noResponseWithin = (host: string) => `no response from ${host} within ${defaults.timeoutMs} ms`;
+
   /** Sends the request and follows redirects per policy; the caller reads (or drops) the final body. */
   async function open(at: { url: URL }, o: Hop & { signal: AbortSignal }): Promise<{ res: Dispatcher.ResponseData; redirects: number }> {
     let { url } = at;
@@ -219,9 +227,8 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
       if (read.truncated && o.failOnTooLarge) throw tooLarge();
       return { status: res.statusCode, headers: res.headers, body: read.body, url: at.url.href, redirects, truncated: read.truncated };
     } catch (err) {
-      if (state.timedOut) throw new OutboundError('timeout', `request to ${bareHost(at.url.hostname)} took longer than ${timeoutMs} ms`, { cause: err });
-      if (o.signal?.aborted && !findOutboundError(err)) throw o.signal.reason;
-      throw toOutboundError(err, bareHost(at.url.hostname));
+      const host = bareHost(at.url.hostname);
+      throw failure(err, host, state.timedOut, `request to ${host} took longer than ${timeoutMs} ms`, o.signal);
     } finally {
       done();
     }
@@ -255,9 +262,8 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
       return new NodeBodyResponse(res, at.url.href, redirects > 0);
     } catch (err) {
       done();
-      if (state.timedOut) throw new OutboundError('timeout', `no response from ${bareHost(at.url.hostname)} within ${defaults.timeoutMs} ms`, { cause: err });
-      if (init.signal?.aborted && !findOutboundError(err)) throw init.signal.reason;
-      throw toOutboundError(err, bareHost(at.url.hostname));
+      const host = bareHost(at.url.hostname);
+      throw failure(err, host, state.timedOut, noResponseWithin(host), init.signal);
     }
   };
 
@@ -283,9 +289,8 @@ export function createGuardedClient(options: GuardedClientOptions): GuardedClien
       return res as unknown as Response;
     } catch (err) {
       done();
-      if (state.timedOut) throw new OutboundError('timeout', `no response from ${bareHost(url.hostname)} within ${defaults.timeoutMs} ms`, { cause: err });
-      if (merged.signal?.aborted && !findOutboundError(err)) throw merged.signal.reason;
-      throw toOutboundError(err, bareHost(url.hostname));
+      const host = bareHost(url.hostname);
+      throw failure(err, host, state.timedOut, noResponseWithin(host), merged.signal);
     }
   };
 

@@ -57,9 +57,9 @@ test('volatile events reach only listeners that ask for them, for the workspaces
   const bus = new EventBus({ collection: () => ({}) } as unknown as DocumentStore, systemClock, createLogger('silent'));
   const watched = new Set(['ws_1']);
   const live: EventRecord[] = [];
-  const others: boolean[] = [];
+  const others: EventRecord[] = [];
   bus.subscribe((e) => live.push(e), { volatileFor: (ws) => watched.has(ws) });
-  bus.subscribe((_e, stored) => others.push(stored));
+  bus.subscribe((e) => others.push(e));
   bus.publishVolatile('ws_1', 'message.delta', { conversationId: 'c', delta: 'Hi' });
   bus.publishVolatile('ws_2', 'message.delta', { conversationId: 'c', delta: 'unseen' });
   assert.is(live.length, 1);

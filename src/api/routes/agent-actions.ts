@@ -25,8 +25,8 @@ export const agentActionsModule: ApiModule = {
   name: 'agent-actions',
   async start(app) {
     toolRegistry(app).addSource(handoffToolSource);
-    const unsubscribe = app.events.subscribe((e, stored) => {
-      if (!stored || e.type !== 'conversation.ended' || typeof e.data.conversationId !== 'string') return;
+    const unsubscribe = app.events.subscribe((e) => {
+      if (e.type !== 'conversation.ended' || typeof e.data.conversationId !== 'string') return;
       closeHandoffsOf(app, e.workspaceId, e.data.conversationId).catch((err) => app.log.error({ err, conversationId: e.data.conversationId }, 'closing handoffs of an ended conversation failed'));
     });
     app.onClose(unsubscribe);

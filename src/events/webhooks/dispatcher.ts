@@ -71,7 +71,7 @@ export class WebhookDispatcher {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.unsubscribe = this.app.events.subscribe((event, stored) => this.onEvent(event, stored));
+    this.unsubscribe = this.app.events.subscribe((event) => this.onEvent(event));
     this.app.events.setPendingCheck((event) => this.hasSubscribers(event));
     this.track(this.recover());
     this.kick();
@@ -136,8 +136,8 @@ export class WebhookDispatcher {
     return (await this.activeEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
   }
 
-  private onEvent(event: EventRecord, stored: boolean): void {
-    if (!stored || !this.running || !event.fanOutPending) return;
+  private onEvent(event: EventRecord): void {
+    if (!this.running || !event.fanOutPending) return;
     this.track(this.enqueue(event));
   }
 

@@ -1,0 +1,92 @@
+import { PassThrough } from 'node:stream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readBody, type ChunkSink } from '../../src/security/read-body.js';
+
+/** A sink that records what it hears, as the agent's provider readers do. */
+const recorder = () => {
+  const heard: string[] = [];
+  let settle: (v: string) => void;
+  const settled = new Promise<string>((r) => { settle = r; });
+  const sink: ChunkSink = {
+    data: (c) => { heard.push(Buffer.from(c).toString()); },
+    end: () => settle('end'),
+    error: (err) => settle(`error: ${(err as { code?: string }).code ?? (err as Error).message}`),
+  };
+  return { heard, settled, sink };
+};
+
+test('a Node stream reaches the sink: chunks in order, then end; cancel destroys the stream', async () => {
+  const s = new PassThrough();
+  const r = recorder();
+  readBody(s, r.sink);
+  s.write('a'); s.end('b');
+  assert.is(await r.settled, 'end');
+  assert.equal(r.heard, ['a', 'b']);
+  const t = new PassThrough();
+  const quiet = recorder();
+  readBody(t, quiet.sink).cancel();
+  await new Promise((res) => setImmediate(res));
+  assert.ok(t.destroyed);
+  t.on('error', () => {});
+  assert.equal(quiet.heard, [], 'nothing is heard after cancel');
+});
+
+test('a slow reader pauses a Node stream and resumes it; nothing is lost', async () => {
+  const s = new PassThrough({ highWaterMark: 1 });
+  const r = recorder();
+  const reader = readBody(s, r.sink);
+  reader.pause();
+  for (let i = 0; i < 40; i++) s.write(String(i % 10));
+  s.end();
+  await new Promise((res) => setImmediate(res));
+  assert.ok(s.isPaused(), 'paused while the reader is behind');
+  assert.equal(r.heard, []);
+  reader.resume();
+  assert.is(await r.settled, 'end');
+  assert.is(r.heard.join(''), '0123456789'.repeat(4));
+});
+
+test('the stream error reaches the sink after the chunks before it', async () => {
+  const s = new PassThrough();
+  const r = recorder();
+  readBody(s, r.sink);
+  s.write('a');
+  await new Promise((res) => setImmediate(res));
+  s.destroy(new Error('reset by peer'));
+  assert.is(await r.settled, 'error: reset by peer');
+  assert.equal(r.heard, ['a']);
+});
+
+test('a close without an end is an error, not a short reply', async () => {
+  const s = new PassThrough();
+  const r = recorder();
+  readBody(s, r.sink);
+  s.destroy();
+  assert.is(await r.settled, 'error: ERR_STREAM_PREMATURE_CLOSE');
+});
+
+test('a web stream is read too: pause holds it back, resume goes on, an error ends it', async () => {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start(c) { controller = c; } });
+  const r = recorder();
+  const reader = readBody(body, r.sink);
+  const enc = new TextEncoder();
+  controller.enqueue(enc.encode('a'));
+  await new Promise((res) => setTimeout(res, 5));
+  reader.pause();
+  controller.enqueue(enc.encode('b'));
+  await new Promise((res) => setTimeout(res, 5));
+  // The pump may hold the read it had already asked for; nothing after it is read while paused.
+  const whilePaused = r.heard.length;
+  controller.enqueue(enc.encode('c'));
+  await new Promise((res) => setTimeout(res, 5));
+  assert.ok(r.heard.length <= whilePaused, 'no new chunks while paused');
+  reader.resume();
+  await new Promise((res) => setTimeout(res, 5));
+  assert.equal(r.heard, ['a', 'b', 'c']);
+  controller.error(new Error('reset by peer'));
+  assert.is(await r.settled, 'error: reset by peer');
+});
+
+test.run();
