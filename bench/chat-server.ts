@@ -10,7 +10,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
-import { performance, PerformanceObserver } from 'node:perf_hooks';
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
 import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
@@ -65,23 +65,36 @@ if (process.argv.includes('--trace-store')) {
 const loop = loopDelay();
 // Garbage-collection pauses during the phase (count, total, longest), to tell GC stalls from the server's own work.
 const gc = { n: 0, ms: 0, max: 0, on: false };
+/** --heap-sample=survivors: 'armed' waits for a scavenge to start sampling, 'sampling' for the next to stop. */
+let survivors: 'off' | 'armed' | 'sampling' = 'off';
 new PerformanceObserver((list) => {
   if (!gc.on) return;
   for (const e of list.getEntries()) {
+    if ((e as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MINOR) onScavenge();
     gc.n++; gc.ms += e.duration; gc.max = Math.max(gc.max, e.duration);
     if (process.env.BENCH_GC_LOG) process.stderr.write(`gc kind ${(e as unknown as { detail: { kind: number } }).detail.kind} ${e.duration.toFixed(2)} ms heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB\n`);
   }
 }).observe({ entryTypes: ['gc'] });
 // --prof: a V8 CPU profile of each measured phase only (not start-up or warm-up), written to the given folder.
 const profDir = process.argv.find((a) => a.startsWith('--prof='))?.slice(7);
-// --heap-sample=all|live: a sampling heap profile of each measured phase (bench/.prof/chat-phase-N-*.heapprofile):
+// --heap-sample=all|live|survivors: a sampling heap profile of each measured phase (bench/.prof/chat-phase-N-*.heapprofile):
 // `all` counts every allocation of the phase (what drives scavenge frequency); `live` what 2 s mid-phase allocated
-// that is still alive at their end (what scavenges copy and promote).
+// that is still alive at their end (what scavenges copy and promote); `survivors` what was allocated between two
+// scavenges 10 s into the phase and survived the second (what that scavenge copied, its promotions aside).
 const heapSample = process.argv.find((a) => a.startsWith('--heap-sample='))?.slice(14);
 const inspector = profDir || heapSample ? new Session() : null;
 if (inspector) inspector.connect();
 if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.setSamplingInterval', { interval: 250 }); }
 let phase = 0;
+function onScavenge(): void {
+  if (survivors === 'armed') { survivors = 'sampling'; void inspector!.post('HeapProfiler.startSampling', { samplingInterval: 128 }); return; }
+  if (survivors !== 'sampling') return;
+  survivors = 'off';
+  void inspector!.post('HeapProfiler.stopSampling').then(({ profile }) => {
+    mkdirSync('bench/.prof', { recursive: true });
+    writeFileSync(join('bench/.prof', `chat-phase-${phase + 1}-survivors.heapprofile`), JSON.stringify(profile));
+  });
+}
 let liveSession: Session | null = null;
 let cpu = process.cpuUsage();
 let t0 = performance.now();
@@ -90,6 +103,7 @@ process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'phaseStart') {
     if (profDir) await inspector!.post('Profiler.start');
     if (heapSample === 'all') await inspector!.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMinorGC: true, includeObjectsCollectedByMajorGC: true });
+    if (heapSample === 'survivors') setTimeout(() => { survivors = 'armed'; }, 10_000);
     if (heapSample === 'live') {
       // What was allocated in 2 s mid-phase and is still alive at its end: the objects scavenges copy and promote.
       setTimeout(() => void inspector!.post('HeapProfiler.startSampling', { samplingInterval: 1024 }), 10_000);

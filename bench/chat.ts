@@ -27,7 +27,7 @@
  *   Event-loop delays are net of the 5 ms sampling timer (bench/loop-delay.ts).
  *   The server's GC pauses during the phase are counted (BENCH_GC_LOG=1 prints each one to stderr);
  *   BENCH_SERVER_FLAGS passes Node flags to the server process (e.g. "--max-semi-space-size=64").
- *   --heap-sample=all|live writes a sampling heap profile of the server (all allocations of each phase, or what
+ *   --heap-sample=all|live|survivors writes a sampling heap profile of the server (all allocations of each phase, what
  *   2 s mid-phase allocated that is still alive): summarise it with `node bench/heap-top.mjs <file>`.
  *   (--prof writes a V8 CPU profile of each measured phase of the server to bench/.prof/chat-phase-N.cpuprofile;
  *   --trace-store prints the server's

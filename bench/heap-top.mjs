@@ -15,8 +15,8 @@ const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
   if (n.selfSize) { total += n.selfSize; add(self, key, n.selfSize); add(files, file.split('/').slice(0, 3).join('/'), n.selfSize); }
   for (const c of n.children) walk(c, `${cf.functionName || '(anon)'} ${file.split('/').pop()}:${cf.lineNumber + 1}`);
 })(head, '');
-const show = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).forEach(([name, b]) => console.log(`${(b / 1e6).toFixed(1).padStart(7)} MB ${(100 * b / total).toFixed(1).padStart(5)}%  ${name}`));
-console.log(`total ${(total / 1e6).toFixed(0)} MB sampled`);
+const show = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).forEach(([name, b]) => console.log(`${(b / 1e3).toFixed(0).padStart(7)} KB ${(100 * b / total).toFixed(1).padStart(5)}%  ${name}`));
+console.log(`total ${(total / 1e6).toFixed(2)} MB sampled`);
 show(self, rows);
 console.log('--- by file');
 show(files, 25);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
-import { estimateCostUsd, type ChatContentPart, type ChatMessage, type ToolCall } from '../providers/index.js';
+import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
 import { newId } from '../store/ids.js';
 import { toolRegistry, type AgentTool, type ToolResult } from '../tools/registry.js';
 import type { ChatBrain } from './bot-source.js';
@@ -87,35 +87,40 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   const toolSpecs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 
   const mood = new MoodFilter();
-  let text = '';
-  let started = false;
+  // The reply's pieces are kept as they came and joined once: a string built with += is a chain of cons strings,
+  // each one more object that every scavenge during the reply copies.
+  const shown: string[] = [];
   const emit = (piece: string) => {
     // A leading mood tag leaves a space; the visible reply starts at its first word.
-    if (!started) { piece = piece.replace(/^\s+/, ''); if (!piece) return; started = true; }
-    text += piece;
+    if (!shown.length) { piece = piece.replace(/^\s+/, ''); if (!piece) return; }
+    shown.push(piece);
     input.onDelta(piece);
   };
   const toolCalls: ToolCallRecord[] = [];
   let endConversation = false;
+  // This round's tool calls and raw text (mood tags included, for the assistant turn before the tool results).
+  let calls: ToolCall[] = [];
+  let roundText: string[] = [];
+  const onEvent = (e: ChatEvent) => {
+    if (e.type === 'text') {
+      roundText.push(e.delta);
+      const visible = expressions ? mood.push(e.delta) : e.delta;
+      if (visible) emit(visible);
+      if (mood.moods.length) for (const m of mood.moods.splice(0)) input.onMood(m);
+    } else if (e.type === 'tool_call') calls.push(e.call);
+    else if (e.type === 'usage') addUsage(e);
+  };
 
   for (let round = 0; ; round++) {
     const offerTools = round < config.brain.maxToolRounds && toolSpecs.length > 0;
-    const calls: ToolCall[] = [];
-    let roundText = '';
-    for await (const e of brain.adapter.chat!({
+    calls = [];
+    roundText = [];
+    await brain.adapter.chat!({
       model: brain.model, system, messages, tools: offerTools ? toolSpecs : undefined,
       effort: config.brain.effort, temperature: config.brain.temperature, maxOutputTokens: config.brain.maxOutputTokens,
-    }, signal)) {
-      if (e.type === 'text') {
-        roundText += e.delta;
-        const visible = expressions ? mood.push(e.delta) : e.delta;
-        if (visible) emit(visible);
-        if (mood.moods.length) for (const m of mood.moods.splice(0)) input.onMood(m);
-      } else if (e.type === 'tool_call') calls.push(e.call);
-      else if (e.type === 'usage') addUsage(e);
-    }
+    }, onEvent, signal);
     if (!calls.length || !offerTools) break;
-    messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
+    messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: calls });
     for (const call of calls) {
       const { rec, content, result } = await callTool(input, byName.get(call.name), call, round, ctxBase);
       toolCalls.push(rec);
@@ -128,7 +133,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   }
   const rest = mood.flush();
   if (rest) emit(rest);
-  return { text, moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, citations, summary };
+  return { text: shown.join(''), moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, citations, summary };
 }
 
 class DeclinedError extends Error {

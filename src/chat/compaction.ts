@@ -34,14 +34,14 @@ export async function summarize(brain: ChatBrain, previous: string | null, older
   const input = `${previous ? `Summary so far:\n${previous}\n\n` : ''}Conversation to add:\n${transcript}`;
   let text = '';
   const usage = { inputTokens: 0, outputTokens: 0 };
-  for await (const e of brain.adapter.chat!({
+  await brain.adapter.chat!({
     model: brain.model,
     system: 'You condense chat transcripts. Write a compact summary of the conversation so far: who the visitor is, what they asked, what was answered or promised, open questions, and any facts (names, numbers, order ids) needed later. Plain text, no preamble.',
     messages: [{ role: 'user', content: input }],
     maxOutputTokens: 1024,
-  }, signal)) {
+  }, (e) => {
     if (e.type === 'text') text += e.delta;
     else if (e.type === 'usage') { usage.inputTokens += e.inputTokens; usage.outputTokens += e.outputTokens; }
-  }
+  }, signal);
   return { text: text.trim(), usage };
 }

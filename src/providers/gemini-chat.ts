@@ -80,14 +80,19 @@ const FINISH: Record<string, string> = {
   BLOCKLIST: 'content_filter', PROHIBITED_CONTENT: 'content_filter', SPII: 'content_filter',
 };
 
-export async function* streamGemini(
+/** Streams one completion into `onEvent` (the contract of ProviderAdapter.chat). */
+export async function streamGemini(
   ai: GoogleGenAI,
   req: ChatRequest,
+  onEvent: (e: ChatEvent) => void,
   signal: AbortSignal | undefined,
   fail: (err: unknown) => unknown,
-): AsyncGenerator<ChatEvent> {
+): Promise<void> {
   const calls: ToolCall[] = [];
   let inputTokens = 0, outputTokens = 0, finish = 'stop';
+  // What onEvent throws ends the stream as it is, not as the provider's failure.
+  let consumerFailed = false;
+  const emit = (e: ChatEvent) => { try { onEvent(e); } catch (err) { consumerFailed = true; throw err; } };
   try {
     const stream = await ai.models.generateContentStream({ model: req.model, contents: toGeminiContents(req.messages), config: buildGeminiConfig(req, signal) });
     for await (const chunk of stream) {
@@ -100,16 +105,16 @@ export async function* streamGemini(
           const fc = part.functionCall;
           calls.push({ id: fc.id || `${LOCAL_ID}${calls.length}`, name: fc.name ?? '', arguments: JSON.stringify(fc.args ?? {}), ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) });
         } else if (part.text && !part.thought) {
-          yield { type: 'text', delta: part.text };
+          emit({ type: 'text', delta: part.text });
         }
       }
       if (cand?.finishReason) finish = FINISH[cand.finishReason] ?? cand.finishReason.toLowerCase();
     }
   } catch (err) {
-    if (signal?.aborted) throw err;
+    if (signal?.aborted || consumerFailed) throw err;
     throw fail(err);
   }
-  for (const call of calls) yield { type: 'tool_call', call };
-  yield { type: 'usage', inputTokens, outputTokens };
-  yield { type: 'done', finishReason: calls.length && finish === 'stop' ? 'tool_calls' : finish };
+  for (const call of calls) onEvent({ type: 'tool_call', call });
+  onEvent({ type: 'usage', inputTokens, outputTokens });
+  onEvent({ type: 'done', finishReason: calls.length && finish === 'stop' ? 'tool_calls' : finish });
 }

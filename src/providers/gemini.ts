@@ -73,8 +73,8 @@ export class GeminiAdapter implements ProviderAdapter {
     return pickModel(models, ['gemini-2.5-flash', 'gemini-3-flash-preview', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'], (m) => m.capabilities.text && m.capabilities.tools);
   }
 
-  chat(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
-    return streamGemini(this.ai, req, signal, (err) => this.fail(err));
+  chat(req: ChatRequest, onEvent: (e: ChatEvent) => void, signal?: AbortSignal): Promise<void> {
+    return streamGemini(this.ai, req, onEvent, signal, (err) => this.fail(err));
   }
 
   async embed(texts: string[], model?: string, opts: { dimensions?: number } = {}): Promise<number[][]> {

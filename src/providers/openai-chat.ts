@@ -10,10 +10,6 @@ import type { Readable } from 'node:stream';
 import { readBody, type BodyReader, type ChunkSink } from '../security/read-body.js';
 import type { ChatEvent, ChatMessage, ChatRequest, ToolCall } from './types.js';
 
-/** Parsed events waiting for the agent loop before the body is paused, and the level at which it flows again. */
-const QUEUE_HIGH = 64;
-const QUEUE_LOW = 16;
-
 /** How kinds A and B differ when mapping a ChatRequest to Chat Completions. */
 export interface ChatMapping {
   /** OpenAI's current field for reasoning models is max_completion_tokens; compatible servers know max_tokens. */
@@ -61,22 +57,25 @@ export function buildChatBody(req: ChatRequest, mapping: ChatMapping): ChatCompl
 }
 
 /**
- * Streams one completion: text deltas as they come, tool calls once their argument fragments are complete,
- * then usage and done.
+ * Streams one completion into `onEvent`: text deltas as they come, tool calls once their argument fragments are
+ * complete, then usage and done. Resolves when the stream has ended; rejects with the provider's error (mapped by
+ * `toError`), the abort reason, or what `onEvent` threw.
  *
  * The SDK sends the request (auth, retries, error statuses); its raw response is then read here with
- * eventsource-parser into a plain iterator. The SDK's own stream stacks three async generators on the body, and
- * with 1,000 replies streaming at once their per-chunk promises and buffers, alive until the next chunk, were
- * most of what every scavenge copied (docs/performance.md, Chat). Here the body's chunks are parsed as they
- * arrive (readBody: 'data' events, no promise per chunk) and a text chunk costs one promise, the agent loop's.
+ * eventsource-parser. The SDK's own stream stacks three async generators on the body, and with 1,000 replies
+ * streaming at once their per-chunk promises and buffers, alive until the next chunk, were most of what every
+ * scavenge copied (docs/performance.md, Chat). Here the body's chunks are parsed as they arrive (readBody:
+ * 'data' events) and each event is handed to `onEvent` at once: a reply waiting for its next chunk holds no
+ * promise, and a chunk's objects are garbage before the next scavenge.
  */
 export function streamChat(
   client: OpenAI,
   body: ChatCompletionCreateParamsStreaming,
+  onEvent: (e: ChatEvent) => void,
   signal: AbortSignal | undefined,
   toError: (err: unknown) => unknown,
-): AsyncIterableIterator<ChatEvent> {
-  return new ChatStream(client, body, signal, toError);
+): Promise<void> {
+  return new Promise((resolve, reject) => { new ChatStream(client, body, onEvent, signal, toError, resolve, reject); });
 }
 
 /** A message content's length in characters, counted without serialising it (image parts carry their data URL). */
@@ -91,91 +90,62 @@ function contentChars(content: ChatCompletionMessageParam['content']): number {
 }
 
 /**
- * streamChat's iterator. One object per reply with its methods on the prototype: what a reply holds while it
+ * One streaming completion. One object per reply with its methods on the prototype: what a reply holds while it
  * streams is copied by every scavenge (bench/stream-memory.ts), and a closure per step cost more than the fields.
  */
-class ChatStream implements AsyncIterableIterator<ChatEvent>, ChunkSink {
+class ChatStream implements ChunkSink {
   private readonly calls = new Map<number, ToolCall>();
   private usage: { inputTokens: number; outputTokens: number } | null = null;
   private finishReason = 'stop';
   private outputChars = 0;
   /** The only response header an in-stream error needs (APIError's requestID); the Headers object is let go. */
   private requestId: string | null = null;
-  /** Sent on the first next(), then dropped, so the body is not kept while the reply streams. */
-  private request: ChatCompletionCreateParamsStreaming | null;
   /** For the usage estimate when the provider sends none. */
   private readonly promptChars: number;
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
-  /** Events parsed and not yet taken; after the stream's end, the closing events. */
-  private readonly ready: ChatEvent[] = [];
-  private started = false;
-  private ended = false;
   private sawDone = false;
-  private failure: unknown = null;
+  private settled = false;
   private reader: BodyReader | null = null;
-  private waiter: { resolve(r: IteratorResult<ChatEvent>): void; reject(err: unknown): void } | null = null;
 
   constructor(
-    private readonly client: OpenAI,
+    client: OpenAI,
     body: ChatCompletionCreateParamsStreaming,
+    private readonly onEvent: (e: ChatEvent) => void,
     private readonly signal: AbortSignal | undefined,
     private readonly toError: (err: unknown) => unknown,
+    private readonly resolve: () => void,
+    private readonly reject: (err: unknown) => void,
   ) {
-    this.request = body;
     this.promptChars = body.messages.reduce((n, m) => n + contentChars(m.content), 0);
-    this.parser = createParser({ onEvent: (e) => this.onEvent(e.data) });
+    this.parser = createParser({ onEvent: (e) => this.onData(e.data) });
+    // The body is not kept: once sent, the reply holds only what it needs to read the answer.
+    client.chat.completions.create(body, { signal }).asResponse().then((res) => {
+      this.requestId = res.headers.get('x-request-id');
+      if (!res.body) { this.fail(new Error('the provider sent no response body')); return; }
+      this.reader = readBody(res.body as unknown as Readable | ReadableStream<Uint8Array>, this);
+      // Ended while the request was under way: the body is released at once.
+      if (this.settled) this.reader.cancel();
+    }, (err) => this.fail(err));
   }
-
-  next(): Promise<IteratorResult<ChatEvent>> {
-    if (this.ready.length) return Promise.resolve(this.take());
-    if (this.failure) return Promise.reject(this.failure);
-    if (this.ended) return Promise.resolve({ value: undefined, done: true });
-    if (!this.started) this.start();
-    return new Promise((resolve, reject) => { this.waiter = { resolve, reject }; });
-  }
-
-  /** A consumer that stops early (an aborted reply) closes the response body, which ends the request. */
-  async return(): Promise<IteratorResult<ChatEvent>> {
-    this.ended = true;
-    this.ready.length = 0;
-    this.failure = null;
-    this.reader?.cancel();
-    return { value: undefined, done: true };
-  }
-
-  [Symbol.asyncIterator]() { return this; }
 
   // ChunkSink: the response body's bytes.
   data(bytes: Uint8Array): void {
-    try { this.parser.feed(this.decoder.decode(bytes, { stream: true })); } catch (err) { this.fail(err); return; }
-    this.deliver();
+    if (this.settled) return;
+    try { this.parser.feed(this.decoder.decode(bytes, { stream: true })); } catch (err) { this.fail(err); }
   }
 
   end(): void {
+    if (this.settled) return;
     try { this.parser.feed(this.decoder.decode()); } catch (err) { this.fail(err); return; }
-    this.ended = true;
+    if (this.settled) return;
     this.close();
-    this.deliver();
   }
 
   error(err: unknown): void { this.fail(err); }
 
-  private start(): void {
-    this.started = true;
-    const sending = this.request!;
-    this.request = null;
-    this.client.chat.completions.create(sending, { signal: this.signal }).asResponse().then((res) => {
-      this.requestId = res.headers.get('x-request-id');
-      if (!res.body) { this.fail(new Error('the provider sent no response body')); return; }
-      this.reader = readBody(res.body as unknown as Readable | ReadableStream<Uint8Array>, this);
-      // Stopped while the request was under way: the body is released at once.
-      if (this.ended) this.reader.cancel();
-    }, (err) => this.fail(err));
-  }
-
-  private onEvent(data: string): void {
-    if (this.sawDone) return;
+  private onData(data: string): void {
+    if (this.sawDone || this.settled) return;
     if (data.startsWith('[DONE]')) { this.sawDone = true; return; }
     const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: Record<string, unknown> };
     // An error sent inside the stream, as the SDK's own stream reports it.
@@ -184,7 +154,7 @@ class ChatStream implements AsyncIterableIterator<ChatEvent>, ChunkSink {
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta;
-    if (delta?.content) { this.outputChars += delta.content.length; this.ready.push({ type: 'text', delta: delta.content }); }
+    if (delta?.content) { this.outputChars += delta.content.length; this.emit({ type: 'text', delta: delta.content }); }
     for (const tc of delta?.tool_calls ?? []) {
       const call = this.calls.get(tc.index) ?? { id: '', name: '', arguments: '' };
       if (tc.id) call.id = tc.id;
@@ -195,36 +165,32 @@ class ChatStream implements AsyncIterableIterator<ChatEvent>, ChunkSink {
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
   }
 
-  /** The closing events: complete tool calls in order, usage (estimated if none came), done. */
+  /** The closing events: complete tool calls in order, usage (estimated if none came), done; then the end. */
   private close(): void {
     const ordered = [...this.calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ ...c, id: c.id || `call_${i}`, arguments: c.arguments || '{}' }));
-    for (const call of ordered) this.ready.push({ type: 'tool_call', call });
+    for (const call of ordered) this.emit({ type: 'tool_call', call });
     // Some compatible servers ignore include_usage; a rough estimate keeps caps and compaction working.
-    this.ready.push({ type: 'usage', ...(this.usage ?? { inputTokens: Math.ceil(this.promptChars / 4), outputTokens: Math.ceil(this.outputChars / 4) }) });
-    this.ready.push({ type: 'done', finishReason: ordered.length && this.finishReason === 'stop' ? 'tool_calls' : this.finishReason });
+    this.emit({ type: 'usage', ...(this.usage ?? { inputTokens: Math.ceil(this.promptChars / 4), outputTokens: Math.ceil(this.outputChars / 4) }) });
+    this.emit({ type: 'done', finishReason: ordered.length && this.finishReason === 'stop' ? 'tool_calls' : this.finishReason });
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve();
   }
 
-  /** Hands the next event, the end or the failure to a waiting next(); pauses the body while events pile up. */
-  private deliver(): void {
-    if (this.ready.length >= QUEUE_HIGH) this.reader?.pause();
-    const w = this.waiter;
-    if (!w) return;
-    if (this.ready.length) { this.waiter = null; w.resolve(this.take()); }
-    else if (this.failure) { this.waiter = null; w.reject(this.failure); }
-    else if (this.ended) { this.waiter = null; w.resolve({ value: undefined, done: true }); }
-  }
-
-  private take(): IteratorResult<ChatEvent> {
-    const value = this.ready.shift()!;
-    if (this.ready.length <= QUEUE_LOW && !this.ended) this.reader?.resume();
-    return { value, done: false };
+  /** Hands an event to the consumer; what it throws ends the stream with that error as it is. */
+  private emit(e: ChatEvent): void {
+    if (this.settled) return;
+    try { this.onEvent(e); } catch (err) { this.settle(err); }
   }
 
   private fail(err: unknown): void {
-    if (this.ended) return;
-    this.ended = true;
+    if (this.settled) return;
+    this.settle(this.signal?.aborted ? err : this.toError(err));
+  }
+
+  private settle(err: unknown): void {
+    this.settled = true;
     this.reader?.cancel();
-    this.failure = this.signal?.aborted ? err : this.toError(err);
-    this.deliver();
+    this.reject(err);
   }
 }

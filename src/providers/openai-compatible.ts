@@ -70,8 +70,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     takesTemperature: () => true,
   };
 
-  chat(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
-    return streamChat(this.client, buildChatBody(req, this.mapping), signal, (err) => this.fail(err));
+  chat(req: ChatRequest, onEvent: (e: ChatEvent) => void, signal?: AbortSignal): Promise<void> {
+    return streamChat(this.client, buildChatBody(req, this.mapping), onEvent, signal, (err) => this.fail(err));
   }
 
   async embed(texts: string[], model?: string, opts: { dimensions?: number } = {}): Promise<number[][]> {

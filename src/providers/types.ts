@@ -114,7 +114,12 @@ export interface ProviderAdapter {
   recommendedModel(models: ModelInfo[]): string | null;
   listVoices?(): Promise<VoiceInfo[]>;
   previewVoice?(voiceId: string): Promise<AudioResult>;
-  chat?(req: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent>;
+  /**
+   * Streams one completion into `onEvent` (text deltas as they come; tool calls, usage and done at the end) and
+   * resolves once it has ended. Rejects with an ApiError for the provider's failure, the abort reason when
+   * `signal` aborts, or whatever `onEvent` threw (the stream is then released).
+   */
+  chat?(req: ChatRequest, onEvent: (e: ChatEvent) => void, signal?: AbortSignal): Promise<void>;
   /** `dimensions` asks for shorter vectors from a model that supports it (Matryoshka-trained ones do). */
   embed?(texts: string[], model?: string, opts?: { dimensions?: number }): Promise<number[][]>;
   synthesize?(text: string, opts: SynthesizeOptions): Promise<AudioResult>;

@@ -7,10 +7,8 @@ export interface ChunkSink {
   error(err: unknown): void;
 }
 
-/** Flow control over a body being read into a sink. */
+/** A body being read into a sink. */
 export interface BodyReader {
-  pause(): void;
-  resume(): void;
   /** Stops reading and releases the body (the request ends); the sink hears nothing more. */
   cancel(): void;
 }
@@ -23,7 +21,7 @@ const prematureClose = () => Object.assign(new Error('Premature close'), { code:
  *
  * Readable's own async iterator is an async generator over 'readable' events that allocates several promises,
  * closures and tick callbacks per chunk; with 1,000 replies streaming at once that garbage set the server's
- * scavenge rate (docs/performance.md, Chat). The reader that needs backpressure pauses and resumes.
+ * scavenge rate (docs/performance.md, Chat). The sink takes each chunk as it comes: it must not fall behind.
  */
 export function readBody(body: Readable | ReadableStream<Uint8Array>, sink: ChunkSink): BodyReader {
   let settled = false;
@@ -34,34 +32,21 @@ export function readBody(body: Readable | ReadableStream<Uint8Array>, sink: Chun
   };
   if ('getReader' in body) {
     const reader = body.getReader();
-    let paused = false;
-    let pumping = false;
-    const pump = async () => {
-      if (pumping) return;
-      pumping = true;
+    void (async () => {
       try {
-        while (!paused && !settled) {
+        while (!settled) {
           const r = await reader.read();
           if (settled) return;
           if (r.done) { settle(); return; }
           sink.data(r.value);
         }
-      } catch (err) { settle(err); } finally { pumping = false; }
-    };
-    void pump();
-    return {
-      pause() { paused = true; },
-      resume() { if (paused) { paused = false; void pump(); } },
-      cancel() { settled = true; void reader.cancel().catch(() => {}); },
-    };
+      } catch (err) { settle(err); }
+    })();
+    return { cancel() { settled = true; void reader.cancel().catch(() => {}); } };
   }
   body.on('data', (chunk: Buffer) => { if (!settled) sink.data(chunk); });
   body.on('end', () => settle());
   body.on('error', (err) => settle(err));
   body.on('close', () => settle(prematureClose()));
-  return {
-    pause() { body.pause(); },
-    resume() { if (!settled) body.resume(); },
-    cancel() { if (!settled) { settled = true; body.destroy(); } },
-  };
+  return { cancel() { if (!settled) { settled = true; body.destroy(); } } };
 }

@@ -32,7 +32,7 @@ test('a one-shot failure hits only the next matching request', async () => {
     assert.is(err.status, 502);
     assert.match(err.message, /overloaded/);
     assert.is((await gemini.embed!(['a'])).length, 1);
-    const events = await collect(gemini.chat!({ model: 'gemini-2.5-flash', system: '', messages: [{ role: 'user', content: 'still fine' }] }));
+    const events = await collect(gemini, { model: 'gemini-2.5-flash', system: '', messages: [{ role: 'user', content: 'still fine' }] });
     assert.ok(events.some((e) => e.type === 'text'));
   } finally {
     await fake.close();

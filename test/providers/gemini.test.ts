@@ -4,7 +4,7 @@ import { createProvider, type ChatRequest, type ProviderAdapter } from '../../sr
 import { readFakeAudio } from '../fakes/audio.js';
 import { startFakeGemini } from '../fakes/gemini.js';
 import type { FakeServer } from '../fakes/script.js';
-import { collect, rejection, textOf } from './helpers.js';
+import { collect, rejection, textOf, throwAtSecondDelta } from './helpers.js';
 
 let fake: FakeServer;
 let gemini: ProviderAdapter;
@@ -43,7 +43,7 @@ test('the model list sorts models by what they can do', async () => {
 
 test('text streams in order over SSE and usage is reported', async () => {
   fake.script({ text: ['One, ', 'two, ', 'three.'], usage: { inputTokens: 20, outputTokens: 6 } });
-  const events = await collect(gemini.chat!(ask()));
+  const events = await collect(gemini, ask());
   assert.equal(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta), ['One, ', 'two, ', 'three.']);
   assert.equal(events.slice(-2), [{ type: 'usage', inputTokens: 20, outputTokens: 6 }, { type: 'done', finishReason: 'stop' }]);
   const req = lastGenerate();
@@ -55,7 +55,7 @@ test('text streams in order over SSE and usage is reported', async () => {
 test('a function call round trip sends back the call with its signature and the result', async () => {
   const tools = [{ name: 'get_order', description: 'Order status', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } }];
   fake.script([{ toolCalls: [{ name: 'get_order', arguments: { id: 'A1' } }] }, { text: 'Your order A1 has shipped.' }]);
-  const first = await collect(gemini.chat!(ask({ model: 'gemini-3-flash-preview', tools, messages: [{ role: 'user', content: 'Where is A1?' }] })));
+  const first = await collect(gemini, ask({ model: 'gemini-3-flash-preview', tools, messages: [{ role: 'user', content: 'Where is A1?' }] }));
   const call = first.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []))[0];
   assert.is(call.name, 'get_order');
   assert.equal(JSON.parse(call.arguments), { id: 'A1' });
@@ -63,7 +63,7 @@ test('a function call round trip sends back the call with its signature and the 
   assert.equal(first.at(-1), { type: 'done', finishReason: 'tool_calls' });
   assert.equal(lastGenerate().body.tools[0].functionDeclarations[0].parametersJsonSchema, tools[0].parameters);
 
-  const second = await collect(gemini.chat!(ask({
+  const second = await collect(gemini, ask({
     model: 'gemini-3-flash-preview',
     tools,
     messages: [
@@ -71,7 +71,7 @@ test('a function call round trip sends back the call with its signature and the 
       { role: 'assistant', content: '', toolCalls: [call] },
       { role: 'tool', toolCallId: call.id, name: 'get_order', content: '{"status":"shipped"}' },
     ],
-  })));
+  }));
   assert.is(textOf(second), 'Your order A1 has shipped.');
   const contents = lastGenerate().body.contents;
   assert.equal(contents[1], { role: 'model', parts: [{ functionCall: { name: 'get_order', args: { id: 'A1' } }, thoughtSignature: call.signature }] });
@@ -79,16 +79,16 @@ test('a function call round trip sends back the call with its signature and the 
 });
 
 test('third-generation models get a thinking level; older ones none', async () => {
-  await collect(gemini.chat!(ask({ model: 'gemini-3-flash-preview', effort: 'medium', temperature: 0.4, maxOutputTokens: 1000 })));
+  await collect(gemini, ask({ model: 'gemini-3-flash-preview', effort: 'medium', temperature: 0.4, maxOutputTokens: 1000 }));
   let config = lastGenerate().body.generationConfig;
   assert.equal(config.thinkingConfig, { thinkingLevel: 'HIGH' });
   assert.is(config.temperature, 0.4);
   assert.is(config.maxOutputTokens, 1000);
 
-  await collect(gemini.chat!(ask({ model: 'gemini-3-flash-preview', effort: 'minimal' })));
+  await collect(gemini, ask({ model: 'gemini-3-flash-preview', effort: 'minimal' }));
   assert.equal(lastGenerate().body.generationConfig.thinkingConfig, { thinkingLevel: 'LOW' });
 
-  await collect(gemini.chat!(ask({ model: 'gemini-2.5-flash', effort: 'high', temperature: null })));
+  await collect(gemini, ask({ model: 'gemini-2.5-flash', effort: 'high', temperature: null }));
   config = lastGenerate().body.generationConfig ?? {};
   assert.is(config.thinkingConfig, undefined);
   assert.is(config.temperature, undefined);
@@ -96,7 +96,7 @@ test('third-generation models get a thinking level; older ones none', async () =
 
 test('images go as inline data', async () => {
   const jpg = Buffer.from([0xff, 0xd8, 0xff]);
-  await collect(gemini.chat!(ask({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image', mimeType: 'image/jpeg', data: jpg }] }] })));
+  await collect(gemini, ask({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image', mimeType: 'image/jpeg', data: jpg }] }] }));
   assert.equal(lastGenerate().body.contents[0].parts[1], { inlineData: { mimeType: 'image/jpeg', data: jpg.toString('base64') } });
 });
 
@@ -129,8 +129,15 @@ test('voices are the prebuilt list', async () => {
   assert.ok(voices.some((v) => v.id === 'Kore'));
 });
 
+test('what the event handler throws ends the stream with that error as it is', async () => {
+  fake.script({ text: ['one ', 'two ', 'three'] });
+  const { err, thrown, heard } = await throwAtSecondDelta(gemini, ask());
+  assert.is(err, thrown);
+  assert.equal(heard, ['one ', 'two ']);
+});
+
 test('an unknown model is a bad request naming the model', async () => {
-  const err = await rejection(collect(gemini.chat!(ask({ model: 'gemini-0-nope' }))));
+  const err = await rejection(collect(gemini, ask({ model: 'gemini-0-nope' })));
   assert.is(err.code, 'bad_request');
   assert.match(err.message, /gemini-0-nope/);
 });

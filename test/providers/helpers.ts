@@ -1,12 +1,23 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import type { ChatEvent } from '../../src/providers/index.js';
+import type { ChatEvent, ChatRequest, ProviderAdapter } from '../../src/providers/index.js';
 
-/** Drains a chat stream into its events, in order. */
-export async function collect(stream: AsyncIterable<ChatEvent>): Promise<ChatEvent[]> {
+/** Streams one completion and collects its events, in order. */
+export async function collect(adapter: ProviderAdapter, req: ChatRequest, signal?: AbortSignal): Promise<ChatEvent[]> {
   const out: ChatEvent[] = [];
-  for await (const e of stream) out.push(e);
+  await adapter.chat!(req, (e) => out.push(e), signal);
   return out;
+}
+
+/**
+ * Streams a completion whose event handler throws at the second text delta. Resolves with what the stream
+ * rejected with, the error the handler threw, and the deltas heard; the stream should end with exactly that error.
+ */
+export async function throwAtSecondDelta(adapter: ProviderAdapter, req: ChatRequest): Promise<{ err: unknown; thrown: Error; heard: string[] }> {
+  const heard: string[] = [];
+  const thrown = new Error('the consumer gave up');
+  const err = await rejection(adapter.chat!(req, (e) => { if (e.type === 'text') { heard.push(e.delta); if (heard.length === 2) throw thrown; } }));
+  return { err, thrown, heard };
 }
 
 export const textOf = (events: ChatEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('');

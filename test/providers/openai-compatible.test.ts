@@ -73,21 +73,21 @@ test('models are guessed from their names and the first text model is recommende
 });
 
 test('effort goes only to models that reason, minimal counting as low, with max_tokens', async () => {
-  await collect(local.chat!(ask({ model: 'gpt-oss:20b', effort: 'minimal', temperature: 0.2, maxOutputTokens: 300 })));
+  await collect(local, ask({ model: 'gpt-oss:20b', effort: 'minimal', temperature: 0.2, maxOutputTokens: 300 }));
   let body = fake.lastBody('/chat/completions');
   assert.is(body.reasoning_effort, 'low');
   assert.is(body.temperature, 0.2);
   assert.is(body.max_tokens, 300);
   assert.is(body.max_completion_tokens, undefined);
 
-  await collect(local.chat!(ask({ effort: 'high' })));
+  await collect(local, ask({ effort: 'high' }));
   body = fake.lastBody('/chat/completions');
   assert.is(body.reasoning_effort, undefined);
 });
 
 test('streamed text, tool calls and usage come through as from OpenAI', async () => {
   fake.script({ text: 'Let me look.', toolCalls: [{ name: 'search_knowledge', arguments: { query: 'prices' } }, { name: 'get_time', arguments: {} }] });
-  const events = await collect(local.chat!(ask({ tools: [{ name: 'search_knowledge', description: 's', parameters: { type: 'object' } }, { name: 'get_time', description: 't', parameters: { type: 'object' } }] })));
+  const events = await collect(local, ask({ tools: [{ name: 'search_knowledge', description: 's', parameters: { type: 'object' } }, { name: 'get_time', description: 't', parameters: { type: 'object' } }] }));
   assert.is(textOf(events), 'Let me look.');
   const calls = events.flatMap((e) => (e.type === 'tool_call' ? [e.call] : []));
   assert.equal(calls.map((c) => [c.name, JSON.parse(c.arguments)]), [['search_knowledge', { query: 'prices' }], ['get_time', {}]]);
@@ -113,12 +113,12 @@ test('a stream cut at any byte, with comments, no usage and an error inside, rea
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const p = createProvider({ id: 'conn_drip', kind: 'openai_compatible', apiKey: 'k', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, { maxRetries: 0 });
-    const events = await collect(p.chat!(ask()));
+    const events = await collect(p, ask());
     assert.is(textOf(events), 'Grüße from Zürich 🙂');
     const usage = events.find((e) => e.type === 'usage');
     assert.ok(usage && usage.type === 'usage' && usage.inputTokens > 0 && usage.outputTokens > 0, 'usage estimated when the server sends none');
     assert.equal(events.at(-1), { type: 'done', finishReason: 'stop' });
-    const err = await rejection(collect(p.chat!(ask())));
+    const err = await rejection(collect(p, ask()));
     assert.instance(err, ApiError);
     assert.match(err.message, /overloaded/);
   } finally {

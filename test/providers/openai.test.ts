@@ -5,7 +5,7 @@ import { createProvider, type ChatRequest, type ProviderAdapter } from '../../sr
 import { readFakeAudio } from '../fakes/audio.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
-import { collect, rejection, textOf } from './helpers.js';
+import { collect, rejection, textOf, throwAtSecondDelta } from './helpers.js';
 
 let fake: FakeServer;
 let openai: ProviderAdapter;
@@ -46,14 +46,14 @@ test('the model list says what each model can do and leaves out unusable ones', 
 
 test('text arrives as deltas in order, then usage and done', async () => {
   fake.script({ text: ['Hel', 'lo ', 'world'], usage: { inputTokens: 12, outputTokens: 3 } });
-  const events = await collect(openai.chat!(ask()));
+  const events = await collect(openai, ask());
   assert.equal(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta), ['Hel', 'lo ', 'world']);
   assert.equal(events.slice(-2), [{ type: 'usage', inputTokens: 12, outputTokens: 3 }, { type: 'done', finishReason: 'stop' }]);
   assert.equal(fake.lastBody('/chat/completions').stream_options, { include_usage: true });
 });
 
 test('without a script the fake echoes the last user message and reports counted usage', async () => {
-  const events = await collect(openai.chat!(ask({ messages: [{ role: 'user', content: 'ping' }] })));
+  const events = await collect(openai, ask({ messages: [{ role: 'user', content: 'ping' }] }));
   assert.is(textOf(events), 'You said: ping');
   const usage = events.find((e) => e.type === 'usage');
   assert.equal(usage, { type: 'usage', ...fake.usages.at(-1)! });
@@ -62,20 +62,20 @@ test('without a script the fake echoes the last user message and reports counted
 test('a tool call round trip: the model asks, gets the result, then answers', async () => {
   const tools = [{ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
   fake.script([{ toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Oslo' } }] }, { text: 'It is 4 degrees in Oslo.' }]);
-  const first = await collect(openai.chat!(ask({ tools, messages: [{ role: 'user', content: 'Weather in Oslo?' }] })));
+  const first = await collect(openai, ask({ tools, messages: [{ role: 'user', content: 'Weather in Oslo?' }] }));
   const call = first.find((e) => e.type === 'tool_call');
   assert.equal(call, { type: 'tool_call', call: { id: 'call_w', name: 'get_weather', arguments: '{"city":"Oslo"}' } });
   assert.equal(first.at(-1), { type: 'done', finishReason: 'tool_calls' });
   assert.equal(fake.lastBody('/chat/completions').tools[0].function.name, 'get_weather');
 
-  const second = await collect(openai.chat!(ask({
+  const second = await collect(openai, ask({
     tools,
     messages: [
       { role: 'user', content: 'Weather in Oslo?' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
       { role: 'tool', toolCallId: 'call_w', name: 'get_weather', content: '{"tempC":4}' },
     ],
-  })));
+  }));
   assert.is(textOf(second), 'It is 4 degrees in Oslo.');
   const sent = fake.lastBody('/chat/completions').messages;
   assert.equal(sent[2], { role: 'assistant', content: null, tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] });
@@ -83,27 +83,27 @@ test('a tool call round trip: the model asks, gets the result, then answers', as
 });
 
 test('reasoning models get reasoning_effort and no temperature; others get temperature', async () => {
-  await collect(openai.chat!(ask({ model: 'gpt-5-mini', effort: 'minimal', temperature: 0.5, maxOutputTokens: 900 })));
+  await collect(openai, ask({ model: 'gpt-5-mini', effort: 'minimal', temperature: 0.5, maxOutputTokens: 900 }));
   let body = fake.lastBody('/chat/completions');
   assert.is(body.reasoning_effort, 'minimal');
   assert.is(body.temperature, undefined);
   assert.is(body.max_completion_tokens, 900);
 
-  await collect(openai.chat!(ask({ model: 'o4-mini', effort: 'minimal' })));
+  await collect(openai, ask({ model: 'o4-mini', effort: 'minimal' }));
   assert.is(fake.lastBody('/chat/completions').reasoning_effort, 'low');
 
-  await collect(openai.chat!(ask({ model: 'gpt-4.1-mini', effort: 'high', temperature: 0.7 })));
+  await collect(openai, ask({ model: 'gpt-4.1-mini', effort: 'high', temperature: 0.7 }));
   body = fake.lastBody('/chat/completions');
   assert.is(body.reasoning_effort, undefined);
   assert.is(body.temperature, 0.7);
 
-  await collect(openai.chat!(ask({ temperature: null })));
+  await collect(openai, ask({ temperature: null }));
   assert.not.ok('temperature' in fake.lastBody('/chat/completions'));
 });
 
 test('images are sent as data URLs beside the text', async () => {
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-  await collect(openai.chat!(ask({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: png }] }] })));
+  await collect(openai, ask({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: png }] }] }));
   const content = fake.lastBody('/chat/completions').messages[1].content;
   assert.equal(content[1], { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } });
 });
@@ -155,13 +155,13 @@ test('voices are the built-in list and a preview is real audio', async () => {
 
 test('provider failures become clear ApiErrors', async () => {
   fake.script({ error: { status: 500, message: 'The server had an error' } });
-  let err = await rejection(collect(openai.chat!(ask())));
+  let err = await rejection(collect(openai, ask()));
   assert.is(err.code, 'internal');
   assert.is(err.status, 502);
   assert.equal(err.details, { providerStatus: 500, retryable: true });
 
   fake.script({ error: { status: 429, message: 'Rate limit reached' } });
-  err = await rejection(collect(openai.chat!(ask())));
+  err = await rejection(collect(openai, ask()));
   assert.is(err.code, 'rate_limited');
   assert.ok(err.headers['Retry-After']);
 
@@ -170,10 +170,19 @@ test('provider failures become clear ApiErrors', async () => {
   assert.match(err.message, /voice/);
 });
 
+test('what the event handler throws ends the stream with that error, and nothing is heard after it', async () => {
+  fake.script({ text: ['one ', 'two ', 'three'] });
+  const { err, thrown, heard } = await throwAtSecondDelta(openai, ask());
+  assert.is(err, thrown);
+  assert.equal(heard, ['one ', 'two ']);
+  const after = await collect(openai, ask({ messages: [{ role: 'user', content: 'again' }] }));
+  assert.is(textOf(after), 'You said: again');
+});
+
 test('aborting a slow reply stops the stream', async () => {
   fake.script({ text: 'late', delayMs: 5000 });
   const ctrl = new AbortController();
-  const pending = rejection(collect(openai.chat!(ask(), ctrl.signal)));
+  const pending = rejection(collect(openai, ask(), ctrl.signal));
   setTimeout(() => ctrl.abort(), 20);
   const started = Date.now();
   const err = await pending;
