@@ -5,13 +5,12 @@
  *
  *   node --import tsx bench/chat-server.ts <fakeBaseUrl>   -> prints {"port":N,"botId":"..."} on stdout
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
-import { writeFileSync } from 'node:fs';
 import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
@@ -86,14 +85,17 @@ const inspector = profDir || heapSample ? new Session() : null;
 if (inspector) inspector.connect();
 if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.setSamplingInterval', { interval: 250 }); }
 let phase = 0;
+/** Where a heap profile or snapshot of the server goes: bench/.prof/<name> (the folder is made if needed). */
+function profPath(name: string): string {
+  mkdirSync('bench/.prof', { recursive: true });
+  return join('bench/.prof', name);
+}
+const writeProfile = (name: string, profile: unknown) => writeFileSync(profPath(name), JSON.stringify(profile));
 function onScavenge(): void {
   if (survivors === 'armed') { survivors = 'sampling'; void inspector!.post('HeapProfiler.startSampling', { samplingInterval: 128 }); return; }
   if (survivors !== 'sampling') return;
   survivors = 'off';
-  void inspector!.post('HeapProfiler.stopSampling').then(({ profile }) => {
-    mkdirSync('bench/.prof', { recursive: true });
-    writeFileSync(join('bench/.prof', `chat-phase-${phase + 1}-survivors.heapprofile`), JSON.stringify(profile));
-  });
+  void inspector!.post('HeapProfiler.stopSampling').then(({ profile }) => writeProfile(`chat-phase-${phase + 1}-survivors.heapprofile`, profile));
 }
 let liveSession: Session | null = null;
 let cpu = process.cpuUsage();
@@ -109,12 +111,11 @@ process.on('message', async (m: { cmd: string }) => {
       setTimeout(() => void inspector!.post('HeapProfiler.startSampling', { samplingInterval: 1024 }), 10_000);
       setTimeout(async () => {
         const { profile } = await inspector!.post('HeapProfiler.stopSampling');
-        mkdirSync('bench/.prof', { recursive: true });
-        writeFileSync(join('bench/.prof', `chat-phase-${phase + 1}-live.heapprofile`), JSON.stringify(profile));
+        writeProfile(`chat-phase-${phase + 1}-live.heapprofile`, profile);
       }, 12_000);
     }
     // BENCH_HEAP_AT=<ms>: a heap snapshot of the server that long into each measured phase (to bench/.prof/).
-    if (process.env.BENCH_HEAP_AT) setTimeout(() => { mkdirSync('bench/.prof', { recursive: true }); process.stderr.write(`heap snapshot ${writeHeapSnapshot(join('bench/.prof', `chat-phase-${phase + 1}.heapsnapshot`))}\n`); }, Number(process.env.BENCH_HEAP_AT));
+    if (process.env.BENCH_HEAP_AT) setTimeout(() => { process.stderr.write(`heap snapshot ${writeHeapSnapshot(profPath(`chat-phase-${phase + 1}.heapsnapshot`))}\n`); }, Number(process.env.BENCH_HEAP_AT));
     trace.clear(); loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (m.cmd === 'phaseStop') {
@@ -127,8 +128,7 @@ process.on('message', async (m: { cmd: string }) => {
     }
     if (heapSample === 'all') {
       const { profile } = await inspector!.post('HeapProfiler.stopSampling');
-      mkdirSync('bench/.prof', { recursive: true });
-      writeFileSync(join('bench/.prof', `chat-phase-${phase}-${heapSample}.heapprofile`), JSON.stringify(profile));
+      writeProfile(`chat-phase-${phase}-${heapSample}.heapprofile`, profile);
     }
     const used = process.cpuUsage(cpu);
     const wall = performance.now() - t0;

@@ -78,6 +78,9 @@ export function streamChat(
   return new Promise((resolve, reject) => { new ChatStream(client, body, onEvent, signal, toError, resolve, reject); });
 }
 
+/** TextDecoder options for a body's chunks, made once: decode() runs for every chunk of every reply. */
+const STREAMING = { stream: true } as const;
+
 /** A message content's length in characters, counted without serialising it (image parts carry their data URL). */
 function contentChars(content: ChatCompletionMessageParam['content']): number {
   if (typeof content === 'string') return content.length;
@@ -132,7 +135,7 @@ class ChatStream implements ChunkSink {
   // ChunkSink: the response body's bytes.
   data(bytes: Uint8Array): void {
     if (this.settled) return;
-    try { this.parser.feed(this.decoder.decode(bytes, { stream: true })); } catch (err) { this.fail(err); }
+    try { this.parser.feed(this.decoder.decode(bytes, STREAMING)); } catch (err) { this.fail(err); }
   }
 
   end(): void {
