@@ -19,7 +19,12 @@ async function asker(text: string) {
   await visitor.close();
   const conv = await chatCollections(w.server.app).conversations.findById(w.owner.workspaceId, conversationId);
   const visitorId = conv!.visitorId;
-  const ask = (question: string) => recordGap(w.server.app, w.owner.workspaceId, question, { botId: w.botId, conversationId, visitorId });
+  const ask = async (question: string) => {
+    // Gaps list newest asked first, by the millisecond: asks in the same one would tie, so each gets its own.
+    const at = w.server.app.clock.now();
+    while (w.server.app.clock.now() === at) await new Promise((r) => setTimeout(r, 1));
+    return recordGap(w.server.app, w.owner.workspaceId, question, { botId: w.botId, conversationId, visitorId });
+  };
   return { conversationId, visitorId, ask };
 }
 
