@@ -105,3 +105,26 @@ export function createGuardedConnector(opts: GuardedConnectorOptions): buildConn
     );
   };
 }
+
+/**
+ * A `lookup` for sockets the undici connector does not open (provider WebSockets through `ws`): the name is
+ * resolved and checked once, and the socket connects to the checked address. `net` skips lookup for IP
+ * literals, so callers check those first with `checkLiteralHost`.
+ */
+export function guardedLookup(opts: Pick<GuardedConnectorOptions, 'allowPrivateNetwork' | 'lookup' | 'isPublic'>) {
+  return (hostname: string, options: { all?: boolean } | number | undefined, callback: (...args: any[]) => void): void => {
+    resolveChecked(hostname, opts).then(
+      (list) => {
+        if (typeof options === 'object' && options?.all) callback(null, list);
+        else callback(null, list[0].address, list[0].family);
+      },
+      (err: Error) => callback(err),
+    );
+  };
+}
+
+/** Refuses a URL whose host is an IP literal outside the policy (names are checked by guardedLookup). */
+export function checkLiteralHost(url: URL, opts: Pick<GuardedConnectorOptions, 'allowPrivateNetwork' | 'isPublic'>): void {
+  const host = bareHost(url.hostname);
+  if (net.isIP(host) && !opts.allowPrivateNetwork && !(opts.isPublic ?? isPublicAddress)(host)) throw notPublic(`address ${host}`);
+}

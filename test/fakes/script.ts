@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -111,6 +112,8 @@ export async function startFake(opts: {
   unauthorizedMessage: string;
   unauthorizedStatus?: number;
   handle: Handler;
+  /** WebSocket upgrades (realtime/live voice endpoints); without it upgrades are refused. */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, ctx: HandlerContext) => void;
 }): Promise<FakeServer> {
   const queue: ScriptedTurn[] = [];
   const failures: Array<{ pathPart: string; status: number; message: string }> = [];
@@ -128,15 +131,20 @@ export async function startFake(opts: {
       if (!opts.authorized(rec)) return opts.writeError(res, opts.unauthorizedStatus ?? 401, opts.unauthorizedMessage);
       const f = failures.findIndex((x) => rec.path.includes(x.pathPart));
       if (f >= 0) { const [x] = failures.splice(f, 1); return opts.writeError(res, x.status, x.message); }
-      await opts.handle(rec, res, {
-        origin,
-        nextTurn: (last) => queue.shift() ?? { text: last.role === 'tool' ? `The tool said: ${last.text}` : `You said: ${last.text}` },
-        recordUsage: (u) => usages.push(u),
-      });
+      await opts.handle(rec, res, ctxFor());
     })().catch((err: Error) => {
       if (!res.headersSent) opts.writeError(res, 500, `fake failed: ${err.message}`);
       else res.destroy();
     });
+  });
+  const ctxFor = (): HandlerContext => ({
+    origin,
+    nextTurn: (last) => queue.shift() ?? { text: last.role === 'tool' ? `The tool said: ${last.text}` : `You said: ${last.text}` },
+    recordUsage: (u) => usages.push(u),
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (!opts.upgrade) { socket.destroy(); return; }
+    opts.upgrade(req, socket, head, ctxFor());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,0 +1,104 @@
+/**
+ * The voice engine port: one interface for every way a voice conversation can be carried (ARCHITECTURE.md,
+ * Voice). Realtime engines (OpenAI Realtime, Gemini Live) implement it over the provider's socket; cascade
+ * (speech to text -> the brain -> text to speech) and hosted agents implement the same shape, so the voice
+ * session actor (actors/voice/) relays without knowing which engine it talks to.
+ *
+ * Audio is PCM16 little-endian mono at the engine's own rates (`inputRate`, `outputRate`): the widget resamples
+ * to `inputRate` before sending and plays at `outputRate`, so the server never re-encodes audio.
+ */
+import type { ToolSpec } from './types.js';
+
+export interface VoiceTurnDetection {
+  /** semantic_vad waits for a finished thought; server_vad answers after a pause (kind B; kind C has one kind). */
+  type: 'semantic_vad' | 'server_vad';
+  eagerness: 'low' | 'medium' | 'high' | 'auto';
+}
+
+export interface VoiceSessionSpec {
+  /** Empty: the provider's default realtime model. */
+  model: string;
+  /** Empty: the provider's default voice. */
+  voice: string;
+  /** The system prompt (identity, personality, instructions, guardrails, language, tools' rules). */
+  instructions: string;
+  tools: ToolSpec[];
+  /** identity.languagePolicy fixed: the engine is told to speak (and transcribe) this language. */
+  language: string | null;
+  /** null: push-to-talk (no turn detection; audio is committed on release). */
+  turnDetection: VoiceTurnDetection | null;
+  /** Spoken replies are capped at 2048 tokens (bot-config.md, brain.maxOutputTokens). */
+  maxOutputTokens: number;
+  /** The conversation so far (text and earlier voice turns), oldest first, so the engine continues it. */
+  history: Array<{ role: 'user' | 'assistant'; text: string }>;
+}
+
+/** Token usage of one response, split by modality where the provider says so. */
+export interface VoiceUsage {
+  inputTextTokens: number;
+  inputAudioTokens: number;
+  outputTextTokens: number;
+  outputAudioTokens: number;
+}
+
+export type VoiceEngineEvent =
+  /** The session is configured; audio may flow. */
+  | { type: 'ready' }
+  /** The engine heard the visitor start speaking (hands-free): barge-in if the agent is speaking. */
+  | { type: 'speech_started' }
+  | { type: 'speech_stopped' }
+  /**
+   * The visitor's turn was taken (committed) as item `itemId`; its words follow in `user_transcript`
+   * (possibly after the agent's reply has started).
+   */
+  | { type: 'user_turn'; itemId: string }
+  /** The visitor's words for item `itemId` (empty text when nothing intelligible was said). */
+  | { type: 'user_transcript'; itemId: string; text: string }
+  /** The agent starts speaking item `itemId` (its audio and transcript follow). */
+  | { type: 'agent_item'; itemId: string }
+  /** A chunk of the agent's audio: PCM16 LE mono at outputRate. */
+  | { type: 'audio'; itemId: string; pcm: Buffer }
+  | { type: 'transcript_delta'; itemId: string; delta: string }
+  /** The agent's item is complete (full transcript as generated, before any truncation). */
+  | { type: 'agent_item_done'; itemId: string; text: string }
+  /** The agent wants a tool run; answer with sendToolResult(callId, ...). */
+  | { type: 'tool_call'; callId: string; name: string; arguments: string }
+  /** One response ended (all its items, tool calls and usage are known). */
+  | { type: 'response_done'; usage: VoiceUsage; status: 'completed' | 'cancelled' | 'incomplete' | 'failed' }
+  /** The engine stopped its reply because the visitor spoke over it (Gemini's interrupted). */
+  | { type: 'interrupted' }
+  /** A non-fatal error (a refused event); fatal errors close the engine (then `closed`). */
+  | { type: 'error'; message: string; fatal: boolean }
+  /** The provider socket closed; no more events follow. */
+  | { type: 'closed'; reason: string };
+
+export interface VoiceEngine {
+  /** PCM16 sample rate the engine takes (OpenAI 24000, Gemini 16000). */
+  readonly inputRate: number;
+  /** PCM16 sample rate the engine speaks (24000 for both). */
+  readonly outputRate: number;
+  /** Opens the provider socket and configures the session; resolves once it is ready (rejects with an ApiError). */
+  connect(): Promise<void>;
+  /** Visitor audio (PCM16 LE at inputRate), relayed as it comes. */
+  appendAudio(pcm: Buffer): void;
+  /** Push-to-talk pressed: drop buffered audio (and interrupt the agent). */
+  startTurn(): void;
+  /** Push-to-talk released: the buffered audio is the visitor's turn; ask for a reply. */
+  commitTurn(): void;
+  /** Text the visitor typed during the session: a user turn, then a reply. */
+  sendText(text: string): void;
+  /** Ask the agent to speak now, optionally with an instruction (welcome.speakGreeting). */
+  respond(instructions?: string): void;
+  /** A tool's result; the engine continues its reply with it. */
+  sendToolResult(callId: string, output: string): void;
+  /**
+   * Stop the agent's reply: cancel what is being generated and, where the provider keeps context, cut item
+   * `itemId` at `playedMs` so the model's memory holds only what the visitor heard.
+   */
+  interrupt(itemId: string | null, playedMs: number): void;
+  /** Closes the provider socket (idempotent); `closed` follows. */
+  close(): void;
+}
+
+/** Receives every engine event, in order. */
+export type VoiceEngineListener = (e: VoiceEngineEvent) => void;
