@@ -5,20 +5,16 @@ import { conflict, invalid, rateLimited, unauthorized } from '../errors.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter, SignInThrottle } from './rate-limit.js';
 import {
   normalizeEmail, SETUP_LOCK_ID, setupLocks, users, workspaces, type UserRecord, type WorkspaceRecord,
 } from './records.js';
 import { defaultSettings } from './settings.js';
 
-export const LOGIN_LIMIT = 10;
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-
-/** Failed sign-in attempts, per client IP and per account e-mail. */
-const loginLimits = perApp((app) => ({
-  ip: new RateLimiter(app.clock, LOGIN_LIMIT, LOGIN_WINDOW_MS),
-  account: new RateLimiter(app.clock, LOGIN_LIMIT, LOGIN_WINDOW_MS),
-}));
+/** Failed sign-in attempts (see SignInThrottle). */
+const signInThrottle = perApp((app) => new SignInThrottle(app.clock));
+/** Wrong current passwords when changing a password, per person (they are signed in: no one else can lock them out). */
+const passwordChecks = perApp((app) => new RateLimiter(app.clock, 10, 15 * 60 * 1000));
 
 /** True until the first workspace exists (again, after a workspace was deleted). */
 export async function setupNeeded(app: AppContext): Promise<boolean> {
@@ -49,25 +45,24 @@ export async function setupWorkspace(
 }
 
 /**
- * Checks e-mail and password. Every attempt counts against the client's IP and the account; a good one is
- * taken back. Over the limit answers 429 with Retry-After, before the password is even looked at.
+ * Checks e-mail and password. Every attempt counts against the client's address and the account (see
+ * SignInThrottle); a good one is taken back. Over a limit answers 429 with Retry-After, before the password is
+ * even looked at.
  */
 export async function signIn(app: AppContext, emailInput: string, password: string, ip: string): Promise<UserRecord> {
   const email = normalizeEmail(emailInput);
-  const limits = loginLimits(app);
-  const ipKey = ip || 'unknown';
-  const waitMs = Math.max(limits.ip.waitMs(ipKey), limits.account.waitMs(email));
-  if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many sign-in attempts; try again later');
-  limits.ip.hit(ipKey);
-  limits.account.hit(email);
+  const throttle = signInThrottle(app);
+  const address = ip || 'unknown';
+  const waitMs = throttle.waitMs(email, address);
+  if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many failed sign-ins from your address; try again after the number of seconds in Retry-After');
+  throttle.attempt(email, address);
   const user = await users(app).findOne({ email }, { crossWorkspace: true });
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (!user || !ok) {
     app.log.info({ ip }, 'failed sign-in attempt');
     throw unauthorized('wrong e-mail or password');
   }
-  limits.ip.forgive(ipKey);
-  limits.account.reset(email);
+  throttle.succeeded(email, address);
   return user;
 }
 
@@ -75,11 +70,11 @@ export async function signIn(app: AppContext, emailInput: string, password: stri
 export async function changePassword(app: AppContext, workspaceId: string, userId: string, current: string, next: string): Promise<void> {
   const user = await users(app).findById(workspaceId, userId);
   if (!user) throw unauthorized();
-  const limits = loginLimits(app).account;
-  const waitMs = limits.waitMs(user.email);
-  if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many wrong passwords; try again later');
+  const limits = passwordChecks(app);
+  const waitMs = limits.waitMs(user._id);
+  if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many wrong current passwords; try again after the number of seconds in Retry-After');
   if (!(await verifyPassword(current, user.passwordHash))) {
-    limits.hit(user.email);
+    limits.hit(user._id);
     throw invalid('currentPassword: is not your current password', [{ path: 'currentPassword', message: 'is not your current password' }]);
   }
   await users(app).updateOne({ workspaceId, _id: userId }, { $set: { passwordHash: await hashPassword(next) } });
