@@ -1,22 +1,32 @@
 import { ApiError } from '../errors.js';
+import { findOutboundError } from '../security/outbound-error.js';
 
 /**
  * Turns whatever a provider SDK or fetch threw into one ApiError with a message a workspace admin can act on.
  * Never includes the key. `details` carries { providerStatus, retryable } for callers that retry or back off.
  */
-export function providerError(err: unknown, where: { label: string; baseUrl: string; verifying?: boolean }): ApiError {
+export function providerError(
+  err: unknown,
+  where: { label: string; baseUrl: string; verifying?: boolean; /** Added when the base URL answers 404 while verifying. */ baseUrlHint?: string },
+): ApiError {
   if (err instanceof ApiError) return err;
   const cause = (err as { cause?: unknown } | null)?.cause;
-  // The guarded outbound client throws ApiError (e.g. a private address); SDKs wrap it as a cause.
+  // An ApiError thrown inside a fetch wrapper comes back wrapped by the SDK.
   if (cause instanceof ApiError) return cause;
 
   const status = statusOf(err);
   const text = messageOf(err);
   if (status === undefined) {
-    if (isTimeout(err)) {
+    // The guarded client's own errors (SDKs wrap them as causes) already say what happened and what to do.
+    const outbound = findOutboundError(err);
+    if (outbound?.code === 'blocked_address') {
+      if (where.verifying) return new ApiError('invalid', 422, `baseUrl: ${where.baseUrl} cannot be used: ${outbound.message}`);
+      return new ApiError('internal', 502, `${where.label} at ${where.baseUrl} cannot be used: ${outbound.message}`, {}, { retryable: false });
+    }
+    if (isTimeout(err) || outbound?.code === 'timeout') {
       return new ApiError('internal', 504, `${where.label} did not answer in time (${where.baseUrl})`, {}, { retryable: true });
     }
-    const reason = describeCause(err);
+    const reason = outbound?.message ?? describeCause(err);
     if (where.verifying) return new ApiError('invalid', 422, `baseUrl: could not reach ${where.label} at ${where.baseUrl} (${reason})`);
     return new ApiError('internal', 502, `could not reach ${where.label} at ${where.baseUrl} (${reason})`, {}, { retryable: true });
   }
@@ -26,7 +36,8 @@ export function providerError(err: unknown, where: { label: string; baseUrl: str
     return new ApiError('invalid', 422, `apiKey: ${where.label} refused this key (${status}: ${text})`, {}, details);
   }
   if (status === 404 && where.verifying) {
-    return new ApiError('invalid', 422, `baseUrl: ${where.baseUrl} does not look like a ${where.label} API (404)`, {}, details);
+    const hint = where.baseUrlHint ? ` (${where.baseUrlHint})` : '';
+    return new ApiError('invalid', 422, `baseUrl: ${where.baseUrl} answered 404 (not found), so it does not look like the API of ${where.label}; check the address${hint}`, {}, details);
   }
   if (status === 429) {
     return new ApiError('rate_limited', 429, `${where.label} is rate limiting this key: ${text}`, { 'Retry-After': '30' }, details);

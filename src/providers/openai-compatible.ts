@@ -31,7 +31,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
   }
 
   protected fail(err: unknown, verifying = false) {
-    return providerError(err, { label: this.label, baseUrl: this.baseUrl, verifying });
+    const baseUrlHint = this.kind === 'openai_compatible' ? 'an OpenAI-compatible base URL usually ends in /v1, e.g. http://localhost:11434/v1 for Ollama' : undefined;
+    return providerError(err, { label: this.label, baseUrl: this.baseUrl, verifying, baseUrlHint });
   }
 
   async verifyKey(): Promise<void> {

@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import { promises as dns } from 'node:dns';
 import { buildConnector } from 'undici';
 import { isPublicAddress } from './address-policy.js';
-import { OutboundError } from './outbound-error.js';
+import { blockedAddress, OutboundError } from './outbound-error.js';
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 /** Resolves a hostname to addresses (tests inject one; the default asks the system resolver). */
@@ -43,16 +43,13 @@ export function bareHost(hostname: string): string {
   return h.toLowerCase();
 }
 
-const notPublic = (what: string) =>
-  new OutboundError('blocked_address', `${what} is not on the public internet; private, loopback, link-local and reserved addresses are refused unless ALLOW_PRIVATE_NETWORK=true`);
-
 /** Resolves `hostname` and returns its addresses, refusing all of them if any one is not public. */
 export async function resolveChecked(hostname: string, opts: Pick<GuardedConnectorOptions, 'allowPrivateNetwork' | 'lookup' | 'isPublic'>): Promise<ResolvedAddress[]> {
   const host = bareHost(hostname);
   const isPublic = opts.isPublic ?? isPublicAddress;
   const literal = net.isIP(host);
   if (literal) {
-    if (!opts.allowPrivateNetwork && !isPublic(host)) throw notPublic(`address ${host}`);
+    if (!opts.allowPrivateNetwork && !isPublic(host)) throw blockedAddress(`address ${host}`);
     return [{ address: host, family: literal === 6 ? 6 : 4 }];
   }
   let list: ResolvedAddress[];
@@ -65,7 +62,7 @@ export async function resolveChecked(hostname: string, opts: Pick<GuardedConnect
   list = list.filter((a) => net.isIP(a.address) !== 0);
   if (list.length === 0) throw new OutboundError('dns_failed', `${host} has no usable address`);
   // One bad answer refuses the name: which answer gets used must never decide safety.
-  if (!opts.allowPrivateNetwork && list.some((a) => !isPublic(a.address))) throw notPublic(`${host} resolves to an address that`);
+  if (!opts.allowPrivateNetwork && list.some((a) => !isPublic(a.address))) throw blockedAddress(`${host} resolves to an address that`);
   return list;
 }
 
@@ -126,5 +123,5 @@ export function guardedLookup(opts: Pick<GuardedConnectorOptions, 'allowPrivateN
 /** Refuses a URL whose host is an IP literal outside the policy (names are checked by guardedLookup). */
 export function checkLiteralHost(url: URL, opts: Pick<GuardedConnectorOptions, 'allowPrivateNetwork' | 'isPublic'>): void {
   const host = bareHost(url.hostname);
-  if (net.isIP(host) && !opts.allowPrivateNetwork && !(opts.isPublic ?? isPublicAddress)(host)) throw notPublic(`address ${host}`);
+  if (net.isIP(host) && !opts.allowPrivateNetwork && !(opts.isPublic ?? isPublicAddress)(host)) throw blockedAddress(`address ${host}`);
 }

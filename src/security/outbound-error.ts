@@ -21,6 +21,18 @@ export class OutboundError extends Error {
 
 export const isOutboundError = (err: unknown): err is OutboundError => err instanceof OutboundError;
 
+/**
+ * The refusal of an address outside the public internet. It says how to allow it, because the common case is an
+ * operator's own service (Ollama on localhost, an intranet API) rather than an attack.
+ */
+export function blockedAddress(what: string): OutboundError {
+  return new OutboundError(
+    'blocked_address',
+    `${what} is not on the public internet (private, loopback, link-local and reserved addresses are refused); ` +
+      "if this server should reach private addresses (a model server on this machine, an intranet service), set ALLOW_PRIVATE_NETWORK=true in the server's environment and restart it",
+  );
+}
+
 /** Finds an OutboundError wrapped by undici or fetch (`TypeError('fetch failed', { cause })`). */
 export function findOutboundError(err: unknown): OutboundError | undefined {
   for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

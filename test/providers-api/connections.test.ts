@@ -30,6 +30,16 @@ test('an OpenAI-compatible connection without a base URL is refused naming baseU
   assert.match(r.body.error.message, /baseUrl/);
 });
 
+test('a base URL that answers 404 is refused in plain words, with where the /v1 usually goes', async () => {
+  const root = w.openai.baseUrl.replace(/\/v1$/, '');
+  const r = await w.as('POST', '/api/v1/providers', { kind: 'openai_compatible', apiKey: w.openai.apiKey, baseUrl: root });
+  assert.is(r.status, 422);
+  assert.is(r.body.error.message, `baseUrl: ${root} answered 404 (not found), so it does not look like the API of the OpenAI-compatible provider; check the address (an OpenAI-compatible base URL usually ends in /v1, e.g. http://localhost:11434/v1 for Ollama)`);
+  const speech = await w.as('POST', '/api/v1/providers', { kind: 'speech', apiKey: w.speech.apiKey, baseUrl: `${w.speech.baseUrl}/nothing-here` });
+  assert.is(speech.status, 422);
+  assert.is(speech.body.error.message, `baseUrl: ${w.speech.baseUrl}/nothing-here answered 404 (not found), so it does not look like the API of the speech provider; check the address`);
+});
+
 test('a good key is saved sealed and never returned, only a hint of its end', async () => {
   const key = 'test-key';
   const conn = await w.connectOpenAI('Main brain');
