@@ -106,6 +106,7 @@ export class IngestRunner {
           for (const next of r.value) this.enqueue(job, source!, next);
         } else {
           if (item.kind !== 'sitemap') job.pagesFailed++;
+          else job.sitemapsFailed = (job.sitemapsFailed ?? 0) + 1;
           if (job.errors.length < MAX_ERRORS_KEPT) job.errors.push({ ref: item.ref, message: (r.reason as Error)?.message ?? String(r.reason) });
         }
       });
@@ -142,10 +143,11 @@ export class IngestRunner {
     const withoutVectors = { ...scope, vectorError: { $exists: true } };
     const [documentCount, chunkCount, noVectorCount] = await Promise.all([documents.count(scope), chunks.count(scope), documents.count(withoutVectors)]);
     const firstNoVector = noVectorCount ? await documents.findOne(withoutVectors) : null;
-    const failed = job.pagesDone === 0 && job.pagesFailed > 0;
+    // Nothing indexed and something failed (a page, or the sitemap that would have listed the pages): failed.
+    const failed = job.pagesDone === 0 && job.pagesFailed + (job.sitemapsFailed ?? 0) > 0;
     const now = this.app.clock.now();
     const errors = [
-      job.errors.length ? `${job.pagesFailed} page(s) failed; first: ${job.errors[0].message}` : '',
+      job.errors.length ? `${failureCount(job)} failed; first: ${job.errors[0].message}` : '',
       firstNoVector ? `${noVectorCount} document(s) have no vectors (lexical search only; reindex to add them); first: ${firstNoVector.vectorError}` : '',
     ].filter(Boolean);
     await sources.updateOne({ workspaceId: source.workspaceId, _id: source._id, generation: job.generation }, {
@@ -208,6 +210,12 @@ export class IngestRunner {
     if (!r) { r = await loadRobots(this.client, origin, signal); cache.set(origin, r); }
     return r;
   }
+}
+
+/** "2 page(s)", "1 sitemap(s)" or both. */
+function failureCount(job: IngestJob): string {
+  const sitemaps = job.sitemapsFailed ?? 0;
+  return [job.pagesFailed || !sitemaps ? `${job.pagesFailed} page(s)` : '', sitemaps ? `${sitemaps} sitemap(s)` : ''].filter(Boolean).join(' and ');
 }
 
 function firstItem(source: KnowledgeSource): JobItem {

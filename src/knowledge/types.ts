@@ -74,6 +74,8 @@ export interface IngestJob extends Doc {
   seen: string[];
   pagesDone: number;
   pagesFailed: number;
+  /** Sitemaps that could not be read (absent in jobs stored by earlier versions). */
+  sitemapsFailed?: number;
   errors: Array<{ ref: string; message: string }>;
   createdAt: number;
   updatedAt: number;
