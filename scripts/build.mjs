@@ -30,6 +30,7 @@ await build({
 const browser = [
   { entry: 'widget/src/loader.ts', out: 'public/widget/loader.js' },
   { entry: 'widget/src/chat.tsx', out: 'public/widget/chat.js' },
+  { entry: 'widget/src/voice.ts', out: 'public/widget/voice.js' },
   { entry: 'admin/src/main.tsx', out: 'public/admin/app.js' },
 ].filter((b) => existsSync(join(root, b.entry)));
 for (const b of browser) {

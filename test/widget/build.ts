@@ -13,9 +13,11 @@ export const widgetOut = join(root, 'dist/public/widget');
 
 export interface BundleSize { bytes: number; gzip: number }
 
-export async function buildWidget(): Promise<Record<'loader' | 'chat', BundleSize>> {
-  const sizes = {} as Record<'loader' | 'chat', BundleSize>;
-  for (const [name, entry] of [['loader', 'widget/src/loader.ts'], ['chat', 'widget/src/chat.tsx']] as const) {
+export type Bundle = 'loader' | 'chat' | 'voice';
+
+export async function buildWidget(): Promise<Record<Bundle, BundleSize>> {
+  const sizes = {} as Record<Bundle, BundleSize>;
+  for (const [name, entry] of [['loader', 'widget/src/loader.ts'], ['chat', 'widget/src/chat.tsx'], ['voice', 'widget/src/voice.ts']] as const) {
     const outfile = join(widgetOut, `${name}.js`);
     const r = await build({
       entryPoints: [join(root, entry)], outfile, bundle: true, minify: true, format: 'esm', target: ['es2020'],

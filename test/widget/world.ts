@@ -10,7 +10,7 @@ import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget, type BundleSize } from './build.js';
+import { buildWidget, type Bundle, type BundleSize } from './build.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -18,7 +18,7 @@ export interface WidgetWorld {
   server: TestServer;
   fake: FakeServer;
   owner: TestSession;
-  sizes: Record<'loader' | 'chat', BundleSize>;
+  sizes: Record<Bundle, BundleSize>;
   /** The host site's origin (another port, so another origin than the server). */
   siteUrl: string;
   /** Creates, configures and publishes a bot; returns its id. */

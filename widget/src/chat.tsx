@@ -4,8 +4,10 @@
  */
 import { render } from 'preact';
 import { Session } from './chat/session.js';
+import { translator } from './chat/strings.js';
 import { chatCss } from './chat/styles.js';
 import { App } from './chat/view.js';
+import { VoiceLink } from './chat/voice-link.js';
 import type { ChatHandle, Core } from './types.js';
 
 export function mount(core: Core): ChatHandle {
@@ -15,20 +17,26 @@ export function mount(core: Core): ChatHandle {
   // Inline fills the target element; the other layouts position themselves (fixed).
   if (core.cfg.appearance.layout === 'inline') box.style.cssText = 'height:100%';
   core.root.append(style, box);
+  const t = translator(core.cfg.texts.strings ?? {});
   let session = new Session(core);
+  let voice = new VoiceLink(core, session, t);
   let open = core.cfg.appearance.layout === 'inline';
-  const draw = () => render(<App core={core} s={session} open={open} />, box);
+  const draw = () => render(<App core={core} s={session} v={voice} t={t} open={open} />, box);
   draw();
   return {
     setOpen(v) { open = v; draw(); },
     identityChanged() {
       // A new identity is a different visitor: a fresh session, drawn from scratch.
+      voice.destroy();
       session.destroy();
       render(null, box);
       session = new Session(core);
+      voice = new VoiceLink(core, session, t);
       draw();
     },
     toolsChanged() { session.announceTools(); },
-    destroy() { session.destroy(); render(null, box); box.remove(); style.remove(); },
+    startVoice(opts) { voice.start(opts); },
+    stopVoice() { voice.stop(); },
+    destroy() { voice.destroy(); session.destroy(); render(null, box); box.remove(); style.remove(); },
   };
 }

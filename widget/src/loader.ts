@@ -4,7 +4,7 @@
  * (chat.js) on first open - at once for the inline layout. It owns the page-facing API (window.ServiceChat).
  */
 import { FONTS, MOBILE_QUERY, textOn } from './theme.js';
-import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, WidgetConfig } from './types.js';
+import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, VoiceStartOptions, WidgetConfig } from './types.js';
 
 const W = window as any;
 const doc = document;
@@ -182,6 +182,9 @@ const api = {
     chat?.toolsChanged();
   },
   unregisterTool(name: string) { if (tools.delete(name)) chat?.toolsChanged(); },
+  // Voice opens the chat first (it lives there); events come as on('voice').
+  startVoice: (o?: VoiceStartOptions) => setOpen(true).then(() => chat?.startVoice(o)),
+  stopVoice: () => chat?.stopVoice(),
   on(e: ChatEvent, cb: (d?: unknown) => void) { (listeners[e] ??= new Set()).add(cb); },
   off(e: ChatEvent, cb: (d?: unknown) => void) { listeners[e]?.delete(cb); },
 };

@@ -48,7 +48,23 @@ export interface WidgetConfig {
     handoff?: { enabled: boolean };
   };
   maxMessageChars: number;
+  /** Voice (docs/widget-protocol.md, Voice): enabled only when the engine is fully set up. */
+  voice?: VoiceSettings;
 }
+
+export interface VoiceSettings {
+  enabled: boolean;
+  mode?: 'realtime' | 'cascade' | 'hosted_agent';
+  /** allowed (the default): hands-free, the page may ask for push-to-talk; only: always push-to-talk. */
+  pushToTalk?: 'off' | 'allowed' | 'only';
+  bargeIn?: boolean;
+}
+
+/** ServiceChat.startVoice(options). */
+export interface VoiceStartOptions { mode?: 'hands_free' | 'ptt' }
+
+/** What ServiceChat.on('voice', cb) receives: a server state, muted, or ended with why. */
+export interface VoiceEvent { state: string; reason?: string }
 
 /** What a page may pass to ServiceChat.boot(); appearance fields override the published config. */
 export interface BootOptions {
@@ -78,7 +94,7 @@ export interface PageTool {
   handler(args: Record<string, unknown>): unknown;
 }
 
-export type ChatEvent = 'open' | 'close' | 'message' | 'ready';
+export type ChatEvent = 'open' | 'close' | 'message' | 'ready' | 'voice';
 
 /** What the loader hands the chat UI when it loads it. */
 export interface Core {
@@ -102,5 +118,7 @@ export interface ChatHandle {
   /** The page changed identity or tools: reconnect / announce again. */
   identityChanged(): void;
   toolsChanged(): void;
+  startVoice(opts?: VoiceStartOptions): void;
+  stopVoice(): void;
   destroy(): void;
 }

@@ -1,7 +1,9 @@
 /** Pieces of the chat window: one message, the composer, and the cards the server can ask for. */
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Msg, State } from './session.js';
 import { STRINGS, type StringKey, type T } from './strings.js';
+import { MIC_SMALL } from './voice-bar.js';
 
 // Icons are inline SVG: emoji depend on the visitor's fonts (and are missing on many Linux systems).
 const THUMB = <svg viewBox="0 0 24 24" width="14" height="14" fill="currentColor"><path d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3a1.5 1.5 0 0 0-.5-1L13.1 1 6.6 7.6A2 2 0 0 0 6 9v10a2 2 0 0 0 2 2h9a2 2 0 0 0 1.8-1.2l3-7.1.2-.7v-2z" /></svg>;
@@ -17,6 +19,7 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
   return (
     <div class={cls} data-id={m.id} data-role={m.role}>
       {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
+      {m.modality === 'voice' ? <span class="vk" role="img" aria-label={t('voice.spoken')} title={t('voice.spoken')}>{MIC_SMALL}</span> : null}
       {m.text}
       {m.images?.map((src) => <img src={src} alt="" />)}
       {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
@@ -40,6 +43,8 @@ export interface Pending { key: string; url: string; id: string | null }
 
 export function Composer(p: {
   t: T; placeholder: string; max: number; uploads: boolean; files: Pending[]; disabled?: boolean;
+  /** The microphone button, when voice can start. */
+  mic?: ComponentChildren;
   onSend(text: string): boolean; onPick(files: File[]): void; onRemove(key: string): void; onTyping(active: boolean): void;
 }) {
   const [text, setText] = useState('');
@@ -72,6 +77,7 @@ export function Composer(p: {
         <textarea rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
           onInput={(e) => input(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
+        {p.mic}
         <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} onClick={submit}>{SEND}</button>
       </div>
     </div>

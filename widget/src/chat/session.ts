@@ -21,6 +21,17 @@ export interface Msg {
   /** The server refused it (the error line says why); kept so the visitor can copy the text. */
   failed?: boolean;
   feedback?: 1 | -1;
+  /** Spoken (a voice turn, or a reply being spoken): shown with a microphone mark. */
+  modality?: 'text' | 'voice';
+}
+
+/** Where the session hands voice frames and audio (the chat's VoiceLink, once voice was started). */
+export interface VoiceSink {
+  onFrame(f: any): void;
+  onAudio(data: ArrayBuffer): void;
+  /** True when the error answered a voice frame (the voice UI explains it instead of a generic line). */
+  onError(f: { code: string; message: string; clientId?: string }): boolean;
+  onClose(): void;
 }
 
 export interface LeadField { key: string; label: string; type: 'text' | 'email' | 'tel' | 'textarea' | 'select'; required: boolean; options?: string[] }
@@ -41,10 +52,15 @@ export interface State {
 
 const PING_MS = 50_000;
 const MAX_BACKOFF_MS = 30_000;
+/** Microphone frames are dropped rather than queued behind this much unsent data (they would arrive late). */
+const MAX_AUDIO_BACKLOG = 64 * 1024;
 let seq = 0;
 
 export class Session {
   state: State;
+  voice: VoiceSink | null = null;
+  /** Messages the agent speaks (announced by voice_item), so their streamed captions get the voice mark. */
+  private spoken = new Set<string>();
   private ws: WebSocket | null = null;
   private listeners = new Set<() => void>();
   private outbox: string[] = [];
@@ -87,9 +103,15 @@ export class Session {
     for (const [k, v] of Object.entries(c.identity)) if (v) q.set(k, String(v));
     const ws = new WebSocket(`${c.base.replace(/^http/, 'ws')}/widget/v1/chat?${q}`);
     this.ws = ws;
-    ws.onmessage = (e) => { try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); } };
+    // Binary frames carry voice audio (first byte 0x01); everything else is JSON.
+    ws.binaryType = 'arraybuffer';
+    ws.onmessage = (e) => {
+      if (e.data instanceof ArrayBuffer) { this.voice?.onAudio(e.data); return; }
+      try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); }
+    };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      this.voice?.onClose();
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closed) return;
@@ -103,6 +125,7 @@ export class Session {
   /** Reconnects now (identity changed, or the server said it is restarting). */
   reconnect() {
     clearTimeout(this.retryTimer);
+    this.voice?.onClose();
     const ws = this.ws;
     this.ws = null;
     ws?.close();
@@ -125,6 +148,14 @@ export class Session {
     // Messages typed while reconnecting go out once the socket is back; other frames are moot by then.
     if (frame.t === 'message') this.outbox.push(text);
     return false;
+  }
+
+  /** A binary frame (voice audio); false when it was not sent. */
+  sendBinary(data: Uint8Array): boolean {
+    const ws = this.ws;
+    if (ws?.readyState !== WebSocket.OPEN || this.state.conn !== 'open' || ws.bufferedAmount > MAX_AUDIO_BACKLOG) return false;
+    ws.send(data);
+    return true;
   }
 
   sendMessage(text: string, attachments: string[] = [], images: string[] = []) {
@@ -180,14 +211,19 @@ export class Session {
         this.upsert(m, f.clientId);
         if (m.role === 'assistant') this.set({ agent: null });
         if (m.role === 'human_agent') this.set({ typing: null });
+        this.spoken.delete(m.id);
+        this.voice?.onFrame(f);
         this.core.emit('message', f.message);
         return;
       }
       case 'delta': {
         const cur = s.messages.find((m) => m.id === f.messageId);
-        this.upsert({ id: f.messageId, role: 'assistant', text: (cur?.text ?? '') + f.delta, createdAt: cur?.createdAt ?? Date.now(), streaming: true });
+        const modality = this.spoken.has(f.messageId) ? 'voice' : undefined;
+        this.upsert({ id: f.messageId, role: 'assistant', text: (cur?.text ?? '') + f.delta, createdAt: cur?.createdAt ?? Date.now(), streaming: true, modality });
         return;
       }
+      case 'voice_item': this.spoken.add(f.messageId); this.voice?.onFrame(f); return;
+      case 'voice': case 'voice_interrupt': this.voice?.onFrame(f); return;
       case 'delta_reset': this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
       case 'typing': this.set({ typing: f.active ? f.authorName || '' : null }); return;
@@ -203,6 +239,7 @@ export class Session {
         void runPageTool(this.core.tools, f.name, f.args).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
         return;
       case 'error': {
+        if (this.voice?.onError(f)) return;
         if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });
         this.core.emit('message', { role: 'error', code: f.code, text: f.message });
         this.onError(f);
@@ -221,6 +258,6 @@ export class Session {
 function toMsg(m: any): Msg {
   return {
     id: m.id, role: m.role, text: m.text ?? '', authorName: m.authorName, createdAt: m.createdAt ?? Date.now(),
-    citations: m.citations, attachmentCount: m.attachments?.length ?? 0,
+    citations: m.citations, attachmentCount: m.attachments?.length ?? 0, modality: m.modality,
   };
 }

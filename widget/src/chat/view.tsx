@@ -1,11 +1,13 @@
 /** The chat window in every layout: header, messages, suggested prompts, cards, composer, attribution. */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
 import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
-import { translator, type T } from './strings.js';
+import type { T } from './strings.js';
 import { downloadText, transcriptMarkdown } from './transcript.js';
 import { uploadImage } from './uploads.js';
+import { MicButton, useVoice, VoiceBar } from './voice-bar.js';
+import type { VoiceLink } from './voice-link.js';
 
 function useSession(s: Session): State {
   const [st, setSt] = useState(s.state);
@@ -13,11 +15,11 @@ function useSession(s: Session): State {
   return st;
 }
 
-export function App({ core, s, open }: { core: Core; s: Session; open: boolean }) {
+export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceLink; t: T; open: boolean }) {
   const st = useSession(s);
+  const voice = useVoice(v);
   const cfg = core.cfg;
   const a = cfg.appearance;
-  const t = useMemo(() => translator(cfg.texts.strings ?? {}), [cfg]);
   const [menu, setMenu] = useState(false);
   const [files, setFiles] = useState<Pending[]>([]);
   const list = useRef<HTMLDivElement>(null);
@@ -35,7 +37,9 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
     if (f.code === 'unavailable') setTimeout(() => s.reconnect(), 1000);
   };
 
-  useEffect(() => { const el = list.current; if (el) el.scrollTop = el.scrollHeight; }, [st.messages, st.agent, st.typing, st.leadForm, st.confirm, st.ended, open]);
+  useEffect(() => { const el = list.current; if (el) el.scrollTop = el.scrollHeight; }, [st.messages, st.agent, st.typing, st.leadForm, st.confirm, st.ended, open, !voice]);
+  // Voice over: the keyboard goes back to the message box.
+  useEffect(() => { if (voice?.state === 'ended') box.current?.querySelector('textarea')?.focus(); }, [voice?.state]);
   useEffect(() => { if (open) box.current?.querySelector('textarea')?.focus(); }, [open]);
   useEffect(() => {
     // A modal drawer stops the page behind it from scrolling while it is open.
@@ -80,8 +84,11 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
     {st.ended ? <div class="line">{t('ended')}</div> : null}
     {st.ended?.askCsat && st.feedback.csat ? <Csat t={t} rated={st.ended.rated} onRate={(value) => s.send({ t: 'csat', value })} /> : null}
   </>;
+  const canTalk = !!cfg.voice?.enabled && !(voice && voice.state !== 'ended');
+  const mic = canTalk ? <MicButton t={t} onStart={() => v.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
+  const bar = voice ? <VoiceBar v={v} s={voice} t={t} /> : null;
   const composer = (
-    <Composer t={t} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
+    <Composer t={t} mic={mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
       onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
   );
@@ -106,7 +113,8 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
           {status}
           {prompts}
           {cards}
-          {a.floating.composer ? composer : null}
+          {bar}
+          {a.floating.composer ? composer : mic}
         </div>
       </div>
     );
@@ -126,6 +134,7 @@ export function App({ core, s, open }: { core: Core; s: Session; open: boolean }
         {prompts}
         {cards}
         {status}
+        {bar}
         {composer}
         {cfg.behavior.poweredBy ? <div class="pw">{t('poweredBy')}</div> : null}
       </div>

@@ -1,0 +1,196 @@
+/**
+ * The voice client (voice.js) in headless Chromium, driven frame by frame as the chat socket would drive it
+ * (voice-harness.js), with Chromium's fake microphone playing speech made by espeak-ng. Checks what only
+ * the browser side can show precisely: the frames sent up, the jitter buffer, gapless playback, the
+ * stop within one render quantum, and voice_played. The whole path through the server is in voice.test.ts.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildWidget, widgetOut } from './build.js';
+import { CHROMIUM } from './world.js';
+
+const harness = readFileSync(new URL('./voice-harness.js', import.meta.url));
+let browser: Browser;
+let site: Server;
+let url: string;
+let sizes: Awaited<ReturnType<typeof buildWidget>>;
+
+test.before(async () => {
+  sizes = await buildWidget();
+  const wav = join(mkdtempSync(join(tmpdir(), 'voice-')), 'speech.wav');
+  execFileSync('espeak-ng', ['-w', wav, 'Hello, I would like to know your opening hours, please.']);
+  site = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const body = path === '/voice.js' ? readFileSync(join(widgetOut, 'voice.js')) : path === '/harness.js' ? harness : '<!doctype html><title>voice</title><script src="/harness.js"></script>';
+    res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}`],
+  });
+});
+test.after(async () => {
+  await browser?.close();
+  site?.close();
+});
+
+async function open(allowMic = true): Promise<Page> {
+  const ctx = await browser.newContext();
+  if (allowMic) await ctx.grantPermissions(['microphone']);
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (err) => console.error('page error:', err.message));
+  await page.goto(url);
+  return page;
+}
+
+const h = (page: Page, code: string) => page.evaluate(`(async () => { const h = window.harness; ${code} })()`) as Promise<any>;
+const wait = (page: Page, ms: number) => page.evaluate(`new Promise((r) => setTimeout(r, ${ms}))`);
+
+test('voice.js is a separate bundle within 20 KB gzipped', () => {
+  assert.ok(sizes.voice.gzip <= 20 * 1024, `voice.js is ${sizes.voice.gzip} bytes gzipped`);
+  assert.not.ok(readFileSync(join(widgetOut, 'chat.js'), 'utf8').includes('sc-capture'), 'the worklets are not in chat.js');
+});
+
+test('the microphone goes up as 20 ms PCM16 frames at the session input rate, with a level, and not while muted', async () => {
+  const page = await open();
+  assert.is((await h(page, 'return h.start({ inputRate: 24000 })')).state, 'listening');
+  assert.equal((await h(page, 'return h.sent'))[0], { t: 'voice_start' });
+  await wait(page, 1000);
+  const first = await h(page, 'return h.audio.slice()');
+  // 20 ms at 24 kHz: 480 samples, 960 bytes, after the 0x01 type byte; about 50 a second.
+  assert.ok(first.every((f: any) => f.first === 1 && f.bytes === 961), JSON.stringify(first.slice(0, 3)));
+  assert.ok(first.length >= 40 && first.length <= 60, `${first.length} frames in a second`);
+  assert.ok(Math.max(...await h(page, 'return h.inLevels')) > 0.3, 'the speech shows on the level meter');
+  await h(page, 'h.client.setMuted(true); h.muteAt = h.audio.length');
+  await wait(page, 300);
+  assert.ok(await h(page, 'return h.audio.length - h.muteAt') <= 1, 'nothing is sent while muted');
+  assert.is(await h(page, 'return h.inLevels[h.inLevels.length - 1]'), 0);
+  await h(page, 'h.client.setMuted(false); h.muteAt = h.audio.length');
+  await wait(page, 300);
+  assert.ok(await h(page, 'return h.audio.length - h.muteAt') >= 10, 'sending resumes when unmuted');
+  await page.context().close();
+});
+
+test('at a 16 kHz input rate frames are 320 samples', async () => {
+  const page = await open();
+  await h(page, 'return h.start({ inputRate: 16000 })');
+  await wait(page, 400);
+  const frames = await h(page, 'return h.audio.slice()');
+  assert.ok(frames.length > 10 && frames.every((f: any) => f.bytes === 641), JSON.stringify(frames.slice(0, 3)));
+  await page.context().close();
+});
+
+test('the agent plays gaplessly across chunk boundaries at the right pitch, then voice_played reports the whole item', async () => {
+  const page = await open();
+  await h(page, 'return h.start({ outputRate: 24000 })');
+  await h(page, `h.frame({ t: 'voice_item', itemId: 'it1', messageId: 'm1' }); h.state('speaking'); h.tone('it1', 1000, [7, 20, 33, 3, 41]);`);
+  // The item's message closes it: the player plays the rest and reports the item done.
+  await h(page, `h.frame({ t: 'message', message: { id: 'm1', role: 'assistant', text: 'Hi', modality: 'voice' } })`);
+  await page.waitForFunction('window.harness.sent.some((f) => f.t === "voice_played")', null, { timeout: 5000 });
+  const played = (await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played');
+  assert.equal(played, [{ t: 'voice_played', itemId: 'it1', ms: 1000 }]);
+  const a = await h(page, 'return h.analyse()');
+  assert.ok(Math.abs(a.soundMs - 1000) < 15, `played ${a.soundMs} ms`);
+  assert.ok(a.longestSilence <= 2, `longest silent run inside: ${a.longestSilence} samples`);
+  assert.ok(Math.abs(a.hz - 440) < 5, `pitch ${a.hz} Hz after resampling to ${a.rate} Hz`);
+  const states = (await h(page, 'return h.states')).map((s: any) => s.playing);
+  assert.ok(states.includes(true) && states[states.length - 1] === false, 'playback state went playing, then idle');
+  assert.ok(Math.max(...await h(page, 'return h.outLevels')) > 0.5, 'the output level follows the voice');
+  await page.context().close();
+});
+
+test('playback waits for about 60 ms of audio before it starts, and rides out a stall', async () => {
+  const page = await open();
+  await h(page, 'return h.start({ outputRate: 24000 })');
+  await h(page, `h.frame({ t: 'voice_item', itemId: 'it1', messageId: 'm1' }); h.state('speaking'); h.tone('it1', 40)`);
+  await wait(page, 200);
+  assert.is(await h(page, 'return h.client.snap.playing'), false, '40 ms buffered: not yet');
+  await h(page, `h.tone('it1', 60)`);
+  await page.waitForFunction('window.harness.client.snap.playing');
+  await wait(page, 300);
+  // The network stalled: the item is not over, so playback waits for more without calling it done.
+  assert.is(await h(page, 'return h.sent.filter((f) => f.t === "voice_played").length'), 0);
+  await h(page, `h.tone('it1', 100); h.state('listening')`);
+  await page.waitForFunction('window.harness.sent.some((f) => f.t === "voice_played")');
+  assert.equal((await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played'), [{ t: 'voice_played', itemId: 'it1', ms: 200 }]);
+  await page.context().close();
+});
+
+test('voice_interrupt silences playback within one render quantum and answers voice_played with the ms heard', async () => {
+  const page = await open();
+  await h(page, 'return h.start({ outputRate: 24000 })');
+  await h(page, `h.frame({ t: 'voice_item', itemId: 'it9', messageId: 'm9' }); h.state('speaking'); h.tone('it9', 3000)`);
+  await page.waitForFunction('window.harness.client.snap.playing');
+  await wait(page, 500);
+  await h(page, `h.mark(); h.frame({ t: 'voice_interrupt', itemId: 'it9' })`);
+  await page.waitForFunction('window.harness.sent.some((f) => f.t === "voice_played")');
+  const [played] = (await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played');
+  assert.is(played.itemId, 'it9');
+  assert.ok(played.ms > 350 && played.ms < 900, `heard ${played.ms} ms`);
+  await wait(page, 200);
+  const a = await h(page, 'return h.analyse()');
+  assert.ok(a.loudAfterMark <= 128, `${a.loudAfterMark} samples of sound after the interrupt`);
+  assert.is(await h(page, 'return h.client.snap.playing'), false);
+  // Audio still in flight for the cut item is not played.
+  await h(page, `h.tone('it9', 200)`);
+  await wait(page, 300);
+  assert.is(await h(page, 'return h.client.snap.playing'), false);
+  await page.context().close();
+});
+
+test('push-to-talk sends voice_ptt and audio only while held, and pressing stops the agent', async () => {
+  const page = await open();
+  assert.is((await h(page, `return h.start({ mode: 'ptt' })`)).mode, 'ptt');
+  assert.equal((await h(page, 'return h.sent'))[0], { t: 'voice_start', mode: 'ptt' });
+  await wait(page, 300);
+  assert.is(await h(page, 'return h.audio.length'), 0, 'nothing is sent before the button is held');
+  await h(page, `h.frame({ t: 'voice_item', itemId: 'a1', messageId: 'm1' }); h.state('speaking'); h.tone('a1', 2000)`);
+  await page.waitForFunction('window.harness.client.snap.playing');
+  await h(page, 'h.client.ptt(true)');
+  await page.waitForFunction('!window.harness.client.snap.playing');
+  await wait(page, 300);
+  await h(page, 'h.client.ptt(false); h.upAt = h.audio.length');
+  await wait(page, 200);
+  const sent = await h(page, 'return h.sent');
+  assert.equal(sent.filter((f: any) => f.t === 'voice_ptt'), [{ t: 'voice_ptt', down: true }, { t: 'voice_ptt', down: false }]);
+  assert.ok(sent.some((f: any) => f.t === 'voice_played' && f.itemId === 'a1' && f.ms < 2000), 'the cut item reports what was heard');
+  const audio = await h(page, 'return h.audio.length');
+  assert.ok(audio >= 10, `${audio} frames while held`);
+  assert.ok(audio - await h(page, 'return h.upAt') <= 1, 'nothing after release');
+  await page.context().close();
+});
+
+test('a refused microphone ends the attempt with permission_denied and sends nothing', async () => {
+  const page = await open(false);
+  const s = await h(page, 'return h.start({ answer: false })');
+  assert.equal([s.state, s.reason], ['ended', 'permission_denied']);
+  assert.equal(await h(page, 'return h.sent'), []);
+  await page.context().close();
+});
+
+test('an error answering voice_start ends it with the reason; the session ended by the server releases the microphone', async () => {
+  const page = await open();
+  await h(page, 'return h.start({ answer: false })');
+  assert.is(await h(page, `return h.client.onError({ code: 'rate_limited', message: 'Daily voice minutes reached.' })`), true);
+  assert.equal(await h(page, 'return [h.client.snap.state, h.client.snap.reason]'), ['ended', 'rate_limited']);
+  await h(page, 'return h.start()');
+  await h(page, `h.frame({ t: 'voice', state: 'ended', reason: 'team_takeover', sessionId: 's1', message: 'A team member joined.' })`);
+  assert.equal(await h(page, 'return [h.client.snap.state, h.client.snap.reason, h.client.snap.message]'), ['ended', 'team_takeover', 'A team member joined.']);
+  const frames = await h(page, 'const n = h.audio.length; await new Promise((r) => setTimeout(r, 200)); return h.audio.length - n');
+  assert.is(frames, 0, 'no audio after the end');
+  await page.context().close();
+});
+
+test.run();
