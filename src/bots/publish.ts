@@ -5,8 +5,9 @@
  */
 import type { AppContext } from '../app.js';
 import { conflict, invalid } from '../errors.js';
-import { adapterFor, listConnections, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
+import { adapterFor, connectionModels, listConnections, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderKind } from '../providers/index.js';
+import type { ModelCapabilities, ModelInfo } from '../providers/types.js';
 import { DuplicateKeyError } from '../store/types.js';
 import type { BotConfig } from './config/index.js';
 import { botVersions, bots, customFaceOf, getBot, type BotRecord } from './records.js';
@@ -14,8 +15,18 @@ import { staleRevision } from './service.js';
 
 export interface PublishProblem { path: string; message: string }
 
-const KIND_NAMES: Record<ProviderKind, string> = { openai_compatible: 'A', openai: 'B', gemini: 'C', speech: 'D' };
-const kindsText = (kinds: ProviderKind[]) => kinds.map((k) => KIND_NAMES[k]).join(' or ');
+/** Provider names as people know them, in the order they are listed ("an OpenAI or Google Gemini connection"). */
+const PROVIDER_NAMES: Record<ProviderKind, string> = {
+  openai: 'OpenAI', gemini: 'Google Gemini', openai_compatible: 'OpenAI-compatible', speech: 'ElevenLabs-compatible speech',
+};
+const ORDER: ProviderKind[] = ['openai', 'gemini', 'openai_compatible', 'speech'];
+const withArticle = (words: string) => `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+/** "an OpenAI, Google Gemini or OpenAI-compatible connection" */
+function connectionOf(kinds: ProviderKind[]): string {
+  const names = ORDER.filter((k) => kinds.includes(k)).map((k) => PROVIDER_NAMES[k]);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+  return `${withArticle(list)} connection`;
+}
 
 /** Every problem that would stop the draft from working, each naming its setting. Empty when it can be published. */
 export async function checkDraft(app: AppContext, workspaceId: string, config: BotConfig): Promise<PublishProblem[]> {
@@ -25,38 +36,58 @@ export async function checkDraft(app: AppContext, workspaceId: string, config: B
 
   /** The connection a setting names (null: the fallback, if it fits), checked against the kinds it allows. */
   const resolve = (path: string, id: string | null, kinds: ProviderKind[], fallback: ProviderDoc | null, what: string): ProviderDoc | null => {
+    const needs = `${what} needs ${connectionOf(kinds)}`;
     if (id === null) {
       if (fallback && kinds.includes(fallback.kind)) return fallback;
-      problems.push({ path, message: `${what} needs a connection of kind ${kindsText(kinds)}` });
+      const why = fallback ? `, and the one it would use by default (${fallback.name}) is ${connectionOf([fallback.kind])}; choose one here` : '; connect one (Providers), then choose it here';
+      problems.push({ path, message: needs + why });
       return null;
     }
     const conn = byId.get(id);
-    if (!conn) problems.push({ path, message: `connection ${id} does not exist` });
-    else if (!kinds.includes(conn.kind)) problems.push({ path, message: `${what} needs a connection of kind ${kindsText(kinds)}, ${conn.name} is kind ${KIND_NAMES[conn.kind]}` });
+    if (!conn) problems.push({ path, message: `connection ${id} does not exist (it may have been removed); choose one of the connections GET /api/v1/providers lists` });
+    else if (!kinds.includes(conn.kind)) problems.push({ path, message: `${needs}, and ${conn.name} is ${connectionOf([conn.kind])}; choose another` });
     else return conn;
     return null;
+  };
+  const models = offeredModels(app, workspaceId);
+  /** A model the setting names must be one the connection offers (checked only when its list can be had). */
+  const checkModel = async (path: string, conn: ProviderDoc | null, model: string, fits: keyof ModelCapabilities) => {
+    if (!conn || !model) return;
+    const list = await models.find(conn, model);
+    if (!list || offers(list, conn, model)) return;
+    const examples = list.filter((m) => m.capabilities[fits]).slice(0, 3).map((m) => m.id);
+    problems.push({
+      path,
+      message: `${conn.name} does not offer the model ${model}; choose one of the models GET /api/v1/providers/${conn._id}/models lists${examples.length ? ` (such as ${examples.join(', ')})` : ''}`,
+    });
   };
 
   // A null brain means "the first connected" text-model provider, as the chat engine reads it.
   const firstText = connections.find((c) => TEXT_KINDS.includes(c.kind)) ?? null;
   const brain = resolve('brain.connectionId', config.brain.connectionId, [...TEXT_KINDS], firstText, 'replying');
   if (brain && !canChat(app, brain)) problems.push({ path: 'brain.connectionId', message: `${brain.name} cannot write replies (or its key cannot be read: connect it again)` });
-  if (!config.brain.model) problems.push({ path: 'brain.model', message: 'choose a model' });
+  if (!config.brain.model) {
+    problems.push({ path: 'brain.model', message: `choose a model${brain ? `: one of the models GET /api/v1/providers/${brain._id}/models lists` : ''}` });
+  } else await checkModel('brain.model', brain, config.brain.model, 'text');
 
   const v = config.voice;
   if (v.enabled) {
     if (v.mode === 'realtime') {
-      resolve('voice.realtime.connectionId', v.realtime.connectionId, ['openai', 'gemini'], brain, 'realtime voice');
+      const rt = resolve('voice.realtime.connectionId', v.realtime.connectionId, ['openai', 'gemini'], brain, 'realtime voice');
+      await checkModel('voice.realtime.model', rt, v.realtime.model, 'realtime');
     } else if (v.mode === 'cascade') {
-      resolve('voice.cascade.stt.connectionId', v.cascade.stt.connectionId, ['openai', 'speech'], brain, 'speech to text');
-      resolve('voice.cascade.tts.connectionId', v.cascade.tts.connectionId, ['speech', 'openai', 'gemini'], brain, 'text to speech');
+      const stt = resolve('voice.cascade.stt.connectionId', v.cascade.stt.connectionId, ['openai', 'speech'], brain, 'speech to text');
+      await checkModel('voice.cascade.stt.model', stt, v.cascade.stt.model, 'stt');
+      const tts = resolve('voice.cascade.tts.connectionId', v.cascade.tts.connectionId, ['speech', 'openai', 'gemini'], brain, 'text to speech');
+      await checkModel('voice.cascade.tts.model', tts, v.cascade.tts.model, 'tts');
     } else {
       resolve('voice.hostedAgent.connectionId', v.hostedAgent.connectionId, ['speech'], null, 'a hosted voice agent');
       if (!v.hostedAgent.voice) problems.push({ path: 'voice.hostedAgent.voice', message: 'choose a voice' });
     }
   }
   if (config.appearance.face.textReplies === 'speak' && !(v.enabled && v.mode === 'cascade')) {
-    resolve('voice.cascade.tts.connectionId', v.cascade.tts.connectionId, ['speech', 'openai', 'gemini'], brain, 'reading replies aloud (appearance.face.textReplies speak)');
+    const tts = resolve('voice.cascade.tts.connectionId', v.cascade.tts.connectionId, ['speech', 'openai', 'gemini'], brain, 'reading replies aloud (appearance.face.textReplies speak)');
+    await checkModel('voice.cascade.tts.model', tts, v.cascade.tts.model, 'tts');
   }
   if (config.vision.proxy.connectionId !== null) {
     resolve('vision.proxy.connectionId', config.vision.proxy.connectionId, [...TEXT_KINDS], null, 'describing camera pictures');
@@ -68,6 +99,41 @@ export async function checkDraft(app: AppContext, workspaceId: string, config: B
   const face = customFaceOf(config);
   if (face) await checkExists(app, workspaceId, 'faces', [['face.skin.assetId', face]], 'custom face', problems);
   return problems;
+}
+
+/** How long publishing waits for a provider's model list before it publishes without checking models. */
+const MODEL_LIST_WAIT_MS = 10_000;
+
+/**
+ * The model lists of the workspace's connections for one check: the cached list first; a model missing from it is
+ * looked up once more in a list asked afresh, since the cache may predate the model. null when
+ * the provider cannot be asked in time (unreachable, key refused, slow): publishing is not blocked on what cannot be known.
+ */
+function offeredModels(app: AppContext, workspaceId: string) {
+  const lists = new Map<string, Promise<{ items: ModelInfo[]; fresh: boolean } | null>>();
+  const fetch = (conn: ProviderDoc, refresh: boolean) => new Promise<{ items: ModelInfo[]; fresh: boolean } | null>((resolve) => {
+    const timer = app.clock.setTimeout(() => resolve(null), MODEL_LIST_WAIT_MS);
+    connectionModels(app, workspaceId, conn._id, refresh).then(
+      (r) => resolve({ items: r.items, fresh: refresh }),
+      () => resolve(null),
+    ).finally(() => app.clock.clearTimeout(timer));
+  });
+  return {
+    async find(conn: ProviderDoc, model: string): Promise<ModelInfo[] | null> {
+      if (!lists.has(conn._id)) lists.set(conn._id, fetch(conn, false));
+      const list = await lists.get(conn._id)!;
+      if (!list || list.fresh || offers(list.items, conn, model)) return list?.items ?? null;
+      const fresh = fetch(conn, true);
+      lists.set(conn._id, fresh);
+      return (await fresh)?.items ?? null;
+    },
+  };
+}
+
+/** Gemini names models "models/gemini-2.5-flash" as well as "gemini-2.5-flash"; the list holds the short form. */
+function offers(list: ModelInfo[], conn: ProviderDoc, model: string): boolean {
+  const id = conn.kind === 'gemini' ? model.replace(/^models\//, '') : model;
+  return list.some((m) => m.id === id);
 }
 
 function canChat(app: AppContext, conn: ProviderDoc): boolean {

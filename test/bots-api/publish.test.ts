@@ -57,7 +57,7 @@ test('voice settings must match the kinds of their connections', async () => {
   const r = await publish();
   assert.is(r.status, 422);
   assert.equal(r.body.error.details.map((p: any) => p.path), ['voice.realtime.connectionId']);
-  assert.match(r.body.error.details[0].message, /kind B or C/);
+  assert.is(r.body.error.details[0].message, 'realtime voice needs an OpenAI or Google Gemini connection, and Voices is an ElevenLabs-compatible speech connection; choose another');
   await patch({ voice: { mode: 'hosted_agent', hostedAgent: { connectionId: conn.id } } });
   const paths = (await publish()).body.error.details.map((p: any) => p.path);
   assert.equal(paths, ['voice.hostedAgent.connectionId', 'voice.hostedAgent.voice']);
