@@ -9,6 +9,8 @@ import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.j
 import type { ConversationMsg, ConversationReplies, VisitorMessageReply } from './messages.js';
 import { finishReply, requestReply, type RunningReply } from './reply.js';
 import { handleCsat, handleFeedback, handleRelease, handleTakeover, handleTeamMessage } from './team.js';
+import { handleVoiceAttach, handleVoiceDetach, handleVoiceTurn, handleVoiceUsage } from './voice.js';
+import type { VoicePort } from './messages.js';
 
 export interface ConversationState {
   conv: ConversationRecord | null;
@@ -21,6 +23,8 @@ export interface ConversationState {
    * of its conversation's messages, so it keeps them instead of reading them back for every reply.
    */
   recent: MessageRecord[] | null;
+  /** The live voice session of this conversation: typed text goes to its engine instead of a text reply. */
+  voice: VoicePort | null;
 }
 
 const idleMinutes = (config: BotConfig | undefined) => config?.behavior.endAfterIdleMinutes ?? 30;
@@ -36,7 +40,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   readonly db: ChatCollections;
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, readonly hub: ChatHub) {
-    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null }, mailbox: { capacity: 200 } });
+    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null }, mailbox: { capacity: 200 } });
     this.db = chatCollections(app);
   }
 
@@ -87,6 +91,10 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       case 'agentReply': return requestReply(this);
       case 'replyDone': return finishReply(this, msg);
       case 'idleCheck': return this.onIdleCheck();
+      case 'voiceAttach': return handleVoiceAttach(this, msg);
+      case 'voiceDetach': return handleVoiceDetach(this, msg);
+      case 'voiceTurn': return handleVoiceTurn(this, msg);
+      case 'voiceUsage': return handleVoiceUsage(this, msg);
       default: return assertNever(msg);
     }
   }
@@ -109,7 +117,9 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     const first = conv.messageCount === 0;
     const stored = await this.storeMessage({ role: 'user', text, attachments: attachments.refs }, msg.clientId);
     if (first) await this.app.events.publish(conv.workspaceId, 'conversation.started', { botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId });
-    await requestReply(this);
+    // During a voice session the engine answers typed text too (in voice), so the session keeps one context.
+    if (this.state.voice && !conv.takenOverBy) this.state.voice.sendText(text);
+    else await requestReply(this);
     return { ok: true, message: stored };
   }
 
@@ -183,6 +193,8 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     if (conv.status !== 'open') return false;
     this.state.reply?.controller.abort(new Error(`conversation ended: ${reason}`));
     this.state.pendingReply = false;
+    this.state.voice?.end('conversation_ended');
+    this.state.voice = null;
     this.timers.cancel('idle');
     const now = this.clock.now();
     Object.assign(conv, { status: 'ended', endReason: reason, endedAt: now, updatedAt: now, idleEndsAt: null });

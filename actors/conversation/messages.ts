@@ -21,9 +21,24 @@ export type ConversationMsg =
   | { type: 'systemLine'; text: string }
   /** Ask the agent to answer now (after a release, or a handoff that nobody accepted). */
   | { type: 'agentReply' }
+  // From the voice session actor (actors/voice/).
+  | { type: 'voiceAttach'; port: VoicePort }
+  | { type: 'voiceDetach'; sessionId: string }
+  | { type: 'voiceTurn'; role: 'user' | 'assistant'; text: string; id?: string; model?: string; usage?: { inputTokens: number; outputTokens: number }; costUsd?: number }
+  | { type: 'voiceUsage'; costUsd: number; voiceSeconds: number }
   // Internal.
   | { type: 'replyDone'; messageId: string; responseId: string; result?: ReplyResult; error?: unknown; aborted: boolean }
   | { type: 'idleCheck' };
+
+/**
+ * What the conversation may ask of the voice session attached to it (handed over by voiceAttach), so the
+ * conversation never imports the voice actor: typed text goes to the engine, a takeover or the end stops it.
+ */
+export interface VoicePort {
+  readonly sessionId: string;
+  sendText(text: string): void;
+  end(reason: 'team_takeover' | 'conversation_ended' | 'visitor' | 'cap_reached'): void;
+}
 
 export type ChatRefusal = { ok: false; code: ChatErrorCode; message: string; retryAfterMs?: number };
 export type VisitorMessageReply = { ok: true; message: PublicMessage } | ChatRefusal | { ok: false; code: 'ended'; message: string };
@@ -35,6 +50,9 @@ export interface ConversationReplies {
   teamMessage: PublicMessage;
   systemLine: PublicMessage;
   close: { ended: boolean };
-  takeover: { ok: true };
+  /** changed: false when someone (takenOverBy) had it already. */
+  takeover: { ok: true; changed: boolean; takenOverBy: { userId: string; userName: string } };
   release: { ok: true };
+  voiceAttach: { ok: true; messageCount: number } | ChatRefusal;
+  voiceTurn: PublicMessage | null;
 }

@@ -3,6 +3,7 @@ import { botStatus } from '../../src/chat/bot-source.js';
 import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { visitorRequests } from '../../src/chat/visitor-requests.js';
+import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
 import { botOffline } from '../../src/team/offline.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
@@ -83,12 +84,8 @@ export async function requestReply(a: ConversationActor): Promise<void> {
 async function overCap(a: ConversationActor): Promise<boolean> {
   const caps = a.s.chat!.config.security.caps;
   if (caps.dailyUsd === null && caps.dailyMessages === null) return false;
-  const day = await a.db.usage.findById(a.conv.workspaceId, usageId(a.conv.botId, utcDay(a.app.clock.now())));
-  if (!day) return caps.dailyUsd === 0 || caps.dailyMessages === 0;
-  return (caps.dailyUsd !== null && day.costUsd >= caps.dailyUsd) || (caps.dailyMessages !== null && day.replies >= caps.dailyMessages);
+  return capReached(caps, await usageToday(a.app, a.conv.workspaceId, a.conv.botId)) !== null;
 }
-
-const usageId = (botId: string, day: string) => `use_${botId}_${day}`;
 
 /** Stores the finished reply (or drops a cancelled one), counts usage, then answers again if asked meanwhile. */
 export async function finishReply(a: ConversationActor, msg: Extract<ConversationMsg, { type: 'replyDone' }>): Promise<void> {
@@ -138,7 +135,7 @@ async function storeReply(a: ConversationActor, messageId: string, r: ReplyResul
   }
   const day = utcDay(a.app.clock.now());
   await a.db.usage.updateOne(
-    { workspaceId: conv.workspaceId, _id: usageId(conv.botId, day) },
+    { workspaceId: conv.workspaceId, _id: usageDayId(conv.botId, day) },
     { $inc: { costUsd: r.costUsd, replies: 1 }, $setOnInsert: { botId: conv.botId, day } satisfies Partial<UsageDayRecord> },
     { upsert: true },
   );

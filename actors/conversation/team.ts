@@ -9,11 +9,16 @@ type Msg<T extends ConversationMsg['type']> = Extract<ConversationMsg, { type: T
 /** A team member takes over: the running reply is dropped and the AI stays quiet until release. */
 export async function handleTakeover(a: ConversationActor, msg: Msg<'takeover'>): Promise<ConversationReplies['takeover']> {
   const { conv } = a;
+  // Decided here, by the conversation's one writer: of takeovers that raced each other, only the first counts.
+  if (conv.takenOverBy) return { ok: true, changed: false, takenOverBy: conv.takenOverBy };
   a.s.reply?.controller.abort(new Error('taken over'));
   a.s.pendingReply = false;
+  // The AI goes quiet in voice too: its voice session ends (the visitor continues in text with the team member).
+  a.s.voice?.end('team_takeover');
+  a.s.voice = null;
   conv.takenOverBy = { userId: msg.userId, userName: msg.userName };
   await setAndAnnounce(a, { takenOverBy: conv.takenOverBy });
-  return { ok: true };
+  return { ok: true, changed: true, takenOverBy: conv.takenOverBy };
 }
 
 export async function handleRelease(a: ConversationActor, _msg: Msg<'release'>): Promise<ConversationReplies['release']> {

@@ -1,13 +1,13 @@
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
-import { newId } from '../store/ids.js';
-import { toolRegistry, type AgentTool, type ToolResult } from '../tools/registry.js';
+import { toolRegistry, type ToolResult } from '../tools/registry.js';
 import type { ChatBrain } from './bot-source.js';
 import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
 import { MoodFilter } from './mood.js';
-import { buildSystemPrompt, untrusted } from './prompt.js';
+import { buildSystemPrompt } from './prompt.js';
 import type { ConversationRecord, MessageRecord, ToolCallRecord } from './records.js';
+import { runToolCall } from './tool-call.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 
 export interface ReplyInput {
@@ -122,7 +122,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
     if (!calls.length || !offerTools) break;
     messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: calls });
     for (const call of calls) {
-      const { rec, content, result } = await callTool(input, byName.get(call.name), call, round, ctxBase);
+      const { rec, content, result } = await runToolCall(input, byName.get(call.name), call, round, ctxBase);
       toolCalls.push(rec);
       input.onToolCalled(rec);
       if (result?.citations) citations.push(...result.citations);
@@ -134,62 +134,6 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   const rest = mood.flush();
   if (rest) emit(rest);
   return { text: shown.join(''), moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, citations, summary };
-}
-
-class DeclinedError extends Error {
-  constructor(name: string) { super(`The visitor did not allow the tool ${name} to run; it was not run.`); }
-}
-
-async function callTool(input: ReplyInput, tool: AgentTool | undefined, call: ToolCall, round: number, ctxBase: Omit<Parameters<AgentTool['run']>[1], 'signal'>) {
-  const { app, config, conversation: conv } = input;
-  const started = app.clock.now();
-  const t0 = performance.now();
-  let result: ToolResult | null = null;
-  let content: string;
-  let isError = false;
-  if (!tool) {
-    content = `There is no tool named ${call.name}.`;
-    isError = true;
-  } else {
-    input.onStatus('tool', { name: tool.name, label: tool.label ?? tool.name });
-    const ac = new AbortController();
-    const onAbort = () => ac.abort(input.signal.reason);
-    input.signal.addEventListener('abort', onAbort, { once: true });
-    let timeout: ReturnType<typeof setTimeout> | undefined;
-    try {
-      let args: Record<string, unknown> = {};
-      const parsed = call.arguments ? JSON.parse(call.arguments) : {};
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed;
-      // Destructive tools (MCP destructiveHint with confirmDestructive) run only once the visitor allows them.
-      if (tool.needsConfirmation && !(await input.confirm?.({ name: tool.name, label: tool.label ?? tool.name }, args))) {
-        throw new DeclinedError(call.name);
-      }
-      // The time limit starts once the tool may run (waiting for the visitor's answer is not the tool's time).
-      timeout = setTimeout(() => ac.abort(new Error('timeout')), config.tools.toolTimeoutMs);
-      result = await Promise.race([
-        tool.run(args, { ...ctxBase, signal: ac.signal }),
-        new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true })),
-      ]);
-      content = result.content;
-      isError = !!result.isError;
-    } catch (err) {
-      isError = true;
-      content = err instanceof DeclinedError ? err.message : ac.signal.aborted && !input.signal.aborted
-        ? `The tool ${call.name} did not answer within ${config.tools.toolTimeoutMs} ms.`
-        : `The tool ${call.name} failed: ${err instanceof SyntaxError ? 'its arguments were not valid JSON' : (err as Error)?.message ?? 'error'}`;
-      if (input.signal.aborted) throw err;
-    } finally {
-      clearTimeout(timeout);
-      input.signal.removeEventListener('abort', onAbort);
-    }
-    if (content.length > config.tools.maxResultChars) content = `${content.slice(0, config.tools.maxResultChars)}\n[cut to ${config.tools.maxResultChars} characters]`;
-    if (tool.source !== 'builtin') content = untrusted(`tool:${tool.name}`, content);
-  }
-  const rec: ToolCallRecord = {
-    _id: newId('tc', started), workspaceId: conv.workspaceId, conversationId: conv._id, botId: conv.botId, messageId: input.messageId,
-    round, name: call.name, arguments: call.arguments, result: content, isError, durationMs: Math.round(performance.now() - t0), createdAt: started,
-  };
-  return { rec, content, result };
 }
 
 async function toChatMessages(app: AppContext, brain: ChatBrain, history: MessageRecord[]): Promise<ChatMessage[]> {

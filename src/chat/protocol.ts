@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WidgetMessage } from './records.js';
 import type { LeadFormFrame } from '../leads/form.js';
+import { VoiceClientFrames, type VoiceServerFrame } from './voice-frames.js';
 
 /**
  * The widget chat socket protocol (docs/widget-protocol.md): JSON text frames, each an object with `t`.
@@ -42,6 +43,7 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   /** The visitor's answer to a confirm frame (run a destructive tool or not). */
   z.strictObject({ t: z.literal('confirm'), confirmId: id, approved: z.boolean() }),
   z.strictObject({ t: z.literal('ping') }),
+  ...VoiceClientFrames,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -80,11 +82,12 @@ export type ServerFrame =
   | { t: 'lead_ok'; leadId: string }
   /** The visitor's handoff request was taken: `available` tells whether a person may join soon. */
   | { t: 'handoff'; handoffId: string; available: boolean }
-  | { t: 'pong' };
+  | { t: 'pong' }
+  | VoiceServerFrame;
 
 /** Parses one frame; returns the frame or a clear error (never throws). */
 export function decodeClientFrame(raw: string | Buffer, isBinary: boolean): { ok: true; frame: ClientFrame } | { ok: false; message: string } {
-  if (isBinary) return { ok: false, message: 'binary frames are not accepted on the chat socket; send JSON text' };
+  if (isBinary) return { ok: false, message: 'binary frames are audio and are accepted only during a voice session (send voice_start first)' };
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
   if (size > MAX_FRAME_BYTES) return { ok: false, message: `frame is ${size} bytes; at most ${MAX_FRAME_BYTES} are accepted` };
   let value: unknown;

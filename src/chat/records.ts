@@ -116,6 +116,8 @@ export interface UsageDayRecord extends Doc {
   day: string;
   costUsd: number;
   replies: number;
+  /** Seconds of voice audio, both ways (security.caps.dailyVoiceMinutes). */
+  voiceSeconds?: number;
 }
 
 export interface ChatCollections {

@@ -15,6 +15,7 @@ import { visitorRequests } from './visitor-requests.js';
 import { requestHandoff } from '../team/handoff.js';
 import { submitLeadForm } from '../leads/capture.js';
 import { leadFormFrame } from '../leads/form.js';
+import { voiceSessions } from '../../actors/voice/index.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
@@ -44,6 +45,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
   const messages = new RateLimiter(app.clock, 60_000);
   const frames = new RateLimiter(app.clock, 60_000);
   const send = (conn: SocketConn<WidgetSocketData>, f: ServerFrame) => conn.send(encodeFrame(f));
+  const voice = voiceSessions(app);
 
   return {
     path: WIDGET_CHAT_PATH,
@@ -91,6 +93,12 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       if (lc.enabled && lc.when === 'start' && !d.conversationId) send(conn, leadFormFrame(null, 'start', lc.fields));
     },
     message(conn, raw, isBinary) {
+      // Audio of a live voice session: relayed at once (its own limit, not the frame limit below).
+      if (isBinary) {
+        const problem = voice.audio(conn, raw as Buffer);
+        if (problem) send(conn, { t: 'error', code: 'bad_request', message: problem });
+        return;
+      }
       const wait = frames.take(String(conn.id), FRAMES_PER_MINUTE);
       if (wait > 0) { send(conn, { t: 'error', code: 'rate_limited', message: 'too many frames; slow down', retryAfterMs: wait }); return; }
       const decoded = decodeClientFrame(raw, isBinary);
@@ -109,6 +117,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
     },
     close(conn) {
+      voice.socketClosed(conn);
       const id = conn.data.conversationId;
       if (!id) return;
       service.hub.leave(id, conn);
@@ -182,6 +191,16 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (!r.ok) send({ t: 'error', code: r.code, message: r.message });
       return;
     }
+    case 'voice_start': return startVoice(app, service, conn, frame.mode);
+    case 'voice_ptt':
+    case 'voice_played':
+    case 'voice_stop': {
+      const msg = frame.t === 'voice_ptt' ? { type: 'ptt' as const, down: frame.down }
+        : frame.t === 'voice_played' ? { type: 'played' as const, itemId: frame.itemId, ms: frame.ms }
+        : { type: 'stop' as const, reason: 'visitor' as const };
+      if (!voiceSessions(app).control(conn, msg)) send({ t: 'error', code: 'not_found', message: 'no voice session is live on this chat; send voice_start first' });
+      return;
+    }
     case 'new_conversation': {
       if (!d.chat.config.behavior.newConversation) return void send({ t: 'error', code: 'forbidden', message: 'New conversation is off for this bot (behavior.newConversation)' });
       const id = d.conversationId;
@@ -195,6 +214,19 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
     }
   }
   void app;
+}
+
+/** voice_start: a conversation (opened if there is none, or a new one if it ended), then the voice session. */
+async function startVoice(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, mode?: 'hands_free' | 'ptt'): Promise<void> {
+  const d = conn.data;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (!d.conversationId && !(await openConversation(app, service, conn))) return;
+    const r = await voiceSessions(app).start({ socket: conn, chat: d.chat, conversationId: d.conversationId!, mode });
+    if (r.ok) return;
+    if (r.code === 'not_found' && attempt === 0) { service.hub.leave(d.conversationId!, conn); d.conversationId = null; continue; }
+    if (!r.told) conn.send(encodeFrame({ t: 'error', code: r.code, message: r.message }));
+    return;
+  }
 }
 
 async function openConversation(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, clientId?: string): Promise<boolean> {

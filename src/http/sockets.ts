@@ -87,8 +87,9 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
     },
     message: (ws, message, isBinary) => {
       const conn = ws.getUserData().conn!;
-      // The ArrayBuffer is only valid during this call: decode or copy before handing it on.
-      const data = isBinary ? Buffer.from(new Uint8Array(message)) : Buffer.from(message).toString('utf8');
+      // The ArrayBuffer is only valid during this call. Text is decoded here; a binary frame is handed on as a view
+      // (no copy: voice audio is relayed at once), so a handler that keeps one must copy it.
+      const data = isBinary ? Buffer.from(message) : Buffer.from(message).toString('utf8');
       try { ep.message(conn, data, isBinary); } catch (err) { log.error({ err, path: ep.path }, 'socket message handler failed'); }
     },
     drain: (ws) => { const conn = ws.getUserData().conn; if (conn && ep.drain) ep.drain(conn); },

@@ -65,6 +65,7 @@ export interface SocketEndpoint<D> {
   /** Accept (return per-socket data) or refuse (throw ApiError; its status is answered). */
   upgrade(req: UpgradeRequest): Promise<D> | D;
   open(conn: SocketConn<D>): void;
+  /** A binary frame's Buffer is valid only during this call (copy it to keep it). */
   message(conn: SocketConn<D>, data: string | Buffer, isBinary: boolean): void;
   close(conn: SocketConn<D>, code: number, reason: string): void;
   drain?(conn: SocketConn<D>): void;

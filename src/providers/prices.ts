@@ -48,3 +48,26 @@ export function estimateCostUsd(model: string, usage: { inputTokens: number; out
   if (!p) return 0;
   return (Math.max(0, usage.inputTokens) * p.inputPerMillionUsd + Math.max(0, usage.outputTokens) * p.outputPerMillionUsd) / 1_000_000;
 }
+
+/** Token usage of a voice response split by modality (src/providers/voice-engine.ts). */
+export interface VoiceUsage { inputTextTokens: number; inputAudioTokens: number; outputTextTokens: number; outputAudioTokens: number }
+
+// Realtime voice models: [model, text in, text out, audio in, audio out], US dollars per million tokens.
+const VOICE_TABLE: Array<[string, number, number, number, number]> = [
+  ['gpt-realtime', 4, 16, 32, 64], ['gpt-realtime-mini', 0.6, 2.4, 10, 20],
+  ['gpt-4o-realtime-preview', 5, 20, 40, 80], ['gpt-4o-mini-realtime-preview', 0.6, 2.4, 10, 20],
+  ['gemini-2.5-flash-native-audio', 0.5, 2, 3, 12], ['gemini-live-2.5-flash', 0.5, 2, 3, 12], ['gemini-2.0-flash-live', 0.35, 1.5, 2.1, 8.5],
+];
+
+/** Estimated cost of a voice response; audio tokens priced apart from text. Unknown models cost 0. */
+export function estimateVoiceCostUsd(model: string, u: VoiceUsage): number {
+  const id = bareModelId(model);
+  let best: [string, number, number, number, number] | null = null;
+  for (const row of VOICE_TABLE) {
+    if (id !== row[0] && !(id.startsWith(row[0]) && /[-:@]/.test(id[row[0].length]))) continue;
+    if (!best || row[0].length > best[0].length) best = row;
+  }
+  if (!best) return 0;
+  const [, tin, tout, ain, aout] = best;
+  return (u.inputTextTokens * tin + u.outputTextTokens * tout + u.inputAudioTokens * ain + u.outputAudioTokens * aout) / 1_000_000;
+}

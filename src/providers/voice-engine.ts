@@ -27,6 +27,8 @@ export interface VoiceSessionSpec {
   language: string | null;
   /** null: push-to-talk (no turn detection; audio is committed on release). */
   turnDetection: VoiceTurnDetection | null;
+  /** voice.bargeIn: the visitor speaking over the agent stops its reply (push-to-talk always interrupts). */
+  bargeIn: boolean;
   /** Spoken replies are capped at 2048 tokens (bot-config.md, brain.maxOutputTokens). */
   maxOutputTokens: number;
   /** The conversation so far (text and earlier voice turns), oldest first, so the engine continues it. */

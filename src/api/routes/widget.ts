@@ -4,6 +4,7 @@ import { originAllowed } from '../../chat/origin.js';
 import { loadWidgetBot } from '../../chat/preview.js';
 import { widgetChatSocket } from '../../chat/widget-socket.js';
 import { visitorRequests } from '../../chat/visitor-requests.js';
+import { voiceSetup } from '../../chat/voice-setup.js';
 import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden } from '../../errors.js';
@@ -18,7 +19,9 @@ const WidgetConfigResponse = z.object({
   welcome: z.object({ message: z.string(), suggestedPrompts: z.array(z.string()) }),
   texts: Section, greeting: Section, appearance: Section, face: Section,
   uploads: z.object({ enabled: z.boolean(), maxPerMessage: z.number(), maxMB: z.number() }),
-  behavior: Section, maxMessageChars: z.number(), voice: z.object({ enabled: z.boolean() }),
+  behavior: Section, maxMessageChars: z.number(), voice: z.object({
+    enabled: z.boolean(), mode: z.enum(['realtime', 'cascade', 'hosted_agent']), pushToTalk: z.enum(['off', 'allowed', 'only']), bargeIn: z.boolean(),
+  }),
 });
 
 const UploadResponse = z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number(), size: z.number() });
@@ -40,6 +43,7 @@ export const widgetModule: ApiModule = {
         if (!chat.preview && req.headers.origin && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot');
         const c = chat.config;
         const ctx = contextFromIdentity(c.identity);
+        const setup = c.voice.enabled ? await voiceSetup(app, chat.bot.workspaceId, c) : { error: 'off' };
         return {
           botId: chat.bot._id, version: chat.version, preview: chat.preview, status: chat.bot.status,
           identity: { agentName: c.identity.agentName, role: c.identity.role, mode: c.security.identity.mode },
@@ -54,7 +58,8 @@ export const widgetModule: ApiModule = {
             handoff: { enabled: c.behavior.handoff.enabled },
           },
           maxMessageChars: c.security.maxMessageChars,
-          voice: { enabled: c.voice.enabled },
+          // enabled only once the engine is fully set up, so the microphone button never leads nowhere.
+          voice: { enabled: !('error' in setup), mode: c.voice.mode, pushToTalk: c.voice.pushToTalk, bargeIn: c.voice.bargeIn },
         };
       },
     }),

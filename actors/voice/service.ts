@@ -1,0 +1,123 @@
+import type { AppContext } from '../../src/app.js';
+import { perApp } from '../../src/app.js';
+import type { ChatBot } from '../../src/chat/bot-source.js';
+import { encodeFrame } from '../../src/chat/protocol.js';
+import { capReached, usageToday } from '../../src/chat/usage.js';
+import { AUDIO_FRAMES_PER_SECOND, decodeAudioFrame, type VoiceMode } from '../../src/chat/voice-frames.js';
+import { voiceSetup } from '../../src/chat/voice-setup.js';
+import { ApiError } from '../../src/errors.js';
+import { newId } from '../../src/store/ids.js';
+import { conversations } from '../conversation/index.js';
+import { VoiceRefusedError, VoiceSessionActor, type VoiceSink } from './actor.js';
+import type { VoiceMsg } from './messages.js';
+
+/** The socket a session is bound to: the chat socket (src/http SocketConn fits). */
+export interface VoiceSocket extends VoiceSink { readonly id: number }
+
+/** `told`: the widget already got the session's `voice` ended frame with the message. */
+export type VoiceRefusal = { ok: false; code: VoiceRefusedError['code']; message: string; told?: boolean };
+
+const CAP_NAMES = { dailyUsd: 'security.caps.dailyUsd', dailyVoiceMinutes: 'security.caps.dailyVoiceMinutes', dailyMessages: 'security.caps.dailyMessages' };
+
+/**
+ * Voice sessions of this server, one per app: started from a chat socket, at most one per socket, counted per
+ * bot (security.caps.concurrentVoiceSessions). The chat socket hands it the visitor's audio and control frames.
+ */
+export class VoiceService {
+  private readonly bySocket = new Map<number, { actor: VoiceSessionActor; second: number; frames: number }>();
+  private readonly perBot = new Map<string, number>();
+
+  constructor(private readonly app: AppContext) {
+    app.onClose(async () => {
+      const live = [...this.bySocket.values()].map((s) => s.actor);
+      for (const a of live) { try { a.send({ type: 'stop', reason: 'socket_closed' }); } catch { /* stopping */ } }
+      await Promise.all(live.map((a) => a.stop()));
+    });
+  }
+
+  /** Live sessions of a bot on this server. */
+  liveFor(botId: string): number { return this.perBot.get(botId) ?? 0; }
+  get live(): number { return this.bySocket.size; }
+
+  /** Starts a session for the socket's conversation; the refusal (voice off, a cap, a live session) says why. */
+  async start(input: { socket: VoiceSocket; chat: ChatBot; conversationId: string; mode?: VoiceMode }): Promise<{ ok: true; sessionId: string } | VoiceRefusal> {
+    const { socket, chat } = input;
+    const config = chat.config;
+    if (this.bySocket.has(socket.id)) return { ok: false, code: 'invalid', message: 'a voice session is already live on this chat; send voice_stop first' };
+    const setup = await voiceSetup(this.app, chat.bot.workspaceId, config);
+    if ('error' in setup) return { ok: false, code: 'forbidden', message: setup.error };
+    const ptt = config.voice.pushToTalk;
+    if (input.mode === 'ptt' && ptt === 'off') return { ok: false, code: 'invalid', message: 'push-to-talk is off for this bot (voice.pushToTalk); start voice hands-free' };
+    const mode: VoiceMode = ptt === 'only' ? 'ptt' : input.mode ?? 'hands_free';
+    const max = config.security.caps.concurrentVoiceSessions;
+    if (this.liveFor(chat.bot._id) >= max) {
+      return { ok: false, code: 'rate_limited', message: `this assistant is already in ${max} voice conversation(s) (security.caps.concurrentVoiceSessions); try again in a minute, or keep typing` };
+    }
+    const capped = capReached(config.security.caps, await usageToday(this.app, chat.bot.workspaceId, chat.bot._id), true);
+    if (capped) return { ok: false, code: 'rate_limited', message: `voice is not available any more today (${CAP_NAMES[capped]} reached); you can keep chatting by text` };
+
+    const sessionId = newId('vs', this.app.clock.now());
+    const entry = { actor: null as unknown as VoiceSessionActor, second: 0, frames: 0 };
+    let ended = false;
+    const actor = new VoiceSessionActor({
+      sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
+      conversations: conversations(this.app), hub: conversations(this.app).hub,
+      onEnded: () => {
+        if (ended) return;
+        ended = true;
+        if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
+        const n = this.liveFor(chat.bot._id) - 1;
+        if (n > 0) this.perBot.set(chat.bot._id, n); else this.perBot.delete(chat.bot._id);
+      },
+    });
+    entry.actor = actor;
+    this.bySocket.set(socket.id, entry);
+    this.perBot.set(chat.bot._id, this.liveFor(chat.bot._id) + 1);
+    try {
+      await actor.start();
+    } catch (err) {
+      actor.init.onEnded();
+      const refused = err instanceof VoiceRefusedError ? err : null;
+      const api = err instanceof ApiError ? err : null;
+      if (!refused && !api) this.app.log.error({ err, sessionId }, 'voice session failed to start');
+      const message = refused?.message ?? api?.message ?? 'the voice engine could not be reached; please try again, or keep chatting by text';
+      if (!socket.closed) {
+        socket.send(encodeFrame({ t: 'voice', state: 'ended', sessionId, mode, inputRate: 0, outputRate: 0, reason: 'engine_error', message }));
+      }
+      return { ok: false, code: refused?.code ?? 'unavailable', message, told: true };
+    }
+    return { ok: true, sessionId };
+  }
+
+  /**
+   * A binary frame from the socket: checked (a live session, a well-formed audio frame, at most
+   * AUDIO_FRAMES_PER_SECOND a second) and relayed to the engine. Returns the problem, or null.
+   */
+  audio(socket: VoiceSocket, frame: Buffer): string | null {
+    const s = this.bySocket.get(socket.id);
+    if (!s) return 'binary frames are audio and are accepted only during a voice session (send voice_start first)';
+    const engine = s.actor.engine;
+    const decoded = decodeAudioFrame(frame, engine?.inputRate ?? 24_000);
+    if (!decoded.ok) return decoded.message;
+    const second = Math.floor(this.app.clock.now() / 1000);
+    if (second !== s.second) { s.second = second; s.frames = 0; }
+    if (++s.frames > AUDIO_FRAMES_PER_SECOND) return `too many audio frames; at most ${AUDIO_FRAMES_PER_SECOND} a second (send 20 ms frames)`;
+    s.actor.relayAudio(decoded.pcm);
+    return null;
+  }
+
+  /** A control frame for the socket's session; false when none is live. */
+  control(socket: VoiceSocket, msg: VoiceMsg): boolean {
+    const s = this.bySocket.get(socket.id);
+    if (!s) return false;
+    try { s.actor.send(msg, msg.type === 'ptt' ? { priority: 'urgent' } : {}); } catch { return false; }
+    return true;
+  }
+
+  /** The socket closed: its session ends. */
+  socketClosed(socket: VoiceSocket): void {
+    this.control(socket, { type: 'stop', reason: 'socket_closed' });
+  }
+}
+
+export const voiceSessions = perApp((app: AppContext) => new VoiceService(app));

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * The voice part of the widget chat protocol (docs/widget-protocol.md, Voice): JSON control frames beside the
+ * chat frames, and binary audio frames whose first byte says what follows.
+ */
+export const AUDIO_FRAME = 0x01;
+/** Longest microphone frame: 100 ms (the widget sends 20 ms). */
+export const MAX_AUDIO_FRAME_MS = 100;
+/** Microphone frames a second one socket may send (20 ms frames are 50 a second). */
+export const AUDIO_FRAMES_PER_SECOND = 100;
+
+const itemId = z.string().min(1).max(80);
+
+export const VoiceClientFrames = [
+  z.strictObject({ t: z.literal('voice_start'), mode: z.enum(['hands_free', 'ptt']).optional() }),
+  z.strictObject({ t: z.literal('voice_ptt'), down: z.boolean() }),
+  z.strictObject({ t: z.literal('voice_played'), itemId, ms: z.number().min(0).max(7_200_000) }),
+  z.strictObject({ t: z.literal('voice_stop') }),
+] as const;
+
+export type VoiceState = 'connecting' | 'listening' | 'thinking' | 'speaking' | 'ended';
+export type VoiceMode = 'hands_free' | 'ptt';
+export type VoiceEndReason =
+  | 'visitor' | 'max_duration' | 'idle' | 'cap_reached' | 'team_takeover' | 'conversation_ended' | 'engine_error' | 'socket_closed';
+
+export type VoiceServerFrame =
+  | {
+      t: 'voice'; state: VoiceState; sessionId: string; mode: VoiceMode; inputRate: number; outputRate: number;
+      reason?: VoiceEndReason; message?: string;
+    }
+  | { t: 'voice_item'; itemId: string; messageId: string }
+  | { t: 'voice_interrupt'; itemId: string };
+
+/**
+ * Checks a binary frame from the widget: an audio frame of whole PCM16 samples, at most MAX_AUDIO_FRAME_MS long.
+ * Returns the PCM (a view, not a copy) or what is wrong.
+ */
+export function decodeAudioFrame(frame: Buffer, inputRate: number): { ok: true; pcm: Buffer } | { ok: false; message: string } {
+  if (frame.length < 3) return { ok: false, message: 'binary frame is empty; send 0x01 followed by PCM16 audio' };
+  if (frame[0] !== AUDIO_FRAME) return { ok: false, message: `binary frame type 0x${frame[0].toString(16).padStart(2, '0')} is unknown; audio frames start with 0x01` };
+  const bytes = frame.length - 1;
+  if (bytes % 2) return { ok: false, message: 'audio frame has an odd number of bytes; send whole PCM16 samples' };
+  const max = (inputRate * MAX_AUDIO_FRAME_MS / 1000) * 2;
+  if (bytes > max) return { ok: false, message: `audio frame is ${bytes} bytes; at most ${max} (${MAX_AUDIO_FRAME_MS} ms at ${inputRate} Hz) are accepted` };
+  return { ok: true, pcm: frame.subarray(1) };
+}
+
+/** The binary frame carrying the agent's audio to the widget. */
+export function audioFrame(pcm: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(pcm.length + 1);
+  out[0] = AUDIO_FRAME;
+  pcm.copy(out, 1);
+  return out;
+}

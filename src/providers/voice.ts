@@ -1,0 +1,16 @@
+import { invalid } from '../errors.js';
+import { GeminiLiveEngine } from './realtime-gemini.js';
+import { OpenAiRealtimeEngine } from './realtime-openai.js';
+import type { ProviderConnection } from './types.js';
+import type { VoiceEngine, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
+
+export type * from './voice-engine.js';
+
+/** The realtime voice engine of a connection (kind B: OpenAI Realtime; kind C: Gemini Live). Connects on connect(). */
+export function createVoiceEngine(conn: ProviderConnection, spec: VoiceSessionSpec, onEvent: VoiceEngineListener, opts: { allowPrivateNetwork: boolean }): VoiceEngine {
+  switch (conn.kind) {
+    case 'openai': return new OpenAiRealtimeEngine(conn, spec, onEvent, opts);
+    case 'gemini': return new GeminiLiveEngine(conn, spec, onEvent, opts);
+    default: throw invalid(`voice.realtime.connectionId: a ${conn.kind} connection has no realtime voice engine; use OpenAI or Google Gemini`);
+  }
+}
