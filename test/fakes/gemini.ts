@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { fakeAudio } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
+import { createFakeLive, type FakeLive } from './gemini-live.js';
 import {
   argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
   type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest,
@@ -8,8 +9,8 @@ import {
 
 /**
  * A fake Gemini API (generativelanguage, v1beta): models, generateContent, streamGenerateContent
- * (SSE), embedContent and batchEmbedContents, speech replies as raw PCM, Google's error JSON.
- * baseUrl is the origin (the SDK adds /v1beta).
+ * (SSE), embedContent and batchEmbedContents, speech replies as raw PCM, Google's error JSON, and the
+ * Live API's WebSocket (`fake.live`, gemini-live.ts). baseUrl is the origin (the SDK adds /v1beta).
  */
 export const FAKE_GEMINI_MODELS = [
   { name: 'gemini-2.5-flash', actions: ['generateContent', 'countTokens', 'createCachedContent'], thinking: true },
@@ -17,6 +18,7 @@ export const FAKE_GEMINI_MODELS = [
   { name: 'gemini-2.0-flash', actions: ['generateContent', 'countTokens'] },
   { name: 'gemini-2.5-flash-preview-tts', actions: ['generateContent', 'countTokens'] },
   { name: 'gemini-2.5-flash-native-audio-preview-09-2025', actions: ['bidiGenerateContent', 'countTokens'] },
+  { name: 'gemini-3.8-live', actions: ['bidiGenerateContent', 'countTokens'] },
   { name: 'gemini-embedding-001', actions: ['embedContent', 'countTextTokens'] },
   { name: 'imagen-4.0-generate-001', actions: ['predict'] },
 ];
@@ -33,9 +35,14 @@ export function writeGeminiError(res: ServerResponse, status: number, message: s
 type Part = { text?: string; thought?: boolean; functionCall?: unknown; functionResponse?: { name: string; response: unknown } };
 type Content = { role?: string; parts?: Part[] };
 
-export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeServer> {
+export interface FakeGemini extends FakeServer {
+  live: FakeLive;
+}
+
+export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeGemini> {
   const apiKey = opts.apiKey ?? 'test-key';
-  return startFake({
+  const live = createFakeLive({ apiKey, models: FAKE_GEMINI_MODELS.filter((m) => m.actions.includes('bidiGenerateContent')).map((m) => m.name) });
+  const server = await startFake({
     apiKey,
     baseSuffix: '',
     authorized: (r) => (r.headers['x-goog-api-key'] ?? r.query.key) === apiKey,
@@ -67,7 +74,10 @@ export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeServe
       }
       writeGeminiError(res, 404, `Method not found: ${req.method} ${req.path}`);
     },
+    upgrade: live.upgrade,
   });
+  // The HTTP server's close does not reach upgraded sockets, so the Live sessions are closed first.
+  return { ...server, live: live.live, close: async () => { live.live.closeAll(); await server.close(); } };
 }
 
 function partsText(parts: Part[] | undefined): string {
