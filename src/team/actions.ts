@@ -22,21 +22,31 @@ async function load(app: AppContext, workspaceId: string, id: string): Promise<C
 export const joinedLine = (name: string) => `${name} joined the conversation.`;
 export const leftLine = (name: string) => `${name} left the conversation.`;
 
+export interface TakeoverOutcome {
+  conversationId: string;
+  takenOverBy: { userId: string; userName: string };
+  /** False when this person had the conversation already: nothing changed (and nothing is audited). */
+  changed: boolean;
+}
+
 /**
  * Takes the conversation over: the AI goes quiet. Taking over again as the same person is a no-op; someone
  * else's takeover must be released first (409), so two people never answer at once.
  */
-export async function takeover(app: AppContext, who: Person, conversationId: string): Promise<{ conversationId: string; takenOverBy: { userId: string; userName: string } }> {
+export async function takeover(app: AppContext, who: Person, conversationId: string): Promise<TakeoverOutcome> {
   const conv = await load(app, who.workspaceId, conversationId);
   if (conv.status !== 'open') throw conflict('this conversation has ended');
   const me = { userId: who.userId, userName: who.userName };
   if (conv.takenOverBy && conv.takenOverBy.userId !== who.userId) throw conflict(`${conv.takenOverBy.userName} has taken this conversation over; they must release it first`);
-  if (!conv.takenOverBy) {
-    await conversations(app).ask(conv._id, { type: 'takeover', ...me });
+  if (conv.takenOverBy) return { conversationId: conv._id, takenOverBy: me, changed: false };
+  // The record read above may be stale: the actor has the last word on who took it over first.
+  const took = await conversations(app).ask(conv._id, { type: 'takeover', ...me });
+  if (took.takenOverBy.userId !== who.userId) throw conflict(`${took.takenOverBy.userName} has taken this conversation over; they must release it first`);
+  if (took.changed) {
     await acceptHandoff(app, conv, me);
     await conversations(app).ask(conv._id, { type: 'systemLine', text: joinedLine(who.userName) });
   }
-  return { conversationId: conv._id, takenOverBy: me };
+  return { conversationId: conv._id, takenOverBy: me, changed: took.changed };
 }
 
 /** Hands back to the AI (handback): handoff.resolved by this user. */
@@ -54,18 +64,21 @@ export async function release(app: AppContext, who: Person, conversationId: stri
  * the visitor nor in message.created webhooks). A visible reply to a conversation the AI is answering takes it
  * over first, so the AI does not talk over the person.
  */
-export async function teamMessage(app: AppContext, who: Person, conversationId: string, input: { text: string; internal: boolean }): Promise<PublicMessage> {
+export async function teamMessage(
+  app: AppContext, who: Person, conversationId: string, input: { text: string; internal: boolean },
+): Promise<{ message: PublicMessage; tookOver: boolean }> {
   const conv = await load(app, who.workspaceId, conversationId);
+  let tookOver = false;
   if (!input.internal) {
     if (conv.status !== 'open') throw conflict('this conversation has ended; add an internal note instead');
     if (conv.takenOverBy && conv.takenOverBy.userId !== who.userId) throw conflict(`${conv.takenOverBy.userName} has taken this conversation over`);
-    if (!conv.takenOverBy) await takeover(app, who, conversationId);
+    if (!conv.takenOverBy) tookOver = (await takeover(app, who, conversationId)).changed;
   }
   const message = await conversations(app).ask(conv._id, { type: 'teamMessage', userId: who.userId, authorName: who.userName, text: input.text, internal: input.internal });
   // The actor announces visible messages only; the team still sees its notes arrive on the live socket.
   // Webhooks never carry them (isDeliverable drops internal messages).
   if (input.internal) await app.events.publish(conv.workspaceId, 'message.created', { botId: conv.botId, conversationId: conv._id, message });
-  return message;
+  return { message, tookOver };
 }
 
 /** Shows the visitor (or stops showing) that this person is typing. */

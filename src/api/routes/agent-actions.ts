@@ -21,6 +21,8 @@ const MessageShape = z.object({
   attachments: z.array(z.unknown()),
 });
 
+const conversation = (id: string) => ({ type: 'conversation', id });
+
 export const agentActionsModule: ApiModule = {
   name: 'agent-actions',
   async start(app) {
@@ -35,18 +37,25 @@ export const agentActionsModule: ApiModule = {
   routes: [
     route({ op: 'POST /api/v1/conversations/{id}/takeover', response: TakenOver,
       handler: async (ctx) => {
-        const r = await takeover(ctx.app, person(ctx), ctx.params.id);
-        await ctx.audit('conversation.takeover', { type: 'conversation', id: ctx.params.id });
+        const { changed, ...r } = await takeover(ctx.app, person(ctx), ctx.params.id);
+        // Taking over a conversation you already have changes nothing, so it is not logged again.
+        if (changed) await ctx.audit('conversation.takeover', conversation(ctx.params.id));
         return r;
       } }),
     route({ op: 'POST /api/v1/conversations/{id}/release', response: TakenOver,
       handler: async (ctx) => {
         const r = await release(ctx.app, person(ctx), ctx.params.id);
-        await ctx.audit('conversation.release', { type: 'conversation', id: ctx.params.id });
+        await ctx.audit('conversation.release', conversation(ctx.params.id));
         return r;
       } }),
     route({ op: 'POST /api/v1/conversations/{id}/messages', body: TeamMessageBody, response: MessageShape, status: 201,
-      handler: (ctx) => teamMessage(ctx.app, person(ctx), ctx.params.id, ctx.body) }),
+      handler: async (ctx) => {
+        const { message, tookOver } = await teamMessage(ctx.app, person(ctx), ctx.params.id, ctx.body);
+        if (tookOver) await ctx.audit('conversation.takeover', conversation(ctx.params.id));
+        // Which message, never its words: the audit log outlives a visitor's erasure.
+        await ctx.audit(ctx.body.internal ? 'conversation.note' : 'conversation.reply', conversation(ctx.params.id), { messageId: message.id });
+        return message;
+      } }),
     route({ op: 'POST /api/v1/conversations/{id}/typing', body: TypingBody,
       handler: (ctx) => teamTyping(ctx.app, person(ctx), ctx.params.id, ctx.body.active) }),
   ],

@@ -63,7 +63,11 @@ export const webhooksModule: ApiModule = {
         return rotated;
       } }),
     route({ op: 'POST /api/v1/webhooks/{id}/test', response: TestResponse, status: 202,
-      handler: ({ app, workspaceId, params }) => webhooks(app).endpoints.sendTest(workspaceId, params.id) }),
+      handler: async (ctx) => {
+        const sent = await webhooks(ctx.app).endpoints.sendTest(ctx.workspaceId, ctx.params.id);
+        await ctx.audit('webhook.test', target(ctx.params.id), { deliveryId: sent.delivery.id, eventId: sent.eventId });
+        return sent;
+      } }),
     route({ op: 'GET /api/v1/webhooks/{id}/deliveries', query: DeliveriesQuery, response: DeliveriesResponse,
       handler: ({ app, workspaceId, params, query }) => webhooks(app).endpoints.deliveries(workspaceId, params.id, query) }),
     route({ op: 'POST /api/v1/webhooks/deliveries/{id}/redeliver', response: DeliveryShape, status: 202,
