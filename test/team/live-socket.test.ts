@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isOpen, localTime } from '../../src/team/hours.js';
-import { LiveHub, liveFrame, type LiveConn } from '../../src/team/live-hub.js';
+import { LiveHub, liveFrame, liveHub, type LiveConn } from '../../src/team/live-hub.js';
 import { systemClock } from '../../src/clock.js';
 import { EventBus, type EventRecord } from '../../src/events/bus.js';
 import { createLogger } from '../../src/log.js';
@@ -75,22 +75,38 @@ let w: TeamWorld;
 test('over the wire, a paused reader is cut off while a healthy one gets every frame', async () => {
   w = await startTeamWorld();
   try {
+    const hub = liveHub(w.server.app);
+    const workspaceId = w.owner.workspaceId;
     const slow = await w.live(w.agent);
     const fast = await w.live(w.owner);
     await slow.event('hello');
     await fast.event('hello');
+    assert.is(hub.count(workspaceId), 2);
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    // A healthy reader keeps up: the test publishes a batch only once the fast socket has read the one before,
+    // so at most a batch (well under the socket's buffer limit) is ever in flight to it, however busy the machine
+    // is. The paused socket's kernel buffers and server buffer fill batch by batch until the server cuts it off:
+    // the test watches the hub for that instead of guessing how many frames or milliseconds it takes.
     const delta = 'x'.repeat(64 * 1024);
-    const count = 250;
-    for (let i = 0; i < count; i++) {
-      w.server.app.events.publishVolatile(w.owner.workspaceId, 'message.delta', { conversationId: 'c', messageId: 'm', responseId: 'r', delta: `${i}:${delta}` });
-      if (i % 25 === 0) await new Promise((r) => setImmediate(r));
-    }
-    await fast.next((f) => f.type === 'message.delta' && f.data.delta.startsWith(`${count - 1}:`), 10_000);
-    assert.is(fast.all('message.delta').length, count);
+    const batch = 4;
+    const maxFrames = 512; // 32 MB: far more than loopback buffers hold for a reader that reads nothing
+    let published = 0;
+    const publishBatch = async () => {
+      for (let i = 0; i < batch; i++, published++) {
+        w.server.app.events.publishVolatile(workspaceId, 'message.delta', { conversationId: 'c', messageId: 'm', responseId: 'r', delta: `${published}:${delta}` });
+      }
+      const last = `${published - 1}:`;
+      await fast.next((f) => f.type === 'message.delta' && f.data.delta.startsWith(last), 60_000);
+    };
+    while (hub.count(workspaceId) === 2 && published < maxFrames) await publishBatch();
+    assert.is(hub.count(workspaceId), 1, `the paused socket was still open after ${published} frames of 64 KB`);
+    assert.ok(hub.dropped > 0, 'the frame that overflowed the paused socket was dropped, not queued');
+    await publishBatch(); // the healthy socket goes on receiving after its neighbour is gone
+    assert.is(fast.all('message.delta').length, published);
+    assert.is(fast.closed, null);
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     await new Promise<void>((resolve) => { if (slow.closed) resolve(); else slow.ws.once('close', () => resolve()); });
-    assert.ok(slow.all('message.delta').length < count, 'the slow socket was closed before it got everything');
+    assert.ok(slow.all('message.delta').length < published, 'the slow socket was closed before it got everything');
   } finally {
     await w.stop();
   }
