@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import type { Role } from '../../src/api/operations.js';
-import { startFakeOpenAI } from '../fakes/openai.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { startFakeMcpHttp, type FakeMcpHttp } from '../fakes/mcp-server.js';
 import type { FakeServer } from '../fakes/script.js';
 import { addMember, DEFAULT_PASSWORD, type TestSession } from '../helpers/auth.js';
@@ -30,7 +30,7 @@ export type MakeCall = (who: Caller) => Promise<ValidCall>;
 export interface Records {
   s: TestServer;
   owner: TestSession;
-  fake: FakeServer;
+  fake: FakeOpenAI;
   mcp: FakeMcpHttp;
   receiver: Receiver;
   providerId: string;

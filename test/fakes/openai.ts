@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { fakeAudio, transcriptOf } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
+import { mountRealtime, type FakeRealtime } from './openai-realtime.js';
 import {
   argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
   type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest, type ScriptedTurn,
@@ -8,7 +9,8 @@ import {
 
 /**
  * A fake OpenAI API (also what kind A servers speak): models, chat completions (streaming SSE and
- * plain), embeddings, speech and transcriptions, with OpenAI's error JSON. baseUrl ends in /v1.
+ * plain), embeddings, speech and transcriptions, with OpenAI's error JSON, and the Realtime API's
+ * WebSocket on /v1/realtime (openai-realtime.ts). baseUrl ends in /v1.
  */
 export const FAKE_OPENAI_MODELS = [
   'gpt-4o-mini', 'gpt-4.1-mini', 'gpt-5-mini', 'o4-mini', 'text-embedding-3-small', 'gpt-4o-mini-tts', 'tts-1',
@@ -23,10 +25,14 @@ export function writeOpenAiError(res: ServerResponse, status: number, message: s
   sendJson(res, status, { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } });
 }
 
-export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } = {}): Promise<FakeServer> {
+/** The fake OpenAI server; `realtime` scripts and records its Realtime WebSocket endpoint. */
+export type FakeOpenAI = FakeServer & { realtime: FakeRealtime };
+
+export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } = {}): Promise<FakeOpenAI> {
   const apiKey = opts.apiKey ?? 'test-key';
   const models = opts.models ?? FAKE_OPENAI_MODELS;
-  return startFake({
+  const rt = mountRealtime({ apiKey, models });
+  const server = await startFake({
     apiKey,
     baseSuffix: '/v1',
     authorized: (r) => r.headers.authorization === `Bearer ${apiKey}`,
@@ -43,6 +49,13 @@ export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } 
       if (route === 'POST /v1/audio/transcriptions') return transcription(req, res);
       writeOpenAiError(res, 404, `Invalid URL (${route})`);
     },
+    upgrade: rt.upgrade,
+  });
+  // startFake's close leaves upgraded sockets open (they would hold the server open), so they go first.
+  const closeHttp = server.close;
+  return Object.assign(server, {
+    realtime: rt.realtime,
+    close: () => { rt.close(); return closeHttp(); },
   });
 }
 
