@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { botConfigJsonSchema, parseBotConfig } from '../../src/bots/config/index.js';
 import { parseOk, rejectedPaths } from './helpers.js';
-import { readSpecRows, SPEC_FILE, type SpecRow, type SpecType } from './spec-document.js';
+import { readSpecRows, type SpecRow, type SpecType } from './spec-document.js';
 import { FIELDS, getPath, setPath } from './spec-fields.js';
 
 const rows = readSpecRows();
@@ -43,7 +43,7 @@ const itemOf = (path: string) => {
 /** The smallest item of an array setting, made from the spec rows marked required. */
 function baseItem(array: string): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const r of rows ?? []) {
+  for (const r of rows) {
     const at = itemOf(r.path);
     if (at?.array === array && 'required' in r.def) item[at.field] = sample(r.type);
   }
@@ -155,32 +155,24 @@ function checkDefault(r: SpecRow) {
   if ('unset' in r.def) assert.is(item[at.field], undefined, `${r.path} is unset by default`);
 }
 
-if (rows) {
-  test(`bot-config.md (${SPEC_FILE}) has a settings table row for every setting`, () => {
-    assert.ok(rows.length >= 150, `only ${rows.length} rows read`);
-    const paths = new Set(rows.map((r) => r.path));
-    const missing = FIELDS.map((f) => f.path).filter((p) => !paths.has(p));
-    assert.equal(missing, [], 'settings in the schema table that the spec does not list');
-  });
+test('bot-config.md has a settings table row for every setting', () => {
+  assert.ok(rows.length >= 150, `only ${rows.length} rows read`);
+  const paths = new Set(rows.map((r) => r.path));
+  const missing = FIELDS.map((f) => f.path).filter((p) => !paths.has(p));
+  assert.equal(missing, [], 'settings in the schema table that the spec does not list');
+});
 
-  test('every setting row of bot-config.md has its type and range in the schema', () => {
-    for (const r of rows) checkType(r);
-  });
+test('every setting row of bot-config.md has its type and range in the schema', () => {
+  for (const r of rows) checkType(r);
+});
 
-  test('every inclusive range and length limit of bot-config.md holds at its ends', () => {
-    for (const r of rows) checkBounds(r);
-  });
+test('every inclusive range and length limit of bot-config.md holds at its ends', () => {
+  for (const r of rows) checkBounds(r);
+});
 
-  test('every default of bot-config.md is what an empty config or a minimal item gets', () => {
-    for (const r of rows) checkDefault(r);
-  });
-} else {
-  test(`bot-config.md is not at ${SPEC_FILE}: checking the copied table (test/bots/spec-fields.ts) only`, () => {
-    console.log(`note: ${SPEC_FILE} not found; the schema is checked against the copied table test/bots/spec-fields.ts only`);
-    const config = parseBotConfig({});
-    for (const f of FIELDS) assert.equal(getPath(config, f.path), f.def, f.path);
-  });
-}
+test('every default of bot-config.md is what an empty config or a minimal item gets', () => {
+  for (const r of rows) checkDefault(r);
+});
 
 test('array items get their defaults: lead field type text and not required, MCP allow * and confirm, HTTP enabled', () => {
   const c = parseOk({

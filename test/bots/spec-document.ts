@@ -1,11 +1,13 @@
 /**
- * Reads the settings tables of ../shared/spec/bot-config.md (relative to the repository root) into rows a
- * test can check against the schema: path, what the type column allows, and the default column as a value.
+ * Reads the settings tables of the spec's bot-config.md into rows a test can check against the schema: path, what
+ * the type column allows, and the default column as a value. The tables come from a checked-in copy
+ * (test/fixtures/spec/bot-config-settings.json, refreshed by test/fixtures/spec/refresh.ts), so the suite never
+ * reads files outside the repository.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const SPEC_FILE = fileURLToPath(new URL('../../../shared/spec/bot-config.md', import.meta.url));
+export const SPEC_FILE = fileURLToPath(new URL('../fixtures/spec/bot-config-settings.json', import.meta.url));
 
 export type SpecType =
   | { kind: 'bool' }
@@ -58,16 +60,11 @@ export function parseDefault(text: string, type: SpecType): SpecDefault {
   return { described: t };
 }
 
-/** Every settings row of the spec, or null when the file is not there. */
-export function readSpecRows(file = SPEC_FILE): SpecRow[] | null {
-  if (!existsSync(file)) return null;
-  const rows: SpecRow[] = [];
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.startsWith('| ')) continue;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
-    if (cells.length < 3 || cells[0] === 'Setting' || !/^[a-zA-Z][\w.[\]]*$/.test(cells[0])) continue;
-    const type = parseType(cells[1]);
-    rows.push({ path: cells[0], type, def: parseDefault(cells[2], type), typeText: cells[1], defText: cells[2] });
-  }
-  return rows;
+/** Every settings row of the spec, in the spec's order. */
+export function readSpecRows(file = SPEC_FILE): SpecRow[] {
+  const { settings } = JSON.parse(readFileSync(file, 'utf8')) as { settings: [string, string, string][] };
+  return settings.map(([path, typeText, defText]) => {
+    const type = parseType(typeText);
+    return { path, type, def: parseDefault(defText, type), typeText, defText };
+  });
 }
