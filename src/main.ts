@@ -1,20 +1,38 @@
 import { ConfigError, loadConfig } from './config/index.js';
-import { startServer } from './server.js';
+import { currentRuntime, runtimeProblem } from './config/runtime.js';
+
+/** Start-up problems a person fixes (the runtime, the environment, a port or data folder in use): a message, no stack. */
+function fail(message: string): never {
+  process.stderr.write(message + '\n');
+  process.exit(1);
+}
+
+const problem = runtimeProblem(currentRuntime());
+if (problem) fail(problem);
 
 let config;
 try {
   config = loadConfig();
 } catch (err) {
-  if (err instanceof ConfigError) { process.stderr.write(err.message + '\n'); process.exit(1); }
+  if (err instanceof ConfigError) fail(err.message);
   throw err;
 }
 
-const server = await startServer(config);
+// Imported only now: on a runtime it cannot load on, uWebSockets.js's loader names the wrong cause.
+const { startServer } = await import('./server.js');
+let server;
+try {
+  server = await startServer(config);
+} catch (err) {
+  if (err instanceof ConfigError) fail(err.message);
+  throw err;
+}
+const running = server;
 const stop = async (signal: string) => {
-  server.app.log.info({ signal }, 'shutting down');
+  running.app.log.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(1), 15_000);
   force.unref();
-  await server.close();
+  await running.close();
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -8,6 +8,7 @@ import { apiModules } from './api/routes/index.js';
 import { systemModule } from './api/routes/system.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
+import { lockDataDir } from './config/data-dir-lock.js';
 import { EventBus } from './events/bus.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
@@ -39,40 +40,52 @@ function serverSecret(config: Config, log: Logger): string {
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
-  const { store, vectors } = await openStores(config, log);
+  // The one place that decides a process owns its DATA_DIR (the exclusive port is in src/http/server.ts).
+  const lock = lockDataDir(config.dataDir);
   const closers: Array<() => Promise<void> | void> = [];
-  const app: AppContext = {
-    config, log, clock, store, vectors,
-    events: new EventBus(store, clock, log),
-    secretKey: deriveKey(serverSecret(config, log)),
-    onClose: (fn) => { closers.push(fn); },
+  let stores: Awaited<ReturnType<typeof openStores>> | null = null;
+  let http: HttpServer | null = null;
+  /** Stops what has started so far, last started first; also undoes a start that failed half-way. */
+  const shutdown = async () => {
+    if (http) await http.close();
+    for (const fn of closers.reverse()) {
+      try { await fn(); } catch (err) { log.error({ err }, 'shutdown step failed'); }
+    }
+    await closePool();
+    if (stores) { await stores.vectors.close(); await stores.store.close(); }
+    lock.release();
   };
-  let openApi: Record<string, unknown> | null = null;
-  const modules = [systemModule(() => openApi!), ...(await apiModules())];
-  const api = buildApi(app, modules);
-  openApi = buildOpenApi(api, config.publicUrl);
-  for (const m of modules) await m.start?.(app);
-  const http = createHttpServer({
-    logger: log, router: api.router, bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy,
-    sockets: modules.flatMap((m) => m.sockets?.(app) ?? []),
-  });
-  const port = await http.listen(config.host, config.port);
-  log.info({ port, url: config.publicUrl }, 'server listening');
-  let closing: Promise<void> | null = null;
-  return {
-    app, http, port, url: `http://127.0.0.1:${port}`,
-    close() {
-      closing ??= (async () => {
-        await http.close();
-        for (const fn of closers.reverse()) {
-          try { await fn(); } catch (err) { log.error({ err }, 'shutdown step failed'); }
-        }
-        await closePool();
-        await vectors.close();
-        await store.close();
-        log.info('server stopped');
-      })();
-      return closing;
-    },
-  };
+  try {
+    stores = await openStores(config, log);
+    const { store, vectors } = stores;
+    const app: AppContext = {
+      config, log, clock, store, vectors,
+      events: new EventBus(store, clock, log),
+      secretKey: deriveKey(serverSecret(config, log)),
+      onClose: (fn) => { closers.push(fn); },
+    };
+    let openApi: Record<string, unknown> | null = null;
+    const modules = [systemModule(() => openApi!), ...(await apiModules())];
+    const api = buildApi(app, modules);
+    openApi = buildOpenApi(api, config.publicUrl);
+    for (const m of modules) await m.start?.(app);
+    const server = createHttpServer({
+      logger: log, router: api.router, bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy,
+      sockets: modules.flatMap((m) => m.sockets?.(app) ?? []),
+    });
+    http = server;
+    const port = await server.listen(config.host, config.port);
+    log.info({ port, url: config.publicUrl }, 'server listening');
+    let closing: Promise<void> | null = null;
+    return {
+      app, http: server, port, url: `http://127.0.0.1:${port}`,
+      close() {
+        closing ??= shutdown().then(() => log.info('server stopped'));
+        return closing;
+      },
+    };
+  } catch (err) {
+    await shutdown().catch((e) => log.error({ err: e }, 'could not undo a failed start'));
+    throw err;
+  }
 }

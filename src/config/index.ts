@@ -45,6 +45,7 @@ export type Config = Readonly<{
   version: string;
 }>;
 
+/** A start-up problem a person fixes in the environment (a bad variable, a port or DATA_DIR in use): shown as a message, no stack. */
 export class ConfigError extends Error {}
 
 export const SERVER_VERSION = '0.1.0';

@@ -1,5 +1,7 @@
 import uWS from 'uWebSockets.js';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { ConfigError } from '../config/index.js';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Logger } from '../log.js';
 import { parseCookies } from './cookies.js';
@@ -25,6 +27,30 @@ export interface HttpServer {
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+/**
+ * uWS listens with SO_REUSEPORT by default, so a second server on a port in use would start and take half the
+ * connections. One process owns its port; scale-out, which shares a port on purpose, changes only this
+ * (docs/decisions.md). The constant is in the native module, not in its typings.
+ */
+const LISTEN_OPTIONS: number = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+type ListenWithOptions = (host: string, port: number, options: number, cb: (ls: uWS.us_listen_socket | false) => void) => unknown;
+
+/** uWS says only that it could not listen; Node's own listen on the same address tells why. */
+async function listenFailure(host: string, port: number): Promise<ConfigError> {
+  const code = await new Promise<string | null>((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? null));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+  const where = `${host}:${port}`;
+  if (code === 'EADDRINUSE') {
+    return new ConfigError(`port ${port} (${where}) is already in use, perhaps by another server started earlier. Stop that process, or set PORT to a free port.`);
+  }
+  if (code === 'EACCES') return new ConfigError(`no permission to listen on port ${port} (${where}): use a port above 1023, or run with the privilege to bind it.`);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError(`HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all.`);
+  return new ConfigError(`could not listen on ${where}${code ? ` (${code})` : ''}: check that PORT and HOST are free and belong to this machine.`);
+}
+
 const requestIdPrefix = randomBytes(3).toString('hex');
 let requestCounter = 0;
 
@@ -133,8 +159,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     get inFlight() { return inFlight; },
     listen(host, port) {
       return new Promise((resolve, reject) => {
-        app.listen(host, port, (ls) => {
-          if (!ls) return reject(new Error(`could not listen on ${host}:${port}`));
+        (app as unknown as { listen: ListenWithOptions }).listen(host, port, LISTEN_OPTIONS, (ls) => {
+          if (!ls) return void listenFailure(host, port).then(reject);
           listenSocket = ls;
           resolve(uWS.us_socket_local_port(ls as unknown as uWS.us_socket));
         });
