@@ -1,16 +1,21 @@
 /**
- * The one module that owns piscina. One lazily created pool runs every task; a task is a file in ./tasks/
- * whose default export takes the payload. Results come back to the caller (an actor turns them into a
- * message for its own mailbox).
+ * The one module that owns piscina. Tasks run in two lanes, each its own pool of threads, so a visitor's
+ * image never waits behind a knowledge document: `interactive` (image resizing for chat uploads and faces)
+ * and `ingest` (parsing, chunking, embeddings; threads at a lower CPU priority). Every task has a time
+ * limit, counted from the moment it starts on a thread, and every thread a heap limit; a task past either
+ * is ended with its thread (a fresh one takes its place) and rejects with TaskTimeoutError or
+ * TaskMemoryError. A task is a file in ./tasks/ whose default export is its function wrapped in
+ * reportsStart (./started.ts).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { TASK_STARTED, type TaskEnvelope } from './started.js';
 import type { ResizeImageInput, ResizeImageOutput } from './tasks/resize-image.js';
 import type { ParseDocumentInput, ParseDocumentOutput } from './tasks/parse-document.js';
 import type { ChunkDocumentInput, ChunkDocumentOutput } from './tasks/chunk-document.js';
 import type { EmbedBatchInput, EmbedBatchOutput } from './tasks/embed-batch.js';
 
-/** Every task: its payload and what the caller receives. Add a task here and a file in ./tasks/ of the same name. */
+/** Every task: its payload and what the caller receives. Add a task here, in TASKS, and a file in ./tasks/ of the same name. */
 export interface TaskTypes {
   'resize-image': { payload: ResizeImageInput; result: Omit<ResizeImageOutput, 'data'> & { data: Buffer } };
   'parse-document': { payload: ParseDocumentInput; result: ParseDocumentOutput };
@@ -20,6 +25,15 @@ export interface TaskTypes {
 export type TaskName = keyof TaskTypes;
 export type TaskPayload<N extends TaskName> = TaskTypes[N]['payload'];
 export type TaskResult<N extends TaskName> = TaskTypes[N]['result'];
+export type Lane = 'interactive' | 'ingest';
+
+/** Each task's lane and time limit. embed-batch waits on a provider: 60 s per request, with retries. */
+const TASKS: { readonly [N in TaskName]: { lane: Lane; timeLimitMs: number } } = Object.freeze({
+  'resize-image': { lane: 'interactive', timeLimitMs: 20_000 },
+  'parse-document': { lane: 'ingest', timeLimitMs: 30_000 },
+  'chunk-document': { lane: 'ingest', timeLimitMs: 30_000 },
+  'embed-batch': { lane: 'ingest', timeLimitMs: 240_000 },
+});
 
 /** Structured clone turns a Buffer into a plain Uint8Array; each task restores what its callers expect. */
 const revive: { [N in TaskName]: (raw: never) => TaskResult<N> } = {
@@ -29,13 +43,24 @@ const revive: { [N in TaskName]: (raw: never) => TaskResult<N> } = {
   'embed-batch': (raw: EmbedBatchOutput) => raw,
 };
 
-export interface PoolOptions {
-  minThreads?: number;
-  maxThreads?: number;
+export interface LaneOptions {
+  minThreads: number;
+  maxThreads: number;
   /** A thread above minThreads with no work for this long exits. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs: number;
   /** Tasks waiting for a thread; more are refused with PoolBusyError. */
-  maxQueue?: number;
+  maxQueue: number;
+  /** V8 heap of each thread (old generation); a task that needs more is ended with TaskMemoryError. */
+  maxHeapMb: number;
+  /** Added to the threads' nice value (Linux): a higher number yields the CPU to the server and the other lane. */
+  niceIncrement: number;
+}
+
+export interface PoolOptions {
+  interactive?: Partial<LaneOptions>;
+  ingest?: Partial<LaneOptions>;
+  /** Per task, replacing the limits above. */
+  timeLimitsMs?: Partial<Record<TaskName, number>>;
 }
 
 export interface RunTaskOptions {
@@ -53,36 +78,83 @@ export class PoolBusyError extends Error {
   }
 }
 
-// Sized for a 2-core machine: one thread per core (the main thread mostly waits on I/O), at most 4.
-const DEFAULTS: Readonly<Required<PoolOptions>> = Object.freeze({
-  minThreads: 1,
-  maxThreads: Math.max(1, Math.min(4, availableParallelism())),
-  idleTimeoutMs: 30_000,
-  maxQueue: 64,
+export class TaskTimeoutError extends Error {
+  readonly code = 'task_timeout' as const;
+  constructor(readonly task: TaskName, readonly limitMs: number) {
+    super(`task ${task} ran longer than its ${limitMs / 1000} s limit and was ended`);
+    this.name = 'TaskTimeoutError';
+  }
+}
+
+export class TaskMemoryError extends Error {
+  readonly code = 'task_out_of_memory' as const;
+  constructor(readonly task: TaskName, readonly limitMb: number) {
+    super(`task ${task} needed more than its ${limitMb} MB of memory and was ended`);
+    this.name = 'TaskMemoryError';
+  }
+}
+
+// Sized for a small machine: the ingest lane leaves a core to the server's main thread, the interactive
+// lane keeps one thread warm so a chat upload does not wait for a thread to start.
+const cores = availableParallelism();
+const LANE_DEFAULTS: Readonly<Record<Lane, Readonly<LaneOptions>>> = Object.freeze({
+  interactive: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(2, cores)), idleTimeoutMs: 30_000, maxQueue: 64, maxHeapMb: 256, niceIncrement: 0 }),
+  ingest: Object.freeze({ minThreads: 0, maxThreads: Math.max(1, Math.min(4, cores - 1)), idleTimeoutMs: 30_000, maxQueue: 256, maxHeapMb: 512, niceIncrement: 10 }),
 });
 
 // Under tsx this module is pool.ts and the tasks are .ts; after the build both are .js in the same layout.
 const TASK_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
-let options: Required<PoolOptions> = DEFAULTS;
-let pool: Piscina | undefined;
-let sharpLoaded: Promise<unknown> | undefined;
-
-function checkOptions(o: Required<PoolOptions>): void {
-  for (const field of ['minThreads', 'maxThreads', 'maxQueue'] as const) {
-    if (!Number.isInteger(o[field]) || o[field] < 0) throw new TypeError(`pool option ${field} must be a whole number, got ${o[field]}`);
-  }
-  if (o.maxThreads < 1) throw new TypeError(`pool option maxThreads must be at least 1, got ${o.maxThreads}`);
-  if (o.minThreads > o.maxThreads) throw new TypeError(`pool option minThreads (${o.minThreads}) must not exceed maxThreads (${o.maxThreads})`);
-  if (!Number.isFinite(o.idleTimeoutMs) || o.idleTimeoutMs < 0) throw new TypeError(`pool option idleTimeoutMs must be a non-negative number, got ${o.idleTimeoutMs}`);
+interface LaneState {
+  pool: Piscina;
+  options: LaneOptions;
+  /** Tasks submitted and not settled. */
+  inFlight: number;
+  /** Tasks started on a thread and not settled. */
+  running: number;
+  completed: number;
+  /** Tasks ended for passing a limit (each took its thread with it). */
+  ended: number;
 }
 
-/** Sets pool sizes (merged over the defaults). Only before the first task: a running pool is not resized. */
+let laneOptions: Record<Lane, LaneOptions> = { ...LANE_DEFAULTS };
+let timeLimits: Record<TaskName, number> = limitsOf(TASKS);
+const lanes: Partial<Record<Lane, LaneState>> = {};
+/** Tasks submitted and not settled: called when their thread says they started. */
+const onStart = new Map<number, () => void>();
+let nextId = 1;
+let sharpLoaded: Promise<unknown> | undefined;
+
+function limitsOf(tasks: typeof TASKS): Record<TaskName, number> {
+  return Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n, t.timeLimitMs])) as Record<TaskName, number>;
+}
+
+function checkLane(lane: Lane, o: LaneOptions): void {
+  for (const field of ['minThreads', 'maxThreads', 'maxQueue', 'maxHeapMb', 'niceIncrement'] as const) {
+    if (!Number.isInteger(o[field]) || o[field] < 0) throw new TypeError(`pool option ${lane}.${field} must be a whole number, got ${o[field]}`);
+  }
+  if (o.maxThreads < 1) throw new TypeError(`pool option ${lane}.maxThreads must be at least 1, got ${o.maxThreads}`);
+  if (o.minThreads > o.maxThreads) throw new TypeError(`pool option ${lane}.minThreads (${o.minThreads}) must not exceed maxThreads (${o.maxThreads})`);
+  if (o.maxHeapMb < 16) throw new TypeError(`pool option ${lane}.maxHeapMb must be at least 16, got ${o.maxHeapMb}`);
+  if (!Number.isFinite(o.idleTimeoutMs) || o.idleTimeoutMs < 0) throw new TypeError(`pool option ${lane}.idleTimeoutMs must be a non-negative number, got ${o.idleTimeoutMs}`);
+}
+
+/** Sets lane sizes and limits (merged over the defaults). Only while no lane is running: call closePool first. */
 export function configurePool(overrides: PoolOptions): void {
-  if (pool) throw new Error('configurePool must be called before the first runTask');
-  const merged = { ...DEFAULTS, ...overrides };
-  checkOptions(merged);
-  options = Object.freeze(merged);
+  if (lanes.interactive || lanes.ingest) throw new Error('configurePool must be called before the first runTask (or after closePool)');
+  const merged = {
+    interactive: { ...LANE_DEFAULTS.interactive, ...overrides.interactive },
+    ingest: { ...LANE_DEFAULTS.ingest, ...overrides.ingest },
+  };
+  checkLane('interactive', merged.interactive);
+  checkLane('ingest', merged.ingest);
+  const times = { ...limitsOf(TASKS), ...overrides.timeLimitsMs };
+  for (const [task, ms] of Object.entries(times)) {
+    if (!(task in TASKS)) throw new TypeError(`pool option timeLimitsMs.${task}: no such task`);
+    if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`pool option timeLimitsMs.${task} must be a positive number of milliseconds, got ${ms}`);
+  }
+  laneOptions = merged;
+  timeLimits = times;
 }
 
 /** Absolute file URL of a task module. */
@@ -97,40 +169,82 @@ function workerExecArgv(): string[] | undefined {
   return [...process.execArgv, '--import', 'tsx'];
 }
 
-function getPool(): Piscina {
-  pool ??= new Piscina({
+function lane(name: Lane): LaneState {
+  const existing = lanes[name];
+  if (existing) return existing;
+  const options = laneOptions[name];
+  const pool = new Piscina({
     minThreads: options.minThreads,
     maxThreads: options.maxThreads,
     idleTimeout: options.idleTimeoutMs,
-    maxQueue: options.maxQueue,
+    niceIncrement: options.niceIncrement,
+    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
     execArgv: workerExecArgv(),
   });
-  return pool;
+  pool.on('message', (msg: unknown) => {
+    const id = (msg as Record<string, unknown> | null)?.[TASK_STARTED];
+    if (typeof id === 'number') onStart.get(id)?.();
+  });
+  // A thread that dies with no task on it has no caller to tell; piscina replaces it.
+  pool.on('error', () => {});
+  return (lanes[name] = { pool, options, inFlight: 0, running: 0, completed: 0, ended: 0 });
 }
 
-/** Runs a task on the pool. Rejects with the task's error, PoolBusyError when the queue is full, or AbortError. */
+/**
+ * Runs a task in its lane. Rejects with the task's error, PoolBusyError when the lane's queue is full,
+ * TaskTimeoutError or TaskMemoryError past a limit, or AbortError when `signal` aborts.
+ */
 export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<N>, opts: RunTaskOptions = {}): Promise<TaskResult<N>> {
-  opts.signal?.throwIfAborted();
   // sharp's shared libraries must be opened by the main thread first, or a worker exiting unloads them (glibc).
   if (name === 'resize-image') await (sharpLoaded ??= import('sharp'));
-  const p = getPool();
+  opts.signal?.throwIfAborted();
+  const state = lane(TASKS[name].lane);
+  // Counted here: piscina does not bound its queue for tasks that carry an abort signal (all of ours).
+  if (state.inFlight >= state.options.maxThreads + state.options.maxQueue) throw new PoolBusyError(state.options.maxQueue);
+  const limitMs = timeLimits[name];
+  const id = nextId++;
+  // One controller ends the task for the caller's abort or the time limit; the timer starts with the task.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  onStart.set(id, () => {
+    state.running++;
+    timer = setTimeout(() => { timedOut = true; stop.abort(new TaskTimeoutError(name, limitMs)); }, limitMs);
+  });
+  state.inFlight++;
   try {
-    const raw: unknown = await p.run(payload, { filename: taskUrl(name), signal: opts.signal ?? null, transferList: opts.transferList });
+    const envelope: TaskEnvelope<TaskPayload<N>> = { id, payload };
+    const raw: unknown = await state.pool.run(envelope, { filename: taskUrl(name), signal: stop.signal, transferList: opts.transferList });
     return (revive[name] as (r: unknown) => TaskResult<N>)(raw);
   } catch (err) {
-    if (err instanceof Error && err.message === 'Task queue is at limit') throw new PoolBusyError(options.maxQueue);
+    if (timedOut) { state.ended++; throw new TaskTimeoutError(name, limitMs); }
+    if ((err as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') { state.ended++; throw new TaskMemoryError(name, state.options.maxHeapMb); }
     throw err;
+  } finally {
+    if (timer) { clearTimeout(timer); state.running--; }
+    state.inFlight--;
+    state.completed++;
+    onStart.delete(id);
+    opts.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-/** Pool numbers for metrics. */
-export function poolStats(): { threads: number; queued: number; completed: number } {
-  return pool ? { threads: pool.threads.length, queued: pool.queueSize, completed: pool.completed } : { threads: 0, queued: 0, completed: 0 };
+export interface LaneStats { threads: number; queued: number; running: number; completed: number; ended: number }
+
+/** Pool numbers per lane, for metrics and tests. */
+export function poolStats(): Record<Lane, LaneStats> {
+  const of = (s: LaneState | undefined): LaneStats => s
+    ? { threads: s.pool.threads.length, queued: s.pool.queueSize, running: s.running, completed: s.completed, ended: s.ended }
+    : { threads: 0, queued: 0, running: 0, completed: 0, ended: 0 };
+  return { interactive: of(lanes.interactive), ingest: of(lanes.ingest) };
 }
 
-/** Waits for running tasks, then ends the threads. A later runTask creates a fresh pool. */
+/** Waits for running tasks, then ends the threads. A later runTask starts fresh lanes. */
 export async function closePool(): Promise<void> {
-  const current = pool;
-  pool = undefined;
-  await current?.close();
+  const current = [lanes.interactive, lanes.ingest];
+  delete lanes.interactive;
+  delete lanes.ingest;
+  await Promise.all(current.map((s) => s?.pool.close()));
 }

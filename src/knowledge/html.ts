@@ -1,9 +1,11 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { HTML_LIMITS, prescanHtml, type HtmlLimits } from './html-prescan.js';
 
 /**
- * HTML to structured text: Readability picks the main content (dropping navigation, ads, footers),
- * then the DOM is written out as Markdown so the chunker sees headings, lists and tables.
+ * HTML to structured text: a linear prescan bounds depth and size (html-prescan.ts), Readability picks
+ * the main content of ordinary pages (dropping navigation, ads, footers), then the DOM is written out as
+ * Markdown so the chunker sees headings, lists and tables.
  */
 export interface ParsedHtml {
   title: string;
@@ -12,25 +14,36 @@ export interface ParsedHtml {
   links: string[];
 }
 
+/**
+ * Readability walks the tree many times over; past these sizes its cost grows into seconds while what
+ * it removes matters less than on an article page, so the whole body is written out instead.
+ */
+export const READABILITY_MAX_ELEMENTS = 8_000;
+export const READABILITY_MAX_DEPTH = 128;
+
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'nav', 'form', 'button', 'select']);
 const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'blockquote', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'address', 'details', 'summary']);
 
 type Node = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<Node>; getAttribute?(n: string): string | null };
 
-export function parseHtml(html: string, baseUrl?: string): ParsedHtml {
+/** Throws DocumentTooLargeError (html-prescan.ts) for documents past `limits`. */
+export function parseHtml(raw: string, baseUrl?: string, limits: HtmlLimits = HTML_LIMITS): ParsedHtml {
+  const { html, elements, depth } = prescanHtml(raw, limits);
   const { document } = parseHTML(html);
   const links = collectLinks(document, baseUrl);
   const pageTitle = (document.querySelector('title')?.textContent ?? '').trim();
   let root: Node = document.body ?? document.documentElement;
   let title = pageTitle;
-  try {
-    // Readability changes the document it reads, so it gets its own copy.
-    const article = new Readability(parseHTML(html).document as unknown as Document, { charThreshold: 200 }).parse();
-    if (article?.content && (article.textContent ?? '').trim().length >= 80) {
-      root = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as unknown as Node;
-      title = (article.title || pageTitle).trim();
-    }
-  } catch { /* malformed pages fall back to the whole body */ }
+  if (elements <= READABILITY_MAX_ELEMENTS && depth <= READABILITY_MAX_DEPTH) {
+    try {
+      // Readability changes the document it reads, so it gets its own copy.
+      const article = new Readability(parseHTML(html).document as unknown as Document, { charThreshold: 200 }).parse();
+      if (article?.content && (article.textContent ?? '').trim().length >= 80) {
+        root = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as unknown as Node;
+        title = (article.title || pageTitle).trim();
+      }
+    } catch { /* malformed pages fall back to the whole body */ }
+  }
   const h1 = document.querySelector('h1')?.textContent?.trim();
   return { title: title || h1 || '', markdown: tidy(render(root)), links };
 }

@@ -1,4 +1,5 @@
 import { parseHtml } from './html.js';
+import { ADVICE, DocumentTooLargeError, HTML_LIMITS, mb, type HtmlLimits } from './html-prescan.js';
 
 /** What a knowledge document's bytes are, decided by its bytes first and its name/type second. */
 export type DocumentType = 'pdf' | 'html' | 'markdown' | 'text';
@@ -59,12 +60,23 @@ function trimPartialUtf8(b: Uint8Array): Uint8Array {
   return b.subarray(0, end);
 }
 
-export async function parseDocument(bytes: Uint8Array, type: DocumentType, opts: { url?: string; filename?: string } = {}): Promise<ParsedDocument> {
+export interface ParseOptions {
+  url?: string;
+  filename?: string;
+  /** Bounds on HTML before it is parsed (html-prescan.ts); the defaults unless given. */
+  htmlLimits?: Partial<HtmlLimits>;
+}
+
+export async function parseDocument(bytes: Uint8Array, type: DocumentType, opts: ParseOptions = {}): Promise<ParsedDocument> {
   const fallbackTitle = opts.filename?.replace(/\.[a-z0-9]+$/i, '') ?? (opts.url ? new URL(opts.url).pathname.split('/').filter(Boolean).pop() ?? opts.url : '');
   if (type === 'pdf') return parsePdf(bytes, fallbackTitle);
+  const limits = { ...HTML_LIMITS, ...opts.htmlLimits };
+  if (type === 'html' && bytes.byteLength > limits.maxInputBytes) {
+    throw new DocumentTooLargeError(`the HTML is ${mb(bytes.byteLength)}; at most ${mb(limits.maxInputBytes)} of HTML is read; ${ADVICE}`);
+  }
   const text = new TextDecoder().decode(bytes);
   if (type === 'html') {
-    const p = parseHtml(text, opts.url);
+    const p = parseHtml(text, opts.url, limits);
     return { ...p, title: p.title || fallbackTitle };
   }
   const heading = type === 'markdown' ? text.match(/^#{1,2}\s+(.+)$/m)?.[1]?.trim() : undefined;

@@ -95,14 +95,16 @@ test('an aborted signal cancels a task, and the pool keeps working afterwards', 
 
 test('a full pool queue refuses new tasks with PoolBusyError, and closePool ends the threads', async () => {
   await closePool();
-  configurePool({ minThreads: 1, maxThreads: 1, maxQueue: 1 });
+  configurePool({ interactive: { minThreads: 1, maxThreads: 1, maxQueue: 1 } });
   const png = await solid(3000, 3000).png().toBuffer();
   const runs = Array.from({ length: 4 }, () => runTask('resize-image', { data: png, maxEdgePx: 100 }).then(() => 'ok', (err: unknown) => err));
   const results = await Promise.all(runs);
   assert.ok(results.some((r) => r instanceof PoolBusyError && r.code === 'pool_busy'), 'some task was refused');
   assert.ok(results.includes('ok'), 'the accepted tasks ran');
   await closePool();
-  assert.equal(poolStats(), { threads: 0, queued: 0, completed: 0 });
+  configurePool({});
+  const none = { threads: 0, queued: 0, running: 0, completed: 0, ended: 0 };
+  assert.equal(poolStats(), { interactive: none, ingest: none });
 });
 
 test.run();

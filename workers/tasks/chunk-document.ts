@@ -1,5 +1,6 @@
 /** Piscina task: structured text to chunks that carry their heading path (see src/knowledge/chunk.ts). */
 import { chunkMarkdown, type Chunk, type ChunkOptions } from '../../src/knowledge/chunk.js';
+import { reportsStart } from '../started.js';
 
 export interface ChunkDocumentInput {
   markdown: string;
@@ -10,6 +11,8 @@ export interface ChunkDocumentOutput {
   chunks: Chunk[];
 }
 
-export default function chunkDocumentTask(input: ChunkDocumentInput): ChunkDocumentOutput {
+function chunkDocumentTask(input: ChunkDocumentInput): ChunkDocumentOutput {
   return { chunks: chunkMarkdown(input.markdown, input.options) };
 }
+
+export default reportsStart(chunkDocumentTask);

@@ -5,6 +5,7 @@
  */
 import { createProvider, type ProviderConnection } from '../../src/providers/index.js';
 import { createGuardedClient } from '../../src/security/guarded-client.js';
+import { reportsStart } from '../started.js';
 
 export interface EmbedBatchInput {
   connection: ProviderConnection;
@@ -21,7 +22,7 @@ export interface EmbedBatchOutput {
   dimension: number;
 }
 
-export default async function embedBatch(input: EmbedBatchInput): Promise<EmbedBatchOutput> {
+async function embedBatch(input: EmbedBatchInput): Promise<EmbedBatchOutput> {
   const client = createGuardedClient({ allowPrivateNetwork: input.allowPrivateNetwork, timeoutMs: 60_000, maxResponseBytes: 64 * 1024 * 1024 });
   try {
     const provider = createProvider(input.connection, { fetch: client.fetch as typeof fetch });
@@ -41,3 +42,5 @@ export default async function embedBatch(input: EmbedBatchInput): Promise<EmbedB
     await client.close();
   }
 }
+
+export default reportsStart(embedBatch);

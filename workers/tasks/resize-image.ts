@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { sniffImageType, type ImageMimeType } from '../image-types.js';
+import { reportsStart } from '../started.js';
 
 export type ResizeOutputFormat = 'jpeg' | 'png' | 'webp';
 
@@ -34,7 +35,7 @@ const DEFAULT_FORMAT: Record<ImageMimeType, ResizeOutputFormat> = {
   'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'png',
 };
 
-export default async function resizeImage(input: ResizeImageInput): Promise<ResizeImageOutput> {
+async function resizeImage(input: ResizeImageInput): Promise<ResizeImageOutput> {
   const { data, maxEdgePx } = input;
   if (!Number.isInteger(maxEdgePx) || maxEdgePx < 1 || maxEdgePx > 16_384) {
     throw new RangeError(`maxEdgePx must be an integer from 1 to 16384, got ${maxEdgePx}`);
@@ -58,3 +59,5 @@ export default async function resizeImage(input: ResizeImageInput): Promise<Resi
     .toBuffer({ resolveWithObject: true });
   return { data: out, mimeType: OUTPUT_MIME[format], width: info.width, height: info.height };
 }
+
+export default reportsStart(resizeImage);

@@ -1,0 +1,21 @@
+/**
+ * Wraps a task's function so its thread tells the main thread when the task starts: the pool's time limit
+ * then counts the task's own work, not its wait in the queue or the loading of its module.
+ */
+import { parentPort } from 'node:worker_threads';
+
+/** What the pool posts to a thread: the task's payload and an id the start message names. */
+export interface TaskEnvelope<P = unknown> {
+  id: number;
+  payload: P;
+}
+
+/** Key of the message a thread posts when a task starts; its value is the envelope id. */
+export const TASK_STARTED = 'taskStarted';
+
+export function reportsStart<P, R>(task: (payload: P) => R): (envelope: TaskEnvelope<P>) => R {
+  return (envelope) => {
+    parentPort?.postMessage({ [TASK_STARTED]: envelope.id });
+    return task(envelope.payload);
+  };
+}
