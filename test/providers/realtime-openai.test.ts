@@ -26,9 +26,10 @@ type Of<T extends VoiceEngineEvent['type']> = Extract<VoiceEngineEvent, { type: 
 function engineOn(spec: Partial<VoiceSessionSpec> = {}, conn: Partial<ProviderConnection> = {}, opts: OpenAiRealtimeOptions = { allowPrivateNetwork: true }) {
   const events: VoiceEngineEvent[] = [];
   let wake = () => {};
+  let react: (e: VoiceEngineEvent) => void = () => {};
   const engine = new OpenAiRealtimeEngine(
     { id: 'conn_b', kind: 'openai', apiKey: fake.apiKey, baseUrl: fake.baseUrl, ...conn }, specOf(spec),
-    (e) => { events.push(e); wake(); }, opts,
+    (e) => { events.push(e); react(e); wake(); }, opts,
   );
   const all = <T extends VoiceEngineEvent['type']>(type: T) => events.filter((e): e is Of<T> => e.type === type);
   const until = <T extends VoiceEngineEvent['type']>(type: T, nth = 1): Promise<Of<T>> => new Promise((resolve, reject) => {
@@ -43,7 +44,9 @@ function engineOn(spec: Partial<VoiceSessionSpec> = {}, conn: Partial<ProviderCo
     wake = () => { prev(); check(); };
     check();
   });
-  return { engine, events, all, until, connection: () => fake.realtime.connections.length - 1 };
+  /** Acts inside the listener, as the relay would, before the engine reads the provider's next event. */
+  const on = (fn: (e: VoiceEngineEvent) => void) => { react = fn; };
+  return { engine, events, all, until, on, connection: () => fake.realtime.connections.length - 1 };
 }
 
 /** Visitor audio in 20 ms frames, as the widget sends it. */
@@ -233,13 +236,19 @@ test('the visitor speaking over the agent stops its reply (barge-in), then their
   fake.script([{ text: 'Once upon a time there was a very long story that went on and on and on.' }, { text: 'Sure.' }]);
   s.engine.sendText('Tell me a story');
   await s.until('audio', 2);
+  const item = s.all('agent_item')[0].itemId;
+  // The relay stops playback at once and reports more than it was sent: the cut stays inside the audio received.
+  s.on((e) => { if (e.type === 'speech_started') s.engine.interrupt(item, 60_000); });
   say(s.engine, speechPcm(300));
-  await s.until('speech_started');
   assert.is((await s.until('response_done')).status, 'cancelled');
   say(s.engine, silencePcm(450));
   assert.is((await s.until('response_done', 2)).status, 'completed');
   assert.is(s.all('agent_item_done')[1].text, 'Sure.');
-  assert.not.ok(wire(s.connection()).includes('response.cancel'));
+  const received = pcmMs(s.all('audio').filter((a) => a.itemId === item).reduce((n, a) => n + a.pcm.length, 0));
+  assert.equal(fake.realtime.connections[s.connection()].truncations, [{ itemId: item, audioEndMs: received }]);
+  // The server had already stopped the reply; its answer to the late cancel is not an error for the relay.
+  assert.equal(wire(s.connection()), ['session.update', 'conversation.item.create', 'response.create', 'response.cancel', 'conversation.item.truncate']);
+  assert.is(s.all('error').length, 0);
   s.engine.close();
 });
 
