@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
@@ -27,8 +27,11 @@ export interface WidgetWorld {
   page(path: string, html: string): string;
   /** An HTML page embedding the loader with these data- attributes, plus optional extra HTML before it. */
   embed(botId: string, attrs?: Record<string, string>, extra?: string): string;
-  /** A fresh browser page (own context: empty storage) that records the chat frames in window.__frames. */
-  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * A fresh browser page (own context: empty storage) that records the chat frames in window.__frames
+   * (binary frames counted in __binIn/__binOut); options go to the context (permissions, reducedMotion).
+   */
+  newPage(viewport?: { width: number; height: number }, options?: BrowserContextOptions): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -36,12 +39,13 @@ const RECORD_FRAMES = `(() => {
   window.__frames = []; window.__sent = []; window.__urls = []; window.__sockets = [];
   const WS = window.WebSocket;
   window.WebSocket = class extends WS {
-    constructor(...a) { super(...a); window.__urls.push(String(a[0])); window.__sockets.push(this); this.addEventListener('message', (e) => { try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
-    send(d) { try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
+    constructor(...a) { super(...a); window.__urls.push(String(a[0])); window.__sockets.push(this); this.addEventListener('message', (e) => { if (typeof e.data !== 'string') { window.__binIn = (window.__binIn || 0) + 1; return; } try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
+    send(d) { if (typeof d !== 'string') window.__binOut = (window.__binOut || 0) + 1; else try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
   };
 })();`;
 
-export async function startWidgetWorld(): Promise<WidgetWorld> {
+/** browserArgs: extra Chromium flags (voice tests add the fake microphone). */
+export async function startWidgetWorld(opts: { browserArgs?: string[] } = {}): Promise<WidgetWorld> {
   const sizes = await buildWidget();
   const [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]);
   const owner = await setupOwner(server);
@@ -66,7 +70,7 @@ export async function startWidgetWorld(): Promise<WidgetWorld> {
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
+      '--disable-sync', '--no-first-run', ...(opts.browserArgs ?? [])],
   });
   const contexts: BrowserContext[] = [];
 
@@ -89,8 +93,8 @@ export async function startWidgetWorld(): Promise<WidgetWorld> {
 <body><h1>Acme Widgets</h1><p>The host page's own content, with styles that must not leak into the chat.</p>${extra}
 <script src="${server.url}/static/widget/loader.js"${data} async></script></body></html>`;
     },
-    async newPage(viewport = { width: 1280, height: 800 }) {
-      const ctx = await browser.newContext({ viewport });
+    async newPage(viewport = { width: 1280, height: 800 }, options = {}) {
+      const ctx = await browser.newContext({ viewport, ...options });
       contexts.push(ctx);
       await ctx.addInitScript(RECORD_FRAMES);
       const page = await ctx.newPage();

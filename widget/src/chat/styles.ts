@@ -1,6 +1,7 @@
 /** The chat window's CSS, built from the appearance settings. It lives in the loader's shadow root. */
 import { FONTS, MOBILE_QUERY, textOn } from '../theme.js';
 import type { Appearance } from '../types.js';
+import { voiceCss } from './voice-styles.js';
 
 const LIGHT = '--bg:#fff;--fg:#111827;--muted:#6b7280;--line:#e5e7eb;--soft:#f3f4f6;--err:#b91c1c;--errbg:#fef2f2';
 const DARK = '--bg:#111827;--fg:#f9fafb;--muted:#9ca3af;--line:#374151;--soft:#1f2937;--err:#fca5a5;--errbg:#3b1d1d';
@@ -91,5 +92,5 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fl .sp{padding:0}
 .fl .st{background:var(--bg);border-radius:8px;padding:4px 8px;align-self:flex-start}
 .fl .st:empty{display:none}
-`;
+${voiceCss}`;
 }

@@ -102,14 +102,15 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   const close = layout === 'inline' ? null : <button class="ib close" aria-label={t('header.close')} title={t('header.close')} onClick={() => core.close()}>×</button>;
 
   if (layout === 'floating') {
-    const last = [...st.messages].reverse().find((m) => m.role === 'assistant' || m.role === 'human_agent');
+    // The caption is the latest thing said to the visitor: a reply, or a line such as why voice ended.
+    const last = [...st.messages].reverse().find((m) => m.role !== 'user');
     return (
       <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title}>
         <div class="fl">
           <div class="top">{close}</div>
           {/* The face engine is loaded only when used (not in this bundle): the agent's initial stands in for it. */}
           <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
-          {a.captions ? <div class="cap" aria-live="polite">{last?.text ?? st.welcome.message}</div> : messages}
+          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last?.text ?? st.welcome.message}</div> : messages}
           {status}
           {prompts}
           {cards}

@@ -63,7 +63,7 @@ export function VoiceBar({ v, s, t }: { v: VoiceLink; s: VoiceSnapshot; t: T }) 
   const hold = (down: boolean) => (e: PointerEvent) => {
     e.preventDefault();
     // Captured, so sliding off the button while holding does not end the turn; lifting the finger does.
-    if (down) (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
+    if (down) try { (e.currentTarget as Element).setPointerCapture(e.pointerId); } catch { /* a synthetic event: no pointer to capture */ }
     v.ptt(down);
   };
   const space = (down: boolean) => (e: KeyboardEvent) => {
@@ -74,7 +74,8 @@ export function VoiceBar({ v, s, t }: { v: VoiceLink; s: VoiceSnapshot; t: T }) 
   };
   return (
     <div class={`vb ${state}`} role="group" aria-label={t('voice.bar')} tabIndex={-1} onKeyDown={space(true)} onKeyUp={space(false)}>
-      <span class="vi" aria-hidden="true">{s.muted ? MIC_OFF : MIC}</span>
+      {/* In push-to-talk the talk button is the microphone; a second one beside it would confuse. */}
+      {live && ptt ? null : <span class="vi" aria-hidden="true">{s.muted && live ? MIC_OFF : MIC}</span>}
       <span class="vs" role="status" aria-live="polite">{t(`voice.state.${state}` as 'voice.state.listening')}</span>
       <span class="lv" ref={meter} aria-hidden="true">{WEIGHTS.map(() => <i />)}</span>
       {live && ptt ? (
