@@ -7,18 +7,16 @@
  * or transcription), and a response that ends at turnComplete, at a tool call, or when the visitor interrupts.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  ActivityHandling, Behavior, EndSensitivity, MediaModality, Modality,
-  type FunctionCall, type LiveConnectConfig, type RealtimeInputConfig, type LiveServerMessage, type ModalityTokenCount, type Session, type UsageMetadata,
-} from '@google/genai';
+import type { FunctionCall, LiveServerMessage, Session, UsageMetadata } from '@google/genai';
 import { ApiError } from '../errors.js';
 import { providerError } from './errors.js';
 import { GEMINI_BASE_URL } from './gemini.js';
+import { closeError, GEMINI_LIVE_DEFAULTS, historyTurns, liveConfig, voiceUsage } from './gemini-live-setup.js';
 import { GuardedGenAI, type GuardedLiveSocket } from './gemini-live-socket.js';
 import type { ProviderConnection } from './types.js';
-import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec, VoiceUsage } from './voice-engine.js';
+import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
 
-export const GEMINI_LIVE_DEFAULTS = Object.freeze({ model: 'gemini-3.8-live', voice: 'Puck', connectTimeoutMs: 15_000 });
+export { GEMINI_LIVE_DEFAULTS };
 const LABEL = 'Google Gemini';
 const INPUT_MIME = 'audio/pcm;rate=16000';
 
@@ -70,16 +68,18 @@ export class GeminiLiveEngine implements VoiceEngine {
       this.rejectConnect = reject;
       this.ai.guardedLive.connect({
         model: this.spec.model || GEMINI_LIVE_DEFAULTS.model,
-        config: this.config(),
+        config: liveConfig(this.spec),
         callbacks: {
-          onmessage: (m) => this.onMessage(m),
+          onmessage: (m) => this.guard(() => this.onMessage(m)),
           onerror: (e: { error?: unknown; message?: string }) => { this.socketError = e?.error ?? new Error(e?.message || 'socket error'); },
-          onclose: (e: { code: number; reason: string }) => this.onClose(e.code, String(e.reason ?? '')),
+          onclose: (e: { code: number; reason: string }) => this.guard(() => this.onClose(e.code, String(e.reason ?? ''))),
         },
       }).then((session) => {
         if (this.state !== 'connecting') { session.close(); return; }
         this.session = session;
-        this.seedHistory(session);
+        const turns = historyTurns(this.spec);
+        // turnComplete false: the past is context, not a question to answer now.
+        if (turns.length) session.sendClientContent({ turns, turnComplete: false });
         this.state = 'open';
         this.rejectConnect = null;
         resolve();
@@ -93,7 +93,8 @@ export class GeminiLiveEngine implements VoiceEngine {
     } finally {
       clearTimeout(timer);
     }
-    this.emit({ type: 'ready' });
+    // close() may have run while setup finished.
+    if ((this.state as State) === 'open') this.emit({ type: 'ready' });
   }
 
   appendAudio(pcm: Buffer): void {
@@ -161,41 +162,6 @@ export class GeminiLiveEngine implements VoiceEngine {
     }
     this.socket?.close();
     this.finish(null, 'closed');
-  }
-
-  private config(): LiveConnectConfig {
-    const s = this.spec;
-    return {
-      responseModalities: [Modality.AUDIO],
-      speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: s.voice || GEMINI_LIVE_DEFAULTS.voice } }, ...(s.language ? { languageCode: s.language } : {}) },
-      ...(s.instructions ? { systemInstruction: s.instructions } : {}),
-      // BLOCKING: the model waits for each result, as the port expects (newer Live models default to NON_BLOCKING).
-      ...(s.tools.length ? {
-        tools: [{ functionDeclarations: s.tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters, behavior: Behavior.BLOCKING })) }],
-      } : {}),
-      inputAudioTranscription: {},
-      outputAudioTranscription: {},
-      maxOutputTokens: s.maxOutputTokens,
-      realtimeInputConfig: this.inputConfig(),
-    };
-  }
-
-  private inputConfig(): RealtimeInputConfig | undefined {
-    // Push-to-talk: the press and release are the turn (activityStart/activityEnd), and a press always interrupts.
-    if (this.pushToTalk) return { automaticActivityDetection: { disabled: true } };
-    const eagerness = this.spec.turnDetection?.eagerness;
-    const endOfSpeech = eagerness === 'low' ? EndSensitivity.END_SENSITIVITY_LOW : eagerness === 'high' ? EndSensitivity.END_SENSITIVITY_HIGH : undefined;
-    if (!endOfSpeech && this.spec.bargeIn) return undefined;
-    return {
-      ...(endOfSpeech ? { automaticActivityDetection: { endOfSpeechSensitivity: endOfSpeech } } : {}),
-      ...(this.spec.bargeIn ? {} : { activityHandling: ActivityHandling.NO_INTERRUPTION }),
-    };
-  }
-
-  private seedHistory(session: Session): void {
-    const turns = this.spec.history.filter((h) => h.text).map((h) => ({ role: h.role === 'assistant' ? 'model' : 'user', parts: [{ text: h.text }] }));
-    // turnComplete false: the past is context, not a question to answer now.
-    if (turns.length) session.sendClientContent({ turns, turnComplete: false });
   }
 
   private onMessage(m: LiveServerMessage): void {
@@ -362,43 +328,28 @@ export class GeminiLiveEngine implements VoiceEngine {
     reject?.(providerError(err, { label: LABEL, baseUrl: this.baseUrl }));
   }
 
+  /**
+   * Runs a socket callback. The SDK calls onmessage from a promise nobody awaits and ws calls onclose from an event
+   * emitter, so an exception escaping here (a throwing listener) would crash the process: it ends the session instead.
+   */
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if (this.state === 'connecting') { this.failConnect(err); return; }
+      try {
+        this.socket?.close();
+        this.finish(`the voice session failed while handling a Google Gemini event: ${(err as Error)?.message ?? err}`, 'engine error');
+      } catch {
+        // The listener threw again while being told; the socket is closing and nothing more is emitted.
+        this.state = 'closed';
+      }
+    }
+  }
 
   private emit(e: VoiceEngineEvent): void {
     this.onEvent(e);
   }
-}
-
-/** Gemini closes the socket to report errors; the close code and reason become an error shaped like an HTTP one. */
-function closeError(code: number, reason: string, cause: unknown): unknown {
-  const status = /quota|rate limit|resource.?exhausted/i.test(reason) ? 429
-    : code === 1007 || code === 1008 ? 400 : code === 1011 ? 500 : code === 1013 ? 503 : undefined;
-  if (status !== undefined) return Object.assign(new Error(reason || `the socket closed with code ${code}`), { status });
-  return cause ?? new Error(`the socket closed (${code}${reason ? `: ${reason}` : ''})`);
-}
-
-function split(details: ModalityTokenCount[] | undefined): { audio: number; other: number } | null {
-  if (!details?.length) return null;
-  let audio = 0;
-  let other = 0;
-  for (const d of details) {
-    if (d.modality === MediaModality.AUDIO) audio += d.tokenCount ?? 0;
-    else other += d.tokenCount ?? 0;
-  }
-  return { audio, other };
-}
-
-/** Usage by modality; without details, the prompt counts as text and the (spoken) response as audio. */
-export function voiceUsage(u: UsageMetadata | null): VoiceUsage {
-  if (!u) return { inputTextTokens: 0, inputAudioTokens: 0, outputTextTokens: 0, outputAudioTokens: 0 };
-  const prompt = split(u.promptTokensDetails) ?? { audio: 0, other: u.promptTokenCount ?? 0 };
-  const response = split(u.responseTokensDetails) ?? { audio: u.responseTokenCount ?? 0, other: 0 };
-  return {
-    inputTextTokens: prompt.other + (u.toolUsePromptTokenCount ?? 0),
-    inputAudioTokens: prompt.audio,
-    // Thinking is billed as output text.
-    outputTextTokens: response.other + (u.thoughtsTokenCount ?? 0),
-    outputAudioTokens: response.audio,
-  };
 }
 
 function newId(prefix: string): string {

@@ -164,6 +164,28 @@ test('push-to-talk marks the turn with activityStart and activityEnd, whatever t
   engine.close();
 });
 
+test("a push-to-talk press during a reply cuts it, and the old reply's end does not close the new turn", async () => {
+  const { engine, all, until, say } = open({ turnDetection: null });
+  await engine.connect();
+  fake.live.hear('Actually, never mind.');
+  fake.script([{ text: 'Let me explain our whole return policy in great detail, starting with the first rule. '.repeat(2) }, { text: 'No problem.' }]);
+  engine.sendText('What is your return policy?');
+  await until('audio');
+  // Pressed, spoken and released before Gemini's interrupted for the old reply can arrive.
+  engine.startTurn();
+  say(speechPcm(300));
+  engine.commitTurn();
+  const first = await until('response_done');
+  assert.is(first.status, 'cancelled');
+  await until('interrupted');
+  const second = await until('response_done', 2);
+  assert.is(second.status, 'completed');
+  assert.equal(all('user_transcript').map((t) => t.text), ['Actually, never mind.']);
+  assert.is(all('user_transcript')[0].itemId, all('user_turn')[0].itemId);
+  assert.is(all('agent_item_done').at(-1)!.text, 'No problem.');
+  engine.close();
+});
+
 test('speaking over the agent interrupts it and the next turn is answered', async () => {
   const { engine, all, until, say } = open();
   await engine.connect();
@@ -230,6 +252,21 @@ test('Gemini closing the socket mid-reply ends the response as failed, then a fa
   assert.is(events.at(-1)!.type, 'closed');
   engine.close();
   assert.is(all('closed').length, 1, 'close() after closed emits nothing more');
+});
+
+test('a listener that throws ends the session with an error instead of crashing the process', async () => {
+  const events: VoiceEngineEvent[] = [];
+  const engine = new GeminiLiveEngine(
+    { id: 'conn_c', kind: 'gemini', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, baseSpec,
+    (e) => { events.push(e); if (e.type === 'audio') throw new Error('the listener broke'); },
+    { allowPrivateNetwork: true },
+  );
+  await engine.connect();
+  engine.sendText('hi');
+  for (let i = 0; i < 200 && events.at(-1)?.type !== 'closed'; i++) await new Promise((r) => setTimeout(r, 10));
+  const err = events.find((e) => e.type === 'error') as Of<'error'>;
+  assert.match(err.message, /failed while handling a Google Gemini event: the listener broke/);
+  assert.equal(events.at(-1), { type: 'closed', reason: 'engine error' });
 });
 
 test('close() is idempotent and closed follows once', async () => {
