@@ -5,6 +5,7 @@ import { newId } from '../store/ids.js';
 import { sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
 import { readVisitorToken } from './identity.js';
+import { wasErased } from '../visitors/erased.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { RateLimiter } from './rate-limit.js';
@@ -27,6 +28,7 @@ export async function acceptUpload(app: AppContext, input: { botId: string; visi
   if (!chat.preview && !originAllowed(input.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot (security.allowedOrigins)');
   const visitorId = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
   if (!visitorId) throw new ApiError('unauthorized', 401, 'visitorToken: missing or not valid for this bot (take it from the ready frame)');
+  if (await wasErased(app, chat.bot.workspaceId, visitorId)) throw new ApiError('unauthorized', 401, 'visitorToken: this visitor was erased; reconnect the chat socket for a new token');
   const uploads = chat.config.vision.uploads;
   if (!uploads.enabled || !chat.brain?.canSee) throw forbidden('this bot does not take images (vision.uploads.enabled, and a brain that can see)');
   if (input.body.length === 0) throw badRequest('body: send the image bytes');

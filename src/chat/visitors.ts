@@ -4,6 +4,7 @@ import { newId } from '../store/ids.js';
 import type { ChatBot } from './bot-source.js';
 import { readVisitorToken, signVisitorToken, verifyIdentity } from './identity.js';
 import { chatCollections } from './records.js';
+import { wasErased } from '../visitors/erased.js';
 
 export interface VisitorIdentityInput {
   visitorToken?: string | null;
@@ -55,6 +56,7 @@ export async function resolveVisitor(app: AppContext, chat: ChatBot, input: Visi
   if (visitorId) {
     const rec = await visitors.findById(workspaceId, visitorId);
     if (rec?.userId) visitorId = null; // a verified visitor's id: only their hash opens it
+    else if (!rec && await wasErased(app, workspaceId, visitorId)) visitorId = null; // erased: a new visitor
   }
   visitorId ??= newId('vis', now);
   await visitors.updateOne({ workspaceId, _id: visitorId }, { $set: { lastSeenAt: now }, $setOnInsert: { createdAt: now, name: null, email: null } }, { upsert: true });

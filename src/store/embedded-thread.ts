@@ -18,6 +18,8 @@ const db = openSqlite(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
+// Deleted records are overwritten with zeros, not just marked free: erasure must not leave words in the file.
+db.pragma('secure_delete = ON');
 
 /** Calls that only read (everything else counts as a write). */
 const READS = new Set(['findById', 'findOne', 'find', 'count']);
@@ -63,6 +65,21 @@ function run(req: StoreRequest): unknown {
   }
 }
 
+/** Tries of a TRUNCATE checkpoint; each waits up to busy_timeout for readers on an older snapshot. */
+const SCRUB_TRIES = 3;
+
+/**
+ * After deletes for erasure: the WAL still holds the pages as they were before (with the erased words), so it
+ * is checkpointed into the database file (where the zeroed pages overwrite the old ones) and truncated.
+ */
+function scrub(): null {
+  for (let i = 0; i < SCRUB_TRIES; i++) {
+    const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+    if (!r?.busy) return null;
+  }
+  throw new Error('the embedded store could not empty its write-ahead log (another connection kept reading); the erased records are deleted but may still be in service.db-wal until the next checkpoint');
+}
+
 let batch: StoreReply[] = [];
 let open = false;
 
@@ -99,6 +116,13 @@ port.on('message', (req: StoreRequest) => {
       syncPort.close();
       port.close();
     })();
+    return;
+  }
+  if (req.op === 'scrub') {
+    commit(); // the deletes sent before it are committed first; a checkpoint cannot run inside a transaction
+    let reply: StoreReply;
+    try { reply = { id: req.id, ok: true, value: scrub() }; } catch (err) { reply = { id: req.id, ok: false, error: wireError(err) }; }
+    if (req.sync) { syncPort.postMessage(reply); Atomics.store(signal, 0, 1); Atomics.notify(signal, 0); } else port.postMessage([reply]);
     return;
   }
   const write = req.op !== 'call' || !READS.has(req.method);

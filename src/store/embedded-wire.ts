@@ -5,6 +5,7 @@ export type StoreRequest = (
   | { op: 'call'; collection: string; method: string; args: unknown[] }
   | { op: 'ensure'; collection: string; spec: CollectionSpec }
   | { op: 'drop'; workspaceId: string }
+  | { op: 'scrub' }
   | { op: 'close' }
 ) & {
   id: number;

@@ -28,6 +28,7 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
   const meta = openSqlite(file);
   meta.pragma('journal_mode = WAL');
   meta.pragma('busy_timeout = 5000');
+  meta.pragma('secure_delete = ON'); // see the store thread
   const files = new EmbeddedFileStore(meta, join(dataDir, 'files'));
   const thread = new StoreThread(file);
   const collections = new Map<string, EmbeddedCollection<Doc>>();
@@ -45,6 +46,10 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
     async dropWorkspace(workspaceId) {
       await thread.request({ op: 'drop', workspaceId });
       await files.deleteWorkspace(workspaceId);
+      await thread.request({ op: 'scrub' });
+    },
+    async scrub() {
+      await thread.request({ op: 'scrub' });
     },
     async close() {
       await thread.close();

@@ -43,6 +43,9 @@ export async function openMongoStore(url: string, dbName: string): Promise<Docum
       for (const n of names) await db.collection(n).deleteMany({ workspaceId }, { writeConcern: MAJORITY });
       await files.deleteWorkspace(workspaceId);
     },
+    // WiredTiger reuses the space of deleted documents and its journal is recycled; a deployment that must
+    // guarantee physical erasure encrypts its storage (docs/operations.md).
+    async scrub() {},
     async close() { await client.close(); },
   };
 }

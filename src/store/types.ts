@@ -103,6 +103,12 @@ export interface DocumentStore {
   readonly files: FileStore;
   /** Deletes every record of the workspace in every collection, and its files. */
   dropWorkspace(workspaceId: string): Promise<void>;
+  /**
+   * Makes what deletes removed unrecoverable from the store's own files, for erasure: call after the deletes.
+   * The embedded store zeroes freed space as it deletes (secure_delete) and here empties its write-ahead log,
+   * which still holds the old pages, into the database file. MongoDB manages its own files: nothing to do.
+   */
+  scrub(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import { notFound } from '../errors.js';
 import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';
 import { leadsCollection, leadView } from '../leads/service.js';
 import { deleteTeamRecordsOf, handoffs } from '../team/records.js';
+import { rememberErased } from './erased.js';
 
 const visitorView = (v: VisitorRecord) => ({
   id: v._id, userId: v.userId ?? null, name: v.name, email: v.email, createdAt: v.createdAt, lastSeenAt: v.lastSeenAt,
@@ -80,12 +81,16 @@ export async function exportVisitor(app: AppContext, workspaceId: string, visito
 /**
  * Erases the visitor and everything of theirs: conversations (open ones are closed first, so their actor stops
  * writing), messages, tool calls, attachments and their files, feedback, leads, handoffs, their questions in
- * the knowledge gaps, and stored events that carry their words. Anonymous analytics counters stay.
+ * the knowledge gaps, and stored events that carry their words. Anonymous analytics counters stay. The erasure
+ * is physical (the store scrubs what was deleted from its files), and the erased id is remembered by its hash so
+ * the visitor's old token cannot bring it back.
  */
 export async function eraseVisitor(app: AppContext, workspaceId: string, visitorId: string): Promise<{ conversations: number; messages: number; leads: number; attachments: number }> {
   const db = chatCollections(app);
   const visitor = await db.visitors.findById(workspaceId, visitorId);
   if (!visitor) throw notFound('visitor');
+  // First, so a reconnect while the records go cannot re-create this id.
+  await rememberErased(app, workspaceId, visitorId);
   const convs = await db.conversations.find({ workspaceId, visitorId });
   for (const c of convs) if (c.status === 'open') await conversationService(app).close(c._id, 'closed_by_team').catch(() => undefined);
   const convIds = convs.map((c) => c._id);
@@ -108,5 +113,6 @@ export async function eraseVisitor(app: AppContext, workspaceId: string, visitor
   await forgetGapAsks(app, workspaceId, { visitorId, conversationIds: convIds });
   const conversations = convIds.length ? await db.conversations.deleteMany({ workspaceId, _id: inConvs }) : 0;
   await db.visitors.deleteOne({ workspaceId, _id: visitorId });
+  await app.store.scrub();
   return { conversations, messages, leads, attachments };
 }
