@@ -3,8 +3,9 @@ import { checkAccess } from '../auth/access.js';
 import { recordAudit } from '../auth/audit.js';
 import { authenticate } from '../auth/authenticate.js';
 import { SESSION_COOKIE, sessionCookie } from '../auth/sessions.js';
-import { ApiError, badRequest, fromZodIssues, notImplemented, unauthorized } from '../errors.js';
+import { ApiError, badRequest, notImplemented, unauthorized } from '../errors.js';
 import { Router } from '../http/router.js';
+import { validate } from '../validation.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
 import { buildOpenApi } from './openapi.js';
@@ -65,9 +66,9 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
   return async (req: HttpRequest): Promise<HttpResponse> => {
     const principal = await authenticate(app, req);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
-    const query = def.query ? parseWith(def.query, Object.fromEntries(req.query), 'query') : undefined;
+    const query = def.query ? validate(def.query, Object.fromEntries(req.query), { prefix: 'query' }) : undefined;
     let body: unknown;
-    if (def.body && !def.rawBody) body = parseWith(def.body, parseJson(req), '');
+    if (def.body && !def.rawBody) body = validate(def.body, parseJson(req), { root: 'body' });
     const ctx: ApiContext = {
       app, req, params: req.params, body, query, principal,
       get workspaceId() {
@@ -96,10 +97,4 @@ function parseJson(req: HttpRequest): unknown {
   const type = req.headers['content-type'] ?? '';
   if (type && !type.includes('json')) throw badRequest(`body: send JSON with Content-Type: application/json (got ${type.split(';')[0]})`);
   try { return JSON.parse(req.body.toString('utf8')); } catch { throw badRequest('body: not valid JSON'); }
-}
-
-function parseWith<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: any[] } } }, value: unknown, prefix: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw fromZodIssues(r.error.issues, prefix);
-  return r.data;
 }

@@ -1,6 +1,6 @@
 /** Validating a config: one `invalid` (422) ApiError whose message names each field path, then the problem. */
-import type { z } from 'zod';
-import { fromZodIssues, invalid } from '../../errors.js';
+import { invalid } from '../../errors.js';
+import { validate } from '../../validation.js';
 import { BotConfigSchema, type BotConfig } from './schema.js';
 
 /** Keys that could reach Object.prototype through a merge or a naive copy; never valid setting names. */
@@ -24,22 +24,10 @@ export function findUnsafeInput(value: unknown, path: string[] = []): { path: st
   return null;
 }
 
-type Issue = { path: PropertyKey[]; message: string };
-
-/** zod reports unknown keys on their parent object; name each key itself so typos point at the typo. */
-function flattenIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Issue[] {
-  return issues.flatMap((issue): Issue[] =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...issue.path, key], message: 'unknown setting' }))
-      : [{ path: [...issue.path], message: issue.message }],
-  );
-}
-
 /** Parses and validates a whole (or partial) config, filling defaults. Throws ApiError `invalid` (422). */
 export function parseBotConfig(input: unknown): BotConfig {
   const bad = findUnsafeInput(input);
   if (bad) throw invalid(`${bad.path}: ${bad.message}`, [bad]);
-  const result = BotConfigSchema.safeParse(input);
-  if (!result.success) throw fromZodIssues(flattenIssues(result.error.issues));
-  return result.data;
+  // Unknown keys are named one by one (validate), so a typo points at the typo.
+  return validate(BotConfigSchema, input, { root: 'config', noun: 'setting' });
 }
