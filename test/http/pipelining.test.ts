@@ -1,0 +1,63 @@
+import { connect } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+test.before(async () => { s = await startTestServer(); });
+test.after(async () => { await s.stop(); });
+
+const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: t\r\n\r\n`;
+const post = (path: string, body: string) =>
+  `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+/** Writes `requests` in one write on one connection; resolves with the status lines received, and whether the server closed it. */
+function pipeline(requests: string[], waitMs = 1500): Promise<{ statuses: number[]; bodies: string[]; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(s.port, '127.0.0.1', () => socket.write(requests.join('')));
+    let raw = '';
+    let closed = false;
+    socket.on('data', (b) => { raw += String(b); });
+    socket.on('error', () => { closed = true; });
+    socket.on('close', () => { closed = true; });
+    const settle = () => {
+      socket.destroy();
+      // Each answer has a Content-Length body and no trailing newline: the next status line follows the body directly.
+      const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      const bodies = raw.split(/HTTP\/1\.1 \d{3} /).slice(1).map((part) => part.slice(part.indexOf('\r\n\r\n') + 4));
+      resolve({ statuses, bodies, closed });
+    };
+    setTimeout(settle, waitMs);
+    socket.on('close', () => setTimeout(settle, 10));
+    socket.setTimeout(waitMs * 4, () => reject(new Error('no answer')));
+  });
+}
+
+test('pipelined requests to routes that answer at once come back in order, bodies included', async () => {
+  const r = await pipeline([
+    get('/healthz'),
+    get('/api/v1/nope'),
+    post('/api/v1/setup', '{}'),
+    post('/api/v1/auth/login', '{not json'),
+    `DELETE /healthz HTTP/1.1\r\nHost: t\r\n\r\n`,
+    get('/healthz'),
+  ]);
+  assert.equal(r.statuses, [200, 404, 422, 400, 405, 200]);
+  assert.match(r.bodies[0], '"ok":true');
+  assert.match(r.bodies[2], '"code":"invalid"');
+  assert.match(r.bodies[3], 'body: not valid JSON');
+  assert.not.ok(r.closed, 'the connection stays open');
+});
+
+// uWebSockets.js refuses a pipelined request that arrives while the previous response still waits on I/O
+// (here the store thread): it closes the connection and aborts that response (docs/performance.md, issue 27).
+test('a pipelined request behind one that waits on storage closes the connection, and the server carries on', async () => {
+  const r = await pipeline([get('/api/v1/setup'), get('/api/v1/setup'), get('/healthz')]);
+  assert.ok(r.closed);
+  assert.is(r.statuses.length, 0, 'no partial or out-of-order answer');
+  for (let i = 0; i < 50 && s.http.inFlight > 0; i++) await new Promise((done) => setTimeout(done, 20));
+  assert.is(s.http.inFlight, 0, 'the aborted request is not left in flight');
+  assert.is((await s.request('GET', '/api/v1/setup')).status, 200);
+});
+
+test.run();
