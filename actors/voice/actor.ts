@@ -262,9 +262,9 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     if (!id || !item || item.interrupted || (item.done && item.playedMs !== null)) return;
     item.interrupted = true;
     this.state.current = null;
+    // The engine stops generating by itself: on the visitor's speech (turn detection with barge-in) or when
+    // push-to-talk is pressed (startTurn cancels). Cancelling here too could hit the next reply already under way.
     this.sendFrame({ t: 'voice_interrupt', itemId: id });
-    // Engines that do not cancel by themselves on speech (push-to-talk, Gemini) stop generating now.
-    if (!item.done) this.engine?.interrupt(null, 0);
   }
 
   /** Stores the turns that are complete, in order, through the conversation actor (its one writer). */

@@ -3,7 +3,7 @@ import { perApp } from '../../src/app.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import { encodeFrame } from '../../src/chat/protocol.js';
 import { capReached, usageToday } from '../../src/chat/usage.js';
-import { AUDIO_FRAMES_PER_SECOND, decodeAudioFrame, type VoiceMode } from '../../src/chat/voice-frames.js';
+import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, decodeAudioFrame, type VoiceMode } from '../../src/chat/voice-frames.js';
 import { voiceSetup } from '../../src/chat/voice-setup.js';
 import { ApiError } from '../../src/errors.js';
 import { newId } from '../../src/store/ids.js';
@@ -24,7 +24,7 @@ const CAP_NAMES = { dailyUsd: 'security.caps.dailyUsd', dailyVoiceMinutes: 'secu
  * bot (security.caps.concurrentVoiceSessions). The chat socket hands it the visitor's audio and control frames.
  */
 export class VoiceService {
-  private readonly bySocket = new Map<number, { actor: VoiceSessionActor; second: number; frames: number }>();
+  private readonly bySocket = new Map<number, { actor: VoiceSessionActor; tokens: number; at: number }>();
   private readonly perBot = new Map<string, number>();
 
   constructor(private readonly app: AppContext) {
@@ -57,7 +57,7 @@ export class VoiceService {
     if (capped) return { ok: false, code: 'rate_limited', message: `voice is not available any more today (${CAP_NAMES[capped]} reached); you can keep chatting by text` };
 
     const sessionId = newId('vs', this.app.clock.now());
-    const entry = { actor: null as unknown as VoiceSessionActor, second: 0, frames: 0 };
+    const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
     let ended = false;
     const actor = new VoiceSessionActor({
       sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
@@ -99,9 +99,12 @@ export class VoiceService {
     const engine = s.actor.engine;
     const decoded = decodeAudioFrame(frame, engine?.inputRate ?? 24_000);
     if (!decoded.ok) return decoded.message;
-    const second = Math.floor(this.app.clock.now() / 1000);
-    if (second !== s.second) { s.second = second; s.frames = 0; }
-    if (++s.frames > AUDIO_FRAMES_PER_SECOND) return `too many audio frames; at most ${AUDIO_FRAMES_PER_SECOND} a second (send 20 ms frames)`;
+    // A token bucket on real throughput (so the real clock): bursts after a network stall pass, a flood does not.
+    const now = performance.now();
+    s.tokens = Math.min(AUDIO_BURST_FRAMES, s.tokens + ((now - s.at) * AUDIO_FRAMES_PER_SECOND) / 1000);
+    s.at = now;
+    if (s.tokens < 1) return `too many audio frames; at most ${AUDIO_FRAMES_PER_SECOND} a second (send 20 ms frames)`;
+    s.tokens -= 1;
     s.actor.relayAudio(decoded.pcm);
     return null;
   }

@@ -9,6 +9,8 @@ export const AUDIO_FRAME = 0x01;
 export const MAX_AUDIO_FRAME_MS = 100;
 /** Microphone frames a second one socket may send (20 ms frames are 50 a second). */
 export const AUDIO_FRAMES_PER_SECOND = 100;
+/** Frames a socket may send at once after a pause (a network stall delivers frames in a bunch): 5 s of 20 ms. */
+export const AUDIO_BURST_FRAMES = 250;
 
 const itemId = z.string().min(1).max(80);
 

@@ -165,7 +165,8 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
   }
 
   interrupt(itemId: string | null, playedMs: number): void {
-    this.cancelResponse();
+    // A played report may come after the next reply has begun: only the reply still speaking this item is cancelled.
+    if (!itemId || (itemId === this.audioItem && this.activeResponse !== null)) this.cancelResponse();
     if (!itemId) return;
     let ms = Math.max(0, Math.round(playedMs));
     // The API refuses a cut past the audio it sent; the widget may report a little more than it got.

@@ -74,12 +74,15 @@ export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInpu
 /** A scripted widget: sends frames, and waits for the frames it expects (in arrival order). */
 export class Visitor {
   readonly frames: any[] = [];
+  /** Binary frames (voice audio), in arrival order. */
+  readonly audio: Buffer[] = [];
   private waiters: Array<{ pred: (f: any) => boolean; resolve: (f: any) => void; from: number }> = [];
   private cursor = 0;
   ready: any;
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) { this.audio.push(data as Buffer); return; }
       const f = JSON.parse(String(data));
       this.frames.push(f);
       this.waiters = this.waiters.filter((w) => {

@@ -1,0 +1,115 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { FakeRealtime } from '../fakes/openai-realtime.js';
+import { RATES, audioBytes, speak, startVoice, startVoiceWorld, until } from './world.js';
+
+const R = RATES.openai;
+
+test('a whole spoken turn: the visitor is heard, the agent answers in audio with captions, both turns are stored as voice', async () => {
+  const w = await startVoiceWorld({ config: { identity: { agentName: 'Ava' } } });
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear('What are your opening hours?');
+    w.fake.script({ text: 'We are open from nine to five, Monday to Friday.' });
+    const v = await w.visitor();
+    const started = await startVoice(v);
+    assert.is(started.state, 'listening');
+    assert.is(started.inputRate, R.input);
+    assert.is(started.outputRate, R.output);
+    assert.is(started.mode, 'hands_free');
+
+    speak(v, R.input);
+    // The agent may start answering before the visitor's words are transcribed: both arrive, in either order.
+    const item = await v.next('voice_item');
+    const user = await until(() => v.frames.some((f) => f.t === 'message' && f.message.role === 'user'), 5000, 'user turn')
+      .then(() => v.frames.find((f) => f.t === 'message' && f.message.role === 'user'));
+    assert.is(user.message.text, 'What are your opening hours?');
+    assert.is(user.message.modality, 'voice');
+    await until(() => v.frames.some((f) => f.t === 'voice' && f.state === 'speaking'), 5000, 'speaking');
+    // Every byte of the agent's audio reaches the widget as binary frames (0x01 + PCM16 at outputRate).
+    await until(() => realtime.connections[0].items.some((i) => i.role === 'assistant' && i.audioMs > 0), 5000, 'reply audio');
+    const sentMs = realtime.connections[0].items.find((i) => i.role === 'assistant')!.audioMs;
+    await until(() => Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 5000, 'all audio relayed');
+    assert.ok(v.audio.every((b) => b[0] === 0x01), 'audio frames start with 0x01');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: sentMs });
+    const reply = await v.reply();
+    assert.is(reply.message.text, 'We are open from nine to five, Monday to Friday.');
+    assert.is(reply.message.modality, 'voice');
+    assert.is(reply.message.id, item.messageId);
+    assert.is(reply.deltas.join(''), 'We are open from nine to five, Monday to Friday.');
+
+    // The transcript through the REST API: the visitor's turn first, then the agent's.
+    const conversationId = user.conversationId;
+    const list = await w.server.request('GET', `/api/v1/conversations/${conversationId}`, { headers: w.owner.headers });
+    assert.is(list.status, 200);
+    const voiceTurns = list.body.messages.filter((m: any) => m.modality === 'voice').map((m: any) => [m.role, m.text]);
+    assert.equal(voiceTurns, [['user', 'What are your opening hours?'], ['assistant', 'We are open from nine to five, Monday to Friday.']]);
+
+    // The engine was configured from the bot: its prompt, realtime voice defaults, input transcription, the spoken cap.
+    const session = realtime.connections[0].session;
+    assert.match(session.instructions, /You are Ava/);
+    assert.match(session.instructions, /spoken aloud/);
+    assert.is(session.max_output_tokens, 2048);
+    assert.is(session.audio.input.turn_detection.type, 'semantic_vad');
+    assert.ok(session.audio.input.transcription, 'input transcription is on');
+
+    v.send({ t: 'voice_stop' });
+    const ended = await v.next('voice', (f) => f.state === 'ended');
+    assert.is(ended.reason, 'visitor');
+    await until(() => !realtime.connections[0].open, 5000, 'engine socket closed');
+
+    // The chat goes on in text with the same history.
+    w.fake.script({ text: 'Anything else?' });
+    v.say('Thanks');
+    const text = await v.reply();
+    assert.is(text.message.modality, 'text');
+    const body = w.fake.lastBody('/chat/completions');
+    assert.ok(JSON.stringify(body.messages).includes('What are your opening hours?'), 'the text reply sees the spoken turns');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('typed text during a voice session is answered by the engine, in voice', async () => {
+  const w = await startVoiceWorld();
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    w.fake.script({ text: 'Sure, I can help with that.' });
+    const v = await w.visitor();
+    await startVoice(v);
+    v.say('Can you help me?');
+    const item = await v.next('voice_item');
+    await until(() => realtime.sent('conversation.item.create').some((e) => JSON.stringify(e.event).includes('Can you help me?')), 5000, 'text to engine');
+    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
+    const reply = await v.reply();
+    assert.is(reply.message.modality, 'voice');
+    assert.is(reply.message.text, 'Sure, I can help with that.');
+    assert.equal(w.fake.requests.filter((r) => r.path.includes('/chat/completions')).length, 0, 'no text reply was asked for');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('speakGreeting: a conversation that starts with voice begins with the agent saying hello', async () => {
+  const w = await startVoiceWorld({ config: { welcome: { speakGreeting: true } } });
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    w.fake.script({ text: 'Hello! How can I help you today?' });
+    const v = await w.visitor();
+    await startVoice(v);
+    const item = await v.next('voice_item');
+    assert.ok(realtime.sent('response.create').length >= 1);
+    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
+    const reply = await v.reply();
+    assert.is(reply.message.text, 'Hello! How can I help you today?');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test.run();
