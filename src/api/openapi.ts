@@ -75,10 +75,14 @@ function describeAccess(a: Access): string {
   }
 }
 
-function security(a: Access) {
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Alternatives, each a set of schemes sent together: a session that changes something also sends its CSRF token. */
+function security(a: Access, method: string) {
   if (a.kind === 'public') return [];
-  if (a.kind === 'user') return [{ session: [] }];
-  return [{ bearer: a.kind === 'scope' ? [a.scope] : [] }, { session: [] }];
+  const session = SAFE_METHODS.has(method) ? { session: [] } : { session: [], csrf: [] };
+  if (a.kind === 'user') return [session];
+  return [{ bearer: a.kind === 'scope' ? [a.scope] : [] }, session];
 }
 
 /** OpenAPI 3.1 from the operation table and the same zod schemas that validate requests. */
@@ -106,10 +110,12 @@ export function buildOpenApi(api: BuiltApi, publicUrl: string): Record<string, u
     const operation: Record<string, unknown> = {
       operationId: `${op.method.toLowerCase()}${op.path.replace(/^\/api\/v1/, '').replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
       summary: op.summary,
-      description: describeAccess(op.access) + (def ? '' : ' Not built yet in this release: answers 501.'),
+      description: describeAccess(op.access)
+        + (op.access.kind !== 'public' && !SAFE_METHODS.has(op.method) ? ' With a session, also send X-CSRF-Token.' : '')
+        + (def ? '' : ' Not built yet in this release: answers 501.'),
       tags: [op.tag],
       parameters: params,
-      security: security(op.access),
+      security: security(op.access, op.method),
       responses,
     };
     if (def?.rawBody) {
@@ -129,7 +135,14 @@ export function buildOpenApi(api: BuiltApi, publicUrl: string): Record<string, u
       schemas: { Error: ErrorSchema, ...components },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API token created by an admin (Authorization: Bearer <token>).' },
-        session: { type: 'apiKey', in: 'cookie', name: 'sc_session', description: 'Session cookie from POST /api/v1/auth/login; state-changing requests also need X-CSRF-Token.' },
+        session: {
+          type: 'apiKey', in: 'cookie', name: 'sc_session',
+          description: 'Session cookie from POST /api/v1/auth/login. A browser signed in to this server sends it by itself (this reference too); POST, PUT, PATCH and DELETE also need csrf.',
+        },
+        csrf: {
+          type: 'apiKey', in: 'header', name: 'X-CSRF-Token',
+          description: "The session's CSRF token: csrfToken in the answer of POST /api/v1/auth/login or GET /api/v1/me. Required with the session cookie on POST, PUT, PATCH and DELETE; not with an API token. This reference fills it in when you are signed in.",
+        },
       },
     },
   };

@@ -22,7 +22,20 @@ const DOCS_HTML = `<!doctype html>
 <body><div id="docs"></div>
 <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/api/docs/init.js"></script></body></html>`;
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#docs', deepLinking: true, tryItOutEnabled: false, persistAuthorization: false });`;
+/**
+ * "Try it out" sends to the page's own origin (the only one its CSP allows, and the one the session cookie belongs to),
+ * whatever PUBLIC_URL says. Signed in, the browser sends the session cookie by itself; the CSRF token comes from GET /me.
+ */
+const DOCS_INIT = `fetch('/api/openapi.json').then(function (r) { return r.json(); }).then(function (spec) {
+  spec.servers = [{ url: location.origin }];
+  window.ui = SwaggerUIBundle({ spec: spec, dom_id: '#docs', deepLinking: true, tryItOutEnabled: false, persistAuthorization: false,
+    onComplete: function () {
+      fetch('/api/v1/me', { credentials: 'same-origin' })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (me) { if (me && me.csrfToken) window.ui.preauthorizeApiKey('csrf', me.csrfToken); })
+        .catch(function () { /* not signed in: Authorize by hand */ });
+    } });
+});`;
 
 /** OpenAPI document, the interactive reference (local assets only), health, and the browser bundles. */
 export function systemModule(getOpenApi: () => Record<string, unknown>): ApiModule {
