@@ -36,7 +36,7 @@ export const badRequest = (message: string) => new ApiError('bad_request', 400, 
 export const invalid = (message: string, details?: unknown) => new ApiError('invalid', 422, message, {}, details);
 export const unauthorized = (message = 'sign in or send a valid API token') => new ApiError('unauthorized', 401, message);
 export const forbidden = (message = 'not allowed') => new ApiError('forbidden', 403, message);
-export const csrfError = (message = 'missing or wrong X-CSRF-Token header') => new ApiError('csrf', 403, message);
+export const csrfError = (message = "missing or wrong X-CSRF-Token header: a signed-in request that changes something sends the session's csrfToken (from the sign-in answer or GET /api/v1/me) in it") => new ApiError('csrf', 403, message);
 export const notFound = (what = 'record') => new ApiError('not_found', 404, `${what} not found`);
 export const conflict = (message: string) => new ApiError('conflict', 409, message);
 export const rateLimited = (retryAfterSec: number, message = 'too many requests') =>
