@@ -34,6 +34,15 @@ test('state-changing operations need the token with a session, reading ones and 
   assert.match(doc.paths['/api/v1/bots/{id}'].delete.description, /With a session, also send X-CSRF-Token\./);
 });
 
+test('a change sent with the session but without the token says where the token comes from', async () => {
+  const r = await server.request('POST', '/api/v1/bots', { body: { name: 'No token' }, headers: { cookie: owner.cookie } });
+  assert.is(r.status, 403);
+  assert.equal(r.body.error, {
+    code: 'csrf',
+    message: "missing or wrong X-CSRF-Token header: a signed-in request that changes something sends the session's csrfToken (from the sign-in answer or GET /api/v1/me) in it",
+  });
+});
+
 test('signed in, "Try it out" in the reference creates a bot', async () => {
   const context = await browser.newContext();
   try {
