@@ -28,7 +28,7 @@ const ENTRIES: readonly CatalogEntry[] = Object.freeze([
   {
     kind: 'openai_compatible', letter: 'A', label: 'OpenAI-compatible server', needsBaseUrl: true, defaultBaseUrl: null,
     capabilities: { ...none, text: true, embeddings: true },
-    docsHint: 'Any server speaking the OpenAI Chat Completions API (Ollama, vLLM, LM Studio, OpenRouter...). Base URL ends in /v1, e.g. http://localhost:11434/v1; the key may be any text if the server needs none.',
+    docsHint: 'Any server speaking the OpenAI Chat Completions API (Ollama, vLLM, LM Studio, OpenRouter...). Base URL ends in /v1, e.g. http://localhost:11434/v1 (an address on this machine or your network needs the server started with ALLOW_PRIVATE_NETWORK=true); the key may be any text if the server needs none.',
   },
   {
     kind: 'openai', letter: 'B', label: 'OpenAI', needsBaseUrl: false, defaultBaseUrl: OPENAI_BASE_URL,

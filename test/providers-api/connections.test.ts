@@ -13,6 +13,7 @@ test('the catalog lists the four kinds of provider', async () => {
   const r = await w.as('GET', '/api/v1/providers/catalog');
   assert.is(r.status, 200);
   assert.equal(r.body.items.map((p: any) => p.letter), ['A', 'B', 'C', 'D']);
+  assert.match(r.body.items[0].docsHint, /http:\/\/localhost:11434\/v1 \(an address on this machine or your network needs the server started with ALLOW_PRIVATE_NETWORK=true\)/);
 });
 
 test('a bad key gives 422 naming apiKey and nothing is saved', async () => {
