@@ -22,21 +22,28 @@ export interface ValidateOptions {
 
 /** Parses `value`; throws one 422 `invalid` ApiError naming every problem (up to ten in the message, all in details). */
 export function validate<T>(schema: z.ZodType<T>, value: unknown, opts: ValidateOptions = {}): T {
-  const result = schema.safeParse(value, { error: issueMessages(opts.noun ?? 'field') });
+  const result = schema.safeParse(value, { error: issueMessages(opts.noun) });
   if (result.success) return result.data;
   const problems = flatten(result.error.issues).map((p) => (p.path.length || opts.prefix ? p : { ...p, path: [opts.root ?? 'body'] }));
   throw fromZodIssues(problems, opts.prefix);
 }
 
-/** The zod error map behind `validate`, for callers that parse themselves. */
+const maps = new Map<string, z.core.$ZodErrorMap>();
+
+/** The zod error map behind `validate`, for callers that parse themselves (one per noun, made once). */
 export function issueMessages(noun = 'field'): z.core.$ZodErrorMap {
-  return (iss) => {
-    try {
-      return describe(iss, noun);
-    } catch {
-      return undefined; // an issue shape this does not know keeps zod's words rather than failing the request
-    }
-  };
+  let map = maps.get(noun);
+  if (!map) {
+    map = (iss) => {
+      try {
+        return describe(iss, noun);
+      } catch {
+        return undefined; // an issue shape this does not know keeps zod's words rather than failing the request
+      }
+    };
+    maps.set(noun, map);
+  }
+  return map;
 }
 
 function describe(iss: RawIssue, noun: string): string | undefined {
