@@ -92,9 +92,9 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
 
   protected override async onStart(): Promise<void> {
     const { app, chat, conversationId, conversations } = this.init;
-    this.frame('connecting');
     const attach = await conversations.ask(conversationId, { type: 'voiceAttach', port: this.port });
     if (!attach.ok) throw new VoiceRefusedError(attach.code, attach.message);
+    this.frame('connecting');
     try {
       const db = this.collections;
       const conv = await db.conversations.findById(chat.bot.workspaceId, conversationId);
@@ -188,6 +188,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
       case 'audio': {
         const item = this.turns.items.get(e.itemId);
         if (!item || item.interrupted) return;
+        item.audioStartedAt ??= now;
         item.audioBytes += e.pcm.length;
         this.usage.outputBytes += e.pcm.length;
         if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm), true);
@@ -204,13 +205,15 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
       }
       case 'agent_item_done':
         this.turns.itemDone(e.itemId, e.text, now);
+        this.doneSpeaking();
         return this.flush();
       case 'tool_call': return this.tools.run(e.callId, e.name, e.arguments);
       case 'response_done':
         this.usage.addResponse(e.usage);
         this.turns.finishAll(now);
         this.flush();
-        if (this.tools.running === 0 && this.state.phase !== 'speaking') this.setPhase('listening');
+        this.doneSpeaking();
+        if (this.tools.running === 0 && this.state.phase === 'thinking') this.setPhase('listening');
         if (this.state.goodbye && this.tools.running === 0) this.scheduleGoodbye();
         return;
       case 'interrupted':
@@ -248,11 +251,27 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     item.playedMs = played;
     // The engine's memory is cut to what was heard, like the stored transcript.
     if (item.interrupted) this.engine?.interrupt(itemId, Math.round(played));
-    if (this.state.current === itemId && !item.interrupted && item.done) {
-      this.state.current = null;
-      if (this.state.phase === 'speaking') this.setPhase('listening');
-    }
+    this.doneSpeaking();
     this.flush();
+  }
+
+  /** The agent has finished speaking once its current item is complete and the widget has played it. */
+  private doneSpeaking(): void {
+    const item = this.state.current ? this.turns.items.get(this.state.current) : undefined;
+    if (!item || item.interrupted || !item.done || item.playedMs === null) return;
+    this.state.current = null;
+    if (this.state.phase === 'speaking') this.setPhase('listening');
+  }
+
+  /**
+   * Whether the agent's voice may still be playing: the current item until the widget says it played it, at most
+   * its audio's length after its first audio (plus a margin), so a widget that never reports cannot hold voice open.
+   */
+  private speaking(): boolean {
+    const item = this.state.current ? this.turns.items.get(this.state.current) : undefined;
+    if (!item || item.interrupted) return false;
+    if (!item.done || item.audioStartedAt === null) return true;
+    return this.clock.now() < item.audioStartedAt + this.turns.audioMs(item) + 2_000;
   }
 
   /** Stops the agent's voice now: the widget drops its playback and reports how much was heard. */
@@ -290,7 +309,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     const ms = this.init.chat.config.voice.idleSeconds * 1000;
     const quietFor = this.clock.now() - this.state.lastActivityAt;
     // Not idle while the agent speaks or a tool runs.
-    if (quietFor >= ms && this.state.phase !== 'speaking' && this.tools.running === 0) return this.end('idle');
+    if (quietFor >= ms && !this.speaking() && this.tools.running === 0) return this.end('idle');
     this.timers.set('idle', Math.max(1000, ms - quietFor), { type: 'idle' });
   }
 

@@ -81,10 +81,13 @@ export class VoiceService {
       const api = err instanceof ApiError ? err : null;
       if (!refused && !api) this.app.log.error({ err, sessionId }, 'voice session failed to start');
       const message = refused?.message ?? api?.message ?? 'the voice engine could not be reached; please try again, or keep chatting by text';
+      // A refusal by the conversation comes before any voice frame: it is answered as an error frame. Past that,
+      // the widget was told `connecting`, so it is told `ended` with the reason.
+      if (refused) return { ok: false, code: refused.code, message };
       if (!socket.closed) {
         socket.send(encodeFrame({ t: 'voice', state: 'ended', sessionId, mode, inputRate: 0, outputRate: 0, reason: 'engine_error', message }));
       }
-      return { ok: false, code: refused?.code ?? 'unavailable', message, told: true };
+      return { ok: false, code: 'unavailable', message, told: true };
     }
     return { ok: true, sessionId };
   }

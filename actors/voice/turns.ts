@@ -13,7 +13,11 @@ export interface AgentItem {
   interrupted: boolean;
   playedMs: number | null;
   done: boolean;
+  /** Its response has ended, so its usage is known and rides on the stored turn. */
+  responded: boolean;
   text: string | null;
+  /** Clock time the first audio of it was relayed (null before). */
+  audioStartedAt: number | null;
 }
 
 type Slot =
@@ -43,7 +47,9 @@ export class TurnLog {
   }
 
   agentItem(itemId: string, messageId: string, responseId: string, now: number): AgentItem {
-    const item: AgentItem = { itemId, messageId, responseId, parts: [], audioBytes: 0, interrupted: false, playedMs: null, done: false, text: null };
+    const item: AgentItem = {
+      itemId, messageId, responseId, parts: [], audioBytes: 0, interrupted: false, playedMs: null, done: false, responded: false, text: null, audioStartedAt: null,
+    };
     this.items.set(itemId, item);
     this.slots.push({ kind: 'agent', item, since: now });
     return item;
@@ -63,9 +69,12 @@ export class TurnLog {
     if (slot) slot.since = now;
   }
 
-  /** Every item not yet complete is complete now (the response ended or was cancelled). */
+  /** The response ended (or was cancelled): every item so far is complete, with its usage known. */
   finishAll(now: number): void {
-    for (const item of this.items.values()) if (!item.done) this.itemDone(item.itemId, '', now);
+    for (const item of this.items.values()) {
+      if (!item.done) this.itemDone(item.itemId, '', now);
+      item.responded = true;
+    }
   }
 
   /** Removes and returns the turns that can be stored now, oldest first. */
@@ -81,7 +90,7 @@ export class TurnLog {
         continue;
       }
       const item = head.item;
-      if (!item.done && !expired) break;
+      if (!(item.done && item.responded) && !expired) break;
       if (item.interrupted && item.playedMs === null && !expired) break;
       this.slots.shift();
       this.items.delete(item.itemId);

@@ -2,12 +2,13 @@ import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderConnection } from '../providers/index.js';
+import { defaultRealtimeModel } from '../providers/voice.js';
 
 /** The engine a bot's voice sessions use, resolved from its config and the workspace's connections. */
 export interface VoiceSetup {
   mode: 'realtime';
   connection: ProviderConnection & { kind: 'openai' | 'gemini' };
-  /** Empty: the engine's default model and voice. */
+  /** The realtime model (the engine's default when the bot names none); empty voice: the engine's default. */
   model: string;
   voice: string;
 }
@@ -39,6 +40,7 @@ export async function voiceSetup(app: AppContext, workspaceId: string, config: B
   return {
     mode: 'realtime',
     connection: { id: doc._id, kind: doc.kind as 'openai' | 'gemini', apiKey, baseUrl: doc.baseUrl ?? null },
-    model: v.realtime.model, voice: v.realtime.voice,
+    // The model is always named, so usage is priced for the model that ran.
+    model: v.realtime.model || defaultRealtimeModel(doc.kind), voice: v.realtime.voice,
   };
 }

@@ -27,10 +27,10 @@ export interface ChatWorld {
 }
 
 /** A server with an owner, a provider connection of `kind` pointed at a fake, and a published bot. */
-export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInput; clock?: Clock; identitySecret?: string } = {}): Promise<ChatWorld> {
+export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInput; clock?: Clock; identitySecret?: string; env?: Record<string, string> } = {}): Promise<ChatWorld> {
   const kind = opts.kind ?? 'openai';
   const fake = kind === 'gemini' ? await startFakeGemini() : await startFakeOpenAI();
-  const server = await startTestServer({ clock: opts.clock });
+  const server = await startTestServer({ clock: opts.clock, env: opts.env });
   const owner = await setupOwner(server);
   const { app } = server;
   const workspaceId = owner.workspaceId;

@@ -1,0 +1,66 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { FakeRealtime } from '../fakes/openai-realtime.js';
+import { RATES, audioBytes, seen, speak, startVoice, startVoiceWorld, until } from './world.js';
+
+const R = RATES.openai;
+
+test('a tool call in voice runs on the server like in text; its result goes back to the engine and the answer is spoken', async () => {
+  const w = await startVoiceWorld({ config: { behavior: { leadCapture: { enabled: true } } } });
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear('My name is Ada, ada@example.com');
+    w.fake.script([
+      { toolCalls: [{ id: 'call_lead', name: 'capture_lead', arguments: { name: 'Ada', email: 'ada@example.com' } }, { id: 'call_face', name: 'express', arguments: { mood: 'happy' } }] },
+      { text: 'Thanks Ada, I saved your details.' },
+    ]);
+    const v = await w.visitor();
+    await startVoice(v);
+    const offered = realtime.connections[0].session.tools.map((t: any) => t.name);
+    assert.ok(offered.includes('capture_lead') && offered.includes('express') && offered.includes('end_conversation'), offered.join());
+    speak(v, R.input);
+    // The tool shows as agent status, the face changes, then the spoken answer comes.
+    await seen(v, 'status', (f) => f.state === 'tool');
+    const face = await seen(v, 'face');
+    assert.is(face.mood, 'happy');
+    const item = await seen(v, 'voice_item');
+    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
+    const reply = await seen(v, 'message', (f) => f.message.id === item.messageId);
+    assert.is(reply.message.text, 'Thanks Ada, I saved your details.');
+    const outputs = realtime.sent('conversation.item.create').filter((e) => e.event.item.type === 'function_call_output').map((e) => e.event.item.call_id);
+    assert.equal(outputs.sort(), ['call_face', 'call_lead']);
+    // The lead is saved and the calls recorded, as in text.
+    const leads = await w.server.request('GET', '/api/v1/leads', { headers: w.owner.headers });
+    assert.is(leads.body.items[0].fields.email, 'ada@example.com');
+    const conv = await w.server.request('GET', `/api/v1/conversations/${reply.conversationId}`, { headers: w.owner.headers });
+    assert.equal(conv.body.toolCalls.map((c: any) => c.name).sort(), ['capture_lead', 'express']);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('end_conversation in voice: the goodbye is spoken, then the conversation and the voice session end', async () => {
+  const w = await startVoiceWorld();
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear('That is all, bye');
+    w.fake.script([{ text: 'Goodbye!', toolCalls: [{ name: 'end_conversation', arguments: {} }] }, { text: '' }]);
+    const v = await w.visitor();
+    await startVoice(v);
+    speak(v, R.input);
+    const item = await seen(v, 'voice_item');
+    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
+    const ended = await seen(v, 'ended', () => true, 8000);
+    assert.is(ended.reason, 'agent_goodbye');
+    const voiceEnded = await seen(v, 'voice', (f) => f.state === 'ended');
+    assert.is(voiceEnded.reason, 'conversation_ended');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test.run();
