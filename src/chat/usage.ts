@@ -9,11 +9,11 @@ export function usageToday(app: AppContext, workspaceId: string, botId: string):
   return chatCollections(app).usage.findById(workspaceId, usageDayId(botId, utcDay(app.clock.now())));
 }
 
-/** Which daily cap today's usage has reached, if any (text replies: spend and messages; voice adds minutes). */
+/** Which daily cap today's usage has reached, if any (spend and replies; voice also its minutes). */
 export function capReached(caps: BotConfig['security']['caps'], day: UsageDayRecord | null, voice = false): 'dailyUsd' | 'dailyMessages' | 'dailyVoiceMinutes' | null {
   const cost = day?.costUsd ?? 0, replies = day?.replies ?? 0, voiceSeconds = day?.voiceSeconds ?? 0;
   if (caps.dailyUsd !== null && cost >= caps.dailyUsd) return 'dailyUsd';
-  if (!voice && caps.dailyMessages !== null && replies >= caps.dailyMessages) return 'dailyMessages';
+  if (caps.dailyMessages !== null && replies >= caps.dailyMessages) return 'dailyMessages';
   if (voice && caps.dailyVoiceMinutes !== null && voiceSeconds >= caps.dailyVoiceMinutes * 60) return 'dailyVoiceMinutes';
   return null;
 }
