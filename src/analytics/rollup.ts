@@ -1,6 +1,7 @@
 /**
- * Daily analytics counters, kept up to date from the events bus: one record per workspace, bot and UTC day
- * (plus one per model and one per tool name). Reports then read a few dozen small records instead of scanning
+ * Daily analytics counters, kept up to date from the events bus: one record per workspace, bot and day (plus one
+ * per model and one per tool name). A day is a calendar day in the workspace's time zone (settings.timezone) at
+ * the time the event is counted; changing the zone later does not move what was already counted. Reports then read a few dozen small records instead of scanning
  * every conversation, so they stay fast however many conversations a workspace holds. Counters are history:
  * erasing a visitor removes their personal data, not the anonymous counts.
  *
@@ -10,10 +11,12 @@
  * the last interval's counts, and they could be rebuilt from the events store (kept a week).
  */
 import { perApp, type AppContext } from '../app.js';
-import { chatCollections, utcDay } from '../chat/records.js';
+import { workspaceTimezone } from '../auth/settings.js';
+import { chatCollections } from '../chat/records.js';
 import type { TimerHandle } from '../clock.js';
 import type { EventRecord } from '../events/bus.js';
 import type { Doc } from '../store/types.js';
+import { dayIn } from './period.js';
 
 export const COUNTERS = [
   'conversations', 'visitorMessages', 'replies', 'teamMessages', 'systemMessages', 'leads',
@@ -42,13 +45,23 @@ export const analyticsCollections = perApp((app: AppContext) => ({
 
 const key = (...parts: string[]) => parts.map((p) => p.replace(/[^A-Za-z0-9_.:-]/g, '_')).join('|');
 
-type Scope = { workspaceId: string; botId: string; day: string };
+/**
+ * Increments are gathered per quarter hour of UTC time and turned into the workspace's days when written (the
+ * zone is read then, not on the event's path). Every zone's offset is a whole number of quarter hours, so a
+ * quarter hour never straddles two local days.
+ */
+const SLOT_MS = 15 * 60_000;
+
+/** Where an increment goes: `at` is the start of its quarter hour until write() turns it into a day. */
+type Scope = { workspaceId: string; botId: string; at: number };
+type DayScope = { workspaceId: string; botId: string; day: string };
 type Reply = Scope & { messageId: string };
 type ToolCall = Scope & { name: string; isError: boolean; durationMs: number };
+type Increments = Partial<Record<Counter, number>>;
 
 /** Counter increments not yet written. Adding is synchronous; write() stores them (about one upsert per key). */
 class Batch {
-  daily = new Map<string, Scope & { inc: Partial<Record<Counter, number>> }>();
+  daily = new Map<string, Scope & { inc: Increments }>();
   replies: Reply[] = [];
   tools: ToolCall[] = [];
 
@@ -58,8 +71,8 @@ class Batch {
     const d = e.data as Record<string, any>;
     const botId = typeof d.botId === 'string' ? d.botId : null;
     if (!botId) return;
-    const s: Scope = { workspaceId: e.workspaceId, botId, day: utcDay(e.createdAt) };
-    const inc: Partial<Record<Counter, number>> = {};
+    const s: Scope = { workspaceId: e.workspaceId, botId, at: e.createdAt - (e.createdAt % SLOT_MS) };
+    const inc: Increments = {};
     switch (e.type) {
       case 'conversation.started': inc.conversations = 1; break;
       case 'conversation.ended': inc.conversationsEnded = 1; break;
@@ -91,18 +104,20 @@ class Batch {
     this.count(s, inc);
   }
 
-  private count(s: Scope, inc: Partial<Record<Counter, number>>): void {
+  private count(s: Scope, inc: Increments): void {
     if (!Object.keys(inc).length) return;
-    const k = key('ad', s.botId, s.day);
-    const mapKey = `${s.workspaceId}\u0000${k}`;
+    const mapKey = `${s.workspaceId}\u0000${s.botId}\u0000${s.at}`;
     let row = this.daily.get(mapKey);
-    if (!row) this.daily.set(mapKey, row = { ...s, inc: {} });
-    for (const [c, n] of Object.entries(inc) as Array<[Counter, number]>) row.inc[c] = (row.inc[c] ?? 0) + n;
+    if (!row) this.daily.set(mapKey, row = { workspaceId: s.workspaceId, botId: s.botId, at: s.at, inc: {} });
+    add(row.inc, inc);
   }
 
   async write(app: AppContext): Promise<void> {
     const cols = analyticsCollections(app);
-    const models = new Map<string, Scope & { model: string; replies: number; inputTokens: number; outputTokens: number; costUsd: number }>();
+    const zones = new Map<string, string>();
+    for (const ws of new Set([...this.daily.values(), ...this.replies, ...this.tools].map((s) => s.workspaceId))) zones.set(ws, await workspaceTimezone(app, ws));
+    const scoped = (s: Scope): DayScope => ({ workspaceId: s.workspaceId, botId: s.botId, day: dayIn(s.at, zones.get(s.workspaceId)!) });
+    const models = new Map<string, DayScope & { model: string; replies: number; inputTokens: number; outputTokens: number; costUsd: number }>();
     for (const [workspaceId, list] of groupBy(this.replies, (r) => r.workspaceId)) {
       const found = await chatCollections(app).messages.find({ workspaceId, _id: { $in: [...new Set(list.map((r) => r.messageId))] } });
       const byId = new Map(found.map((m) => [m._id, m]));
@@ -111,8 +126,9 @@ class Batch {
         const model = m?.model ?? 'unknown';
         const input = m?.usage?.inputTokens ?? 0, output = m?.usage?.outputTokens ?? 0, cost = m?.costUsd ?? 0;
         this.count(r, { replies: 1, inputTokens: input, outputTokens: output, costUsd: cost });
-        const mk = `${workspaceId}\u0000${key('am', r.botId, r.day, model)}`;
-        const row = models.get(mk) ?? { workspaceId, botId: r.botId, day: r.day, model, replies: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+        const { day } = scoped(r);
+        const mk = `${workspaceId}\u0000${key('am', r.botId, day, model)}`;
+        const row = models.get(mk) ?? { workspaceId, botId: r.botId, day, model, replies: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
         row.replies += 1; row.inputTokens += input; row.outputTokens += output; row.costUsd += cost;
         models.set(mk, row);
       }
@@ -123,22 +139,35 @@ class Batch {
     }
     // Durations are pushed one at a time (the store pushes one value per update); tool calls are few per turn.
     for (const t of this.tools) {
+      const { day } = scoped(t);
       await cols.tools.updateOne(
-        { workspaceId: t.workspaceId, _id: key('at', t.botId, t.day, t.name) },
+        { workspaceId: t.workspaceId, _id: key('at', t.botId, day, t.name) },
         {
           $inc: { calls: 1, errors: t.isError ? 1 : 0, totalMs: t.durationMs },
           $push: { durations: { value: t.durationMs, slice: DURATION_SAMPLES } },
-          $setOnInsert: { botId: t.botId, day: t.day, name: t.name },
+          $setOnInsert: { botId: t.botId, day, name: t.name },
         },
         { upsert: true },
       );
     }
+    const days = new Map<string, DayScope & { inc: Increments }>();
     for (const r of this.daily.values()) {
+      const s = scoped(r);
+      const k = `${s.workspaceId}\u0000${key('ad', s.botId, s.day)}`;
+      let row = days.get(k);
+      if (!row) days.set(k, row = { ...s, inc: {} });
+      add(row.inc, r.inc);
+    }
+    for (const r of days.values()) {
       await cols.daily.updateOne(
         { workspaceId: r.workspaceId, _id: key('ad', r.botId, r.day) }, { $inc: r.inc, $setOnInsert: { botId: r.botId, day: r.day } }, { upsert: true },
       );
     }
   }
+}
+
+function add(to: Increments, inc: Increments): void {
+  for (const [c, n] of Object.entries(inc) as Array<[Counter, number]>) to[c] = (to[c] ?? 0) + n;
 }
 
 function groupBy<T>(items: T[], by: (t: T) => string): Map<string, T[]> {

@@ -3,7 +3,7 @@
  * Kept small: what more than one area reads (name, language, time zone, retention, who may be invited).
  */
 import { z } from 'zod';
-import type { AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app.js';
 import { notFound } from '../errors.js';
 import { workspaces } from './records.js';
 
@@ -17,11 +17,11 @@ const domain = z.string().trim().toLowerCase()
 export const SettingsSchema = z.object({
   /** Shown in the admin panel and on invitation pages. */
   name: z.string().trim().min(1).max(100),
-  /** Language tag new bots start with. */
-  defaultLanguage: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
-  /** IANA time zone for analytics days and exports. */
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC'),
-  /** Conversations older than this many days are deleted; null keeps them. */
+  /** Language tag new bots start with (their identity.language, up to 35 characters). */
+  defaultLanguage: z.string().max(35).regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
+  /** IANA time zone of analytics days, and the zone new bots start with (identity and opening hours). */
+  timezone: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC'),
+  /** Conversations whose last message is older than this many days are deleted (src/retention/); null keeps them. */
   conversationRetentionDays: z.number().int().min(1).max(3650).nullable(),
   /** When not empty, invitations may only go to e-mail addresses in these domains. */
   allowedEmailDomains: z.array(domain).max(50),
@@ -45,5 +45,24 @@ export async function getSettings(app: AppContext, workspaceId: string): Promise
 export async function updateSettings(app: AppContext, workspaceId: string, patch: Partial<Settings>): Promise<Settings> {
   const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined).map(([k, v]) => [`settings.${k}`, v]));
   if (Object.keys(set).length) await workspaces(app).updateOne({ workspaceId, _id: workspaceId }, { $set: set });
+  zones(app).delete(workspaceId);
   return getSettings(app, workspaceId);
+}
+
+/**
+ * How long a workspace's time zone is reused without reading the settings again. Analytics counting asks for it
+ * on every batch; a change made here applies at once, one made through another process within this time.
+ */
+export const ZONE_CACHE_MS = 60_000;
+const zones = perApp(() => new Map<string, { timezone: string; readAt: number }>());
+
+/** The workspace's time zone; UTC for a workspace that is gone. */
+export async function workspaceTimezone(app: AppContext, workspaceId: string): Promise<string> {
+  const now = app.clock.now();
+  const cached = zones(app).get(workspaceId);
+  if (cached && now - cached.readAt < ZONE_CACHE_MS) return cached.timezone;
+  const ws = await workspaces(app).findById(workspaceId, workspaceId);
+  const timezone = ws?.settings.timezone ?? 'UTC';
+  zones(app).set(workspaceId, { timezone, readAt: now });
+  return timezone;
 }

@@ -3,11 +3,13 @@
  * restore, status, identity secret. Publishing is in publish.ts.
  */
 import type { AppContext } from '../app.js';
+import { getSettings } from '../auth/settings.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { listConnections, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import { sealSecret } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import { applyConfigPatch, parseBotConfig, type BotConfig } from './config/index.js';
+import type { BotConfigInput } from './config/schema.js';
 import { botVersions, bots, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
 import { findBotTemplate } from './templates.js';
 
@@ -55,10 +57,25 @@ async function withFirstBrain(app: AppContext, workspaceId: string, draft: BotCo
   return { ...draft, brain: { ...draft.brain, connectionId: first._id, model } };
 }
 
+/**
+ * A new bot speaks the workspace's language and lives in its time zone (settings defaultLanguage and timezone):
+ * identity.language, identity.timezone and behavior.hours.timezone, unless the template sets them itself.
+ */
+async function workspaceDefaults(app: AppContext, workspaceId: string, template: BotConfigInput): Promise<BotConfigInput> {
+  const { defaultLanguage, timezone } = await getSettings(app, workspaceId);
+  const identity = template.identity ?? {};
+  const behavior = template.behavior ?? {};
+  return {
+    ...template,
+    identity: { language: defaultLanguage, timezone, ...identity },
+    behavior: { ...behavior, hours: { timezone, ...behavior.hours } },
+  };
+}
+
 export async function createBot(app: AppContext, workspaceId: string, input: { name: string; templateId?: string }): Promise<BotRecord> {
   const template = input.templateId === undefined ? undefined : findBotTemplate(input.templateId);
   if (input.templateId !== undefined && !template) throw badRequest(`templateId: unknown template ${JSON.stringify(input.templateId)}`);
-  const draft = await withFirstBrain(app, workspaceId, parseBotConfig(template?.config ?? {}));
+  const draft = await withFirstBrain(app, workspaceId, parseBotConfig(await workspaceDefaults(app, workspaceId, template?.config ?? {})));
   const now = app.clock.now();
   const bot: BotRecord = {
     _id: newId('bot', now), workspaceId, name: input.name, status: 'running', draft, revision: 1, published: null,

@@ -1,5 +1,5 @@
 /** Analytics (service-api.md, Analytics): summary, per-day series, tool use, provider usage. Period: src/analytics/period.ts. */
-import { resolvePeriod, PeriodQuery } from '../../analytics/period.js';
+import { periodOf, PeriodQuery } from '../../analytics/period.js';
 import { analyticsRollup } from '../../analytics/rollup.js';
 import { summary, timeseries, toolUse, usage } from '../../analytics/service.js';
 import { z } from 'zod';
@@ -32,12 +32,12 @@ export const analyticsModule: ApiModule = {
   },
   routes: [
     route({ op: 'GET /api/v1/analytics/summary', query: PeriodQuery, response: SummaryResponse,
-      handler: ({ app, workspaceId, query }) => summary(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
+      handler: async ({ app, workspaceId, query }) => summary(app, workspaceId, await periodOf(app, workspaceId, query)) }),
     route({ op: 'GET /api/v1/analytics/timeseries', query: PeriodQuery, response: TimeseriesResponse,
-      handler: ({ app, workspaceId, query }) => timeseries(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
+      handler: async ({ app, workspaceId, query }) => timeseries(app, workspaceId, await periodOf(app, workspaceId, query)) }),
     route({ op: 'GET /api/v1/analytics/tools', query: PeriodQuery, response: ToolsResponse,
-      handler: ({ app, workspaceId, query }) => toolUse(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
+      handler: async ({ app, workspaceId, query }) => toolUse(app, workspaceId, await periodOf(app, workspaceId, query)) }),
     route({ op: 'GET /api/v1/analytics/usage', query: PeriodQuery, response: UsageResponse,
-      handler: ({ app, workspaceId, query }) => usage(app, workspaceId, resolvePeriod(query, app.clock.now())) }),
+      handler: async ({ app, workspaceId, query }) => usage(app, workspaceId, await periodOf(app, workspaceId, query)) }),
   ],
 };
