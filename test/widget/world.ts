@@ -6,8 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { startFakeOpenAI } from '../fakes/openai.js';
-import type { FakeServer } from '../fakes/script.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildWidget, type Bundle, type BundleSize } from './build.js';
@@ -16,7 +15,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 export interface WidgetWorld {
   server: TestServer;
-  fake: FakeServer;
+  /** The fake OpenAI (chat completions, and `realtime` for voice). */
+  fake: FakeOpenAI;
   owner: TestSession;
   sizes: Record<Bundle, BundleSize>;
   /** The host site's origin (another port, so another origin than the server). */

@@ -8,6 +8,8 @@ import { runPageTool, toolSpecs } from './page-tools.js';
 
 export interface Msg {
   id: string;
+  /** The stored message's place in the conversation (none while streaming or not yet stored). */
+  seq?: number;
   role: 'user' | 'assistant' | 'human_agent' | 'system_event' | 'error';
   text: string;
   authorName?: string | null;
@@ -179,7 +181,14 @@ export class Session {
     const list = this.state.messages;
     const i = list.findIndex((x) => x.id === (replaceId ?? m.id) || x.id === m.id);
     // The stored message keeps what only the widget knows: local image previews and the visitor's thumb.
-    const next = i < 0 ? [...list, m] : list.map((x, k) => (k === i ? { ...m, images: x.images, feedback: x.feedback } : x));
+    let next: Msg[];
+    if (i >= 0) next = list.map((x, k) => (k === i ? { ...m, images: x.images, feedback: x.feedback } : x));
+    else {
+      // A stored message goes before replies still streaming and later messages: a spoken question's words are
+      // known only after the agent has begun answering it.
+      const at = m.seq === undefined ? -1 : list.findIndex((x) => x.streaming || (x.seq ?? -1) > m.seq!);
+      next = at < 0 ? [...list, m] : [...list.slice(0, at), m, ...list.slice(at)];
+    }
     this.set({ messages: next });
   }
 
@@ -257,7 +266,7 @@ export class Session {
 
 function toMsg(m: any): Msg {
   return {
-    id: m.id, role: m.role, text: m.text ?? '', authorName: m.authorName, createdAt: m.createdAt ?? Date.now(),
+    id: m.id, seq: m.seq, role: m.role, text: m.text ?? '', authorName: m.authorName, createdAt: m.createdAt ?? Date.now(),
     citations: m.citations, attachmentCount: m.attachments?.length ?? 0, modality: m.modality,
   };
 }

@@ -64,6 +64,7 @@ export const STRINGS = {
   'voice.ended.no_microphone': 'No microphone was found. Connect one and press the microphone button again, or keep typing here.',
   'voice.ended.mic_busy': 'The microphone is in use by another app. Close that app and try again, or keep typing here.',
   'voice.ended.unsupported': 'Voice does not work in this browser: it needs a secure (https) page and a recent Chrome, Edge, Firefox or Safari. You can keep typing here.',
+  'voice.ended.needs_click': 'The browser needs a click before it can play sound. Press the microphone button to start voice.',
   'voice.ended.load_failed': 'Voice could not be loaded. Check your connection and try again, or keep typing here.',
   'voice.ended.rate_limited': 'Voice is not available right now because a usage limit was reached. Please try again later, or keep typing here.',
   'voice.ended.cap_reached': 'Voice has reached its limit for today. Please continue in the chat.',

@@ -73,7 +73,7 @@ export function VoiceBar({ v, s, t }: { v: VoiceLink; s: VoiceSnapshot; t: T }) 
     if (!e.repeat) v.ptt(down);
   };
   return (
-    <div class={`vb ${state}`} role="group" aria-label={t('voice.bar')} tabIndex={-1} onKeyDown={space(true)} onKeyUp={space(false)}>
+    <div class={`vb ${state}`} data-playing={s.playing} role="group" aria-label={t('voice.bar')} tabIndex={-1} onKeyDown={space(true)} onKeyUp={space(false)}>
       {/* In push-to-talk the talk button is the microphone; a second one beside it would confuse. */}
       {live && ptt ? null : <span class="vi" aria-hidden="true">{s.muted && live ? MIC_OFF : MIC}</span>}
       <span class="vs" role="status" aria-live="polite">{t(`voice.state.${state}` as 'voice.state.listening')}</span>

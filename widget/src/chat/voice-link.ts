@@ -130,7 +130,9 @@ export class VoiceLink implements VoiceSink {
     // Stopped before it began: nothing to report.
     if (!(reason === 'visitor' && before?.state === 'starting')) {
       const key = `voice.ended.${reason}`;
-      const text = reason === 'refused' && s.message ? s.message : key in STRINGS ? this.t(key as StringKey) : s.message || this.t('voice.ended.engine_error');
+      // A session refused before it was live (the server says why: taken over, engine unreachable) keeps the server's words.
+      const early = reason === 'refused' || (reason === 'engine_error' && (before?.state === 'starting' || before?.state === 'connecting'));
+      const text = early && s.message ? s.message : key in STRINGS ? this.t(key as StringKey) : s.message || this.t('voice.ended.engine_error');
       this.session.addLine(CALM.has(reason) ? 'system_event' : 'error', text);
     }
     this.hideTimer = window.setTimeout(() => {

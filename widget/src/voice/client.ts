@@ -20,7 +20,7 @@ export interface VoiceSnapshot {
   /** The agent's audio is playing now. */
   playing: boolean;
   /** With `ended`: the server's reason, or the client's (permission_denied, no_microphone, mic_busy,
-   *  unsupported, rate_limited, refused, socket_closed, no_answer). */
+   *  unsupported, needs_click, rate_limited, refused, socket_closed, no_answer). */
   reason?: string;
   /** With `ended`: the server's own wording, if it sent one. */
   message?: string;
@@ -43,6 +43,10 @@ export interface VoiceDeps {
 const LIVE = new Set<VoiceState>(['listening', 'thinking', 'speaking']);
 /** The server answers voice_start at once with `connecting`; silence this long means it never will. */
 const ANSWER_MS = 20_000;
+/** Refusals of microphone frames that arrive this long after the end were about frames already on the way. */
+const LATE_AUDIO_MS = 3000;
+/** How long a suspended AudioContext may take to resume before the visitor is asked to click. */
+const RESUME_MS = 1500;
 
 export class VoiceClient {
   snap: VoiceSnapshot = { state: 'ended', mode: 'hands_free', muted: false, talking: false, playing: false };
@@ -55,6 +59,7 @@ export class VoiceClient {
   private item: string | null = null;
   private itemMessage: string | null = null;
   private timer = 0;
+  private endedAt = 0;
 
   constructor(private readonly d: VoiceDeps) {}
 
@@ -78,8 +83,14 @@ export class VoiceClient {
     } catch (err) {
       return this.end(err instanceof MicError ? err.reason : 'unsupported');
     }
-    // Ended (stopped) while the browser asked for the microphone.
-    if ((this.snap.state as VoiceState) !== 'starting') { for (const t of stream.getTracks()) t.stop(); return; }
+    // Browsers run audio only after a click in the page: started from script alone, the context stays suspended.
+    if (this.d.ctx.state !== 'running') await Promise.race([this.d.ctx.resume().catch(() => {}), new Promise((r) => setTimeout(r, RESUME_MS))]);
+    const problem = (this.snap.state as VoiceState) !== 'starting' ? 'stopped' : this.d.ctx.state !== 'running' ? 'needs_click' : null;
+    if (problem) {
+      for (const t of stream.getTracks()) t.stop();
+      // Ended (stopped) while the browser asked for the microphone: nothing more to say.
+      return problem === 'needs_click' ? this.end(problem) : undefined;
+    }
     this.stream = stream;
     if (!this.d.send({ t: 'voice_start', ...(mode ? { mode } : {}) })) return this.end('socket_closed');
     this.sentStart = true;
@@ -122,8 +133,8 @@ export class VoiceClient {
       case 'voice': {
         if (this.sessionId && f.sessionId !== this.sessionId) return;
         clearTimeout(this.timer);
-        if (!this.sessionId) this.open(f);
         if (f.state === 'ended') return this.end(f.reason || 'engine_error', f.message);
+        if (!this.sessionId) this.open(f);
         const was = this.snap.state;
         this.set({ state: f.state, mode: f.mode ?? this.snap.mode });
         // Leaving `speaking`: every frame of the item has arrived (same socket, in order).
@@ -150,10 +161,19 @@ export class VoiceClient {
     this.player.push(this.item, data.slice(1, 1 + ((b.length - 1) & ~1)));
   }
 
-  /** An error frame; true when it answers our voice_start (the server refused to start voice). */
+  /**
+   * An error frame; true when it is about voice: the refusal of our voice_start, or a refused audio frame
+   * (bad_request: during the session, or microphone frames that were on the way when the server ended it).
+   */
   onError(f: { code: string; message: string; clientId?: string }): boolean {
-    if (this.snap.state !== 'starting' || !this.sentStart || this.sessionId || f.clientId) return false;
-    this.end(f.code === 'rate_limited' ? 'rate_limited' : 'refused', f.message);
+    if (f.clientId || !this.sentStart) return false;
+    if (this.snap.state === 'starting' && !this.sessionId) {
+      this.end(f.code === 'rate_limited' ? 'rate_limited' : 'refused', f.message);
+      return true;
+    }
+    const recent = this.snap.state !== 'ended' || performance.now() - this.endedAt < LATE_AUDIO_MS;
+    if (f.code !== 'bad_request' || !recent) return false;
+    console.warn('ServiceChat voice:', f.message);
     return true;
   }
 
@@ -199,6 +219,7 @@ export class VoiceClient {
 
   private end(reason: string, message?: string) {
     clearTimeout(this.timer);
+    this.endedAt = performance.now();
     this.capture?.close();
     if (!this.capture) for (const t of this.stream?.getTracks() ?? []) t.stop();
     this.player?.close();
