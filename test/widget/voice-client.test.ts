@@ -180,6 +180,21 @@ test('a refused microphone ends the attempt with permission_denied and sends not
   await page.context().close();
 });
 
+test('without any microphone the attempt ends with no_microphone', async () => {
+  // A browser without the fake device: this machine has no sound card.
+  const bare = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] });
+  try {
+    const ctx = await bare.newContext();
+    await ctx.grantPermissions(['microphone']);
+    const page = await ctx.newPage();
+    await page.goto(url);
+    const s = await h(page, 'return h.start({ answer: false })');
+    assert.equal([s.state, s.reason], ['ended', 'no_microphone']);
+  } finally {
+    await bare.close();
+  }
+});
+
 test('an error answering voice_start ends it with the reason; the session ended by the server releases the microphone', async () => {
   const page = await open();
   await h(page, 'return h.start({ answer: false })');

@@ -58,6 +58,8 @@ test('the microphone shows only when voice is set up, and voice.js loads only wh
   const plain = await w.createBot();
   const page = await openChat(plain);
   assert.is(await page.locator('.mic').count(), 0);
+  await page.evaluate(() => (window as any).ServiceChat.startVoice());
+  assert.equal(await voiceEvents(page), [{ state: 'ended', reason: 'disabled' }]);
   const page2 = await openChat();
   assert.is(await page2.locator('.cp .mic').getAttribute('aria-label'), 'Talk by voice');
   const loaded = () => page2.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/voice.js')));
@@ -160,7 +162,11 @@ test('push-to-talk from the page API: audio only while the button is held, the r
   w.fake.realtime.hear(QUESTION);
   w.fake.script({ text: LONG_REPLY });
   const page = await openChat();
+  // From a closed chat: startVoice opens it.
+  await page.locator('button.l').click();
+  await page.locator('.w.panel[hidden]').waitFor({ state: 'attached' });
   await page.click('#talk');
+  await page.locator('.w.panel:not([hidden])').waitFor();
   const talk = page.locator('.vb .talk');
   await talk.waitFor();
   await page.locator('.vb.ptt').waitFor({ timeout: 10_000 });
@@ -245,6 +251,26 @@ test('on a page that is not a secure context voice explains that the browser can
   await page.locator('.line.error', { hasText: 'Voice does not work in this browser' }).waitFor();
   assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'unsupported' });
   await shot(page, 'unsupported');
+});
+
+test('in the floating layout without a composer the microphone is a labelled button, and the caption says when voice ended', async () => {
+  const floating = await w.createBot({
+    voice: { enabled: true, mode: 'realtime' }, welcome: { message: 'Hi! Tap to talk to me.', suggestedPrompts: [] },
+    appearance: { layout: 'floating', floating: { composer: false }, theme: { accent: '#0f766e', mode: 'dark' } },
+  });
+  const page = await w.newPage(undefined, mic);
+  await page.goto(w.page('/floating-voice', w.embed(floating)));
+  await page.locator('button.l').click();
+  const solo = page.locator('.fl .mic.solo');
+  await solo.waitFor();
+  assert.is(await solo.textContent(), 'Talk by voice');
+  await solo.click();
+  await page.locator('.fl .vb.listening').waitFor({ timeout: 10_000 });
+  await shot(page, 'floating-listening');
+  await page.click('.vb .ve');
+  await page.locator('.cap', { hasText: 'Voice ended. You can keep chatting here.' }).waitFor();
+  await solo.waitFor();
+  await shot(page, 'floating-ended');
 });
 
 test('under prefers-reduced-motion the level meter is replaced by the static state icon', async () => {
