@@ -114,9 +114,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     }
     const attachments = await this.claimAttachments(msg.attachments);
     if ('error' in attachments) return { ok: false, code: 'invalid', message: attachments.error };
-    const first = conv.messageCount === 0;
     const stored = await this.storeMessage({ role: 'user', text, attachments: attachments.refs }, msg.clientId);
-    if (first) await this.app.events.publish(conv.workspaceId, 'conversation.started', { botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId });
     // During a voice session the engine answers typed text too (in voice), so the session keeps one context.
     if (this.state.voice && !conv.takenOverBy) this.state.voice.sendText(text);
     else await requestReply(this);

@@ -102,6 +102,8 @@ export class ConversationService {
       createdAt: now, updatedAt: now, lastMessageAt: now, idleEndsAt: null, endedAt: null, csat: null,
     };
     await chatCollections(this.app).conversations.insertOne(conversation);
+    // Whatever opens it (a first message, a lead form, a handoff request, voice), a conversation starts once.
+    await this.app.events.publish(conversation.workspaceId, 'conversation.started', { botId: conversation.botId, conversationId: conversation._id, visitorId: conversation.visitorId });
     return { ok: true, conversation };
   }
 

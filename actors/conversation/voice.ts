@@ -28,11 +28,9 @@ export async function handleVoiceTurn(a: ConversationActor, msg: Msg<'voiceTurn'
   const config = a.s.chat?.config;
   if (conv.status !== 'open' || !config) return null;
   if (msg.role === 'user' && conv.messageCount >= 3 * config.security.maxTurnsPerConversation) return null;
-  const first = conv.messageCount === 0;
   const extra: Partial<MessageRecord> = { modality: 'voice' };
   if (msg.role === 'assistant') Object.assign(extra, { model: msg.model, usage: msg.usage, costUsd: msg.costUsd });
   const stored: PublicMessage = await a.storeMessage({ id: msg.id, role: msg.role, text: msg.text, extra });
-  if (first) await a.app.events.publish(conv.workspaceId, 'conversation.started', { botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId });
   if (msg.role === 'assistant') await countUsage(a, { costUsd: msg.costUsd ?? 0, replies: 1, voiceSeconds: 0 });
   return stored;
 }

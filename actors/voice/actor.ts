@@ -2,7 +2,7 @@ import type { ConversationService, VoicePort } from '../conversation/index.js';
 import type { AppContext } from '../../src/app.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import type { ChatHub } from '../../src/chat/hub.js';
-import { encodeFrame, type ServerFrame } from '../../src/chat/protocol.js';
+import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/chat/protocol.js';
 import { chatCollections } from '../../src/chat/records.js';
 import { audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
 import type { VoiceSetup } from '../../src/chat/voice-setup.js';
@@ -365,5 +365,5 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
 
 /** The conversation refused the session (ended, taken over): the widget gets this code and message. */
 export class VoiceRefusedError extends Error {
-  constructor(readonly code: 'not_found' | 'forbidden' | 'invalid' | 'rate_limited' | 'bad_request' | 'session_limit' | 'internal' | 'unavailable', message: string) { super(message); }
+  constructor(readonly code: ChatErrorCode, message: string) { super(message); }
 }

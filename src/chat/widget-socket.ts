@@ -16,6 +16,7 @@ import { requestHandoff } from '../team/handoff.js';
 import { submitLeadForm } from '../leads/capture.js';
 import { leadFormFrame } from '../leads/form.js';
 import { voiceSessions } from '../../actors/voice/index.js';
+import { publishedBotWatch } from './published-watch.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
@@ -46,6 +47,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
   const frames = new RateLimiter(app.clock, 60_000);
   const send = (conn: SocketConn<WidgetSocketData>, f: ServerFrame) => conn.send(encodeFrame(f));
   const voice = voiceSessions(app);
+  const published = publishedBotWatch(app);
 
   return {
     path: WIDGET_CHAT_PATH,
@@ -87,6 +89,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         feedback: { thumbs: config.behavior.feedback.thumbs, csat: config.behavior.feedback.csat },
       });
       d.history = [];
+      published.add(conn);
       if (d.conversationId) service.hub.join(d.conversationId, conn);
       // leadCapture.when start: the form comes before the first message (its answer opens the conversation).
       const lc = config.behavior.leadCapture;
@@ -117,6 +120,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
     },
     close(conn) {
+      published.remove(conn);
       voice.socketClosed(conn);
       const id = conn.data.conversationId;
       if (!id) return;
