@@ -14,6 +14,7 @@ import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
+import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 
 export interface RunningServer {
@@ -69,6 +70,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     const api = buildApi(app, modules);
     openApi = buildOpenApi(api, config.publicUrl);
     for (const m of modules) await m.start?.(app);
+    startRetentionJob(app);
     const server = createHttpServer({
       logger: log, router: api.router, bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy,
       sockets: modules.flatMap((m) => m.sockets?.(app) ?? []),

@@ -1,0 +1,89 @@
+/**
+ * Conversation retention (workspace setting conversationRetentionDays): a scheduled job deletes conversations
+ * whose last message is older than the workspace keeps them, with everything of theirs (delete-conversations.ts).
+ * node-cron runs it on the wall clock; the sweep itself reads the app's clock, so tests drive it with a fake one.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import { perApp, type AppContext } from '../app.js';
+import { workspaces } from '../auth/records.js';
+import type { ConversationRecord } from '../chat/records.js';
+import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
+
+/** Every hour, at seven minutes past (UTC): a conversation goes within the hour after it expires. */
+export const RETENTION_SCHEDULE = '7 * * * *';
+/** Conversations deleted per store round trip. */
+const PAGE = 200;
+const DAY_MS = 86_400_000;
+
+/** The conversations collection with the index the sweep reads by (both adapters add an index declared later). */
+const conversationsByAge = perApp((app: AppContext) => app.store.collection<ConversationRecord>('conversations', {
+  indexes: [{ fields: [['workspaceId', 1], ['lastMessageAt', 1]] }],
+}));
+
+export interface RetentionRun { workspaces: number; conversations: number; messages: number; attachments: number }
+
+/** Deletes every expired conversation of every workspace that limits retention; returns what went. */
+export async function runRetention(app: AppContext): Promise<RetentionRun> {
+  const now = app.clock.now();
+  const run: RetentionRun = { workspaces: 0, conversations: 0, messages: 0, attachments: 0 };
+  const limited = await workspaces(app).find({ 'settings.conversationRetentionDays': { $gte: 1 } }, { crossWorkspace: true, sort: [['_id', 1]] });
+  for (const ws of limited) {
+    const cutoff = now - ws.settings.conversationRetentionDays! * DAY_MS;
+    const counts: DeletedCounts = { conversations: 0, messages: 0, attachments: 0 };
+    for (;;) {
+      const page = await conversationsByAge(app).find(
+        { workspaceId: ws._id, lastMessageAt: { $lt: cutoff } }, { sort: [['lastMessageAt', 1]], limit: PAGE },
+      );
+      const done = await deleteConversations(app, ws._id, page.map((c) => c._id));
+      counts.conversations += done.conversations; counts.messages += done.messages; counts.attachments += done.attachments;
+      // Fewer deleted than found means something else is deleting them too: stop rather than loop.
+      if (page.length < PAGE || done.conversations < page.length) break;
+    }
+    counts.attachments += await deleteUnclaimedAttachments(app, ws._id, cutoff);
+    if (counts.conversations || counts.attachments) {
+      run.workspaces++;
+      run.conversations += counts.conversations; run.messages += counts.messages; run.attachments += counts.attachments;
+      app.log.info({ workspaceId: ws._id, retentionDays: ws.settings.conversationRetentionDays, ...counts }, 'expired conversations deleted');
+    }
+  }
+  // Deleted text must not stay readable in the store's files (as with erasure).
+  if (run.conversations || run.attachments) await app.store.scrub();
+  return run;
+}
+
+export interface RetentionJob {
+  task: ScheduledTask;
+  /** The sweep under way, if any (shutdown waits for it). */
+  running: Promise<RetentionRun | null> | null;
+}
+
+/** Schedules the sweep for this app; the task is destroyed (and a running sweep awaited) at shutdown. */
+export function startRetentionJob(app: AppContext): RetentionJob {
+  const job: RetentionJob = {
+    task: cron.schedule(RETENTION_SCHEDULE, () => sweep(), {
+      name: 'conversation-retention', timezone: 'UTC', noOverlap: true, unref: true,
+      logger: {
+        info: (m) => app.log.debug({ job: 'conversation-retention' }, String(m)),
+        debug: (m) => app.log.debug({ job: 'conversation-retention' }, String(m)),
+        warn: (m) => app.log.warn({ job: 'conversation-retention' }, String(m)),
+        error: (m, err) => app.log.error({ job: 'conversation-retention', err: err ?? m }, typeof m === 'string' ? m : 'scheduled job failed'),
+      },
+    }),
+    running: null,
+  };
+  const sweep = () => {
+    job.running ??= runRetention(app)
+      .catch((err) => { app.log.error({ err }, 'conversation retention sweep failed; the next run tries again'); return null; })
+      .finally(() => { job.running = null; });
+    return job.running;
+  };
+  retentionJobs(app).current = job;
+  app.onClose(async () => {
+    await job.task.destroy();
+    await job.running;
+  });
+  return job;
+}
+
+/** The app's scheduled job, once started (tests and operators read it). */
+export const retentionJobs = perApp((): { current: RetentionJob | null } => ({ current: null }));
