@@ -194,6 +194,19 @@ test('push-to-talk from the page API: audio only while the button is held, the r
   await page.locator('.vb.ended').waitFor();
 });
 
+test('with voice.pushToTalk only, the microphone button starts push-to-talk', async () => {
+  const only = await w.createBot({ voice: { enabled: true, mode: 'realtime', pushToTalk: 'only' } });
+  const page = await openChat(only);
+  await page.click('.cp .mic');
+  await page.locator('.vb.ptt .talk').waitFor({ timeout: 10_000 });
+  assert.equal(await sentOf(page, 'voice_start'), [{ t: 'voice_start', mode: 'ptt' }]);
+  assert.is((await framesOf(page, 'voice')).at(-1).mode, 'ptt');
+  // Focus went to the talk button, so the keyboard can talk at once.
+  assert.is(await page.evaluate(() => document.querySelector('[data-service-chat]')!.shadowRoot!.activeElement?.className), 'talk');
+  await page.click('.vb .ve');
+  await page.locator('.vb.ended').waitFor();
+});
+
 test('a team member taking over ends voice with a clear line; the text history is intact', async () => {
   const page = await openChat();
   await page.click('.cp .mic');
