@@ -4,8 +4,7 @@ import { chatCollections, publicMessage, type ConversationRecord } from '../../c
 import { transcriptMarkdown } from '../../chat/transcript.js';
 import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
-import { forgetGapAsks } from '../../knowledge/gaps.js';
-import { deleteTeamRecordsOf } from '../../team/records.js';
+import { deleteConversations } from '../../retention/delete-conversations.js';
 import { reply, route, type ApiModule } from '../define.js';
 
 const ConversationSummary = z.object({
@@ -121,17 +120,9 @@ export const conversationsModule: ApiModule = {
       op: 'DELETE /api/v1/conversations/{id}',
       async handler({ app, workspaceId, params, audit }) {
         await load(app, workspaceId, params.id);
-        await conversations(app).forget(params.id);
-        const db = chatCollections(app);
-        const scope = { workspaceId, conversationId: params.id };
-        const files = await db.attachments.find(scope);
-        for (const f of files) await app.store.files.delete(workspaceId, f._id);
-        await Promise.all([db.attachments.deleteMany(scope), db.messages.deleteMany(scope), db.toolCalls.deleteMany(scope), db.feedback.deleteMany(scope)]);
-        // Handoff summaries quote the visitor, so they go with the conversation.
-        await deleteTeamRecordsOf(app, workspaceId, [params.id]);
-        await forgetGapAsks(app, workspaceId, { conversationIds: [params.id] });
-        await db.conversations.deleteOne({ workspaceId, _id: params.id });
-        await audit('conversation.delete', { type: 'conversation', id: params.id }, { files: files.length });
+        // The same deletion retention runs: actor stopped first, then everything of the conversation.
+        const { attachments } = await deleteConversations(app, workspaceId, [params.id]);
+        await audit('conversation.delete', { type: 'conversation', id: params.id }, { files: attachments });
       },
     }),
     route({
