@@ -141,7 +141,9 @@ test('voice_interrupt silences playback within one render quantum and answers vo
   assert.ok(played.ms > 350 && played.ms < 900, `heard ${played.ms} ms`);
   await wait(page, 200);
   const a = await h(page, 'return h.analyse()');
-  assert.ok(a.loudAfterMark <= 128, `${a.loudAfterMark} samples of sound after the interrupt`);
+  // The player is silent from the quantum after it gets 'stop'. The recorder's mark is a separate message, and
+  // on a loaded machine one render quantum (128 frames) can pass between the two deliveries.
+  assert.ok(a.loudAfterMark <= 2 * 128, `${a.loudAfterMark} samples of sound after the interrupt`);
   assert.is(await h(page, 'return h.client.snap.playing'), false);
   // Audio still in flight for the cut item is not played.
   await h(page, `h.tone('it9', 200)`);
@@ -177,6 +179,20 @@ test('a refused microphone ends the attempt with permission_denied and sends not
   const s = await h(page, 'return h.start({ answer: false })');
   assert.equal([s.state, s.reason], ['ended', 'permission_denied']);
   assert.equal(await h(page, 'return h.sent'), []);
+  await page.context().close();
+});
+
+test('stopped before the server answered: the session it opens after all is stopped, and its refusals stay quiet', async () => {
+  const page = await open();
+  await h(page, 'return h.start({ answer: false })');
+  await h(page, 'await h.client.stop()');
+  assert.is(await h(page, `return h.client.onError({ code: 'not_found', message: 'no voice session is live on this chat' })`), true);
+  await h(page, `h.frame({ t: 'voice', state: 'connecting', sessionId: 's7', mode: 'hands_free', inputRate: 24000, outputRate: 24000 })`);
+  assert.equal((await h(page, 'return h.sent')).map((f: any) => f.t), ['voice_start', 'voice_stop', 'voice_stop']);
+  assert.equal(await h(page, 'return [h.client.snap.state, h.client.snap.reason]'), ['ended', 'visitor']);
+  // An error long after the end is not voice's to hide.
+  await wait(page, 3100);
+  assert.is(await h(page, `return h.client.onError({ code: 'not_found', message: 'feedback for an unknown message' })`), false);
   await page.context().close();
 });
 

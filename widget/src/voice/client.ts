@@ -128,7 +128,15 @@ export class VoiceClient {
 
   /** A JSON frame from the chat socket: voice, voice_item, voice_interrupt, and message (ends an item's audio). */
   onFrame(f: any) {
-    if (this.snap.state === 'ended' || !this.sentStart) return;
+    if (!this.sentStart) return;
+    if (this.snap.state === 'ended') {
+      // Stopped before the server answered voice_start: the session it opens after all is ended at once.
+      if (f.t === 'voice' && f.state !== 'ended' && !this.sessionId && this.snap.reason === 'visitor') {
+        this.sessionId = f.sessionId;
+        this.d.send({ t: 'voice_stop' });
+      }
+      return;
+    }
     switch (f.t) {
       case 'voice': {
         if (this.sessionId && f.sessionId !== this.sessionId) return;
@@ -162,8 +170,9 @@ export class VoiceClient {
   }
 
   /**
-   * An error frame; true when it is about voice: the refusal of our voice_start, or a refused audio frame
-   * (bad_request: during the session, or microphone frames that were on the way when the server ended it).
+   * An error frame; true when it is about voice: the refusal of our voice_start, a refused audio frame
+   * (bad_request: during the session, or microphone frames that were on the way when the server ended it),
+   * or a voice frame that reached the server after it had ended the session.
    */
   onError(f: { code: string; message: string; clientId?: string }): boolean {
     if (f.clientId || !this.sentStart) return false;
@@ -171,8 +180,9 @@ export class VoiceClient {
       this.end(f.code === 'rate_limited' ? 'rate_limited' : 'refused', f.message);
       return true;
     }
-    const recent = this.snap.state !== 'ended' || performance.now() - this.endedAt < LATE_AUDIO_MS;
-    if (f.code !== 'bad_request' || !recent) return false;
+    // not_found: a voice_stop or voice_played that crossed the server's end of the session.
+    const late = this.snap.state === 'ended' && performance.now() - this.endedAt < LATE_AUDIO_MS;
+    if (!(f.code === 'bad_request' && (late || this.snap.state !== 'ended')) && !(f.code === 'not_found' && late)) return false;
     console.warn('ServiceChat voice:', f.message);
     return true;
   }
