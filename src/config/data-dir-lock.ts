@@ -82,6 +82,18 @@ function refusal(dir: string, file: string, holder: LockInfo): ConfigError {
 
 /** Takes the lock on `dir` (created if missing) or throws a ConfigError naming the folder and the process holding it. */
 export function lockDataDir(dir: string, now: Date = new Date()): DataDirLock {
+  try {
+    return takeLock(dir, now);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      throw new ConfigError(`DATA_DIR ${dir} cannot be written (${code}): give the server's user write access to it, or set DATA_DIR to a folder it can write.`);
+    }
+    throw err;
+  }
+}
+
+function takeLock(dir: string, now: Date): DataDirLock {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
   if (heldHere.has(file)) {

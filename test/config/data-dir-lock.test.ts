@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -110,6 +110,25 @@ test('an unreadable lock (a crash while it was written) is taken over; a lock re
     assert.not.ok(existsSync(lock.file));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a DATA_DIR the server cannot write is refused with a message saying what to change', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'sc-lock-'));
+  const dataDir = join(parent, 'data');
+  try {
+    chmodSync(parent, 0o555);
+    // root writes anywhere, so under root the check runs in a child process as "nobody"
+    const script = `const { lockDataDir } = await import(${JSON.stringify(join(root, 'src/config/data-dir-lock.ts'))});
+      try { lockDataDir(${JSON.stringify(dataDir)}); console.log('locked'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }`;
+    const asRoot = process.getuid?.() === 0;
+    const out = asRoot
+      ? spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: root, uid: 65534, gid: 65534, encoding: 'utf8', env: { PATH: process.env.PATH } }).stdout
+      : (() => { try { lockDataDir(dataDir); return 'locked'; } catch (e) { return `${(e as Error).constructor.name}: ${(e as Error).message}`; } })();
+    assert.match(out, `ConfigError: DATA_DIR ${dataDir} cannot be written (EACCES): give the server's user write access to it, or set DATA_DIR`);
+  } finally {
+    chmodSync(parent, 0o700);
+    rmSync(parent, { recursive: true, force: true });
   }
 });
 
