@@ -246,7 +246,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
   /** The widget says how much of an item it played: a finished item, or where playback stopped on a barge-in. */
   private onPlayed(itemId: string, ms: number): void {
     const item = this.turns.items.get(itemId);
-    if (!item) return;
+    if (!item) return this.sendFrame({ t: 'error', code: 'not_found', message: `voice_played: no item ${itemId} in this voice session` });
     const played = Math.min(ms, this.turns.audioMs(item));
     item.playedMs = played;
     // The engine's memory is cut to what was heard, like the stored transcript.

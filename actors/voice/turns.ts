@@ -26,6 +26,9 @@ type Slot =
 
 export interface ReadyTurn { role: 'user' | 'assistant'; text: string; item?: AgentItem }
 
+/** Agent items remembered after they are stored (the widget reports playback when it has played them). */
+const KEEP_ITEMS = 8;
+
 export class TurnLog {
   private readonly slots: Slot[] = [];
   readonly items = new Map<string, AgentItem>();
@@ -47,6 +50,8 @@ export class TurnLog {
   }
 
   agentItem(itemId: string, messageId: string, responseId: string, now: number): AgentItem {
+    // Stored items are kept a while for late played reports; the oldest go once there are more than a few.
+    for (const [id, old] of this.items) if (this.items.size >= KEEP_ITEMS && !this.slots.some((s) => s.kind === 'agent' && s.item === old)) this.items.delete(id);
     const item: AgentItem = {
       itemId, messageId, responseId, parts: [], audioBytes: 0, interrupted: false, playedMs: null, done: false, responded: false, text: null, audioStartedAt: null,
     };
@@ -93,7 +98,6 @@ export class TurnLog {
       if (!(item.done && item.responded) && !expired) break;
       if (item.interrupted && item.playedMs === null && !expired) break;
       this.slots.shift();
-      this.items.delete(item.itemId);
       const full = (item.text ?? item.parts.join('')).trim();
       const text = item.interrupted ? cutToPlayed(full, item.playedMs ?? this.audioMs(item), this.audioMs(item)) : full;
       if (text) out.push({ role: 'assistant', text, item });

@@ -26,13 +26,14 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
     assert.is(user.message.text, 'What are your opening hours?');
     assert.is(user.message.modality, 'voice');
     await until(() => v.frames.some((f) => f.t === 'voice' && f.state === 'speaking'), 5000, 'speaking');
-    // Every byte of the agent's audio reaches the widget as binary frames (0x01 + PCM16 at outputRate).
-    await until(() => realtime.connections[0].items.some((i) => i.role === 'assistant' && i.audioMs > 0), 5000, 'reply audio');
+    const reply = await v.reply();
+    // Every byte of the agent's audio reached the widget as binary frames (0x01 + PCM16 at outputRate).
     const sentMs = realtime.connections[0].items.find((i) => i.role === 'assistant')!.audioMs;
-    await until(() => Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 5000, 'all audio relayed');
+    assert.ok(sentMs > 1000);
+    assert.ok(Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 'all audio relayed');
     assert.ok(v.audio.every((b) => b[0] === 0x01), 'audio frames start with 0x01');
     v.send({ t: 'voice_played', itemId: item.itemId, ms: sentMs });
-    const reply = await v.reply();
+    await v.next('voice', (f) => f.state === 'listening');
     assert.is(reply.message.text, 'We are open from nine to five, Monday to Friday.');
     assert.is(reply.message.modality, 'voice');
     assert.is(reply.message.id, item.messageId);
@@ -65,6 +66,31 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
     assert.is(text.message.modality, 'text');
     const body = w.fake.lastBody('/chat/completions');
     assert.ok(JSON.stringify(body.messages).includes('What are your opening hours?'), 'the text reply sees the spoken turns');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('the agent speaks until the widget has played the reply, which it reports after the turn is stored', async () => {
+  const w = await startVoiceWorld();
+  try {
+    w.fake.script({ text: 'A reply played to its end.' });
+    const v = await w.visitor();
+    await startVoice(v);
+    speak(v, R.input);
+    const item = await v.next('voice_item');
+    const reply = await v.reply();
+    assert.is(reply.message.text, 'A reply played to its end.');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.is([...v.frames].reverse().find((f) => f.t === 'voice').state, 'speaking', 'still speaking while the widget plays');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 1600 });
+    await v.next('voice', (f) => f.state === 'listening');
+    // A report for an item this session does not know is an error.
+    v.send({ t: 'voice_played', itemId: 'item_unknown', ms: 10 });
+    const err = await v.next('error');
+    assert.is(err.code, 'not_found');
+    assert.match(err.message, /no item item_unknown/);
     await v.close();
   } finally {
     await w.close();

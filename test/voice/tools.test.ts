@@ -41,6 +41,30 @@ test('a tool call in voice runs on the server like in text; its result goes back
   }
 });
 
+test('a page tool in voice runs in the visitor\'s browser over the chat socket and its result reaches the engine', async () => {
+  const w = await startVoiceWorld({ config: { tools: { client: { enabled: true, allow: '*' } } } });
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    w.fake.script([{ toolCalls: [{ id: 'call_cart', name: 'cart_total', arguments: {} }] }, { text: 'Your cart is 42 euros.' }]);
+    const v = await w.visitor();
+    v.send({ t: 'tools', tools: [{ name: 'cart_total', description: 'The total of the cart', parameters: { type: 'object', properties: {} } }] });
+    await startVoice(v);
+    assert.ok(realtime.connections[0].session.tools.some((t: any) => t.name === 'cart_total'), 'the page tool is offered to the engine');
+    speak(v, R.input);
+    const call = await seen(v, 'tool_call');
+    assert.is(call.name, 'cart_total');
+    v.send({ t: 'tool_result', callId: call.callId, content: '42 EUR' });
+    await until(() => realtime.sent('conversation.item.create').some((e) => e.event.item.type === 'function_call_output' && e.event.item.output.includes('42 EUR')), 5000, 'tool output to engine');
+    const item = await seen(v, 'voice_item');
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
+    const reply = await seen(v, 'message', (f) => f.message.id === item.messageId);
+    assert.is(reply.message.text, 'Your cart is 42 euros.');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
 test('end_conversation in voice: the goodbye is spoken, then the conversation and the voice session end', async () => {
   const w = await startVoiceWorld();
   const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
