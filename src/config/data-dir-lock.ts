@@ -114,10 +114,11 @@ function takeLock(dir: string, now: Date): DataDirLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const raw = readRaw(file);
+    let raw = readRaw(file);
+    // Unreadable: another starter is between creating and writing it (wait a moment), or one crashed there.
+    if (raw !== null && !parse(raw)) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100); raw = readRaw(file); }
     if (raw === null) continue; // released meanwhile
     const holder = parse(raw);
-    // An unreadable lock is left over from a crash while it was written (it is written in one call).
     // This pid but not held here: written by an earlier process that had the same pid (a restarted container).
     const earlierSelf = holder?.pid === process.pid && holder.host === hostname();
     if (holder && !earlierSelf && (holder.host !== hostname() || lockHolderAlive(holder))) throw refusal(dir, file, holder);
