@@ -8,6 +8,7 @@ import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
 import type { ConversationMsg, ConversationReplies, VisitorMessageReply } from './messages.js';
 import { finishReply, requestReply, type RunningReply } from './reply.js';
+import { chargeSummarySpend, finishSummary, stopSummary, type RunningSummary, type SpendOf } from './summary.js';
 import { handleCsat, handleFeedback, handleRelease, handleTakeover, handleTeamMessage } from './team.js';
 import { handleVoiceAttach, handleVoiceDetach, handleVoiceTurn, handleVoiceUsage } from './voice.js';
 import type { VoicePort } from './messages.js';
@@ -25,6 +26,10 @@ export interface ConversationState {
   recent: MessageRecord[] | null;
   /** The live voice session of this conversation: typed text goes to its engine instead of a text reply. */
   voice: VoicePort | null;
+  /** The summary being made ahead of need, beside the mailbox (summary.ts). */
+  summarizing: RunningSummary | null;
+  /** What background summaries spent that no stored reply carries yet. */
+  summarySpend: SpendOf | null;
 }
 
 const idleMinutes = (config: BotConfig | undefined) => config?.behavior.endAfterIdleMinutes ?? 30;
@@ -34,13 +39,14 @@ export const idleEndFromLastMessage = (conv: ConversationRecord, config: BotConf
 
 /**
  * One conversation: visitor messages, the agent's replies (run beside the mailbox, their result comes back as
- * `replyDone`), team actions, feedback, idle end. State is the conversation record plus the running reply.
+ * `replyDone`), summaries made ahead of need (beside the mailbox too, back as `summaryDone`), team actions,
+ * feedback, idle end. State is the conversation record plus the running reply and summary.
  */
 export class ConversationActor extends Actor<ConversationMsg, ConversationState, ConversationReplies> {
   readonly db: ChatCollections;
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, readonly hub: ChatHub) {
-    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null }, mailbox: { capacity: 200 } });
+    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
     this.db = chatCollections(app);
   }
 
@@ -69,6 +75,13 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     // A reply still running when the actor is passivated or the server stops: wait for it and store it.
     const running = this.state.reply;
     if (running) await finishReply(this, await running.done);
+    // A summary made ahead is only a head start: it is dropped, not waited for.
+    const job = this.state.summarizing;
+    if (job) {
+      stopSummary(this, 'conversation actor stopped');
+      await finishSummary(this, await job.done);
+    }
+    await chargeSummarySpend(this);
   }
 
   protected async handle(msg: ConversationMsg): Promise<unknown> {
@@ -81,7 +94,9 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       case 'csat': return handleCsat(this, msg);
       case 'presence': return this.onPresence(msg.open);
       case 'close': return { ended: await this.end(msg.reason) };
-      case 'takeover': return handleTakeover(this, msg);
+      case 'takeover':
+        stopSummary(this, 'taken over');
+        return handleTakeover(this, msg);
       case 'release': return handleRelease(this, msg);
       case 'teamMessage': return handleTeamMessage(this, msg);
       case 'teamTyping':
@@ -90,6 +105,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       case 'systemLine': return this.storeMessage({ role: 'system_event', text: msg.text });
       case 'agentReply': return requestReply(this);
       case 'replyDone': return finishReply(this, msg);
+      case 'summaryDone': return finishSummary(this, msg);
       case 'idleCheck': return this.onIdleCheck();
       case 'voiceAttach': return handleVoiceAttach(this, msg);
       case 'voiceDetach': return handleVoiceDetach(this, msg);
@@ -191,12 +207,14 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     if (conv.status !== 'open') return false;
     this.state.reply?.controller.abort(new Error(`conversation ended: ${reason}`));
     this.state.pendingReply = false;
+    stopSummary(this, `conversation ended: ${reason}`);
     this.state.voice?.end('conversation_ended');
     this.state.voice = null;
     this.timers.cancel('idle');
     const now = this.clock.now();
     Object.assign(conv, { status: 'ended', endReason: reason, endedAt: now, updatedAt: now, idleEndsAt: null });
     await this.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $set: { status: 'ended', endReason: reason, endedAt: now, updatedAt: now, idleEndsAt: null } });
+    await chargeSummarySpend(this);
     await this.app.events.publish(conv.workspaceId, 'conversation.ended', { botId: conv.botId, conversationId: conv._id, reason });
     this.push({ t: 'ended', conversationId: conv._id, reason, askCsat: !!this.state.chat?.config.behavior.feedback.csat });
     return true;

@@ -28,6 +28,12 @@ export type ConversationMsg =
   | { type: 'voiceUsage'; costUsd: number; voiceSeconds: number }
   // Internal.
   | { type: 'replyDone'; messageId: string; responseId: string; result?: ReplyResult; error?: unknown; aborted: boolean }
+  /** A summary made ahead of need (summary.ts): spent is set whenever the model answered. */
+  | {
+    type: 'summaryDone'; id: string; aborted: boolean; error?: unknown;
+    summary?: { text: string; uptoSeq: number };
+    spent?: { usage: { inputTokens: number; outputTokens: number }; costUsd: number };
+  }
   | { type: 'idleCheck' };
 
 /**

@@ -7,6 +7,7 @@ import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
 import { botOffline } from '../../src/team/offline.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
+import { addSpend, applySummary, dueForSummary, summarizeAhead, takeSummarySpend } from './summary.js';
 
 export interface RunningReply {
   controller: AbortController;
@@ -58,6 +59,7 @@ export async function requestReply(a: ConversationActor): Promise<void> {
     pageTools: requests.pageToolsFor(conv._id),
     confirm: (tool, args) => requests.confirm(conv._id, tool, args),
     app: a.app, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
+    summaryReady: a.s.summarizing?.ready,
     onDelta: (delta) => {
       a.push({ t: 'delta', conversationId: conv._id, messageId, responseId, delta });
       events.publishVolatile(base.workspaceId, 'message.delta', { conversationId: conv._id, messageId, responseId, delta });
@@ -105,6 +107,7 @@ export async function finishReply(a: ConversationActor, msg: Extract<Conversatio
     await storeReply(a, msg.messageId, msg.result);
     idle();
     if (msg.result.endConversation) await a.end('agent_goodbye');
+    else await startSummaryIfDue(a);
   }
   if (a.s.pendingReply && conv.status === 'open') {
     a.s.pendingReply = false;
@@ -112,14 +115,19 @@ export async function finishReply(a: ConversationActor, msg: Extract<Conversatio
   }
 }
 
-async function storeReply(a: ConversationActor, messageId: string, r: ReplyResult): Promise<void> {
+/** Past the watermark, the next turn's summary is made now, beside the mailbox, so that turn need not wait for it. */
+async function startSummaryIfDue(a: ConversationActor): Promise<void> {
+  const older = await dueForSummary(a);
+  if (older && !(await overCap(a))) summarizeAhead(a, older);
+}
+
+async function storeReply(a: ConversationActor, messageId: string, reply: ReplyResult): Promise<void> {
   const { conv } = a;
   const model = a.s.chat?.brain?.model ?? '';
-  if (r.summary) {
-    conv.summary = r.summary;
-    a.dropMessagesUpTo(r.summary.uptoSeq);
-    await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $set: { summary: r.summary } });
-  }
+  // What summaries made in the background spent rides on this reply, as an inline summary's would.
+  const spent = takeSummarySpend(a);
+  const r = spent ? { ...reply, ...addSpend({ usage: reply.usage, costUsd: reply.costUsd }, spent) } : reply;
+  if (r.summary) await applySummary(a, r.summary);
   if (r.text.trim()) {
     await a.storeMessage({
       id: messageId, role: 'assistant', text: r.text,

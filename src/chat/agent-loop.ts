@@ -23,6 +23,11 @@ export interface ReplyInput {
   onStatus(state: 'thinking' | 'tool' | 'idle', tool?: { name: string; label: string }): void;
   onMood(mood: string): void;
   onToolCalled(rec: ToolCallRecord): void;
+  /**
+   * The summary being made in the background (actors/conversation/summary.ts): awaited only when this reply needs
+   * compaction; null when it failed or was stopped.
+   */
+  summaryReady?: Promise<{ text: string; uptoSeq: number } | null>;
   /** Tools the visitor's page registered (offered when tools.client allows them). */
   pageTools?: PageToolSpec[];
   /** Asks the visitor to allow a tool marked needsConfirmation; resolves false when refused or unanswered. */
@@ -37,7 +42,7 @@ export interface ReplyResult {
   toolCalls: ToolCallRecord[];
   endConversation: boolean;
   citations: NonNullable<ToolResult['citations']>;
-  /** A new summary when the history was compacted for this reply. */
+  /** A new summary when the history was compacted inline for this reply (its cost is in usage). */
   summary: { text: string; uptoSeq: number } | null;
 }
 
@@ -45,7 +50,7 @@ export interface ReplyResult {
 const IMAGE_MESSAGES = 3;
 
 /**
- * One agent reply: compaction if needed, prompt, streaming, tool rounds up to brain.maxToolRounds (the last
+ * One agent reply: compaction if needed (a summary made ahead in the background, else inline), prompt, streaming, tool rounds up to brain.maxToolRounds (the last
  * round offers no tools, so the model must answer). Does not touch conversation state: the actor stores the
  * result when it comes back as a message.
  */
@@ -58,6 +63,15 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   let summary: ReplyResult['summary'] = null;
 
   input.onStatus('thinking');
+  if (input.summaryReady && estimateTokens(history) > config.brain.compactAtTokens) {
+    // A summary started in the background is on its way: the rest of that call is shorter than a new one.
+    const ready = await input.summaryReady;
+    if (ready && ready.uptoSeq > (conv.summary?.uptoSeq ?? -1)) {
+      summaryText = ready.text;
+      history = history.filter((m) => m.seq > ready.uptoSeq);
+    }
+  }
+  // The inline path: nothing was made ahead, or the history grew past the limit even after it.
   if (estimateTokens(history) > config.brain.compactAtTokens) {
     const split = splitForCompaction(history, config.brain.compactAtTokens);
     if (split) {

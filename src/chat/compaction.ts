@@ -26,6 +26,19 @@ export function splitForCompaction(messages: MessageRecord[], compactAtTokens: n
   return { older: messages.slice(0, i), recent: messages.slice(i) };
 }
 
+/**
+ * The share of brain.compactAtTokens past which the conversation actor condenses the history in the background,
+ * after a reply is stored, so the turn that crosses the limit finds the summary ready instead of waiting for it.
+ */
+export const COMPACT_AHEAD_SHARE = 0.8;
+
+/** The messages to condense ahead of need (past COMPACT_AHEAD_SHARE of the limit), or null when none are due. */
+export function compactionAhead(history: MessageRecord[], compactAtTokens: number): MessageRecord[] | null {
+  const visible = history.filter((m) => m.visibility === 'visible');
+  if (estimateTokens(visible) <= compactAtTokens * COMPACT_AHEAD_SHARE) return null;
+  return splitForCompaction(visible, compactAtTokens)?.older ?? null;
+}
+
 const SPEAKER: Record<string, string> = { user: 'Visitor', assistant: 'Assistant', human_agent: 'Team member', system_event: 'System' };
 
 /** Asks the brain for a summary of the older messages (folding in an earlier summary). */
