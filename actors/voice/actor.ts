@@ -191,7 +191,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
         item.audioStartedAt ??= now;
         item.audioBytes += e.pcm.length;
         this.usage.outputBytes += e.pcm.length;
-        if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm), true);
+        if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm, e.headroom), true);
         return;
       }
       case 'transcript_delta': {

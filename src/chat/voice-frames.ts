@@ -48,8 +48,16 @@ export function decodeAudioFrame(frame: Buffer, inputRate: number): { ok: true; 
   return { ok: true, pcm: frame.subarray(1) };
 }
 
-/** The binary frame carrying the agent's audio to the widget. */
-export function audioFrame(pcm: Buffer): Buffer {
+/**
+ * The binary frame carrying the agent's audio to the widget. With `headroom` (a free byte before the PCM, as the
+ * engine decoded it) the header is written there and the frame is a view over the same memory; otherwise a copy.
+ */
+export function audioFrame(pcm: Buffer, headroom = 0): Buffer {
+  if (headroom >= 1) {
+    const frame = Buffer.from(pcm.buffer, pcm.byteOffset - 1, pcm.length + 1);
+    frame[0] = AUDIO_FRAME;
+    return frame;
+  }
   const out = Buffer.allocUnsafe(pcm.length + 1);
   out[0] = AUDIO_FRAME;
   pcm.copy(out, 1);

@@ -33,6 +33,10 @@ export function openRealtimeSocket(client: OpenAI, baseUrl: string, model: strin
     handshakeTimeout: opts.handshakeTimeoutMs,
     // Base64 audio barely compresses; deflate would cost CPU and a zlib context per session.
     perMessageDeflate: false,
+    // A zero masking key: ws then sends each event as written instead of XOR-ing a copy of it (the largest cost
+    // of relaying microphone audio, bench/voice.ts). Masking guards proxies against scripts in browsers; this
+    // socket is a server's, usually inside TLS (docs/decisions.md, "Engine socket frames are not masked").
+    generateMask: zeroMask,
     // The SDK always asks for wss:; a plain-http base URL (a local gateway, a test fake) gets a plain socket.
     ...(url.protocol === 'http:' ? { createConnection: plainConnection } : {}),
   };
@@ -46,6 +50,8 @@ export function openRealtimeSocket(client: OpenAI, baseUrl: string, model: strin
   });
   return rt;
 }
+
+const zeroMask = (mask: Buffer): void => { mask.fill(0); };
 
 /** ws's own plain connector, for a wss: URL that must go over plain TCP (`path` is the request's, not a pipe's). */
 const plainConnection = ((o: net.NetConnectOpts) => net.connect({ ...o, path: undefined } as net.NetConnectOpts)) as typeof net.createConnection;

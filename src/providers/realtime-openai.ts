@@ -240,9 +240,11 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
         this.audioItemBytes = 0;
         return this.deliver({ type: 'agent_item', itemId: e.item.id });
       case 'response.output_audio.delta': {
-        const pcm = Buffer.from(e.delta, 'base64');
+        // Decoded after one spare byte, so the widget's frame header is written in front of it without a copy.
+        const buf = Buffer.allocUnsafe(1 + ((e.delta.length * 3) >> 2));
+        const pcm = buf.subarray(1, 1 + buf.write(e.delta, 1, 'base64'));
         if (e.item_id === this.audioItem) this.audioItemBytes += pcm.length;
-        return this.deliver({ type: 'audio', itemId: e.item_id, pcm });
+        return this.deliver({ type: 'audio', itemId: e.item_id, pcm, headroom: 1 });
       }
       case 'response.output_audio_transcript.delta':
         return this.deliver({ type: 'transcript_delta', itemId: e.item_id, delta: e.delta });

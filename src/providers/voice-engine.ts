@@ -59,7 +59,8 @@ export type VoiceEngineEvent =
   /** The agent starts speaking item `itemId` (its audio and transcript follow). */
   | { type: 'agent_item'; itemId: string }
   /** A chunk of the agent's audio: PCM16 LE mono at outputRate. */
-  | { type: 'audio'; itemId: string; pcm: Buffer }
+  /** `headroom`: bytes just before `pcm` in its memory that are free for the listener (a header written in place). */
+  | { type: 'audio'; itemId: string; pcm: Buffer; headroom?: number }
   | { type: 'transcript_delta'; itemId: string; delta: string }
   /** The agent's item is complete (full transcript as generated, before any truncation). */
   | { type: 'agent_item_done'; itemId: string; text: string }

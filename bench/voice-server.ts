@@ -1,0 +1,125 @@
+/**
+ * The voice bench's server process: the real server on loopback (temp DATA_DIR, embedded store), one workspace,
+ * an OpenAI connection whose base URL is the fake engine, and a running bot with realtime voice on (caps raised so
+ * N sessions fit). Commands from the parent (IPC):
+ *   phaseStart / phaseStop   event-loop delay, CPU and GC pauses between them (--prof=<dir>: a CPU profile too)
+ *   mem                      memory after a full GC (run with --expose-gc)
+ *   live                     voice sessions live
+ *   probe <n> <url>          opens n bare engine sockets (ws, the engine's options) to the fake: their own cost
+ *   probeClose               closes them
+ *   sampleStart / sampleStop <file>   a sampling heap profile of what is allocated between them and still alive
+ *
+ *   node bench/voice-server.ts <fakeBaseUrl> <sessions>   -> prints {"port":N,"botId":"..."} on stdout
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { voiceSessions } from '../actors/voice/index.js';
+import { BotConfigSchema } from '../src/bots/config/index.js';
+import { loadConfig } from '../src/config/index.js';
+import { createLogger } from '../src/log.js';
+import { sealSecret } from '../src/security/secret-box.js';
+import { startServer } from '../src/server.js';
+import { setupOwner } from '../test/helpers/auth.js';
+import { loopDelay } from './loop-delay.js';
+import { API_KEY, MODEL } from './voice-wire.js';
+
+const [fakeBaseUrl, sessionsArg] = process.argv.slice(2);
+if (!fakeBaseUrl) throw new Error('usage: voice-server.ts <fakeBaseUrl> <sessions>');
+const sessions = Math.max(1, Math.min(Number(sessionsArg) || 200, 1000));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-voice-'));
+const config = loadConfig({
+  PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK: 'true',
+  TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+});
+const server = await startServer(config, { logger: createLogger('silent') });
+const shim = {
+  ...server, dataDir, fetch: (p: string, i?: RequestInit) => fetch(server.url + p, i), stop: async () => {},
+  async request(method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
+    const res = await fetch(server.url + path, { method, headers: { 'content-type': 'application/json', ...o.headers }, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  },
+};
+const owner = await setupOwner(shim as never);
+const { app } = server;
+const providerId = 'prov_bench';
+await app.store.collection('providers').insertOne({ _id: providerId, workspaceId: owner.workspaceId, kind: 'openai', name: 'fake', baseUrl: fakeBaseUrl, apiKeySealed: sealSecret(API_KEY, app.secretKey, providerId), createdAt: 0 } as never);
+const cfg = BotConfigSchema.parse({
+  brain: { connectionId: providerId, model: 'gpt-4o-mini' },
+  voice: { enabled: true, mode: 'realtime', realtime: { model: MODEL } },
+  security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 }, caps: { concurrentVoiceSessions: sessions } },
+});
+await app.store.collection('bots').insertOne({ _id: 'bot_bench', workspaceId: owner.workspaceId, name: 'bench', status: 'running', draft: cfg, revision: 1, published: { version: 1, config: cfg, publishedAt: 0 }, createdAt: 0, updatedAt: 0 } as never);
+
+const loop = loopDelay();
+const gc = { n: 0, ms: 0, max: 0, on: false };
+new PerformanceObserver((list) => {
+  if (!gc.on) return;
+  for (const e of list.getEntries()) { gc.n++; gc.ms += e.duration; gc.max = Math.max(gc.max, e.duration); }
+}).observe({ entryTypes: ['gc'] });
+const profDir = process.argv.find((a) => a.startsWith('--prof='))?.slice(7);
+let inspector: Session | null = null;
+const inspect = async () => { if (!inspector) { inspector = new Session(); inspector.connect(); } return inspector; };
+if (profDir) await (await inspect()).post('Profiler.setSamplingInterval', { interval: 250 });
+let cpu = process.cpuUsage();
+let t0 = performance.now();
+const probes: WebSocket[] = [];
+
+function memory() {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (!g) throw new Error('voice-server.ts needs --expose-gc for mem');
+  g(); g();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+}
+
+/** Bare engine sockets: what src/providers/realtime-openai-socket.ts opens, without the SDK or the session. */
+async function probe(n: number, url: string): Promise<void> {
+  await Promise.all(Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false, headers: { authorization: `Bearer ${API_KEY}` } });
+    probes.push(ws);
+    ws.once('message', () => resolve());
+    ws.once('error', reject);
+  })));
+}
+
+process.on('message', async (m: { cmd: string }) => {
+  const [cmd, ...args] = m.cmd.split(' ');
+  if (cmd === 'phaseStart') {
+    if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.start'); }
+    loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); t0 = performance.now();
+    process.send!({ ok: true });
+  } else if (cmd === 'phaseStop') {
+    const delay = loop.stop();
+    gc.on = false;
+    const used = process.cpuUsage(cpu);
+    const wall = performance.now() - t0;
+    if (profDir) {
+      const { profile } = await inspector!.post('Profiler.stop');
+      writeFileSync(join(profDir, `voice-${sessions}.cpuprofile`), JSON.stringify(profile));
+    }
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: ((used.user + used.system) / 1000 / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, live: voiceSessions(app).live });
+  } else if (cmd === 'mem') process.send!(memory());
+  else if (cmd === 'live') process.send!({ live: voiceSessions(app).live });
+  else if (cmd === 'probe') { await probe(Number(args[0]), args[1]); process.send!({ ok: true }); }
+  else if (cmd === 'probeClose') {
+    await Promise.all(probes.splice(0).map((ws) => new Promise<void>((r) => { ws.once('close', () => r()); ws.close(); })));
+    process.send!({ ok: true });
+  } else if (cmd === 'sampleStart') {
+    await (await inspect()).post('HeapProfiler.startSampling', { samplingInterval: 256 });
+    process.send!({ ok: true });
+  } else if (cmd === 'sampleStop') {
+    (globalThis as { gc?: () => void }).gc?.();
+    const { profile } = await inspector!.post('HeapProfiler.stopSampling');
+    writeFileSync(args[0], JSON.stringify(profile));
+    process.send!({ ok: true });
+  } else if (cmd === 'quit') {
+    void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
+  }
+});
+process.stdout.write(`${JSON.stringify({ port: server.port, botId: 'bot_bench' })}\n`);

@@ -1,0 +1,144 @@
+/**
+ * Voice relay benchmark (issue 19, Performance): N concurrent voice sessions, each a widget on the chat socket
+ * sending 20 ms microphone frames in real time while a fake engine holds a conversation with it (the visitor
+ * speaks LISTEN ms, the agent answers REPLY ms of 20 ms chunks in real time), against the same clients talking to
+ * the same fake engine directly, measured in the same run.
+ *
+ * Three processes, as bench/chat.ts: the real server (bench/voice-server.ts, built and run as `npm start` runs
+ * it; --tsx: the sources), the fake engine (bench/voice-fake.ts), and the clients (this process).
+ *
+ *   upstream   = frame read by the engine - frame sent by the client (the stamp is in the frame's first PCM bytes)
+ *   downstream = chunk received by the client - chunk written by the engine
+ *   added      = through the server - direct (the direct client encodes and decodes as the server would)
+ * All stamps are wall-clock (performance.timeOrigin + performance.now()); an offset between processes cancels.
+ * Also: the server's event-loop delay and CPU during the measured phase, and its memory per voice session (after a
+ * full GC): N sessions live minus the same N chat sockets with their conversations and no voice, and the share of
+ * the engine sockets themselves (N bare ws sockets to the fake, opened by the server process).
+ *
+ *   npx tsx bench/voice.ts [sessions=200] [seconds=20] [--listen=1000] [--reply=2000] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample]
+ *   --pin gives the server's main thread CPU 0 and puts everything else on CPU 1 (as bench/chat.ts --pin).
+ *   --prof writes a CPU profile of the server's measured phase to bench/.prof/voice-<n>.cpuprofile
+ *   (`node bench/prof-top.mjs <file>`); --heap-sample a heap profile of what the live sessions hold
+ *   (bench/.prof/voice-<n>.heapprofile, `node bench/heap-top.mjs <file>`).
+ *
+ * Results are kept in docs/performance.md (## Voice relay).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServerForBench } from './build.js';
+import { startChild, type Child } from './child.js';
+import { loopDelay } from './loop-delay.js';
+import { Direct, openAll, recorder, Widget } from './voice-clients.js';
+import { MODEL, spread, type Spread } from './voice-wire.js';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flag = (name: string, dflt: number) => { const a = process.argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : dflt; };
+const N = Math.max(1, Math.min(Number(args[0]) || 200, 1000));
+const SECONDS = Math.max(1, Math.min(Number(args[1]) || 20, 120));
+const LISTEN_MS = Math.max(20, Math.min(flag('listen', 1000), 60_000));
+const REPLY_MS = Math.max(20, Math.min(flag('reply', 2000), 60_000));
+const WARM_S = Math.max(0, Math.min(flag('warm', 5), 60));
+const TSX = process.argv.includes('--tsx');
+const PROF = process.argv.includes('--prof');
+const PIN = process.argv.includes('--pin');
+const HEAP = process.argv.includes('--heap-sample');
+const here = dirname(fileURLToPath(import.meta.url));
+const profDir = join(here, '.prof');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Every step waits at most this long, so a stuck run ends instead of hanging.
+const deadline = setTimeout(() => { console.error('voice bench: cut off after 4 minutes'); process.exit(1); }, 240_000);
+deadline.unref();
+
+interface Mem { rss: number; heapUsed: number; external: number; arrayBuffers: number }
+interface Measured { up: Spread; down: Spread; fakeLoop: { p99: number }; clientLoop: { p99: number }; fakeCpu: number; clientCpu: number }
+const clientLoop = loopDelay();
+
+/** Microphones on for WARM_S, then SECONDS measured; the fake times upstream, the clients downstream. */
+async function measure(mics: Array<{ mic: { start(): void; stop(): void } }>, server?: Child): Promise<Measured & { server?: any }> {
+  for (const c of mics) c.mic.start();
+  await sleep(WARM_S * 1000);
+  recorder.down.length = 0; recorder.on = true; clientLoop.start();
+  await Promise.all([fake.call('measureStart'), server?.call('phaseStart')]);
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await sleep(SECONDS * 1000);
+  const [f, s] = await Promise.all([fake.call<any>('measureStop'), server?.call<any>('phaseStop')]);
+  const used = process.cpuUsage(cpu);
+  const clientCpu = ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100;
+  recorder.on = false;
+  const cl = clientLoop.stop();
+  for (const c of mics) c.mic.stop();
+  return { up: f.up, down: spread(recorder.down), fakeLoop: f.loop, clientLoop: cl, fakeCpu: f.cpuPct, clientCpu, server: s };
+}
+
+if (!TSX) await buildServerForBench(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
+if (PROF || HEAP) mkdirSync(profDir, { recursive: true });
+const fake = await startChild('voice-fake.ts', [String(LISTEN_MS), String(REPLY_MS)]);
+const fakePort = fake.ready.port as number;
+const server = await startChild('voice-server.ts', [`http://127.0.0.1:${fakePort}/v1`, String(N), ...(PROF ? [`--prof=${profDir}`] : [])], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], !TSX);
+if (PIN) {
+  for (const pid of [fake.proc.pid, process.pid, server.proc.pid]) execFileSync('taskset', ['-a', '-p', '-c', '1', String(pid)]);
+  execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]);
+}
+const port = server.ready.port as number;
+const url = `ws://127.0.0.1:${port}/widget/v1/chat?botId=${server.ready.botId}`;
+const ms = (x: number) => x.toFixed(2);
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+const load0 = loadavg()[0];
+try {
+  console.log(`voice bench: ${N} sessions, ${SECONDS} s measured after ${WARM_S} s warm-up; 20 ms frames both ways in real time; the visitor speaks ${LISTEN_MS} ms, the agent answers ${REPLY_MS} ms; server${TSX ? ' (tsx)' : ' (built)'}, fake engine and clients in separate processes${PIN ? ', server main thread pinned to CPU 0' : ''}`);
+
+  // Baseline: the clients talk to the fake engine directly.
+  const direct = await openAll(N, () => Direct.open(fakePort));
+  const base = await measure(direct);
+  await Promise.all(direct.map((d) => new Promise<void>((r) => { d.ws.once('close', () => r()); d.ws.close(); })));
+
+  // Through the server. A first session per socket warms the path up and opens each socket's conversation.
+  const widgets = await openAll(N, (i) => Widget.open(url, `10.9.${(i >> 8) & 255}.${i & 255}`));
+  await openAll(N, (i) => widgets[i].startVoice());
+  for (const w of widgets) w.mic.start();
+  await sleep(WARM_S * 1000);
+  await openAll(N, (i) => widgets[i].stopVoice());
+  // The engine sockets close within their 2 s grace (src/providers/realtime-openai.ts, close).
+  await sleep(3000);
+  const noVoice = await server.call<Mem>('mem');
+  if (HEAP) await server.call('sampleStart');
+  await openAll(N, (i) => widgets[i].startVoice());
+  const via = await measure(widgets, server);
+  const withVoice = await server.call<Mem>('mem');
+  if (HEAP) await server.call(`sampleStop ${join(profDir, `voice-${N}.heapprofile`)}`);
+  await openAll(N, (i) => widgets[i].stopVoice());
+  await sleep(3000);
+  const after = await server.call<Mem>('mem');
+  await server.call(`probe ${N} ws://127.0.0.1:${fakePort}/v1/realtime?model=${MODEL}`);
+  const probed = await server.call<Mem>('mem');
+  await server.call('probeClose');
+  for (const w of widgets) w.ws.terminate();
+
+  const s = via.server;
+  console.log('\npath    | upstream p50 / p95 / p99 ms | downstream p50 / p95 / p99 ms | frames up / chunks down | clients loop p99 ms, CPU % | fake loop p99 ms, CPU %');
+  for (const [name, m] of [['direct', base], ['server', via]] as const) {
+    console.log(`${name.padEnd(7)} | ${ms(m.up.p50)} / ${ms(m.up.p95)} / ${ms(m.up.p99)} | ${ms(m.down.p50)} / ${ms(m.down.p95)} / ${ms(m.down.p99)} | ${m.up.n} / ${m.down.n} | ${ms(m.clientLoop.p99)}, ${m.clientCpu.toFixed(0)} | ${ms(m.fakeLoop.p99)}, ${m.fakeCpu.toFixed(0)}`);
+  }
+  const added = (a: Spread, b: Spread) => `${ms(a.p50 - b.p50)} / ${ms(a.p95 - b.p95)} / ${ms(a.p99 - b.p99)}`;
+  console.log(`added   | ${added(via.up, base.up)} | ${added(via.down, base.down)} |`);
+  // The server's CPU time (all its threads) per audio frame it relayed, either way: the steadiest figure on a shared machine.
+  const perFrameUs = (s.cpuPct / 100) * SECONDS * 1e6 / (via.up.n + via.down.n);
+  console.log(`\nserver, measured phase: ${s.live} sessions live; event-loop delay p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % (${perFrameUs.toFixed(1)} µs per relayed frame); GC pauses ${s.gcCount}, ${s.gcMs.toFixed(0)} ms in all, longest ${ms(s.gcMax)} ms`);
+  console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
+  const per = (a: Mem, b: Mem, k: keyof Mem) => kb((a[k] - b[k]) / N);
+  console.log('memory per session (KB, after a full GC) | heapUsed | external (arrayBuffers) | RSS');
+  console.log(`N sessions live - the same N sockets and conversations without voice | ${per(withVoice, noVoice, 'heapUsed')} | ${per(withVoice, noVoice, 'external')} (${per(withVoice, noVoice, 'arrayBuffers')}) | ${per(withVoice, noVoice, 'rss')}`);
+  console.log(`of which the engine socket alone (N bare ws sockets to the fake) | ${per(probed, after, 'heapUsed')} | ${per(probed, after, 'external')} (${per(probed, after, 'arrayBuffers')}) | ${per(probed, after, 'rss')}`);
+  console.log(`beyond the engine socket | ${kb((withVoice.heapUsed - noVoice.heapUsed - probed.heapUsed + after.heapUsed) / N)} | ${kb((withVoice.external - noVoice.external - probed.external + after.external) / N)} | ${kb((withVoice.rss - noVoice.rss - probed.rss + after.rss) / N)}`);
+  console.log(`after the sessions ended, heapUsed back to ${kb((after.heapUsed - noVoice.heapUsed) / N)} KB a session above the no-voice figure`);
+  console.log('targets (issue 19, 200 sessions): added p99 <= 5 ms each direction; server event-loop delay p99 <= 10 ms; <= 64 KB a session beyond the engine socket');
+  if (recorder.errors.length) console.log(`\nproblems seen (first ${recorder.errors.length}):\n  ${recorder.errors.join('\n  ')}`);
+} finally {
+  await Promise.all([server, fake].map((c) => new Promise<void>((r) => { c.proc.once('exit', () => r()); c.proc.send({ cmd: 'quit' }); })));
+}
