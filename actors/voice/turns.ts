@@ -96,7 +96,10 @@ export class TurnLog {
       }
       const item = head.item;
       if (!(item.done && item.responded) && !expired) break;
-      if (item.interrupted && item.playedMs === null && !expired) break;
+      // Stored once the widget has played it (or stopped it: a barge-in may still come while it plays), or once it
+      // should have finished playing and the wait has passed (a widget that never reports).
+      const playsUntil = Math.max(head.since, (item.audioStartedAt ?? head.since) + this.audioMs(item));
+      if (item.playedMs === null && now - playsUntil < this.waitMs) break;
       this.slots.shift();
       const full = (item.text ?? item.parts.join('')).trim();
       const text = item.interrupted ? cutToPlayed(full, item.playedMs ?? this.audioMs(item), this.audioMs(item)) : full;

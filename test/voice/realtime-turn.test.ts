@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FakeRealtime } from '../fakes/openai-realtime.js';
-import { RATES, audioBytes, speak, startVoice, startVoiceWorld, until } from './world.js';
+import { RATES, audioBytes, seen, speak, startVoice, startVoiceWorld, until } from './world.js';
 
 const R = RATES.openai;
 
@@ -26,14 +26,16 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
     assert.is(user.message.text, 'What are your opening hours?');
     assert.is(user.message.modality, 'voice');
     await until(() => v.frames.some((f) => f.t === 'voice' && f.state === 'speaking'), 5000, 'speaking');
-    const reply = await v.reply();
-    // Every byte of the agent's audio reached the widget as binary frames (0x01 + PCM16 at outputRate).
+    // The engine finishes the reply; every byte of its audio reaches the widget as binary frames (0x01 + PCM16).
+    await until(() => w.fake.usages.length === 1, 5000, 'reply generated');
     const sentMs = realtime.connections[0].items.find((i) => i.role === 'assistant')!.audioMs;
     assert.ok(sentMs > 1000);
-    assert.ok(Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 'all audio relayed');
+    await until(() => Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 5000, 'all audio relayed');
     assert.ok(v.audio.every((b) => b[0] === 0x01), 'audio frames start with 0x01');
+    // The widget reports the reply played to its end: the turn is stored, and the session listens again.
     v.send({ t: 'voice_played', itemId: item.itemId, ms: sentMs });
-    await v.next('voice', (f) => f.state === 'listening');
+    const reply = await v.reply();
+    await seen(v, 'voice', (f) => f.state === 'listening' && v.frames.indexOf(f) > v.frames.indexOf(item));
     assert.is(reply.message.text, 'We are open from nine to five, Monday to Friday.');
     assert.is(reply.message.modality, 'voice');
     assert.is(reply.message.id, item.messageId);
@@ -72,7 +74,7 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
   }
 });
 
-test('the agent speaks until the widget has played the reply, which it reports after the turn is stored', async () => {
+test('the agent speaks until the widget has played its reply; the reply is stored then', async () => {
   const w = await startVoiceWorld();
   try {
     w.fake.script({ text: 'A reply played to its end.' });
@@ -80,12 +82,14 @@ test('the agent speaks until the widget has played the reply, which it reports a
     await startVoice(v);
     speak(v, R.input);
     const item = await v.next('voice_item');
-    const reply = await v.reply();
-    assert.is(reply.message.text, 'A reply played to its end.');
+    await until(() => w.fake.usages.length === 1, 5000, 'reply generated');
     await new Promise((r) => setTimeout(r, 100));
     assert.is([...v.frames].reverse().find((f) => f.t === 'voice').state, 'speaking', 'still speaking while the widget plays');
+    assert.not.ok(v.frames.some((f) => f.t === 'message' && f.message.role === 'assistant'), 'not stored before it is heard');
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 1600 });
-    await v.next('voice', (f) => f.state === 'listening');
+    const reply = await v.reply();
+    assert.is(reply.message.text, 'A reply played to its end.');
+    await seen(v, 'voice', (f) => f.state === 'listening' && v.frames.indexOf(f) > v.frames.indexOf(item));
     // A report for an item this session does not know is an error.
     v.send({ t: 'voice_played', itemId: 'item_unknown', ms: 10 });
     const err = await v.next('error');
