@@ -94,12 +94,11 @@ export class TaskMemoryError extends Error {
   }
 }
 
-// Sized for a small machine: the ingest lane leaves a core to the server's main thread, the interactive
-// lane keeps one thread warm so a chat upload does not wait for a thread to start.
+// Sized for a small machine: the ingest lane leaves a core to the server's main thread when it can.
 const cores = availableParallelism();
 const LANE_DEFAULTS: Readonly<Record<Lane, Readonly<LaneOptions>>> = Object.freeze({
   interactive: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(2, cores)), idleTimeoutMs: 30_000, maxQueue: 64, maxHeapMb: 256, niceIncrement: 0 }),
-  ingest: Object.freeze({ minThreads: 0, maxThreads: Math.max(1, Math.min(4, cores - 1)), idleTimeoutMs: 30_000, maxQueue: 256, maxHeapMb: 512, niceIncrement: 10 }),
+  ingest: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(4, cores - 1)), idleTimeoutMs: 30_000, maxQueue: 256, maxHeapMb: 512, niceIncrement: 10 }),
 });
 
 // Under tsx this module is pool.ts and the tasks are .ts; after the build both are .js in the same layout.
@@ -133,7 +132,9 @@ function checkLane(lane: Lane, o: LaneOptions): void {
   for (const field of ['minThreads', 'maxThreads', 'maxQueue', 'maxHeapMb', 'niceIncrement'] as const) {
     if (!Number.isInteger(o[field]) || o[field] < 0) throw new TypeError(`pool option ${lane}.${field} must be a whole number, got ${o[field]}`);
   }
-  if (o.maxThreads < 1) throw new TypeError(`pool option ${lane}.maxThreads must be at least 1, got ${o.maxThreads}`);
+  // piscina starts a thread in place of an ended one only to keep minThreads: with none kept, a task queued
+  // behind an ended task would wait for ever.
+  if (o.minThreads < 1) throw new TypeError(`pool option ${lane}.minThreads must be at least 1, got ${o.minThreads}`);
   if (o.minThreads > o.maxThreads) throw new TypeError(`pool option ${lane}.minThreads (${o.minThreads}) must not exceed maxThreads (${o.maxThreads})`);
   if (o.maxHeapMb < 16) throw new TypeError(`pool option ${lane}.maxHeapMb must be at least 16, got ${o.maxHeapMb}`);
   if (!Number.isFinite(o.idleTimeoutMs) || o.idleTimeoutMs < 0) throw new TypeError(`pool option ${lane}.idleTimeoutMs must be a non-negative number, got ${o.idleTimeoutMs}`);

@@ -14,12 +14,16 @@ export interface ParsedHtml {
   links: string[];
 }
 
-/**
- * Readability walks the tree many times over; past these sizes its cost grows into seconds while what
- * it removes matters less than on an article page, so the whole body is written out instead.
- */
-export const READABILITY_MAX_ELEMENTS = 8_000;
-export const READABILITY_MAX_DEPTH = 128;
+export interface HtmlReadLimits extends HtmlLimits {
+  /**
+   * Readability walks the tree many times over; past these sizes its cost grows into seconds while what
+   * it removes matters less than on an article page, so the whole body is written out instead.
+   */
+  readabilityMaxElements: number;
+  readabilityMaxDepth: number;
+}
+
+export const HTML_READ_LIMITS: Readonly<HtmlReadLimits> = Object.freeze({ ...HTML_LIMITS, readabilityMaxElements: 8_000, readabilityMaxDepth: 128 });
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'nav', 'form', 'button', 'select']);
 const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'blockquote', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'address', 'details', 'summary']);
@@ -27,14 +31,14 @@ const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'foot
 type Node = { nodeType: number; nodeName: string; textContent: string | null; childNodes: ArrayLike<Node>; getAttribute?(n: string): string | null };
 
 /** Throws DocumentTooLargeError (html-prescan.ts) for documents past `limits`. */
-export function parseHtml(raw: string, baseUrl?: string, limits: HtmlLimits = HTML_LIMITS): ParsedHtml {
+export function parseHtml(raw: string, baseUrl?: string, limits: HtmlReadLimits = HTML_READ_LIMITS): ParsedHtml {
   const { html, elements, depth } = prescanHtml(raw, limits);
   const { document } = parseHTML(html);
   const links = collectLinks(document, baseUrl);
   const pageTitle = (document.querySelector('title')?.textContent ?? '').trim();
   let root: Node = document.body ?? document.documentElement;
   let title = pageTitle;
-  if (elements <= READABILITY_MAX_ELEMENTS && depth <= READABILITY_MAX_DEPTH) {
+  if (elements <= limits.readabilityMaxElements && depth <= limits.readabilityMaxDepth) {
     try {
       // Readability changes the document it reads, so it gets its own copy.
       const article = new Readability(parseHTML(html).document as unknown as Document, { charThreshold: 200 }).parse();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
-import { runTask } from '../../workers/pool.js';
+import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
 import type { DocumentType } from './parse.js';
@@ -38,8 +38,10 @@ export interface DocumentInput {
 
 export async function indexDocument(app: AppContext, lexical: LexicalIndex, source: KnowledgeSource, input: DocumentInput, signal?: AbortSignal): Promise<{ document: KnowledgeDocument; links: string[] }> {
   const c = knowledgeCollections(app);
-  const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal });
-  const { chunks } = await runTask('chunk-document', { markdown: parsed.markdown }, { signal });
+  const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal })
+    .catch((err: unknown) => { throw documentFailure(err, input, 'read'); });
+  const { chunks } = await runTask('chunk-document', { markdown: parsed.markdown }, { signal })
+    .catch((err: unknown) => { throw documentFailure(err, input, 'split into passages'); });
   const docId = documentId(source._id, input.ref);
   const title = (parsed.title || input.fallbackTitle || source.name).slice(0, 300);
   const records: KnowledgeChunk[] = chunks.map((ch, index) => ({
@@ -82,6 +84,22 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   };
   await c.documents.replaceOne(document);
   return { document, links: parsed.links };
+}
+
+const TRY_INSTEAD = 'upload its text as Markdown or plain text instead, or split it into smaller files';
+
+/**
+ * A worker failure in the words the owner reads on the source: what went wrong with this document and
+ * what to do. A page's reason starts with its address (a crawl lists several).
+ */
+export function documentFailure(err: unknown, input: Pick<DocumentInput, 'url'>, step: string): Error {
+  let reason: string;
+  if (err instanceof TaskTimeoutError) reason = `the document took longer than ${err.limitMs / 1000} s to ${step}; it may be too large or too deeply nested; ${TRY_INSTEAD}`;
+  else if (err instanceof TaskMemoryError) reason = `the document needed more than ${err.limitMb} MB of memory to ${step}; ${TRY_INSTEAD}`;
+  else if (err instanceof PoolBusyError) reason = 'the server is busy reading other documents; reindex this source in a few minutes';
+  else if (err instanceof Error && err.name !== 'AbortError') reason = err.message;
+  else return err instanceof Error ? err : new Error(String(err));
+  return new Error(input.url && !reason.startsWith(input.url) ? `${input.url}: ${reason}` : reason, { cause: err });
 }
 
 export async function removeDocumentChunks(app: AppContext, lexical: LexicalIndex, workspaceId: string, docId: string, collection: string | null): Promise<void> {

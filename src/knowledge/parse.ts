@@ -1,5 +1,5 @@
-import { parseHtml } from './html.js';
-import { ADVICE, DocumentTooLargeError, HTML_LIMITS, mb, type HtmlLimits } from './html-prescan.js';
+import { HTML_READ_LIMITS, parseHtml, type HtmlReadLimits } from './html.js';
+import { ADVICE, DocumentTooLargeError, mb } from './html-prescan.js';
 
 /** What a knowledge document's bytes are, decided by its bytes first and its name/type second. */
 export type DocumentType = 'pdf' | 'html' | 'markdown' | 'text';
@@ -63,14 +63,14 @@ function trimPartialUtf8(b: Uint8Array): Uint8Array {
 export interface ParseOptions {
   url?: string;
   filename?: string;
-  /** Bounds on HTML before it is parsed (html-prescan.ts); the defaults unless given. */
-  htmlLimits?: Partial<HtmlLimits>;
+  /** Bounds on HTML (html-prescan.ts, html.ts); the defaults unless given. */
+  htmlLimits?: Partial<HtmlReadLimits>;
 }
 
 export async function parseDocument(bytes: Uint8Array, type: DocumentType, opts: ParseOptions = {}): Promise<ParsedDocument> {
   const fallbackTitle = opts.filename?.replace(/\.[a-z0-9]+$/i, '') ?? (opts.url ? new URL(opts.url).pathname.split('/').filter(Boolean).pop() ?? opts.url : '');
   if (type === 'pdf') return parsePdf(bytes, fallbackTitle);
-  const limits = { ...HTML_LIMITS, ...opts.htmlLimits };
+  const limits = { ...HTML_READ_LIMITS, ...opts.htmlLimits };
   if (type === 'html' && bytes.byteLength > limits.maxInputBytes) {
     throw new DocumentTooLargeError(`the HTML is ${mb(bytes.byteLength)}; at most ${mb(limits.maxInputBytes)} of HTML is read; ${ADVICE}`);
   }

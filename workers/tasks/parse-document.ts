@@ -1,5 +1,5 @@
 /** Piscina task: a knowledge document's bytes (PDF, HTML, Markdown, text) to structured text and its links. */
-import type { HtmlLimits } from '../../src/knowledge/html-prescan.js';
+import type { HtmlReadLimits } from '../../src/knowledge/html.js';
 import { parseDocument, type DocumentType, type ParsedDocument } from '../../src/knowledge/parse.js';
 import { reportsStart } from '../started.js';
 
@@ -8,8 +8,8 @@ export interface ParseDocumentInput {
   type: DocumentType;
   url?: string;
   filename?: string;
-  /** The prescan's bounds (depth, size, elements); the defaults of html-prescan.ts unless given. */
-  htmlLimits?: Partial<HtmlLimits>;
+  /** Bounds on HTML (depth, size, elements, when Readability runs); the defaults of html.ts unless given. */
+  htmlLimits?: Partial<HtmlReadLimits>;
 }
 
 export type ParseDocumentOutput = ParsedDocument;
