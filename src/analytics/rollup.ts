@@ -57,6 +57,7 @@ type Scope = { workspaceId: string; botId: string; at: number };
 type DayScope = { workspaceId: string; botId: string; day: string };
 type Reply = Scope & { messageId: string };
 type ToolCall = Scope & { name: string; isError: boolean; durationMs: number };
+type Feedback = Scope & { eventId: string; createdAt: number; data: Record<string, any> };
 type Increments = Partial<Record<Counter, number>>;
 
 /** Counter increments not yet written. Adding is synchronous; write() stores them (about one upsert per key). */
@@ -64,8 +65,9 @@ class Batch {
   daily = new Map<string, Scope & { inc: Increments }>();
   replies: Reply[] = [];
   tools: ToolCall[] = [];
+  feedback: Feedback[] = [];
 
-  get empty(): boolean { return !this.daily.size && !this.replies.length && !this.tools.length; }
+  get empty(): boolean { return !this.daily.size && !this.replies.length && !this.tools.length && !this.feedback.length; }
 
   add(e: Pick<EventRecord, 'type' | 'data' | 'workspaceId' | 'createdAt'>): void {
     const d = e.data as Record<string, any>;
@@ -82,7 +84,9 @@ class Batch {
       // A release without a handoff request (handoffId null) is not a resolved handoff.
       case 'handoff.resolved': if (d.handoffId) inc.handoffsResolved = 1; break;
       case 'feedback.received':
-        if (d.kind === 'csat') { inc.csatCount = 1; inc.csatSum = Number(d.value) || 0; } else if (Number(d.value) > 0) inc.thumbsUp = 1; else inc.thumbsDown = 1;
+        Object.assign(inc, feedbackIncrements(d, 1));
+        // A second rating of the same reply (or conversation) replaces the first: write() takes the first back out.
+        if ((e as EventRecord)._id) this.feedback.push({ ...s, eventId: (e as EventRecord)._id, createdAt: e.createdAt, data: d });
         break;
       case 'tool.called':
         inc.toolCalls = 1;
@@ -112,8 +116,25 @@ class Batch {
     add(row.inc, inc);
   }
 
+  /**
+   * Analytics count current ratings: a rating that replaces an earlier one of the same reply (thumbs) or
+   * conversation (CSAT) takes the earlier one out, on the day it was counted. Events are kept a week, so a rating
+   * replaced after that is counted twice.
+   */
+  private async unrate(app: AppContext): Promise<void> {
+    const events = app.store.collection<EventRecord>('events');
+    for (const f of this.feedback) {
+      const [prev] = await events.find({
+        workspaceId: f.workspaceId, type: 'feedback.received', _id: { $ne: f.eventId }, createdAt: { $lte: f.createdAt },
+        'data.conversationId': f.data.conversationId, 'data.kind': f.data.kind, 'data.messageId': f.data.messageId ?? null,
+      } as never, { sort: [['createdAt', -1], ['_id', -1]], limit: 1 });
+      if (prev) this.count({ workspaceId: f.workspaceId, botId: f.botId, at: prev.createdAt - (prev.createdAt % SLOT_MS) }, feedbackIncrements(prev.data as Record<string, any>, -1));
+    }
+  }
+
   async write(app: AppContext): Promise<void> {
     const cols = analyticsCollections(app);
+    await this.unrate(app);
     const zones = new Map<string, string>();
     for (const ws of new Set([...this.daily.values(), ...this.replies, ...this.tools].map((s) => s.workspaceId))) zones.set(ws, await workspaceTimezone(app, ws));
     const scoped = (s: Scope): DayScope => ({ workspaceId: s.workspaceId, botId: s.botId, day: dayIn(s.at, zones.get(s.workspaceId)!) });
@@ -164,6 +185,13 @@ class Batch {
       );
     }
   }
+}
+
+/** Counters of one rating; sign -1 takes a replaced rating back out. */
+function feedbackIncrements(d: Record<string, any>, sign: 1 | -1): Increments {
+  const value = Number(d.value) || 0;
+  if (d.kind === 'csat') return { csatCount: sign, csatSum: sign * value };
+  return value > 0 ? { thumbsUp: sign } : { thumbsDown: sign };
 }
 
 function add(to: Increments, inc: Increments): void {
