@@ -1,0 +1,64 @@
+import sharp from 'sharp';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { closePool, configurePool, poolStats } from '../../workers/pool.js';
+import { startChatWorld, type ChatWorld } from '../chat/helpers.js';
+import { longPage } from '../workers/hostile-html.js';
+import { ingestionIdle } from './helpers.js';
+
+let w: ChatWorld;
+
+test.before(async () => {
+  await closePool();
+  // Two ingest threads (a machine with more cores): both can be busy at once, as in the report.
+  configurePool({ ingest: { maxThreads: 2 } });
+  w = await startChatWorld({ kind: 'openai' });
+});
+test.after(async () => {
+  await w.close();
+  configurePool({});
+});
+
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test('a visitor’s image upload answers at once while knowledge documents keep both ingest threads busy', async () => {
+  const v = await w.visitor();
+  // The heaviest pages the HTML limits let through: seconds of parsing each, four of them for two threads.
+  const page = longPage(1_900_000);
+  for (let i = 0; i < 4; i++) {
+    const res = await w.server.fetch(`/api/v1/knowledge/files?filename=long-${i}.html`, {
+      method: 'POST', headers: { ...w.owner.headers, 'content-type': 'text/html' }, body: page,
+    });
+    assert.is(res.status, 201);
+  }
+  await until(() => poolStats().ingest.running === 2, 'two documents parsing at once');
+
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  // The first upload also starts the interactive thread's sharp; the second is the steady state.
+  for (const run of ['first', 'second']) {
+    const started = performance.now();
+    const res = await w.server.fetch(`/widget/v1/uploads?botId=${w.botId}&visitorToken=${encodeURIComponent(v.ready.visitorToken)}`, {
+      method: 'POST', body: new Uint8Array(png), headers: { 'content-type': 'image/png' },
+    });
+    const ms = performance.now() - started;
+    const body = await res.json() as { width: number; height: number };
+    const parsing = poolStats().ingest.running;
+    console.log(`  ${run} ${png.length}-byte chat image answered in ${ms.toFixed(0)} ms (${parsing} documents parsing)`);
+    assert.is(res.status, 201, JSON.stringify(body));
+    assert.equal([body.width, body.height], [64, 48]);
+    assert.ok(ms < 5000, `the upload waited ${ms} ms`);
+  }
+
+  await ingestionIdle(w.server.app);
+  const sources = (await w.server.request('GET', '/api/v1/knowledge', { headers: w.owner.headers })).body.items;
+  assert.equal(sources.map((s: { status: string }) => s.status), ['ready', 'ready', 'ready', 'ready']);
+  await v.close();
+});
+
+test.run();
