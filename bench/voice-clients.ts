@@ -12,11 +12,11 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { API_KEY, APPEND_PREFIX, FRAME_BYTES, FRAME_MS, MODEL, toneFrame, wallNow } from './voice-wire.js';
 
-/** What the clients measure: downstream latencies (engine -> client) while `on`, and what went wrong. */
-export const recorder = { on: false, down: [] as number[], chunks: 0, errors: [] as string[] };
+/** What the clients measure: downstream latencies (engine -> client) while `on`, and what went wrong (counted). */
+export const recorder = { on: false, down: [] as number[], problems: new Map<string, number>() };
 
 function problem(text: string): void {
-  if (recorder.errors.length < 20) recorder.errors.push(text);
+  recorder.problems.set(text, (recorder.problems.get(text) ?? 0) + 1);
 }
 
 /** A microphone: one 20 ms frame every 20 ms from a random phase, on a schedule that does not drift. */
@@ -57,7 +57,7 @@ export class Widget {
     ws.on('message', (data: Buffer, isBinary) => {
       if (isBinary) {
         const at = wallNow();
-        if (recorder.on) { recorder.down.push(at - data.readDoubleLE(1)); recorder.chunks++; }
+        if (recorder.on) recorder.down.push(at - data.readDoubleLE(1));
         if (this.current) this.current.bytes += data.length - 1;
         return;
       }
@@ -83,7 +83,7 @@ export class Widget {
         this.items.delete(f.message.id);
         this.ws.send(JSON.stringify({ t: 'voice_played', itemId: item.itemId, ms: item.bytes / (FRAME_BYTES / FRAME_MS) }));
       }
-    } else if (f.t === 'voice_interrupt') {
+    } else if (f.t === 'voice_interrupt' && this.live) {
       // Playback stops: what was received counts as played, as the widget reports it.
       for (const [messageId, item] of this.items) {
         if (item.itemId !== f.itemId) continue;
@@ -100,6 +100,14 @@ export class Widget {
       const timer = setTimeout(() => reject(new Error(`widget: no ${what} within ${ms} ms`)), ms);
       this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
     });
+  }
+
+  /** A typed message; resolves once the agent's reply is stored (the conversation exists then). */
+  async say(text: string): Promise<void> {
+    const reply = this.next((f) => (f.t === 'message' && f.message.role === 'assistant') || f.t === 'error', 'text reply');
+    this.ws.send(JSON.stringify({ t: 'message', text }));
+    const f = await reply;
+    if (f.t === 'error') throw new Error(`message refused: ${f.code} ${f.message}`);
   }
 
   /** voice_start; resolves once the session listens (the microphone is started apart). */
@@ -135,7 +143,7 @@ export class Direct {
       const e = JSON.parse(data.toString());
       if (e.type === 'response.output_audio.delta') {
         const pcm = Buffer.from(e.delta, 'base64');
-        if (recorder.on) { recorder.down.push(wallNow() - pcm.readDoubleLE(0)); recorder.chunks++; }
+        if (recorder.on) recorder.down.push(wallNow() - pcm.readDoubleLE(0));
       } else if (e.type === 'error') problem(`direct: ${e.error.message}`);
     });
   }

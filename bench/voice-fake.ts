@@ -8,7 +8,8 @@
  * response.done with usage), and again. test/fakes/openai-realtime.ts is the protocol-faithful fake for tests;
  * it speaks 100 ms chunks as fast as asked and decides turns from the audio's energy, which a paced load cannot use.
  *
- * Timing: every appended frame carries its send time in its first 8 PCM bytes (bench/voice-wire.ts); the fake
+ * It also answers the bot's text brain (Chat Completions, one short streamed reply), so conversations can be opened
+ * by text before voice. Timing: every appended frame carries its send time in its first 8 PCM bytes (bench/voice-wire.ts); the fake
  * reads it on arrival (upstream latency) and stamps each audio chunk it writes (downstream, read by the clients).
  *
  *   node --import tsx bench/voice-fake.ts <listenMs> <replyMs>   -> prints {"port":N} on stdout
@@ -170,7 +171,19 @@ class Session {
   }
 }
 
-const http = createServer((_req, res) => { res.writeHead(404).end(); });
+// The bot's text brain (Chat Completions, streamed) on the same fake, so the bench opens conversations by text.
+const http = createServer((req, res) => {
+  req.resume();
+  if (req.method !== 'POST' || req.url !== '/v1/chat/completions') { res.writeHead(404).end(); return; }
+  req.on('end', () => {
+    const head = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[';
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`${head}{"index":0,"delta":{"content":"Hello, how can I help?"},"finish_reason":null}]}\n\n`);
+    res.write(`${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`);
+    res.write(`${head}],"usage":{"prompt_tokens":50,"completion_tokens":6}}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+});
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
 http.on('upgrade', (req, socket, head) => {
   const url = new URL(req.url ?? '/', 'http://fake');
