@@ -127,7 +127,11 @@ export function prescanHtml(src: string, limits: HtmlLimits = HTML_LIMITS): Pres
     if (gt < 0) break; // an unterminated tag at the end: the parser drops it too
 
     if (closing) {
-      if (VOID.has(name) || !openCount.get(name)) { if (content() && (name === 'p' || name === 'br')) emit(lt, stop); continue; }
+      if (VOID.has(name) || !openCount.get(name)) {
+        // A stray </p> or </br> makes the parser add an empty element: kept only where one more level fits.
+        if ((name === 'p' || name === 'br') && content() && keptDepth < limits.maxDepth) { elements++; emit(lt, stop); }
+        continue;
+      }
       let top: Open;
       do top = pop(); while (top.name !== name);
       if (top.keepTag) emit(lt, stop);
