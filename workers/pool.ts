@@ -66,6 +66,8 @@ export interface PoolOptions {
 export interface RunTaskOptions {
   /** Aborting rejects with an AbortError; a task already running has its thread terminated. */
   signal?: AbortSignal;
+  /** The lane, when not the task's own: work a visitor waits for (a chat turn's query embedding) goes `interactive`. */
+  lane?: Lane;
   /** ArrayBuffers to move instead of copy. Only list buffers nobody else uses (not Node's pooled small Buffers). */
   transferList?: ArrayBuffer[];
 }
@@ -199,7 +201,7 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
   // sharp's shared libraries must be opened by the main thread first, or a worker exiting unloads them (glibc).
   if (name === 'resize-image') await (sharpLoaded ??= import('sharp'));
   opts.signal?.throwIfAborted();
-  const state = lane(TASKS[name].lane);
+  const state = lane(opts.lane ?? TASKS[name].lane);
   // Counted here: piscina does not bound its queue for tasks that carry an abort signal (all of ours).
   if (state.inFlight >= state.options.maxThreads + state.options.maxQueue) throw new PoolBusyError(state.options.maxQueue);
   const limitMs = timeLimits[name];

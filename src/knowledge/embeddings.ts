@@ -1,7 +1,7 @@
 import type { AppContext } from '../app.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { openProviderKey, providers } from '../providers/connections.js';
-import { runTask } from '../../workers/pool.js';
+import { runTask, type Lane } from '../../workers/pool.js';
 
 /** Kinds whose adapters have a default embedding model (kind A needs a model the user would have to name). */
 const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
@@ -29,13 +29,16 @@ export async function findEmbedder(app: AppContext, workspaceId: string): Promis
   return { connection, key: rec._id };
 }
 
-/** Embeds texts in batches on the worker pool; vectors come back unit length. */
-export async function embedTexts(app: AppContext, embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+/**
+ * Embeds texts in batches on the worker pool; vectors come back unit length. Documents use the ingest lane;
+ * a search someone waits for passes `interactive`, so it never queues behind documents being read.
+ */
+export async function embedTexts(app: AppContext, embedder: Embedder, texts: string[], signal?: AbortSignal, lane?: Lane): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const { vectors } = await runTask('embed-batch', {
       connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), dimensions: EMBEDDING_DIMENSIONS, allowPrivateNetwork: app.config.allowPrivateNetwork,
-    }, { signal });
+    }, { signal, lane });
     out.push(...vectors);
   }
   return out;

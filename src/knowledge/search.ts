@@ -70,7 +70,7 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
     try {
       const embedder = await findEmbedder(app, workspaceId);
       if (embedder) {
-        const [v] = await embedTexts(app, embedder, [query], opts.signal);
+        const [v] = await embedTexts(app, embedder, [query], opts.signal, 'interactive');
         const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
         vecHits = await app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES });
         usedVectors = true;
