@@ -92,7 +92,7 @@ const TRY_INSTEAD = 'upload its text as Markdown or plain text instead, or split
  * A worker failure in the words the owner reads on the source: what went wrong with this document and
  * what to do. A page's reason starts with its address (a crawl lists several).
  */
-export function documentFailure(err: unknown, input: Pick<DocumentInput, 'url'>, step: string): Error {
+function documentFailure(err: unknown, input: Pick<DocumentInput, 'url'>, step: string): Error {
   let reason: string;
   if (err instanceof TaskTimeoutError) reason = `the document took longer than ${err.limitMs / 1000} s to ${step}; it may be too large or too deeply nested; ${TRY_INSTEAD}`;
   else if (err instanceof TaskMemoryError) reason = `the document needed more than ${err.limitMb} MB of memory to ${step}; ${TRY_INSTEAD}`;
