@@ -40,12 +40,20 @@ export async function botView(app: AppContext, b: BotRecord) {
   };
 }
 
+/** What a list shows of each bot: read by path, so the configs (kilobytes each) are never loaded for it. */
+const SUMMARY_FIELDS = ['name', 'status', 'revision', 'published.version', 'published.publishedAt', 'createdAt', 'updatedAt'] as const;
+
 export async function listBots(app: AppContext, workspaceId: string, page: { limit?: number; before?: string }) {
   const limit = page.limit ?? 50;
-  const list = await bots(app).find({ workspaceId }, { limit: limit + 1, before: page.before });
+  const list = await bots(app).findFields({ workspaceId }, SUMMARY_FIELDS, { limit: limit + 1, before: page.before });
   const more = list.length > limit;
   const shown = list.slice(0, limit);
-  return { items: shown.map(botSummary), nextBefore: more ? shown[shown.length - 1]._id : null };
+  const items = shown.map((b) => ({
+    id: b._id, name: b.name as string, status: b.status as BotStatus, revision: b.revision as number,
+    publishedVersion: b['published.version'] as number | null, publishedAt: b['published.publishedAt'] as number | null,
+    createdAt: b.createdAt as number, updatedAt: b.updatedAt as number,
+  }));
+  return { items, nextBefore: more ? shown[shown.length - 1]._id : null };
 }
 
 /** "A new bot uses the first connected brain and the provider's recommended model" (bot-config.md, brain). */

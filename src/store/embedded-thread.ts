@@ -22,7 +22,7 @@ db.pragma('busy_timeout = 5000');
 db.pragma('secure_delete = ON');
 
 /** Calls that only read (everything else counts as a write). */
-const READS = new Set(['findById', 'findOne', 'find', 'count']);
+const READS = new Set(['findById', 'findOne', 'find', 'findFields', 'count']);
 /** Requests answered per message at most; a longer burst commits and answers in parts. */
 const MAX_BATCH = 256;
 /** Writes after which checkpoints move to their own worker (small stores, such as tests', never start one). */

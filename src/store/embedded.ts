@@ -9,7 +9,7 @@ import type { StoreReply, StoreRequest, WireError } from './embedded-wire.js';
 import { openSqlite } from './sqlite.js';
 import {
   DuplicateKeyError, UnscopedQueryError,
-  type Collection, type CollectionSpec, type Doc, type DocumentStore, type Filter, type FindOptions, type ScopeOptions, type Update,
+  type Collection, type CollectionSpec, type Doc, type DocumentStore, type FieldValues, type Filter, type FindOptions, type ScopeOptions, type Update,
 } from './types.js';
 
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -195,6 +195,15 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async find(filter: Filter, opts?: FindOptions): Promise<T[]> {
     return ((await this.thread.call(this.name, 'find', [filter, opts])) as string[]).map((j) => JSON.parse(j) as T);
+  }
+
+  async findFields<K extends string>(filter: Filter, fields: readonly K[], opts?: FindOptions): Promise<Array<FieldValues<K>>> {
+    const rows = JSON.parse(await this.thread.call(this.name, 'findFields', [filter, fields, opts]) as string) as unknown[][];
+    return rows.map((values) => {
+      const rec: Record<string, unknown> = { _id: values[0] };
+      for (let i = 0; i < fields.length; i++) rec[fields[i]] = values[i + 1];
+      return rec as FieldValues<K>;
+    });
   }
 
   async count(filter: Filter, opts?: ScopeOptions): Promise<number> {

@@ -11,10 +11,13 @@ export function fieldExpr(field: string): string {
   return `json_extract(doc, '$.${field}')`;
 }
 
-function jsonPath(field: string): string {
+/** A field name checked for use inside a JSON path literal ('$.<field>'). */
+export function fieldPath(field: string): string {
   if (!SAFE_PATH.test(field)) throw new Error(`bad field name in filter: ${field}`);
-  return `'$.${field}'`;
+  return field;
 }
+
+const jsonPath = (field: string) => `'$.${fieldPath(field)}'`;
 
 export function bindValue(v: unknown): unknown {
   if (typeof v === 'boolean') return v ? 1 : 0;

@@ -4,7 +4,7 @@ import { MongoFileStore } from './mongo-files.js';
 import { indexDefinitions, isDuplicateKey, toMongoFilter, toMongoSort, toMongoUpdate, withBefore, type MongoIndex } from './mongo-query.js';
 import {
   DuplicateKeyError, UnscopedQueryError,
-  type Collection, type CollectionSpec, type Doc, type DocumentStore, type Filter, type FindOptions, type ScopeOptions, type Update,
+  type Collection, type CollectionSpec, type Doc, type DocumentStore, type FieldValues, type Filter, type FindOptions, type ScopeOptions, type Update,
 } from './types.js';
 
 const NAME = /^[a-z][a-z0-9_]{0,60}$/;
@@ -112,6 +112,20 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     if (opts.skip) cursor = cursor.skip(opts.skip);
     if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
     return (await cursor.toArray()) as unknown as T[];
+  }
+
+  async findFields<K extends string>(filter: Filter, fields: readonly K[], opts: FindOptions = {}): Promise<Array<FieldValues<K>>> {
+    const q = withBefore(this.query(filter, opts), opts.before);
+    if (opts.limit !== undefined && opts.limit <= 0) return [];
+    await this.ready;
+    let cursor = this.coll.find(q, { projection: Object.fromEntries(fields.map((f) => [f, 1])) }).sort(toMongoSort(opts.sort));
+    if (opts.skip) cursor = cursor.skip(opts.skip);
+    if (opts.limit !== undefined) cursor = cursor.limit(opts.limit);
+    return (await cursor.toArray()).map((doc) => {
+      const rec: Record<string, unknown> = { _id: doc._id };
+      for (const f of fields) rec[f] = f.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), doc) ?? null;
+      return rec as FieldValues<K>;
+    });
   }
 
   async count(filter: Filter, opts?: ScopeOptions): Promise<number> {

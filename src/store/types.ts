@@ -50,6 +50,9 @@ export interface FindOptions {
   crossWorkspace?: boolean;
 }
 
+/** One record as `findFields` reads it: its id and each named field's value by path (null when absent). */
+export type FieldValues<K extends string> = { _id: string } & { [P in K]: unknown };
+
 export interface ScopeOptions {
   crossWorkspace?: boolean;
 }
@@ -69,6 +72,11 @@ export interface Collection<T extends Doc> {
   findById(workspaceId: string, id: string): Promise<T | null>;
   findOne(filter: Filter, opts?: FindOptions): Promise<T | null>;
   find(filter: Filter, opts?: FindOptions): Promise<T[]>;
+  /**
+   * Only the named fields of each match (dotted paths allowed), for lists that show a few fields of large records:
+   * `{ _id, [path]: value }`, null where a record has no such field. Reads like `find` otherwise.
+   */
+  findFields<K extends string>(filter: Filter, fields: readonly K[], opts?: FindOptions): Promise<Array<FieldValues<K>>>;
   count(filter: Filter, opts?: ScopeOptions): Promise<number>;
   /** Atomic: applies the update to the first match and returns the record after it, or null if none matched. */
   updateOne(filter: Filter, update: Update, opts?: ScopeOptions & { upsert?: boolean }): Promise<T | null>;

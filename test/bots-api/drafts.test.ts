@@ -137,6 +137,22 @@ test('bots are listed newest first with paging', async () => {
   assert.equal(page2.body.items.map((b: any) => b.id), ids.slice(2, 4));
 });
 
+test('the list shows each bot as the bot itself reads: name, status, revision and its published version, or none', async () => {
+  const published = await create({ name: 'Listed published' });
+  await w.as('POST', `/api/v1/bots/${published.id}/publish`);
+  await w.as('POST', `/api/v1/bots/${published.id}/status`, { status: 'paused' });
+  const draftOnly = await create({ name: 'Listed draft' });
+  const items = (await w.as('GET', '/api/v1/bots?limit=2')).body.items;
+  for (const [listed, id] of [[items[1], published.id], [items[0], draftOnly.id]]) {
+    const { draft: _d, published: _p, versions: _v, hasIdentitySecret: _h, ...summary } = (await w.as('GET', `/api/v1/bots/${id}`)).body;
+    assert.equal(listed, summary);
+  }
+  assert.is(items[1].publishedVersion, 1);
+  assert.is(items[1].status, 'paused');
+  assert.is(items[0].publishedVersion, null);
+  assert.is(items[0].publishedAt, null);
+});
+
 test('a bot can be duplicated: the draft is copied, not its versions', async () => {
   const bot = await create({ name: 'Original' });
   await w.as('POST', `/api/v1/bots/${bot.id}/publish`);

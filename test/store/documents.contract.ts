@@ -165,6 +165,21 @@ export function documentsContract(adapter: string, factory: DocumentStoreFactory
     assert.is((await c.findOne({ workspaceId: w }, { sort: [['n', 1]] }))?.n, 1);
   });
 
+  test('findFields reads only the named fields, by dotted path, null where a record has none, paged like find', async () => {
+    const { c, w, id } = await sample();
+    const rows = await c.findFields({ workspaceId: w, tag: { $ne: 'w' } }, ['n', 'profile.email', 'tags', 'note', 'label'], { sort: [['n', 1]] });
+    assert.equal(rows, [
+      { _id: id.a, n: 1, 'profile.email': 'a@x', tags: ['red', 'blue'], note: null, label: null },
+      { _id: id.b, n: 2, 'profile.email': 'b@x', tags: ['blue'], note: null, label: null },
+      { _id: id.c, n: 3, 'profile.email': null, tags: [], note: null, label: 'three' },
+    ]);
+    assert.equal(await c.findFields({ workspaceId: w }, ['profile']), (await c.find({ workspaceId: w })).map((r) => ({ _id: r._id, profile: r.profile ?? null })));
+    const page = await c.findFields({ workspaceId: w }, ['tag'], { limit: 2, before: id.d });
+    assert.equal(page, [{ _id: id.c, tag: 'z' }, { _id: id.b, tag: 'y' }]);
+    assert.equal(await c.findFields({ workspaceId: ws() }, ['tag']), []);
+    await rejects(c.findFields({ tag: 'x' }, ['n']), UnscopedQueryError);
+  });
+
   test('count counts the matching records of the workspace', async () => {
     const { c, w } = await sample();
     assert.is(await c.count({ workspaceId: w }), 4);
