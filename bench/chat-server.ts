@@ -3,7 +3,12 @@
  * workspace, a provider connection pointing at the fake, and a running bot. It measures its own event-loop
  * delay and CPU time between `phaseStart` and `phaseStop` commands from the parent (IPC).
  *
- *   node --import tsx bench/chat-server.ts <fakeBaseUrl>   -> prints {"port":N,"botId":"..."} on stdout
+ * bench/rest.ts and bench/idle-sockets.ts use it too: --env=production runs it as `npm start` does (no answer
+ * checking), --log=<level> writes its log lines at that level to a file in its DATA_DIR (as an operator's server
+ * writes them to stdout), and the ready line carries the owner's session (cookie, csrf) for API calls.
+ *
+ *   node --import tsx bench/chat-server.ts <fakeBaseUrl> [--env=test|production] [--log=silent|info]
+ *     -> prints {"port":N,"botId":"...","cookie":"...","csrf":"..."} on stdout
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
@@ -13,6 +18,7 @@ import { Session } from 'node:inspector/promises';
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
+import { pino } from 'pino';
 import { createLogger } from '../src/log.js';
 import { sealSecret } from '../src/security/secret-box.js';
 import { startServer } from '../src/server.js';
@@ -22,12 +28,14 @@ import { loopDelay } from './loop-delay.js';
 const fakeBaseUrl = process.argv[2];
 if (!fakeBaseUrl) throw new Error('usage: chat-server.ts <fakeBaseUrl>');
 
+const option = (name: string, dflt: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt;
 const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-chat-'));
 const config = loadConfig({
-  PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK: 'true',
+  PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: option('env', 'test'), LOG_LEVEL: option('log', 'silent'), ALLOW_PRIVATE_NETWORK: 'true',
   TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
 });
-const server = await startServer(config, { logger: createLogger('silent') });
+const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: join(dataDir, 'server.log'), sync: true }));
+const server = await startServer(config, { logger });
 const shim = {
   ...server, dataDir, fetch: (p: string, i?: RequestInit) => fetch(server.url + p, i), stop: async () => {},
   async request(method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
@@ -138,6 +146,10 @@ process.on('message', async (m: { cmd: string }) => {
     // After a full GC (node --expose-gc): what the heap holds now (bench/stream-memory.ts).
     (globalThis as { gc?: () => void }).gc?.();
     process.send!({ heapUsed: process.memoryUsage().heapUsed });
+  } else if (m.cmd === 'mem') {
+    // After a full GC (node --expose-gc): rss, heapUsed, external, arrayBuffers (bench/idle-sockets.ts).
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send!(process.memoryUsage());
   } else if (m.cmd === 'liveSampleStart') {
     if (!inspector) { const s = new Session(); s.connect(); liveSession = s; } else liveSession = inspector;
     await liveSession.post('HeapProfiler.startSampling', { samplingInterval: 256 });
@@ -152,4 +164,4 @@ process.on('message', async (m: { cmd: string }) => {
     void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
   }
 });
-process.stdout.write(`${JSON.stringify({ port: server.port, botId: 'bot_bench' })}\n`);
+process.stdout.write(`${JSON.stringify({ port: server.port, botId: 'bot_bench', cookie: owner.cookie, csrf: owner.csrf })}\n`);

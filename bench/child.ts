@@ -21,8 +21,10 @@ export function startFlags(): string[] {
   return start.split(/\s+/).filter((w) => w.startsWith('--'));
 }
 
-export async function startChild(file: string, argv: string[], nodeFlags: string[] = [], dist = false): Promise<Child> {
-  const entry = dist ? [join(root, 'dist/bench', file.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', join(here, file)];
+/** `dist`: true runs the build in dist/, a folder name the build in that folder (bench/build.ts, buildPrivately). */
+export async function startChild(file: string, argv: string[], nodeFlags: string[] = [], dist: boolean | string = false): Promise<Child> {
+  const built = typeof dist === 'string' ? dist : join(root, 'dist');
+  const entry = dist ? [join(built, 'bench', file.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', join(here, file)];
   // The caller's flags come after npm start's, so they win (e.g. BENCH_SERVER_FLAGS=--max-semi-space-size=16).
   const proc = spawn(process.execPath, [...(dist ? startFlags() : []), ...nodeFlags, ...entry, ...argv], { cwd: root, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
