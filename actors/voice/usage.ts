@@ -17,8 +17,13 @@ export class VoiceUsageMeter {
   constructor(private readonly model: string) {}
 
   addResponse(u: VoiceUsage): void {
-    for (const k of Object.keys(u) as Array<keyof VoiceUsage>) this.tokens[k] += u[k];
-    this.costUsd += estimateVoiceCostUsd(this.model, u);
+    const t = this.tokens;
+    t.inputTextTokens += u.inputTextTokens;
+    t.inputAudioTokens += u.inputAudioTokens;
+    t.outputTextTokens += u.outputTextTokens;
+    t.outputAudioTokens += u.outputAudioTokens;
+    // Cascade engines price their own stages (brain, speech to text, speech); realtime ones are priced by token here.
+    this.costUsd += u.costUsd ?? estimateVoiceCostUsd(this.model, u);
   }
 
   /** The usage and spend since the last stored agent turn, which carries them. */

@@ -41,6 +41,11 @@ export interface VoiceUsage {
   inputAudioTokens: number;
   outputTextTokens: number;
   outputAudioTokens: number;
+  /**
+   * The response's cost when the engine knows it better than token prices can tell (cascade: the brain's tokens at
+   * its model's price, plus speech to text and text to speech); absent: priced from the tokens.
+   */
+  costUsd?: number;
 }
 
 export type VoiceEngineEvent =
@@ -71,7 +76,7 @@ export type VoiceEngineEvent =
   /** The engine stopped its reply because the visitor spoke over it (Gemini's interrupted). */
   | { type: 'interrupted' }
   /** A non-fatal error (a refused event); fatal errors close the engine (then `closed`). */
-  | { type: 'error'; message: string; fatal: boolean }
+  | { type: 'error'; message: string; fatal: boolean; /** A line for the visitor when the failure changes what they hear. */ line?: string }
   /** The provider socket closed; no more events follow. */
   | { type: 'closed'; reason: string };
 
