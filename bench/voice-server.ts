@@ -7,7 +7,8 @@
  *   live                     voice sessions live
  *   probe <n> <url>          opens n bare engine sockets (ws, the engine's options) to the fake: their own cost
  *   probeClose               closes them
- *   sampleStart / sampleStop <file>   a sampling heap profile of what is allocated between them and still alive
+ *   sampleStart [all] / sampleStop <file>   a sampling heap profile of what is allocated between them and still
+ *                            alive (all: every allocation)
  *
  *   node bench/voice-server.ts <fakeBaseUrl> <sessions>   -> prints {"port":N,"botId":"..."} on stdout
  */
@@ -131,7 +132,9 @@ process.on('message', async (m: { cmd: string }) => {
     await Promise.all(probes.splice(0).map((ws) => new Promise<void>((r) => { ws.once('close', () => r()); ws.close(); })));
     process.send!({ ok: true });
   } else if (cmd === 'sampleStart') {
-    await (await inspect()).post('HeapProfiler.startSampling', { samplingInterval: 256 });
+    // `all`: every allocation, collected or not (what drives the scavenges); otherwise what is still alive at the stop.
+    const all = args[0] === 'all';
+    await (await inspect()).post('HeapProfiler.startSampling', { samplingInterval: all ? 4096 : 256, includeObjectsCollectedByMinorGC: all, includeObjectsCollectedByMajorGC: all });
     process.send!({ ok: true });
   } else if (cmd === 'sampleStop') {
     (globalThis as { gc?: () => void }).gc?.();

@@ -16,11 +16,12 @@
  * fake answers the bot's text brain too) before any voice, and the share of the engine sockets themselves (N bare ws
  * sockets to the fake, opened by the server process, against the same point after the sessions ended).
  *
- *   npx tsx bench/voice.ts [sessions=200] [seconds=20] [--listen=1000] [--reply=2000] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample]
+ *   npx tsx bench/voice.ts [sessions=200] [seconds=20] [--listen=1000] [--reply=2000] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample[=all]]
  *   --pin gives the server's main thread CPU 0 and puts everything else on CPU 1 (as bench/chat.ts --pin).
  *   --prof writes a CPU profile of the server's measured phase to bench/.prof/voice-<n>.cpuprofile
  *   (`node bench/prof-top.mjs <file>`); --heap-sample a heap profile of what the live sessions hold
- *   (bench/.prof/voice-<n>.heapprofile, `node bench/heap-top.mjs <file>`).
+ *   (bench/.prof/voice-<n>-live.heapprofile, `node bench/heap-top.mjs <file>`); --heap-sample=all of every allocation
+ *   while they run (what the scavenges are made of).
  *
  * Results are kept in docs/performance.md (## Voice relay).
  */
@@ -48,7 +49,8 @@ const WARM_SOCKETS = Math.min(N, 50);
 const TSX = process.argv.includes('--tsx');
 const PROF = process.argv.includes('--prof');
 const PIN = process.argv.includes('--pin');
-const HEAP = process.argv.includes('--heap-sample');
+/** --heap-sample: what the live sessions hold; --heap-sample=all: every allocation while they run. */
+const HEAP = process.argv.find((a) => a.startsWith('--heap-sample'))?.split('=')[1] ?? (process.argv.includes('--heap-sample') ? 'live' : null);
 const here = dirname(fileURLToPath(import.meta.url));
 const profDir = join(here, '.prof');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -116,11 +118,11 @@ try {
   await openAll(N, (i) => widgets[i].say('hello'));
   await sleep(3000);
   const noVoice = await server.call<Mem>('mem');
-  if (HEAP) await server.call('sampleStart');
+  if (HEAP) await server.call(`sampleStart ${HEAP}`);
   await openAll(N, (i) => widgets[i].startVoice());
   const via = await measure(widgets, server);
   const withVoice = await server.call<Mem>('mem');
-  if (HEAP) await server.call(`sampleStop ${join(profDir, `voice-${N}.heapprofile`)}`);
+  if (HEAP) await server.call(`sampleStop ${join(profDir, `voice-${N}-${HEAP}.heapprofile`)}`);
   await openAll(N, (i) => widgets[i].stopVoice());
   // The engine sockets close within their 2 s grace (src/providers/realtime-openai.ts, close).
   await sleep(3000);

@@ -15,6 +15,7 @@ import {
   closedEarly, closeText, connectError, HARMLESS_ERRORS, historyItems, OPENAI_REALTIME_DEFAULTS, REALTIME_LABEL, REALTIME_RATE,
   sessionConfig, sessionRefused, statusOf, timedOut, transcriptOf, usageOf,
 } from './realtime-openai-wire.js';
+import { appendEvent, decodeWithHeadroom, takeAudioDeltas } from './realtime-openai-audio.js';
 import { openRealtimeSocket } from './realtime-openai-socket.js';
 import type { ProviderConnection } from './types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
@@ -117,6 +118,11 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
       this.send({ type: 'session.update', session: sessionConfig(this.spec) });
       for (const item of historyItems(this.spec)) this.send({ type: 'conversation.item.create', item });
     });
+    takeAudioDeltas(rt.socket, (itemId, delta) => {
+      if (this.state !== 'ready') return false;
+      this.onAudio(itemId, delta);
+      return true;
+    });
     rt.on('event', (e) => this.onServerEvent(e));
     // Server `error` events are read in onServerEvent; this hears the socket's own failures.
     rt.on('error', (err: OpenAIRealtimeError) => { if (!err.error) this.onSocketError(err); });
@@ -126,8 +132,7 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
   appendAudio(pcm: Buffer): void {
     if (this.state !== 'ready' || this.rt!.socket.readyState !== 1) return;
     this.bufferedBytes += pcm.length;
-    // The frame is written by hand: base64 needs no escaping, and this skips an object and JSON.stringify per frame.
-    this.rt!.socket.send(`{"type":"input_audio_buffer.append","audio":"${pcm.toString('base64')}"}`);
+    this.rt!.socket.send(appendEvent(pcm), { binary: false });
   }
 
   startTurn(): void {
@@ -239,13 +244,8 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
         this.audioItem = e.item.id;
         this.audioItemBytes = 0;
         return this.deliver({ type: 'agent_item', itemId: e.item.id });
-      case 'response.output_audio.delta': {
-        // Decoded after one spare byte, so the widget's frame header is written in front of it without a copy.
-        const buf = Buffer.allocUnsafe(1 + ((e.delta.length * 3) >> 2));
-        const pcm = buf.subarray(1, 1 + buf.write(e.delta, 1, 'base64'));
-        if (e.item_id === this.audioItem) this.audioItemBytes += pcm.length;
-        return this.deliver({ type: 'audio', itemId: e.item_id, pcm, headroom: 1 });
-      }
+      // Deltas are read before the SDK parses them (takeAudioDeltas); this hears any written another way.
+      case 'response.output_audio.delta': return this.onAudio(e.item_id, e.delta);
       case 'response.output_audio_transcript.delta':
         return this.deliver({ type: 'transcript_delta', itemId: e.item_id, delta: e.delta });
       case 'response.output_audio_transcript.done': return this.itemDone(e.item_id, e.transcript);
@@ -261,6 +261,12 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
         return this.deliver({ type: 'error', message: `${REALTIME_LABEL}: ${e.error.message}`, fatal: false });
       default:
     }
+  }
+
+  private onAudio(itemId: string, delta: string): void {
+    const pcm = decodeWithHeadroom(delta);
+    if (itemId === this.audioItem) this.audioItemBytes += pcm.length;
+    this.deliver({ type: 'audio', itemId, pcm, headroom: 1 });
   }
 
   private itemDone(itemId: string, text: string): void {
