@@ -1,0 +1,122 @@
+/**
+ * Knowledge retrieval evaluation on questions written as visitors ask them (issue 24): the 42 API and
+ * best-practice pages of undici's documentation (MIT, test/fixtures/knowledge-eval/corpus, shipped in
+ * node_modules/undici/docs), 74 questions (35 paraphrased, 11 with typos, 6 each in German, French and
+ * Spanish, 10 with no answer in the documents). A question counts as found when one of its answer
+ * documents is among the results.
+ *
+ * Lexical and hybrid go through POST /api/v1/knowledge/search as an owner would; vector-only goes through
+ * the same service call with mode 'vector' (the route has no mode switch). Vectors come from the FAKE
+ * embedding server of test/fakes (a hashed bag of words), not a real model.
+ *
+ *   npx tsx bench/knowledge-eval.ts [--modes=lexical,vector,hybrid] [--misses] [--threshold=0.5]
+ *
+ * Prints recall@5, MRR@10 and the share of answerable questions marked relevant / unanswerable ones
+ * marked not relevant, per category, then precision and recall of `relevant` for "answerable" and a sweep
+ * of the top result's score as the threshold.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { knowledge } from '../src/knowledge/service.js';
+import type { SearchMode } from '../src/knowledge/search.js';
+import { startFakeOpenAI } from '../test/fakes/openai.js';
+import { setupOwner } from '../test/helpers/auth.js';
+import { startTestServer } from '../test/helpers/server.js';
+import { addProviderConnection } from '../test/knowledge/helpers.js';
+
+export const EVAL_DIR = new URL('../test/fixtures/knowledge-eval/', import.meta.url).pathname;
+export interface Question { cat: string; q: string; docs: string[] }
+export interface Outcome { question: Question; rank: number; relevant: boolean; topScore: number; topDocs: string[] }
+export interface CategoryFigures { cat: string; n: number; recallAt5: number; mrr: number; relevantShare: number }
+
+export const questions = (): Question[] => JSON.parse(readFileSync(join(EVAL_DIR, 'questions.json'), 'utf8'));
+
+/** Per category (and 'answerable' over all answerable ones): recall@5, MRR@10, share judged right by `relevant`. */
+export function figures(outcomes: Outcome[]): CategoryFigures[] {
+  const cats = [...new Set(outcomes.map((o) => o.question.cat))];
+  const row = (cat: string, os: Outcome[]): CategoryFigures => {
+    const answerable = os.filter((o) => o.question.docs.length);
+    const n = os.length;
+    const r5 = answerable.filter((o) => o.rank >= 0 && o.rank < 5).length;
+    const rr = answerable.reduce((s, o) => s + (o.rank >= 0 && o.rank < 10 ? 1 / (o.rank + 1) : 0), 0);
+    const right = os.filter((o) => o.relevant === o.question.docs.length > 0).length;
+    const a = answerable.length || 1;
+    return { cat, n, recallAt5: answerable.length ? r5 / a : NaN, mrr: answerable.length ? rr / a : NaN, relevantShare: right / n };
+  };
+  return [...cats.map((c) => row(c, outcomes.filter((o) => o.question.cat === c))), row('answerable', outcomes.filter((o) => o.question.docs.length)), row('all', outcomes)];
+}
+
+/** Precision and recall of a predicate for "this question has an answer in the documents". */
+export function answerablePR(outcomes: Outcome[], says: (o: Outcome) => boolean) {
+  const tp = outcomes.filter((o) => says(o) && o.question.docs.length).length;
+  const fp = outcomes.filter((o) => says(o) && !o.question.docs.length).length;
+  const fn = outcomes.filter((o) => !says(o) && o.question.docs.length).length;
+  return { precision: tp + fp ? tp / (tp + fp) : 1, recall: tp + fn ? tp / (tp + fn) : 1, tp, fp, fn };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const arg = (name: string) => args.find((a) => a.startsWith(`--${name}`))?.split('=')[1];
+  const modes = (arg('modes') ?? 'lexical,vector,hybrid').split(',') as SearchMode[];
+  const showMisses = args.includes('--misses');
+  const server = await startTestServer();
+  const openai = await startFakeOpenAI();
+  try {
+    const owner = await setupOwner(server);
+    const ws = owner.workspaceId;
+    const svc = knowledge(server.app);
+    const docOf = new Map<string, string>();
+    const dir = join(EVAL_DIR, 'corpus');
+    const needVectors = modes.some((m) => m !== 'lexical');
+    if (needVectors) await addProviderConnection(server.app, ws, openai.baseUrl, openai.apiKey);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+      const s = await svc.upload(ws, readFileSync(join(dir, file)), 'text/markdown', file);
+      docOf.set(s._id, file);
+    }
+    await svc.runner.idle();
+    const qs = questions();
+    console.log(`\nknowledge evaluation: ${docOf.size} documents (undici docs, MIT), ${qs.length} questions`);
+    for (const mode of modes) {
+      const outcomes: Outcome[] = [];
+      const times: number[] = [];
+      for (const question of qs) {
+        const t = performance.now();
+        let found: { relevant: boolean; results: Array<{ sourceId: string; score: number }> };
+        if (mode === 'vector') found = await svc.search(ws, question.q, { topK: 10, mode });
+        else {
+          const r = await server.request('POST', '/api/v1/knowledge/search', { headers: owner.headers, body: { query: question.q, topK: 10 } });
+          if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(r.body)}`);
+          found = r.body;
+        }
+        times.push(performance.now() - t);
+        const docs = found.results.map((x) => docOf.get(x.sourceId) ?? '?');
+        const rank = docs.findIndex((d) => question.docs.includes(d));
+        outcomes.push({ question, rank, relevant: found.relevant, topScore: found.results[0]?.score ?? 0, topDocs: docs.slice(0, 3) });
+      }
+      printMode(mode, outcomes, times, showMisses);
+    }
+  } finally {
+    await server.stop();
+    await openai.close();
+  }
+}
+
+function printMode(mode: string, outcomes: Outcome[], times: number[], showMisses: boolean) {
+  const f2 = (x: number) => (Number.isNaN(x) ? '   - ' : x.toFixed(3));
+  console.log(`\n${mode}${mode === 'lexical' ? '' : ' (FAKE embeddings)'}   search p50 ${pct(times, 50).toFixed(1)} ms\n  category       n  recall@5  MRR@10  relevant right`);
+  for (const r of figures(outcomes)) console.log(`  ${r.cat.padEnd(13)} ${String(r.n).padStart(2)}    ${f2(r.recallAt5)}   ${f2(r.mrr)}   ${f2(r.relevantShare)}`);
+  const pr = answerablePR(outcomes, (o) => o.relevant);
+  console.log(`  relevant flag for "answerable": precision ${pr.precision.toFixed(3)} recall ${pr.recall.toFixed(3)} (tp ${pr.tp}, fp ${pr.fp}, fn ${pr.fn})`);
+  const sweep = [0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7].map((t) => { const p = answerablePR(outcomes, (o) => o.topScore >= t); return `${t}: P ${p.precision.toFixed(2)} R ${p.recall.toFixed(2)}`; });
+  console.log(`  top score >= t:  ${sweep.join(' | ')}`);
+  if (showMisses) {
+    for (const o of outcomes) {
+      const wrong = o.question.docs.length ? o.rank < 0 || o.rank >= 5 || !o.relevant : o.relevant;
+      if (wrong) console.log(`    [${o.question.cat}] rank ${o.rank} rel ${o.relevant} score ${o.topScore.toFixed(3)}  ${o.question.q}  -> ${o.topDocs.join(', ')}`);
+    }
+  }
+}
+
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('knowledge-eval.ts')) await main();
