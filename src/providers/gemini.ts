@@ -5,13 +5,14 @@ import { bareModelId, noCapabilities, pickModel } from './model-info.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
 import { PREVIEW_TEXT } from './openai.js';
 import { pcmToWav, rateFromMime } from './wav.js';
+import { SPEECH_STREAM_RATE } from './types.js';
 import type {
   AudioResult, ChatEvent, ChatRequest, ModelCapabilities, ModelInfo, ProviderAdapter, ProviderConnection,
   ProviderOptions, SynthesizeOptions, VoiceInfo,
 } from './types.js';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
-export const GEMINI_DEFAULTS = Object.freeze({ embeddingModel: 'gemini-embedding-001', ttsModel: 'gemini-2.5-flash-preview-tts' });
+export const GEMINI_DEFAULTS = Object.freeze({ embeddingModel: 'gemini-embedding-001', ttsModel: 'gemini-2.5-flash-preview-tts', ttsVoice: 'Kore' });
 
 // The prebuilt voices of Gemini speech generation; the API has no endpoint that lists them.
 const VOICES = [
@@ -105,12 +106,7 @@ export class GeminiAdapter implements ProviderAdapter {
   async synthesize(text: string, opts: SynthesizeOptions): Promise<AudioResult> {
     let res;
     try {
-      res = await this.ai.models.generateContent({
-        model: opts.model || GEMINI_DEFAULTS.ttsModel,
-        // Gemini speech takes the speaking style as words in front of the text.
-        contents: [{ role: 'user', parts: [{ text: opts.style ? `${opts.style}: ${text}` : text }] }],
-        config: { responseModalities: ['AUDIO'], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: opts.voice } } } },
-      });
+      res = await this.ai.models.generateContent(speechRequest(text, opts));
     } catch (err) {
       throw this.fail(err);
     }
@@ -121,6 +117,40 @@ export class GeminiAdapter implements ProviderAdapter {
     if (/wav|mpeg|mp3|ogg/.test(mime)) return { contentType: mime, audio: pcm };
     return { contentType: 'audio/wav', audio: pcmToWav(pcm, rateFromMime(mime)) };
   }
+
+  /** Speech as it is made: streamGenerateContent sends the PCM (24 kHz) in pieces as the model speaks. */
+  async *synthesizeStream(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncGenerator<Buffer> {
+    try {
+      const stream = await this.ai.models.generateContentStream(speechRequest(text, opts, signal));
+      for await (const chunk of stream) {
+        for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+          const data = part.inlineData;
+          if (!data?.data) continue;
+          if (rateFromMime(data.mimeType ?? '') !== SPEECH_STREAM_RATE) {
+            throw Object.assign(new Error(`the speech came as ${data.mimeType}, not PCM at ${SPEECH_STREAM_RATE} Hz`), { status: 502 });
+          }
+          const pcm = Buffer.from(data.data, 'base64');
+          // Whole samples only; the API sends even-length pieces.
+          if (pcm.length >= 2) yield pcm.length & 1 ? pcm.subarray(0, pcm.length - 1) : pcm;
+        }
+      }
+    } catch (err) {
+      throw signal?.aborted ? signal.reason : this.fail(err);
+    }
+  }
+}
+
+/** Gemini speech takes the speaking style as words in front of the text. */
+function speechRequest(text: string, opts: SynthesizeOptions, signal?: AbortSignal) {
+  return {
+    model: opts.model || GEMINI_DEFAULTS.ttsModel,
+    contents: [{ role: 'user', parts: [{ text: opts.style ? `${opts.style}: ${text}` : text }] }],
+    config: {
+      responseModalities: ['AUDIO'],
+      speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: opts.voice || GEMINI_DEFAULTS.ttsVoice } } },
+      ...(signal ? { abortSignal: signal } : {}),
+    },
+  };
 }
 
 export function geminiCapabilities(id: string, m: Pick<Model, 'supportedActions' | 'thinking'>): ModelCapabilities {

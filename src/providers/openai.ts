@@ -2,6 +2,7 @@ import { toFile } from 'openai';
 import { bareModelId, isOpenAiReasoningModel, openAiCapabilities, pickModel } from './model-info.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible.js';
 import type { ChatMapping } from './openai-chat.js';
+import { pcmChunks } from './wav.js';
 import type {
   AudioResult, ModelCapabilities, ModelInfo, ProviderConnection, ProviderKind, ProviderOptions,
   SynthesizeOptions, TranscribeOptions, VoiceInfo,
@@ -11,6 +12,8 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULTS = Object.freeze({
   embeddingModel: 'text-embedding-3-small',
   ttsModel: 'gpt-4o-mini-tts',
+  /** The speech voice when none is chosen (voice.cascade.tts.voice empty). */
+  ttsVoice: 'coral',
   sttModel: 'gpt-4o-mini-transcribe',
 });
 
@@ -62,20 +65,28 @@ export class OpenAiAdapter extends OpenAiCompatibleAdapter {
   }
 
   async synthesize(text: string, opts: SynthesizeOptions): Promise<AudioResult> {
-    const model = opts.model || OPENAI_DEFAULTS.ttsModel;
     try {
-      const res = await this.client.audio.speech.create({
-        model,
-        voice: opts.voice,
-        input: text,
-        response_format: 'mp3',
-        ...(opts.speed != null && opts.speed !== 1 ? { speed: opts.speed } : {}),
-        // tts-1 models take no instructions; the gpt-4o speech models do.
-        ...(opts.style && !/^tts-1/.test(bareModelId(model)) ? { instructions: opts.style } : {}),
-      });
+      const res = await this.client.audio.speech.create(speechBody(text, opts, 'mp3'));
       return { contentType: res.headers.get('content-type') || 'audio/mpeg', audio: Buffer.from(await res.arrayBuffer()) };
     } catch (err) {
       throw this.fail(err);
+    }
+  }
+
+  /** The speech endpoint's raw PCM (24 kHz, 16-bit) is sent as it is made, in a chunked body. */
+  async *synthesizeStream(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncGenerator<Buffer> {
+    let body: AsyncIterable<Uint8Array> | null;
+    try {
+      const res = await this.client.audio.speech.create(speechBody(text, opts, 'pcm'), { signal });
+      body = res.body as unknown as AsyncIterable<Uint8Array> | null;
+    } catch (err) {
+      throw signal?.aborted ? signal.reason : this.fail(err);
+    }
+    if (!body) throw this.fail(Object.assign(new Error('the reply carried no audio'), { status: 502 }));
+    try {
+      yield* pcmChunks(body);
+    } catch (err) {
+      throw signal?.aborted ? signal.reason : this.fail(err);
     }
   }
 
@@ -86,12 +97,25 @@ export class OpenAiAdapter extends OpenAiCompatibleAdapter {
         file,
         model: opts.model || OPENAI_DEFAULTS.sttModel,
         ...(opts.language ? { language: opts.language.slice(0, 2).toLowerCase() } : {}),
-      });
+      }, { signal: opts.signal });
       return res.text;
     } catch (err) {
-      throw this.fail(err);
+      throw opts.signal?.aborted ? opts.signal.reason : this.fail(err);
     }
   }
+}
+
+function speechBody(text: string, opts: SynthesizeOptions, format: 'mp3' | 'pcm') {
+  const model = opts.model || OPENAI_DEFAULTS.ttsModel;
+  return {
+    model,
+    voice: opts.voice || OPENAI_DEFAULTS.ttsVoice,
+    input: text,
+    response_format: format,
+    ...(opts.speed != null && opts.speed !== 1 ? { speed: opts.speed } : {}),
+    // tts-1 models take no instructions; the gpt-4o speech models do.
+    ...(opts.style && !/^tts-1/.test(bareModelId(model)) ? { instructions: opts.style } : {}),
+  };
 }
 
 /** The upload needs a file name whose extension matches the audio format. */

@@ -33,11 +33,17 @@ export const PRICES: readonly ModelPrice[] = Object.freeze(
  * ("openai/gpt-4o") find their family, while "gpt-5.1" never borrows the price of "gpt-5".
  */
 export function priceFor(model: string): ModelPrice | null {
+  return familyOf(model, PRICES, (p) => p.model);
+}
+
+/** The row whose model name is the longest that the id equals or starts with up to a separator. */
+function familyOf<T>(model: string, rows: readonly T[], name: (row: T) => string): T | null {
   const id = bareModelId(model);
-  let best: ModelPrice | null = null;
-  for (const p of PRICES) {
-    if (id !== p.model && !(id.startsWith(p.model) && /[-:@]/.test(id[p.model.length]))) continue;
-    if (!best || p.model.length > best.model.length) best = p;
+  let best: T | null = null;
+  for (const row of rows) {
+    const n = name(row);
+    if (id !== n && !(id.startsWith(n) && /[-:@]/.test(id[n.length]))) continue;
+    if (!best || n.length > name(best).length) best = row;
   }
   return best;
 }
@@ -50,7 +56,7 @@ export function estimateCostUsd(model: string, usage: { inputTokens: number; out
 }
 
 /** Token usage of a voice response split by modality (src/providers/voice-engine.ts). */
-export interface VoiceUsage { inputTextTokens: number; inputAudioTokens: number; outputTextTokens: number; outputAudioTokens: number }
+export interface VoiceUsage { inputTextTokens: number; inputAudioTokens: number; outputTextTokens: number; outputAudioTokens: number; costUsd?: number }
 
 // Realtime voice models: [model, text in, text out, audio in, audio out], US dollars per million tokens.
 const VOICE_TABLE: Array<[string, number, number, number, number]> = [
@@ -61,13 +67,29 @@ const VOICE_TABLE: Array<[string, number, number, number, number]> = [
 
 /** Estimated cost of a voice response; audio tokens priced apart from text. Unknown models cost 0. */
 export function estimateVoiceCostUsd(model: string, u: VoiceUsage): number {
-  const id = bareModelId(model);
-  let best: [string, number, number, number, number] | null = null;
-  for (const row of VOICE_TABLE) {
-    if (id !== row[0] && !(id.startsWith(row[0]) && /[-:@]/.test(id[row[0].length]))) continue;
-    if (!best || row[0].length > best[0].length) best = row;
-  }
+  const best = familyOf(model, VOICE_TABLE, (row) => row[0]);
   if (!best) return 0;
   const [, tin, tout, ain, aout] = best;
   return (u.inputTextTokens * tin + u.outputTextTokens * tout + u.inputAudioTokens * ain + u.outputAudioTokens * aout) / 1_000_000;
+}
+
+/**
+ * Speech models (cascade voice): speech to text billed by the minute of audio heard; text to speech by the million
+ * characters read, or by the minute of audio made (gpt-4o-mini-tts and Gemini speech bill audio tokens, about
+ * US$0.015 a minute). Public list prices, US dollars; unknown models cost 0.
+ */
+const SPEECH_TABLE: Array<[model: string, unit: 'audio_minute' | 'million_chars', usd: number]> = [
+  ['whisper-1', 'audio_minute', 0.006], ['gpt-4o-transcribe', 'audio_minute', 0.006], ['gpt-4o-mini-transcribe', 'audio_minute', 0.003],
+  ['scribe_v1', 'audio_minute', 0.0067], ['scribe_v2', 'audio_minute', 0.0067],
+  ['tts-1', 'million_chars', 15], ['tts-1-hd', 'million_chars', 30], ['gpt-4o-mini-tts', 'audio_minute', 0.015],
+  ['eleven_flash_v2_5', 'million_chars', 50], ['eleven_turbo_v2_5', 'million_chars', 50], ['eleven_flash_v2', 'million_chars', 50],
+  ['eleven_turbo_v2', 'million_chars', 50], ['eleven_multilingual_v2', 'million_chars', 100], ['eleven_v3', 'million_chars', 100],
+  ['gemini-2.5-flash-preview-tts', 'audio_minute', 0.015], ['gemini-2.5-pro-preview-tts', 'audio_minute', 0.03],
+];
+
+/** Estimated cost of one speech request: `seconds` of audio heard or made, `characters` of text read. */
+export function estimateSpeechCostUsd(model: string, use: { seconds?: number; characters?: number }): number {
+  const best = familyOf(model, SPEECH_TABLE, (row) => row[0]);
+  if (!best) return 0;
+  return best[1] === 'audio_minute' ? (Math.max(0, use.seconds ?? 0) / 60) * best[2] : (Math.max(0, use.characters ?? 0) * best[2]) / 1_000_000;
 }

@@ -2,6 +2,7 @@ import { httpError, providerError } from './errors.js';
 import { noCapabilities, pickModel } from './model-info.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
 import { PREVIEW_TEXT, extensionFor } from './openai.js';
+import { pcmChunks } from './wav.js';
 import type {
   AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderOptions, SynthesizeOptions, TranscribeOptions, VoiceInfo,
 } from './types.js';
@@ -29,18 +30,26 @@ export class SpeechAdapter implements ProviderAdapter {
     return providerError(err, { label: 'the speech provider', baseUrl: this.baseUrl, verifying });
   }
 
-  /** One call; a non-2xx answer or a network failure becomes an ApiError. */
-  private async call(path: string, init: RequestInit = {}, verifying = false): Promise<Response> {
+  /**
+   * One call; a non-2xx answer or a network failure becomes an ApiError, and `signal`'s abort its reason. The time
+   * limit covers the call and reading its body, or with `streamed` only until the answer starts (speech may run longer).
+   */
+  private async call(path: string, init: RequestInit = {}, verifying = false, signal?: AbortSignal, streamed = false): Promise<Response> {
+    const limit = new AbortController();
+    // Unref'd like AbortSignal.timeout's: a body read after the call stays under the limit without holding the process.
+    const timer = setTimeout(() => limit.abort(new DOMException(`no answer within ${this.timeoutMs} ms`, 'TimeoutError')), this.timeoutMs).unref();
     try {
       const res = await this.fetchFn(`${this.baseUrl}${path}`, {
         ...init,
         headers: { 'xi-api-key': this.conn.apiKey, ...(init.headers as Record<string, string> | undefined) },
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: signal ? AbortSignal.any([limit.signal, signal]) : limit.signal,
       });
       if (!res.ok) throw await httpError(res);
+      if (streamed) clearTimeout(timer);
       return res;
     } catch (err) {
-      throw this.fail(err, verifying);
+      clearTimeout(timer);
+      throw signal?.aborted ? signal.reason : this.fail(err, verifying);
     }
   }
 
@@ -95,15 +104,30 @@ export class SpeechAdapter implements ProviderAdapter {
   }
 
   async synthesize(text: string, opts: SynthesizeOptions): Promise<AudioResult> {
-    const body: Record<string, unknown> = { text, model_id: opts.model || SPEECH_DEFAULTS.ttsModel };
-    // The provider takes speeds 0.7 to 1.2 only; the bot setting allows 0.5 to 2. Style is not supported (bot-config).
-    if (opts.speed != null && opts.speed !== 1) body.voice_settings = { speed: Math.min(1.2, Math.max(0.7, opts.speed)) };
     const res = await this.call(`/v1/text-to-speech/${encodeURIComponent(opts.voice)}?output_format=mp3_44100_128`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
-      body: JSON.stringify(body),
+      body: JSON.stringify(speechBody(text, opts)),
     });
     return { contentType: res.headers.get('content-type') || 'audio/mpeg', audio: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  /**
+   * Speech as it is made: the streaming endpoint with raw PCM at 24 kHz. The provider takes speeds 0.7 to 1.2 only
+   * (the bot setting allows 0.5 to 2); style is not supported (bot-config).
+   */
+  async *synthesizeStream(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncGenerator<Buffer> {
+    const res = await this.call(`/v1/text-to-speech/${encodeURIComponent(opts.voice)}/stream?output_format=pcm_24000`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'audio/pcm' },
+      body: JSON.stringify(speechBody(text, opts)),
+    }, false, signal, true);
+    if (!res.body) throw this.fail(Object.assign(new Error('the reply carried no audio'), { status: 502 }));
+    try {
+      yield* pcmChunks(res.body as unknown as AsyncIterable<Uint8Array>);
+    } catch (err) {
+      throw signal?.aborted ? signal.reason : this.fail(err);
+    }
   }
 
   async transcribe(audio: Buffer, opts: TranscribeOptions): Promise<string> {
@@ -111,7 +135,18 @@ export class SpeechAdapter implements ProviderAdapter {
     form.append('file', new Blob([new Uint8Array(audio)], { type: opts.mimeType }), `audio.${extensionFor(opts.mimeType)}`);
     form.append('model_id', opts.model || SPEECH_DEFAULTS.sttModel);
     if (opts.language) form.append('language_code', opts.language.slice(0, 2).toLowerCase());
-    const body = await this.json<{ text?: string }>('/v1/speech-to-text', { method: 'POST', body: form });
-    return body.text ?? '';
+    const res = await this.call('/v1/speech-to-text', { method: 'POST', body: form }, false, opts.signal);
+    try {
+      return ((await res.json()) as { text?: string }).text ?? '';
+    } catch (err) {
+      throw opts.signal?.aborted ? opts.signal.reason : this.fail(Object.assign(new Error('the answer to /v1/speech-to-text was not JSON'), { status: 502, cause: err }));
+    }
   }
+}
+
+/** The provider takes speeds 0.7 to 1.2 only; the bot setting allows 0.5 to 2. Style is not supported (bot-config). */
+function speechBody(text: string, opts: SynthesizeOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { text, model_id: opts.model || SPEECH_DEFAULTS.ttsModel };
+  if (opts.speed != null && opts.speed !== 1) body.voice_settings = { speed: Math.min(1.2, Math.max(0.7, opts.speed)) };
+  return body;
 }

@@ -103,7 +103,12 @@ export interface TranscribeOptions {
   model?: string;
   /** Language hint; the first two letters are used. */
   language?: string;
+  /** Stops the request (a voice turn that was interrupted or timed out). */
+  signal?: AbortSignal;
 }
+
+/** Speech streamed as it is made: PCM16 little-endian mono at 24 kHz, in chunks of even length. */
+export const SPEECH_STREAM_RATE = 24_000;
 
 export interface ProviderAdapter {
   readonly kind: ProviderKind;
@@ -123,6 +128,11 @@ export interface ProviderAdapter {
   /** `dimensions` asks for shorter vectors from a model that supports it (Matryoshka-trained ones do). */
   embed?(texts: string[], model?: string, opts?: { dimensions?: number }): Promise<number[][]>;
   synthesize?(text: string, opts: SynthesizeOptions): Promise<AudioResult>;
+  /**
+   * Speech as it is made (SPEECH_STREAM_RATE PCM16 chunks), for voice conversations; the first chunk comes long
+   * before the whole text is spoken. Throws an ApiError for the provider's failure, or the abort reason.
+   */
+  synthesizeStream?(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncIterable<Buffer>;
   transcribe?(audio: Buffer, opts: TranscribeOptions): Promise<string>;
 }
 

@@ -23,3 +23,25 @@ export function rateFromMime(mimeType: string, fallback = 24000): number {
   const m = /rate=(\d+)/i.exec(mimeType);
   return m ? Number(m[1]) : fallback;
 }
+
+/**
+ * PCM16 from a byte stream (an HTTP body) in whole samples: a chunk may end mid-sample, so the odd byte waits for
+ * the next one. Chunks shorter than `minBytes` are joined with the next (fewer, fuller frames to the widget).
+ */
+export async function* pcmChunks(source: AsyncIterable<Uint8Array>, minBytes = 1920): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  for await (const chunk of source) {
+    if (!chunk.length) continue;
+    held.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    heldBytes += chunk.length;
+    if (heldBytes < minBytes) continue;
+    const all = held.length === 1 ? held[0] : Buffer.concat(held, heldBytes);
+    const even = heldBytes & ~1;
+    held = even < heldBytes ? [all.subarray(even)] : [];
+    heldBytes -= even;
+    yield all.subarray(0, even);
+  }
+  const rest = (heldBytes & ~1) > 0 ? Buffer.concat(held, heldBytes).subarray(0, heldBytes & ~1) : null;
+  if (rest) yield rest;
+}

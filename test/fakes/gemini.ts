@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { fakeAudio } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
 import { createFakeLive, type FakeLive } from './gemini-live.js';
+import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import {
   argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
   type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest,
@@ -9,7 +10,8 @@ import {
 
 /**
  * A fake Gemini API (generativelanguage, v1beta): models, generateContent, streamGenerateContent
- * (SSE), embedContent and batchEmbedContents, speech replies as raw PCM, Google's error JSON, and the
+ * (SSE), embedContent and batchEmbedContents, speech replies as raw PCM (streamed as it is made through
+ * streamGenerateContent: `speech`, speech-stream.ts), Google's error JSON, and the
  * Live API's WebSocket (`fake.live`, gemini-live.ts). baseUrl is the origin (the SDK adds /v1beta).
  */
 export const FAKE_GEMINI_MODELS = [
@@ -37,10 +39,12 @@ type Content = { role?: string; parts?: Part[] };
 
 export interface FakeGemini extends FakeServer {
   live: FakeLive;
+  speech: FakeSpeechControl;
 }
 
 export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeGemini> {
   const apiKey = opts.apiKey ?? 'test-key';
+  const sp = mountSpeech();
   const live = createFakeLive({ apiKey, models: FAKE_GEMINI_MODELS.filter((m) => m.actions.includes('bidiGenerateContent')).map((m) => m.name) });
   const server = await startFake({
     apiKey,
@@ -65,7 +69,7 @@ export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeGemin
         const [, model, method] = m;
         if (!FAKE_GEMINI_MODELS.some((x) => x.name === model)) return writeGeminiError(res, 404, `models/${model} is not found for API version v1beta`);
         if (method === 'generateContent') return generate(req, res, ctx, model, false);
-        if (method === 'streamGenerateContent') return generate(req, res, ctx, model, true);
+        if (method === 'streamGenerateContent') return generate(req, res, ctx, model, true, sp);
         if (method === 'embedContent') return sendJson(res, 200, { embedding: { values: fakeEmbedding(partsText(req.body?.content?.parts), req.body?.outputDimensionality) } });
         if (method === 'batchEmbedContents') {
           const requests = (req.body?.requests ?? []) as Array<{ content?: Content; outputDimensionality?: number }>;
@@ -77,7 +81,7 @@ export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeGemin
     upgrade: live.upgrade,
   });
   // The HTTP server's close does not reach upgraded sockets, so the Live sessions are closed first.
-  return { ...server, live: live.live, close: async () => { live.live.closeAll(); await server.close(); } };
+  return { ...server, live: live.live, speech: sp.control, close: async () => { live.live.closeAll(); await server.close(); } };
 }
 
 function partsText(parts: Part[] | undefined): string {
@@ -91,13 +95,14 @@ function lastMessage(contents: Content[]): LastMessage {
   return { role: 'user', text: partsText(last?.parts) };
 }
 
-async function generate(req: RecordedRequest, res: ServerResponse, ctx: HandlerContext, model: string, stream: boolean): Promise<void> {
+async function generate(req: RecordedRequest, res: ServerResponse, ctx: HandlerContext, model: string, stream: boolean, sp?: SpeechMount): Promise<void> {
   const body = req.body as { contents?: Content[]; generationConfig?: { responseModalities?: string[]; speechConfig?: any } };
   if (!Array.isArray(body?.contents) || body.contents.length === 0) return writeGeminiError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
   const usageBase = countTokens(JSON.stringify(body.contents));
 
   if (body.generationConfig?.responseModalities?.includes('AUDIO')) {
     const voice = body.generationConfig.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName ?? 'Kore';
+    if (stream && sp) return streamSpeech(req, res, ctx, model, sp, partsText(body.contents.at(-1)?.parts), usageBase);
     const pcm = fakeAudio(partsText(body.contents.at(-1)?.parts), voice, 'pcm');
     const usage = { inputTokens: usageBase, outputTokens: Math.ceil(pcm.length / 32) };
     ctx.recordUsage(usage);
@@ -133,4 +138,23 @@ async function generate(req: RecordedRequest, res: ServerResponse, ctx: HandlerC
   if (pieces.length === 0) pieces.push([{ text: '' }]);
   pieces.forEach((parts, i) => res.write(`data: ${JSON.stringify(response(parts, i === pieces.length - 1))}\r\n\r\n`));
   res.end();
+}
+
+/** Speech streamed as it is made: SSE events, each a candidate with a piece of PCM (24 kHz) as inline data. */
+async function streamSpeech(req: RecordedRequest, res: ServerResponse, ctx: HandlerContext, model: string, sp: SpeechMount, text: string, inputTokens: number): Promise<void> {
+  if (!/tts/.test(model)) return writeGeminiError(res, 400, `models/${model} does not support the requested response modalities: audio`);
+  const how = sp.take(req.path);
+  if (how === 'hang') return sp.hang(res);
+  const ms = speechMs(text, sp.control.msPerChar);
+  // Gemini counts 25 audio tokens a second.
+  const usage = { inputTokens, outputTokens: Math.ceil((ms / 1000) * 25) };
+  ctx.recordUsage(usage);
+  const usageMetadata = { promptTokenCount: usage.inputTokens, candidatesTokenCount: usage.outputTokens, totalTokenCount: usage.inputTokens + usage.outputTokens };
+  const event = (parts: unknown[], last: boolean) => `data: ${JSON.stringify({
+    candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+    ...(last ? { usageMetadata } : {}), modelVersion: model,
+  })}\r\n\r\n`;
+  if (how === 'empty') { res.writeHead(200, { 'content-type': 'text/event-stream' }); res.end(event([], true)); return; }
+  return sp.stream(res, ms, { 'content-type': 'text/event-stream' },
+    (pcm, _at, last) => event([{ inlineData: { mimeType: 'audio/L16;codec=pcm;rate=24000', data: pcm.toString('base64') } }], last), how);
 }

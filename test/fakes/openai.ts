@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { fakeAudio, transcriptOf } from './audio.js';
+import { fakeAudio } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
 import { mountRealtime, type FakeRealtime } from './openai-realtime.js';
+import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import {
   argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
   type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest, type ScriptedTurn,
@@ -9,8 +10,9 @@ import {
 
 /**
  * A fake OpenAI API (also what kind A servers speak): models, chat completions (streaming SSE and
- * plain), embeddings, speech and transcriptions, with OpenAI's error JSON, and the Realtime API's
- * WebSocket on /v1/realtime (openai-realtime.ts). baseUrl ends in /v1.
+ * plain), embeddings, speech (raw PCM streamed as it is made with response_format pcm, speech-stream.ts) and
+ * transcriptions, with OpenAI's error JSON, and the Realtime API's WebSocket on /v1/realtime (openai-realtime.ts).
+ * baseUrl ends in /v1.
  */
 export const FAKE_OPENAI_MODELS = [
   'gpt-4o-mini', 'gpt-4.1-mini', 'gpt-5-mini', 'o4-mini', 'text-embedding-3-small', 'gpt-4o-mini-tts', 'tts-1',
@@ -25,13 +27,14 @@ export function writeOpenAiError(res: ServerResponse, status: number, message: s
   sendJson(res, status, { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } });
 }
 
-/** The fake OpenAI server; `realtime` scripts and records its Realtime WebSocket endpoint. */
-export type FakeOpenAI = FakeServer & { realtime: FakeRealtime };
+/** The fake OpenAI server; `realtime` scripts and records its Realtime WebSocket endpoint, `speech` its audio endpoints. */
+export type FakeOpenAI = FakeServer & { realtime: FakeRealtime; speech: FakeSpeechControl };
 
 export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } = {}): Promise<FakeOpenAI> {
   const apiKey = opts.apiKey ?? 'test-key';
   const models = opts.models ?? FAKE_OPENAI_MODELS;
   const rt = mountRealtime({ apiKey, models });
+  const sp = mountSpeech();
   const server = await startFake({
     apiKey,
     baseSuffix: '/v1',
@@ -45,8 +48,8 @@ export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } 
       }
       if (route === 'POST /v1/chat/completions') return chatCompletion(req, res, ctx);
       if (route === 'POST /v1/embeddings') return embeddings(req, res);
-      if (route === 'POST /v1/audio/speech') return speech(req, res);
-      if (route === 'POST /v1/audio/transcriptions') return transcription(req, res);
+      if (route === 'POST /v1/audio/speech') return speech(req, res, sp);
+      if (route === 'POST /v1/audio/transcriptions') return transcription(req, res, sp);
       writeOpenAiError(res, 404, `Invalid URL (${route})`);
     },
     upgrade: rt.upgrade,
@@ -55,6 +58,7 @@ export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } 
   const closeHttp = server.close;
   return Object.assign(server, {
     realtime: rt.realtime,
+    speech: sp.control,
     close: () => { rt.close(); return closeHttp(); },
   });
 }
@@ -120,20 +124,30 @@ function embeddings(req: RecordedRequest, res: ServerResponse): void {
   sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }
 
-function speech(req: RecordedRequest, res: ServerResponse): void {
-  const body = req.body as { model?: string; input?: string; voice?: string; response_format?: string };
+async function speech(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
+  const body = req.body as { model?: string; input?: string; voice?: string; response_format?: string; speed?: number };
   if (!body?.model || !body.input || !body.voice) return writeOpenAiError(res, 400, 'model, input and voice are required');
   if (!VOICES.has(body.voice)) return writeOpenAiError(res, 400, `Invalid value for 'voice': ${body.voice}`);
+  if (body.speed != null && (body.speed < 0.25 || body.speed > 4)) return writeOpenAiError(res, 400, `Invalid 'speed': ${body.speed}; expected a value between 0.25 and 4`);
   const format = body.response_format ?? 'mp3';
+  const how = sp.take(req.path);
+  if (how === 'hang') return sp.hang(res);
+  if (how === 'empty') { res.writeHead(200, { 'content-type': AUDIO_TYPES[format] ?? 'application/octet-stream' }); res.end(); return; }
+  // Raw PCM comes as it is made: a chunked body, 24 kHz 16-bit mono.
+  if (format === 'pcm') {
+    return sp.stream(res, speechMs(body.input, sp.control.msPerChar) / (body.speed ?? 1), { 'content-type': 'audio/pcm', 'transfer-encoding': 'chunked' }, (pcm) => pcm, how);
+  }
   const audio = fakeAudio(body.input, body.voice, format);
   res.writeHead(200, { 'content-type': AUDIO_TYPES[format] ?? 'application/octet-stream', 'content-length': audio.length });
   res.end(audio);
 }
 
-function transcription(req: RecordedRequest, res: ServerResponse): void {
+async function transcription(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
   const body = req.body as { file?: { data: Buffer }; model?: string; response_format?: string } | undefined;
   if (!body?.file?.data || !body.model) return writeOpenAiError(res, 400, 'file and model are required');
-  const text = transcriptOf(body.file.data);
+  const how = sp.take(req.path);
+  if (how === 'hang' || how === 'stall') return sp.hang(res);
+  const text = how === 'empty' ? '' : sp.heard(body.file.data);
   if (body.response_format === 'text') { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(text); return; }
   sendJson(res, 200, { text, usage: { type: 'duration', seconds: 1 } });
 }

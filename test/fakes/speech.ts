@@ -1,9 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { fakeAudio, transcriptOf } from './audio.js';
+import { fakeAudio } from './audio.js';
 import { sendJson, startFake, type FakeOptions, type FakeServer, type RecordedRequest } from './script.js';
+import { mountSpeech, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
+import { handleSpeechStream } from './speech-tts.js';
 
 /**
- * A fake ElevenLabs-style speech API (kind D): user, models, voices, text to speech, speech to text,
+ * A fake ElevenLabs-style speech API (kind D): user, models, voices, text to speech (also streamed as it is made,
+ * with or without timestamps: speech-tts.ts; `speech` scripts it, speech-stream.ts), speech to text,
  * key in the xi-api-key header, errors as { detail: { status, message } }. Voice previews are public
  * files under /previews, as real preview URLs point at a file host that takes no key.
  * baseUrl is the origin (the adapter adds /v1).
@@ -24,9 +27,13 @@ export function writeSpeechError(res: ServerResponse, status: number, message: s
   sendJson(res, status, { detail: { status: code, message } });
 }
 
-export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeServer> {
+/** The fake speech server; `speech` scripts its streamed speech and what its speech to text hears. */
+export type FakeSpeech = FakeServer & { speech: FakeSpeechControl };
+
+export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeech> {
   const apiKey = opts.apiKey ?? 'test-key';
-  return startFake({
+  const sp = mountSpeech();
+  const server = await startFake({
     apiKey,
     baseSuffix: '',
     authorized: (r) => r.path.startsWith('/previews/') || r.headers['xi-api-key'] === apiKey,
@@ -38,6 +45,7 @@ export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeServe
         ...v, category: 'premade', preview_url: v.voice_id === 'voice_plain' ? null : `${ctx.origin}/previews/${v.voice_id}.mp3`,
       });
       const route = `${req.method} ${req.path}`;
+      if (handleSpeechStream(req, res, sp, (id) => !!voiceOf(id), writeSpeechError)) return;
       if (route === 'GET /v1/user') {
         return sendJson(res, 200, { user_id: 'user_fake', subscription: { tier: 'starter', character_count: 0, character_limit: 30000 } });
       }
@@ -52,10 +60,11 @@ export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeServe
       if (m) return sendAudio(res, fakeAudio(`preview of ${m[1]}`, m[1]));
       m = /^POST \/v1\/text-to-speech\/([^/]+)$/.exec(route);
       if (m) return textToSpeech(req, res, decodeURIComponent(m[1]), !!voiceOf(decodeURIComponent(m[1])));
-      if (route === 'POST /v1/speech-to-text') return speechToText(req, res);
+      if (route === 'POST /v1/speech-to-text') return speechToText(req, res, sp);
       writeSpeechError(res, 404, `Not found: ${route}`);
     },
   });
+  return Object.assign(server, { speech: sp.control });
 }
 
 function sendAudio(res: ServerResponse, audio: Buffer): void {
@@ -72,9 +81,11 @@ function textToSpeech(req: RecordedRequest, res: ServerResponse, voiceId: string
   sendAudio(res, fakeAudio(body.text, voiceId));
 }
 
-function speechToText(req: RecordedRequest, res: ServerResponse): void {
+async function speechToText(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
   const body = req.body as { file?: { data: Buffer }; model_id?: string; language_code?: string } | undefined;
   if (!body?.file?.data || !body.model_id) return writeSpeechError(res, 422, 'file and model_id are required');
-  const text = transcriptOf(body.file.data);
+  const how = sp.take(req.path);
+  if (how === 'hang' || how === 'stall') return sp.hang(res);
+  const text = how === 'empty' ? '' : sp.heard(body.file.data);
   sendJson(res, 200, { language_code: body.language_code ?? 'en', language_probability: 0.98, text, words: [] });
 }

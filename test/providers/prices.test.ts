@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../src/errors.js';
 import { catalog, createProvider, estimateCostUsd, priceFor } from '../../src/providers/index.js';
+import { estimateSpeechCostUsd } from '../../src/providers/prices.js';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
 
@@ -46,6 +47,14 @@ test('a base URL must be plain http(s) without credentials', () => {
       assert.match((err as ApiError).message, /^baseUrl: /);
     }
   }
+});
+
+test('speech is priced by the minute heard or made, or by the characters read', () => {
+  assert.ok(Math.abs(estimateSpeechCostUsd('gpt-4o-mini-transcribe', { seconds: 60 }) - 0.003) < 1e-9);
+  assert.ok(Math.abs(estimateSpeechCostUsd('eleven_flash_v2_5', { characters: 1000, seconds: 60 }) - 0.05) < 1e-9);
+  assert.ok(Math.abs(estimateSpeechCostUsd('tts-1-hd', { characters: 1_000_000 }) - 30) < 1e-9);
+  assert.ok(Math.abs(estimateSpeechCostUsd('gemini-2.5-flash-preview-tts', { seconds: 120, characters: 50 }) - 0.03) < 1e-9);
+  assert.is(estimateSpeechCostUsd('some-local-tts', { seconds: 60, characters: 100 }), 0);
 });
 
 test.run();
