@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Msg, State } from './session.js';
 import { STRINGS, type StringKey, type T } from './strings.js';
+import { Markdown } from './markdown.js';
 import { MIC_SMALL } from './voice-bar.js';
 
 // Icons are inline SVG: emoji depend on the visitor's fonts (and are missing on many Linux systems).
@@ -20,7 +21,7 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
     <div class={cls} data-id={m.id} data-role={m.role}>
       {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
       {m.modality === 'voice' ? <span class="vk" role="img" aria-label={t('voice.spoken')} title={t('voice.spoken')}>{MIC_SMALL}</span> : null}
-      {m.text}
+      {m.role === 'user' ? m.text : <Markdown text={m.text} streaming={m.streaming} />}
       {m.images?.map((src) => <img src={src} alt="" />)}
       {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
       {m.failed ? <span class="who">{t('message.failed')}</span> : null}

@@ -49,6 +49,13 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
 .m.pending{opacity:.7}.m.failed{opacity:.5;text-decoration:line-through}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
+.md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
+.md p,.md ul,.md ol,.md pre,.md blockquote,.md .tw{margin:0 0 8px}.md ul,.md ol{padding-left:20px}.md li+li{margin-top:2px}
+.md a{color:inherit;text-decoration:underline}.md code{font-family:ui-monospace,Menlo,monospace;font-size:12.5px;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
+.md pre{background:rgba(127,127,127,.14);padding:8px 10px;border-radius:8px;overflow-x:auto;white-space:pre}.md pre code{background:none;padding:0}
+.md blockquote{border-left:3px solid var(--line);padding-left:10px;color:var(--muted)}.md hr{border:0;border-top:1px solid var(--line)}
+.tw{overflow-x:auto;max-width:100%}.md table{border-collapse:collapse;font-size:13px}.md th,.md td{border:1px solid var(--line);padding:4px 8px;text-align:left;white-space:nowrap}.md th{background:rgba(127,127,127,.1)}
+.md pre:focus-visible,.tw:focus-visible{outline:2px solid var(--accent)}
 .m img{display:block;max-width:100%;max-height:160px;border-radius:8px;margin-top:6px}
 .line{align-self:center;text-align:center;font-size:12px;color:var(--muted);max-width:90%}
 .line.error{color:var(--err);background:var(--errbg);padding:6px 10px;border-radius:8px}

@@ -1,6 +1,7 @@
 /** The chat window in every layout: header, messages, suggested prompts, cards, composer, attribution. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
+import { Markdown } from './markdown.js';
 import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
 import type { T } from './strings.js';
@@ -94,7 +95,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   );
   const messages = (
     <div class="ms" ref={list} aria-live="polite">
-      {st.welcome.message ? <div class="m assistant welcome">{st.welcome.message}</div> : null}
+      {st.welcome.message ? <div class="m assistant welcome"><Markdown text={st.welcome.message} /></div> : null}
       {st.messages.map((m) => <Message key={m.id} m={m} t={t} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} />)}
     </div>
   );
@@ -110,7 +111,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
           <div class="top">{close}</div>
           {/* The face engine is loaded only when used (not in this bundle): the agent's initial stands in for it. */}
           <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
-          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last?.text ?? st.welcome.message}</div> : messages}
+          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />}</div> : messages}
           {status}
           {prompts}
           {cards}
