@@ -104,9 +104,14 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   // The reply's pieces are kept as they came and joined once: a string built with += is a chain of cons strings,
   // each one more object that every scavenge during the reply copies.
   const shown: string[] = [];
+  // Text after a tool round starts a new paragraph: the rounds are separate model turns, and joined as they came
+  // they read "Let me check.It is 21C" in the widget, the stored message, transcripts and webhooks alike.
+  let afterTools = false;
   const emit = (piece: string) => {
     // A leading mood tag leaves a space; the visible reply starts at its first word.
-    if (!shown.length) { piece = piece.replace(/^\s+/, ''); if (!piece) return; }
+    if (!shown.length || afterTools) { piece = piece.replace(/^\s+/, ''); if (!piece) return; }
+    if (afterTools && shown.length && !/\n\n$/.test(shown[shown.length - 1])) piece = `\n\n${piece}`;
+    afterTools = false;
     shown.push(piece);
     input.onDelta(piece);
   };
@@ -144,6 +149,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
     }
     input.onStatus('thinking');
+    afterTools = true;
   }
   const rest = mood.flush();
   if (rest) emit(rest);
