@@ -31,7 +31,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServerForBench } from './build.js';
+import { buildPrivately } from './build.js';
 import { startChild, type Child } from './child.js';
 import { loopDelay } from './loop-delay.js';
 import { Direct, openAll, recorder, Widget } from './voice-clients.js';
@@ -80,11 +80,12 @@ async function measure(mics: Array<{ mic: { start(): void; stop(): void } }>, se
   return { up: f.up, down: spread(recorder.down), fakeLoop: f.loop, clientLoop: cl, fakeCpu: f.cpuPct, clientCpu, server: s };
 }
 
-if (!TSX) await buildServerForBench(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
+// A build of its own (bench/.build/<pid>), so a build elsewhere cannot empty dist/ under the running server.
+const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
 if (PROF || HEAP) mkdirSync(profDir, { recursive: true });
 const fake = await startChild('voice-fake.ts', [String(LISTEN_MS), String(REPLY_MS)]);
 const fakePort = fake.ready.port as number;
-const server = await startChild('voice-server.ts', [`http://127.0.0.1:${fakePort}/v1`, String(N), ...(PROF ? [`--prof=${profDir}`] : [])], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], !TSX);
+const server = await startChild('voice-server.ts', [`http://127.0.0.1:${fakePort}/v1`, String(N), ...(PROF ? [`--prof=${profDir}`] : [])], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], built);
 if (PIN) {
   for (const pid of [fake.proc.pid, process.pid, server.proc.pid]) execFileSync('taskset', ['-a', '-p', '-c', '1', String(pid)]);
   execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]);
