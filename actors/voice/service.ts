@@ -44,7 +44,7 @@ export class VoiceService {
     const { socket, chat } = input;
     const config = chat.config;
     if (this.bySocket.has(socket.id)) return { ok: false, code: 'invalid', message: 'a voice session is already live on this chat; send voice_stop first' };
-    const setup = await voiceSetup(this.app, chat.bot.workspaceId, config);
+    const setup = await voiceSetup(this.app, chat.bot.workspaceId, config, chat.bot._id);
     if ('error' in setup) return { ok: false, code: 'forbidden', message: setup.error };
     const ptt = config.voice.pushToTalk;
     if (input.mode === 'ptt' && ptt === 'off') return { ok: false, code: 'invalid', message: 'push-to-talk is off for this bot (voice.pushToTalk); start voice hands-free' };

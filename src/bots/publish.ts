@@ -4,6 +4,7 @@
  * Conversations already under way keep the version they started with (they read bot_versions).
  */
 import type { AppContext } from '../app.js';
+import { syncHostedAgent } from '../chat/hosted-agent.js';
 import { conflict, invalid } from '../errors.js';
 import { adapterFor, connectionModels, listConnections, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderKind } from '../providers/index.js';
@@ -162,6 +163,9 @@ export async function publishBot(
   if (problems.length) {
     throw invalid(`the draft cannot be published: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);
   }
+  // The hosted voice agent is made or updated first: a refusal by its provider stops the publish (422 naming the
+  // setting), and an update whose version then cannot be stored is put back.
+  const agent = await syncHostedAgent(app, workspaceId, bot, bot.draft);
   // Numbered from the versions kept, not from bot.published, so numbers never repeat.
   const [latest] = await botVersions(app).find({ workspaceId, botId: id }, { sort: [['version', -1]], limit: 1 });
   const version = (latest?.version ?? 0) + 1;
@@ -169,9 +173,11 @@ export async function publishBot(
   try {
     await botVersions(app).insertOne({ _id: `bver_${id.replace(/^bot_/, '')}_${version}`, workspaceId, botId: id, version, config: bot.draft, publishedAt, publishedBy: by });
   } catch (err) {
+    await agent.undo().catch((e) => app.log.error({ err: e, botId: id }, 'putting the hosted agent back failed'));
     if (err instanceof DuplicateKeyError) throw conflict('the bot was published by someone else at the same moment; try again');
     throw err;
   }
+  await agent.commit().catch((e) => app.log.warn({ err: e, botId: id }, 'removing the replaced hosted agent failed'));
   // A slower publish of an older number must not overwrite a newer one.
   const updated = await bots(app).updateOne(
     { workspaceId, _id: id, $or: [{ published: null }, { 'published.version': { $lt: version } }] },

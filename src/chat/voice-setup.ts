@@ -3,9 +3,12 @@ import type { BotConfig } from '../bots/config/index.js';
 import { openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { defaultRealtimeModel } from '../providers/voice.js';
+import { hostedAgentSetup, type HostedAgentSetup } from './hosted-agent.js';
 
 /** The engine a bot's voice sessions use, resolved from its config and the workspace's connections. */
-export interface VoiceSetup {
+export type VoiceSetup = RealtimeSetup | HostedAgentSetup;
+
+export interface RealtimeSetup {
   mode: 'realtime';
   connection: ProviderConnection & { kind: 'openai' | 'gemini' };
   /** The realtime model (the engine's default when the bot names none); empty voice: the engine's default. */
@@ -19,10 +22,11 @@ const REALTIME_KINDS = ['openai', 'gemini'] as const;
  * Whether voice can start for this config, and with what; otherwise the reason a person can act on.
  * The microphone button appears only when this resolves (the widget config says so).
  */
-export async function voiceSetup(app: AppContext, workspaceId: string, config: BotConfig): Promise<VoiceSetup | { error: string }> {
+export async function voiceSetup(app: AppContext, workspaceId: string, config: BotConfig, botId: string): Promise<VoiceSetup | { error: string }> {
   const v = config.voice;
   if (!v.enabled) return { error: 'voice is off for this bot (voice.enabled)' };
-  if (v.mode !== 'realtime') return { error: `voice.mode ${v.mode} is not available on this server yet; use realtime` };
+  if (v.mode === 'hosted_agent') return hostedAgentSetup(app, workspaceId, botId, config);
+  if (v.mode !== 'realtime') return { error: `voice.mode ${v.mode} is not available on this server yet; use realtime or hosted_agent` };
   let doc: ProviderDoc | null = null;
   if (v.realtime.connectionId) doc = await providers(app).findById(workspaceId, v.realtime.connectionId);
   else {

@@ -49,6 +49,11 @@ const guarded = perApp((app: AppContext): GuardedClient => {
   return client;
 });
 
+/** The guarded fetch of this app, for provider HTTP calls made outside an adapter (hosted agents). */
+export function providerFetch(app: AppContext): typeof fetch {
+  return guarded(app).fetch as typeof fetch;
+}
+
 /** The plain API key of a stored connection (for the chat engine and voice sessions). */
 export function openProviderKey(app: AppContext, doc: Pick<ProviderDoc, '_id' | 'apiKeySealed'>): string {
   return openSecret(doc.apiKeySealed, app.secretKey, doc._id);

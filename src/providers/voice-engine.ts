@@ -104,6 +104,11 @@ export interface VoiceEngine {
    * `itemId` at `playedMs` so the model's memory holds only what the visitor heard.
    */
   interrupt(itemId: string | null, playedMs: number): void;
+  /**
+   * A camera frame (the camera issue sends them): engines that take pictures see it; a hosted agent, which cannot,
+   * gets it described in words by the vision proxy. Optional: engines without it ignore the camera.
+   */
+  sendImage?(image: { mimeType: string; data: Buffer }): void;
   /** Closes the provider socket (idempotent); `closed` follows. */
   close(): void;
 }

@@ -1,5 +1,6 @@
 import { invalid } from '../errors.js';
 import { GEMINI_LIVE_DEFAULTS } from './gemini-live-setup.js';
+import { HostedAgentEngine, type HostedAgentConnection } from './hosted-agent/engine.js';
 import { GeminiLiveEngine } from './realtime-gemini.js';
 import { OPENAI_REALTIME_DEFAULTS } from './realtime-openai-wire.js';
 import { OpenAiRealtimeEngine } from './realtime-openai.js';
@@ -13,8 +14,15 @@ export function defaultRealtimeModel(kind: ProviderConnection['kind']): string {
   return kind === 'gemini' ? GEMINI_LIVE_DEFAULTS.model : OPENAI_REALTIME_DEFAULTS.model;
 }
 
-/** The realtime voice engine of a connection (kind B: OpenAI Realtime; kind C: Gemini Live). Connects on connect(). */
+/**
+ * The voice engine of a connection: kind B OpenAI Realtime, kind C Gemini Live, or a kind D connection bound to a
+ * hosted agent (src/chat/hosted-agent.ts). Connects on connect().
+ */
 export function createVoiceEngine(conn: ProviderConnection, spec: VoiceSessionSpec, onEvent: VoiceEngineListener, opts: { allowPrivateNetwork: boolean }): VoiceEngine {
+  if ('hostedAgent' in conn) {
+    const c = conn as HostedAgentConnection;
+    return new HostedAgentEngine(c, spec, onEvent, { ...c.hostedAgent, allowPrivateNetwork: opts.allowPrivateNetwork });
+  }
   switch (conn.kind) {
     case 'openai': return new OpenAiRealtimeEngine(conn, spec, onEvent, opts);
     case 'gemini': return new GeminiLiveEngine(conn, spec, onEvent, opts);

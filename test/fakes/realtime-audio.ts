@@ -6,7 +6,6 @@
 
 /** PCM16 mono at this rate, both ways (OpenAI Realtime's only rate). */
 export const FAKE_RATE = 24_000;
-const WINDOW_SAMPLES = FAKE_RATE / 50; // 20 ms
 /** A 20 ms window louder than this (RMS of PCM16 samples) counts as speech. */
 export const SPEECH_RMS = 500;
 /** This much audio below the threshold ends the visitor's turn. */
@@ -33,8 +32,9 @@ export function tone(ms: number, hz: number, amplitude: number, rate = FAKE_RATE
 
 export type VadEvent = { type: 'start'; atMs: number } | { type: 'stop'; atMs: number; speechMs: number };
 
-/** Finds where speech starts and stops in a stream of PCM16 chunks, by 20 ms windows of RMS energy. */
+/** Finds where speech starts and stops in a stream of PCM16 chunks at `rate`, by 20 ms windows of RMS energy. */
 export class EnergyVad {
+  private readonly windowSamples: number;
   private sumSquares = 0;
   private samples = 0;
   private totalSamples = 0;
@@ -42,13 +42,17 @@ export class EnergyVad {
   private startMs = 0;
   private silentMs = 0;
 
+  constructor(private readonly rate = FAKE_RATE) {
+    this.windowSamples = rate / 50;
+  }
+
   get inSpeech(): boolean {
     return this.speaking;
   }
 
   /** Audio time since the session began. */
   get audioMs(): number {
-    return (this.totalSamples / FAKE_RATE) * 1000;
+    return (this.totalSamples / this.rate) * 1000;
   }
 
   /** Feeds a chunk; returns the starts and stops it contained, in order. */
@@ -59,7 +63,7 @@ export class EnergyVad {
       this.sumSquares += s * s;
       this.samples++;
       this.totalSamples++;
-      if (this.samples < WINDOW_SAMPLES) continue;
+      if (this.samples < this.windowSamples) continue;
       const loud = Math.sqrt(this.sumSquares / this.samples) > SPEECH_RMS;
       this.sumSquares = 0;
       this.samples = 0;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { fakeAudio } from './audio.js';
+import { mountHostedAgents, type FakeHostedAgents } from './hosted-agent.js';
 import { sendJson, startFake, type FakeOptions, type FakeServer, type RecordedRequest } from './script.js';
 import { mountSpeech, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import { handleSpeechStream } from './speech-tts.js';
@@ -27,12 +28,13 @@ export function writeSpeechError(res: ServerResponse, status: number, message: s
   sendJson(res, status, { detail: { status: code, message } });
 }
 
-/** The fake speech server; `speech` scripts its streamed speech and what its speech to text hears. */
-export type FakeSpeech = FakeServer & { speech: FakeSpeechControl };
+/** The fake speech server; `agents` scripts and records its hosted voice agents (hosted-agent.ts). */
+export type FakeSpeech = FakeServer & { agents: FakeHostedAgents; speech: FakeSpeechControl };
 
 export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeech> {
   const apiKey = opts.apiKey ?? 'test-key';
   const sp = mountSpeech();
+  const agents = mountHostedAgents({ apiKey, voices: FAKE_SPEECH_VOICES.map((v) => v.voice_id) });
   const server = await startFake({
     apiKey,
     baseSuffix: '',
@@ -46,6 +48,7 @@ export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeec
       });
       const route = `${req.method} ${req.path}`;
       if (handleSpeechStream(req, res, sp, (id) => !!voiceOf(id), writeSpeechError)) return;
+      if (agents.handle(req, res, ctx)) return;
       if (route === 'GET /v1/user') {
         return sendJson(res, 200, { user_id: 'user_fake', subscription: { tier: 'starter', character_count: 0, character_limit: 30000 } });
       }
@@ -63,8 +66,11 @@ export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeec
       if (route === 'POST /v1/speech-to-text') return speechToText(req, res, sp);
       writeSpeechError(res, 404, `Not found: ${route}`);
     },
+    upgrade: agents.upgrade,
   });
-  return Object.assign(server, { speech: sp.control });
+  // startFake's close leaves upgraded sockets open (they would hold the server open), so they go first.
+  const closeHttp = server.close;
+  return Object.assign(server, { agents: agents.api, speech: sp.control, close: () => { agents.close(); return closeHttp(); } });
 }
 
 function sendAudio(res: ServerResponse, audio: Buffer): void {

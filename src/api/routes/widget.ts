@@ -43,7 +43,7 @@ export const widgetModule: ApiModule = {
         if (!chat.preview && req.headers.origin && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot');
         const c = chat.config;
         const ctx = contextFromIdentity(c.identity);
-        const setup = c.voice.enabled ? await voiceSetup(app, chat.bot.workspaceId, c) : { error: 'off' };
+        const setup = c.voice.enabled ? await voiceSetup(app, chat.bot.workspaceId, c, chat.bot._id) : { error: 'off' };
         return {
           botId: chat.bot._id, version: chat.version, preview: chat.preview, status: chat.bot.status,
           identity: { agentName: c.identity.agentName, role: c.identity.role, mode: c.security.identity.mode },
