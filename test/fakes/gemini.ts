@@ -4,7 +4,7 @@ import { fakeEmbedding } from './embeddings.js';
 import { createFakeLive, type FakeLive } from './gemini-live.js';
 import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import {
-  argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
+  argsText, chunkPause, countTokens, sendJson, startFake, turnChunks, turnPrelude,
   type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest,
 } from './script.js';
 
@@ -136,7 +136,10 @@ async function generate(req: RecordedRequest, res: ServerResponse, ctx: HandlerC
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const pieces: unknown[][] = [...chunks.map((text) => [{ text }]), ...(calls.length ? [calls] : [])];
   if (pieces.length === 0) pieces.push([{ text: '' }]);
-  pieces.forEach((parts, i) => res.write(`data: ${JSON.stringify(response(parts, i === pieces.length - 1))}\r\n\r\n`));
+  for (const [i, parts] of pieces.entries()) {
+    res.write(`data: ${JSON.stringify(response(parts, i === pieces.length - 1))}\r\n\r\n`);
+    if (!(await chunkPause(turn, res))) return;
+  }
   res.end();
 }
 

@@ -4,7 +4,7 @@ import { fakeEmbedding } from './embeddings.js';
 import { mountRealtime, type FakeRealtime } from './openai-realtime.js';
 import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import {
-  argsText, countTokens, sendJson, startFake, turnChunks, turnPrelude,
+  argsText, chunkPause, countTokens, sendJson, startFake, turnChunks, turnPrelude,
   type FakeOptions, type FakeServer, type HandlerContext, type LastMessage, type RecordedRequest, type ScriptedTurn,
 } from './script.js';
 
@@ -99,7 +99,10 @@ async function chatCompletion(req: RecordedRequest, res: ServerResponse, ctx: Ha
   const delta = (d: Record<string, unknown>, finish_reason: string | null = null) => send([{ index: 0, delta: d, finish_reason, logprobs: null }]);
 
   delta({ role: 'assistant', content: '' });
-  for (const c of chunks) delta({ content: c });
+  for (const c of chunks) {
+    delta({ content: c });
+    if (!(await chunkPause(turn, res))) return;
+  }
   calls.forEach((c, index) => {
     delta({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
     // Arguments arrive in fragments, as from the real API.
@@ -145,9 +148,11 @@ async function speech(req: RecordedRequest, res: ServerResponse, sp: SpeechMount
 async function transcription(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
   const body = req.body as { file?: { data: Buffer }; model?: string; response_format?: string } | undefined;
   if (!body?.file?.data || !body.model) return writeOpenAiError(res, 400, 'file and model are required');
+  // The words scripted for this turn are used up even when the answer never comes.
+  const heard = sp.heard(body.file.data);
   const how = sp.take(req.path);
   if (how === 'hang' || how === 'stall') return sp.hang(res);
-  const text = how === 'empty' ? '' : sp.heard(body.file.data);
+  const text = how === 'empty' ? '' : heard;
   if (body.response_format === 'text') { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(text); return; }
   sendJson(res, 200, { text, usage: { type: 'duration', seconds: 1 } });
 }

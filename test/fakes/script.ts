@@ -15,6 +15,8 @@ export interface ScriptedTurn {
   error?: { status: number; message?: string };
   /** Wait this long (real time) before answering: for abort and timeout tests. */
   delayMs?: number;
+  /** Real milliseconds between streamed text chunks (default none: all at once), as a model writing as it thinks. */
+  chunkIntervalMs?: number;
   /** Token counts to report; by default counted from the texts (about four characters a token). */
   usage?: { inputTokens: number; outputTokens: number };
   finishReason?: 'stop' | 'length';
@@ -160,6 +162,17 @@ export async function startFake(opts: {
     lastBody: (pathPart) => [...requests].reverse().find((r) => r.path.includes(pathPart))?.body,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+}
+
+/** Waits a turn's chunkIntervalMs between two streamed chunks; false when the client hung up meanwhile. */
+export async function chunkPause(turn: ScriptedTurn, res: ServerResponse): Promise<boolean> {
+  if (!turn.chunkIntervalMs) return !res.destroyed;
+  await new Promise<void>((resolve) => {
+    const closed = () => { clearTimeout(t); resolve(); };
+    const t = setTimeout(() => { res.off('close', closed); resolve(); }, turn.chunkIntervalMs);
+    res.once('close', closed);
+  });
+  return !res.destroyed && !res.writableEnded;
 }
 
 /** Applies a turn's delay and scripted error; true when the error was sent and the handler should stop. */

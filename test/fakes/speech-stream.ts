@@ -23,6 +23,8 @@ export interface FakeSpeechControl {
   misbehaveNext(pathPart: string, how: 'hang' | 'stall' | 'empty'): void;
   /** Speech streams open now (a cancelled synthesis closes its stream). */
   readonly open: number;
+  /** Forgets scripted words and misbehaviour not used yet (a test that failed early leaves some). */
+  reset(): void;
 }
 
 export interface SpeechMount {
@@ -58,6 +60,7 @@ export function mountSpeech(): SpeechMount {
     chunkIntervalMs: 5,
     misbehaveNext: (pathPart, how) => { misbehaving.push({ pathPart, how }); },
     get open() { return open; },
+    reset: () => { heardQueue.length = 0; misbehaving.length = 0; control.msPerChar = 40; control.chunkIntervalMs = 5; },
   };
   const untilClosed = (res: ServerResponse, ms: number) => new Promise<boolean>((resolve) => {
     if (res.destroyed) return resolve(false);

@@ -90,8 +90,10 @@ function textToSpeech(req: RecordedRequest, res: ServerResponse, voiceId: string
 async function speechToText(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
   const body = req.body as { file?: { data: Buffer }; model_id?: string; language_code?: string } | undefined;
   if (!body?.file?.data || !body.model_id) return writeSpeechError(res, 422, 'file and model_id are required');
+  // The words scripted for this turn are used up even when the answer never comes.
+  const heard = sp.heard(body.file.data);
   const how = sp.take(req.path);
   if (how === 'hang' || how === 'stall') return sp.hang(res);
-  const text = how === 'empty' ? '' : sp.heard(body.file.data);
+  const text = how === 'empty' ? '' : heard;
   sendJson(res, 200, { language_code: body.language_code ?? 'en', language_probability: 0.98, text, words: [] });
 }

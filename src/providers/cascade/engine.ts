@@ -1,0 +1,244 @@
+/**
+ * Cascade voice (voice.mode cascade) behind the voice engine port: the visitor's audio -> speech to text -> the
+ * bot's brain (its own text model, the same tools) -> text to speech, each stage streamed into the next. Turns are
+ * found by Silero VAD on the server (hands-free) or by push-to-talk; every finished turn is transcribed, the brain
+ * answers it in rounds (tool calls go out as `tool_call` and the round continues once every result is back), its
+ * text is spoken sentence by sentence as it is written, and barge-in cancels all of it. The voice session actor
+ * relays this engine exactly as it relays the realtime ones.
+ */
+import { ApiError } from '../../errors.js';
+import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
+import type { ChatMessage } from '../types.js';
+import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
+import { pcmToWav } from '../wav.js';
+import { brainRound } from './brain.js';
+import { CASCADE_TIMEOUTS, type CascadeParts, type CascadeTimeouts } from './parts.js';
+import { Replies, type Reply } from './replies.js';
+import { SileroVad, VAD_RATE } from './silero.js';
+import { Speaker } from './speaker.js';
+import { TurnDetector, type TurnDetectorOptions } from './turn-detector.js';
+
+export interface CascadeOptions {
+  timeouts?: Partial<CascadeTimeouts>;
+  turn?: Partial<TurnDetectorOptions>;
+}
+
+/** Push-to-talk shorter than this is not sent to speech to text (as the realtime engines refuse it). */
+const MIN_TURN_MS = 100;
+/** Push-to-talk audio kept at most (a button held down and forgotten). */
+const MAX_PTT_MS = 120_000;
+const BYTES_PER_MS = (VAD_RATE * 2) / 1000;
+
+type State = 'idle' | 'connecting' | 'ready' | 'closed';
+
+export class CascadeEngine implements VoiceEngine {
+  readonly inputRate = VAD_RATE;
+  readonly outputRate = 24_000;
+  private state: State = 'idle';
+  private readonly timeouts: CascadeTimeouts;
+  private detector: TurnDetector | null = null;
+  private ptt: Buffer[] = [];
+  private pttBytes = 0;
+  /** Transcriptions under way: stopped when the session closes. */
+  private readonly transcribing = new Set<AbortController>();
+  private readonly speaker: Speaker;
+  private readonly replies: Replies;
+  /** Speech-to-text and speech costs not yet reported: they ride on the next response_done. */
+  private unreportedUsd = 0;
+  private seq = 0;
+
+  constructor(
+    private readonly parts: CascadeParts,
+    private readonly spec: VoiceSessionSpec,
+    private readonly onEvent: VoiceEngineListener,
+    private readonly opts: CascadeOptions = {},
+  ) {
+    this.timeouts = { ...CASCADE_TIMEOUTS, ...opts.timeouts };
+    const tts = parts.tts;
+    this.speaker = new Speaker(
+      { adapter: tts.adapter, label: tts.label, opts: { voice: tts.voice, model: tts.model, speed: tts.speed, style: tts.style || undefined } },
+      {
+        itemStart: (itemId) => this.deliver({ type: 'agent_item', itemId }),
+        pieceStart: (itemId, text, first) => this.deliver({ type: 'transcript_delta', itemId, delta: first ? text : ` ${text}` }),
+        audio: (itemId, pcm) => this.deliver({ type: 'audio', itemId, pcm }),
+        itemDone: (itemId, text) => this.deliver({ type: 'agent_item_done', itemId, text }),
+        failed: (err) => this.deliver({
+          type: 'error', fatal: false, message: `text to speech (${tts.label}) failed: ${err.message}`,
+          line: 'The voice is not working right now; the rest of the reply is shown as text.',
+        }),
+        synthesized: (characters, seconds) => { this.unreportedUsd += estimateSpeechCostUsd(tts.model, { characters, seconds }); },
+      },
+      this.timeouts.ttsMs,
+    );
+    this.replies = new Replies(spec, this.speaker, {
+      round: (reply, input) => brainRound({ ...input, brain: parts.brain, signal: reply.controller.signal, timeoutMs: this.timeouts.brainMs }),
+      newId: (prefix) => this.newId(prefix),
+      toolCall: (callId, name, args) => this.deliver({ type: 'tool_call', callId, name, arguments: args }),
+      failed: (err) => this.deliver({
+        type: 'error', fatal: false, message: `the brain (${parts.brain.label}) failed: ${err.message}`,
+        line: 'Sorry, I could not answer that just now. Please say it again, or type your message.',
+      }),
+      done: (reply, status) => this.responseDone(reply, status),
+      maxToolRounds: parts.brain.maxToolRounds,
+    });
+  }
+
+  async connect(): Promise<void> {
+    if (this.state !== 'idle') throw new ApiError('internal', 500, 'this voice engine was already connected; start a new one');
+    this.state = 'connecting';
+    const { stt, brain, tts } = this.parts;
+    try {
+      if (!stt.adapter.transcribe) throw new ApiError('invalid', 422, `voice.cascade.stt.connectionId: ${stt.label} cannot transcribe speech; choose an OpenAI or speech provider connection`);
+      if (!brain.adapter.chat) throw new ApiError('invalid', 422, `brain.connectionId: ${brain.label} cannot write replies`);
+      if (!tts.adapter.synthesizeStream) throw new ApiError('invalid', 422, `voice.cascade.tts.connectionId: ${tts.label} cannot speak; choose a speech provider, OpenAI or Google Gemini connection`);
+      if (!tts.voice && tts.adapter.kind === 'speech') this.speaker.voice = await this.firstVoice();
+      if (this.spec.turnDetection) {
+        const vad = await SileroVad.shared().catch((err: Error) => {
+          throw new ApiError('internal', 500, `voice activity detection could not start (${err.message}); use push-to-talk, or check the server's install`);
+        });
+        this.detector = new TurnDetector(vad, {
+          onSpeechStart: () => this.speechStarted(),
+          onTurn: (pcm) => this.turn(pcm),
+          onError: (err) => this.fail(`voice activity detection failed: ${err.message}`),
+        }, this.opts.turn);
+      }
+    } catch (err) {
+      this.state = 'closed';
+      throw err instanceof ApiError ? err : new ApiError('internal', 502, `cascade voice could not start: ${(err as Error).message}`);
+    }
+    this.state = 'ready';
+    this.deliver({ type: 'ready' });
+  }
+
+  appendAudio(pcm: Buffer): void {
+    if (this.state !== 'ready') return;
+    if (this.detector) { this.detector.push(pcm); return; }
+    if (this.pttBytes + pcm.length > MAX_PTT_MS * BYTES_PER_MS) return;
+    this.ptt.push(Buffer.from(pcm));
+    this.pttBytes += pcm.length;
+  }
+
+  startTurn(): void {
+    // Push-to-talk always interrupts.
+    this.replies.cancel('push-to-talk');
+    this.ptt = [];
+    this.pttBytes = 0;
+    this.detector?.reset();
+  }
+
+  commitTurn(): void {
+    if (this.state !== 'ready') return;
+    const pcm = Buffer.concat(this.ptt, this.pttBytes);
+    this.ptt = [];
+    this.pttBytes = 0;
+    if (pcm.length < MIN_TURN_MS * BYTES_PER_MS) {
+      this.deliver({ type: 'error', fatal: false, message: 'push-to-talk was released after less than 100 ms of audio; nothing was sent, hold the button while speaking' });
+      return;
+    }
+    this.turn(pcm);
+  }
+
+  sendText(text: string): void {
+    if (this.state !== 'ready') return;
+    this.replies.ask({ role: 'user', content: text });
+  }
+
+  respond(instructions?: string): void {
+    if (this.state !== 'ready') return;
+    // Kept in the brain's history as the turn it answers (providers want a user turn before a reply).
+    this.replies.ask({ role: 'user', content: `[The visitor started a voice conversation.${instructions ? ` Instruction: ${instructions}` : ''}]` });
+  }
+
+  sendToolResult(callId: string, output: string): void {
+    this.replies.toolResult(callId, output);
+  }
+
+  interrupt(itemId: string | null, playedMs: number): void {
+    this.replies.interrupt(itemId, playedMs);
+  }
+
+  close(): void {
+    if (this.state === 'closed') return;
+    const was = this.state;
+    this.state = 'closed';
+    this.replies.cancel('closed', true);
+    for (const c of this.transcribing) c.abort(new Error('closed'));
+    this.detector?.reset();
+    if (was === 'ready') this.onEvent({ type: 'closed', reason: 'closed' });
+  }
+
+  private speechStarted(): void {
+    this.deliver({ type: 'speech_started' });
+    if (this.spec.bargeIn) this.replies.cancel('the visitor spoke');
+  }
+
+  /** A finished turn: announced, transcribed, and answered once its words are known. */
+  private turn(pcm: Buffer): void {
+    const itemId = this.newId('turn');
+    if (this.detector) this.deliver({ type: 'speech_stopped' });
+    this.deliver({ type: 'user_turn', itemId });
+    const { stt } = this.parts;
+    const controller = new AbortController();
+    this.transcribing.add(controller);
+    const timeout = new Error(`no transcript within ${Math.round(this.timeouts.sttMs / 1000)} s`);
+    const timer = setTimeout(() => controller.abort(timeout), this.timeouts.sttMs);
+    this.unreportedUsd += estimateSpeechCostUsd(stt.model, { seconds: pcm.length / 2 / VAD_RATE });
+    stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal })
+      .then((text) => ({ text: text.trim(), err: null }), (err: Error) => ({ text: '', err: controller.signal.reason === timeout ? timeout : err }))
+      .then(({ text, err }) => {
+        clearTimeout(timer);
+        this.transcribing.delete(controller);
+        if (this.state !== 'ready') return;
+        this.deliver({ type: 'user_transcript', itemId, text });
+        if (err) {
+          this.deliver({
+            type: 'error', fatal: false, message: `speech to text (${stt.label}) failed: ${err.message}`,
+            line: 'Sorry, I could not make out what you said. Please say it again, or type your message.',
+          });
+        }
+        if (text) this.replies.ask({ role: 'user', content: text });
+        // Nothing to answer: the turn still ends (the session goes back to listening, its cost is counted).
+        else if (!this.replies.busy) this.responseDone(null, err ? 'failed' : 'completed');
+      });
+  }
+
+  private responseDone(reply: Reply | null, status: 'completed' | 'cancelled' | 'failed'): void {
+    const tokens = reply?.tokens ?? { inputTokens: 0, outputTokens: 0 };
+    const costUsd = estimateCostUsd(this.parts.brain.model, tokens) + this.unreportedUsd;
+    this.unreportedUsd = 0;
+    this.deliver({
+      type: 'response_done', status,
+      usage: { inputTextTokens: tokens.inputTokens, outputTextTokens: tokens.outputTokens, inputAudioTokens: 0, outputAudioTokens: 0, costUsd },
+    });
+  }
+
+  private async firstVoice(): Promise<string> {
+    const voices = await this.parts.tts.adapter.listVoices!();
+    if (!voices.length) throw new ApiError('invalid', 422, `voice.cascade.tts.voice: ${this.parts.tts.label} lists no voices; choose one there, then here`);
+    return voices[0].id;
+  }
+
+  private fail(message: string): void {
+    if (this.state !== 'ready') return;
+    this.deliver({ type: 'error', fatal: true, message });
+    this.close();
+  }
+
+  private newId(prefix: string): string {
+    return `${prefix}_${Date.now().toString(36)}${(++this.seq).toString(36)}`;
+  }
+
+  /** A listener that throws would leave the session out of step, so it ends the session (as the realtime engines do). */
+  private deliver(e: VoiceEngineEvent): void {
+    if (this.state === 'closed') return;
+    try {
+      this.onEvent(e);
+    } catch (err) {
+      this.state = 'closed';
+      this.replies.cancel('closed', true);
+      try {
+        this.onEvent({ type: 'closed', reason: `the voice session stopped: ${(err as Error)?.message ?? String(err)}` });
+      } catch { /* the listener already failed once */ }
+    }
+  }
+}

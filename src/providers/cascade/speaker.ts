@@ -1,0 +1,181 @@
+/**
+ * The text-to-speech stage of cascade voice: an ordered queue of sentences (grouped in agent items) whose audio
+ * is streamed out as the provider makes it. The next sentence is synthesised while the current one plays out, so
+ * there is no gap between them, but audio always leaves in order. When synthesis fails the rest of the reply goes
+ * on as text only (captions and the stored transcript keep every word), and the failure is reported once.
+ */
+import { SPEECH_STREAM_RATE, type ProviderAdapter, type SynthesizeOptions } from '../types.js';
+
+export interface SpeakerOutput {
+  /** The first sentence of a new item is about to be heard (announce the item). */
+  itemStart(itemId: string): void;
+  /** A sentence starts: its words, for captions (the audio follows). */
+  pieceStart(itemId: string, text: string, first: boolean): void;
+  audio(itemId: string, pcm: Buffer): void;
+  /** The item is complete: the words of all its sentences. */
+  itemDone(itemId: string, text: string): void;
+  /** Synthesis failed (reported once a response); what follows is text only. */
+  failed(err: Error): void;
+  /** A sentence was synthesised: characters sent and seconds of audio received (for the cost estimate). */
+  synthesized(characters: number, seconds: number): void;
+}
+
+/** A sentence as spoken: its words, the bytes of audio sent for it, and whether that was all of its audio (not cut off). */
+export interface SpokenPiece { text: string; bytes: number; complete: boolean }
+
+type Piece = {
+  kind: 'piece'; itemId: string; text: string; chunks: Buffer[]; bytes: number;
+  started: boolean; finished: boolean; shown: boolean; error: Error | null; controller: AbortController | null;
+};
+type Entry = Piece | { kind: 'end'; itemId: string } | { kind: 'then'; fn: () => void };
+
+/** Sentences synthesised ahead of the one playing: enough to hide each request's start-up time. */
+const LOOKAHEAD = 2;
+const BYTES_PER_SECOND = SPEECH_STREAM_RATE * 2;
+
+export class Speaker {
+  private queue: Entry[] = [];
+  private readonly items = new Map<string, { announced: boolean; pieces: SpokenPiece[] }>();
+  private failure: Error | null = null;
+  /** pump() is running (an output callback may queue more): a nested call only asks for another pass. */
+  private pumping = false;
+  private again = false;
+
+  constructor(
+    private readonly tts: { adapter: ProviderAdapter; label: string; opts: SynthesizeOptions },
+    private readonly out: SpeakerOutput,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The voice to speak in (set once the provider's default voice is known). */
+  set voice(voice: string) {
+    this.tts.opts.voice = voice;
+  }
+
+  say(itemId: string, text: string): void {
+    this.queue.push({ kind: 'piece', itemId, text, chunks: [], bytes: 0, started: false, finished: false, shown: false, error: null, controller: null });
+    this.pump();
+  }
+
+  /** No more sentences for this item. */
+  endItem(itemId: string): void {
+    this.queue.push({ kind: 'end', itemId });
+    this.pump();
+  }
+
+  /** Calls `fn` once everything queued before it has been sent. */
+  then(fn: () => void): void {
+    this.queue.push({ kind: 'then', fn });
+    this.pump();
+  }
+
+  /** What was sent of an item so far, sentence by sentence (empty when nothing was). */
+  spoken(itemId: string): SpokenPiece[] {
+    return this.items.get(itemId)?.pieces ?? [];
+  }
+
+  /** Stops everything: synthesis in flight is aborted, nothing queued is sent (callbacks queued are dropped too). */
+  cancel(): void {
+    const queue = this.queue;
+    this.queue = [];
+    for (const e of queue) if (e.kind === 'piece') e.controller?.abort(new Error('cancelled'));
+  }
+
+  /** A new response: synthesis may be tried again. */
+  reset(): void {
+    this.failure = null;
+  }
+
+  private pump(): void {
+    if (this.pumping) { this.again = true; return; }
+    this.pumping = true;
+    try {
+      do { this.again = false; this.step(); } while (this.again);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private step(): void {
+    let ahead = 0;
+    for (const e of this.queue) {
+      if (e.kind !== 'piece' || e.finished) continue;
+      if (ahead++ >= LOOKAHEAD) break;
+      if (!e.started) void this.synthesize(e);
+    }
+    while (this.queue.length) {
+      const head = this.queue[0];
+      if (head.kind === 'then') { this.queue.shift(); head.fn(); continue; }
+      if (head.kind === 'end') {
+        this.queue.shift();
+        const item = this.items.get(head.itemId);
+        if (item?.announced) this.out.itemDone(head.itemId, item.pieces.map((p) => p.text).join(' '));
+        continue;
+      }
+      if (head.error && !this.failure) { this.failure = head.error; this.out.failed(head.error); }
+      if (this.failure) {
+        // After a failure the rest of the reply is text only, even sentences whose speech was already coming.
+        head.controller?.abort(this.failure);
+        if (!head.shown) this.show(head);
+        this.complete(head);
+        continue;
+      }
+      if (!head.shown && (head.chunks.length || head.finished)) this.show(head);
+      if (head.chunks.length) {
+        const spoken = this.items.get(head.itemId)!.pieces.at(-1)!;
+        for (const pcm of head.chunks) { spoken.bytes += pcm.length; this.out.audio(head.itemId, pcm); }
+        head.chunks = [];
+      }
+      if (!head.finished) return;
+      this.complete(head);
+    }
+  }
+
+  /** All its audio went out (a sentence whose speech failed has what came, or none: it was shown as text). */
+  private complete(p: Piece): void {
+    this.items.get(p.itemId)!.pieces.at(-1)!.complete = true;
+    this.queue.shift();
+  }
+
+  /** The sentence's words go out just before its first audio (or alone, when there is none). */
+  private show(p: Piece): void {
+    p.shown = true;
+    let item = this.items.get(p.itemId);
+    if (!item) { item = { announced: false, pieces: [] }; this.items.set(p.itemId, item); }
+    if (!item.announced) { item.announced = true; this.out.itemStart(p.itemId); }
+    this.out.pieceStart(p.itemId, p.text, item.pieces.length === 0);
+    item.pieces.push({ text: p.text, bytes: 0, complete: false });
+  }
+
+  private async synthesize(p: Piece): Promise<void> {
+    p.started = true;
+    // After a failure the rest of the reply is text only: no more requests to a provider that is failing.
+    if (this.failure || !this.tts.adapter.synthesizeStream) {
+      p.error = this.failure ?? new Error(`${this.tts.label} cannot stream speech`);
+      p.finished = true;
+      return;
+    }
+    const controller = new AbortController();
+    p.controller = controller;
+    const timeout = new Error(`${this.tts.label} sent no audio for ${Math.round(this.timeoutMs / 1000)} s`);
+    let timer = setTimeout(() => controller.abort(timeout), this.timeoutMs);
+    try {
+      for await (const pcm of this.tts.adapter.synthesizeStream(p.text, this.tts.opts, controller.signal)) {
+        clearTimeout(timer);
+        timer = setTimeout(() => controller.abort(timeout), this.timeoutMs);
+        p.chunks.push(pcm);
+        p.bytes += pcm.length;
+        this.pump();
+      }
+      if (p.bytes === 0) p.error = new Error(`${this.tts.label} returned no audio`);
+    } catch (err) {
+      if (controller.signal.aborted && controller.signal.reason !== timeout) return;
+      p.error = controller.signal.reason === timeout ? timeout : (err as Error);
+    } finally {
+      clearTimeout(timer);
+      this.out.synthesized(p.text.length, p.bytes / BYTES_PER_SECOND);
+    }
+    p.finished = true;
+    this.pump();
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Real speech for tests that need a voice-activity model to hear it: espeak-ng says the text (SSML, so
+ * `<break time="500ms"/>` makes a pause) and sox turns it into PCM16 mono at the rate asked. Made once per text.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'spoken-'));
+const made = new Map<string, Buffer>();
+
+export function spokenPcm(ssml: string, rate = 16_000): Buffer {
+  const key = `${rate}|${ssml}`;
+  let pcm = made.get(key);
+  if (!pcm) {
+    const wav = join(dir, `${made.size}.wav`);
+    const raw = join(dir, `${made.size}.raw`);
+    execFileSync('espeak-ng', ['-m', '-w', wav, ssml]);
+    execFileSync('sox', [wav, '-r', String(rate), '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', raw]);
+    pcm = readFileSync(raw);
+    made.set(key, pcm);
+  }
+  return pcm;
+}
+
+export const silentPcm = (ms: number, rate = 16_000) => Buffer.alloc(Math.round((ms / 1000) * rate) * 2);
