@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { API_KEY, APPEND_PREFIX, FRAME_BYTES, FRAME_MS, MODEL, toneFrame, wallNow } from './voice-wire.js';
 
-/** What the clients measure: downstream latencies (engine -> client) while `on`, and what went wrong (counted). */
-export const recorder = { on: false, down: [] as number[], problems: new Map<string, number>() };
+/** What the clients measure: downstream latencies (engine -> client) by path while `on`, and what went wrong. */
+export const recorder = { on: false, down: { direct: [] as number[], server: [] as number[] }, problems: new Map<string, number>() };
 
 function problem(text: string): void {
   recorder.problems.set(text, (recorder.problems.get(text) ?? 0) + 1);
@@ -57,7 +57,7 @@ export class Widget {
     ws.on('message', (data: Buffer, isBinary) => {
       if (isBinary) {
         const at = wallNow();
-        if (recorder.on) recorder.down.push(at - data.readDoubleLE(1));
+        if (recorder.on) recorder.down.server.push(at - data.readDoubleLE(1));
         if (this.current) this.current.bytes += data.length - 1;
         return;
       }
@@ -143,7 +143,7 @@ export class Direct {
       const e = JSON.parse(data.toString());
       if (e.type === 'response.output_audio.delta') {
         const pcm = Buffer.from(e.delta, 'base64');
-        if (recorder.on) recorder.down.push(wallNow() - pcm.readDoubleLE(0));
+        if (recorder.on) recorder.down.direct.push(wallNow() - pcm.readDoubleLE(0));
       } else if (e.type === 'error') problem(`direct: ${e.error.message}`);
     });
   }
@@ -151,7 +151,7 @@ export class Direct {
   /** Connects to the fake engine and configures the session as the engine does (session.update -> session.updated). */
   static open(fakePort: number): Promise<Direct> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${fakePort}/v1/realtime?model=${MODEL}`, { perMessageDeflate: false, headers: { authorization: `Bearer ${API_KEY}` } });
+      const ws = new WebSocket(`ws://127.0.0.1:${fakePort}/v1/realtime?model=${MODEL}&client=direct`, { perMessageDeflate: false, headers: { authorization: `Bearer ${API_KEY}` } });
       ws.once('open', () => ws.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', output_modalities: ['audio'], audio: { input: { format: { type: 'audio/pcm', rate: 24_000 } } } } })));
       const onReady = (data: Buffer) => {
         if (!String(data).includes('"session.updated"')) return;

@@ -1,16 +1,19 @@
 /**
  * The voice bench's fake engine: the part of OpenAI's Realtime GA protocol a voice session uses, in its own process
  * so its work sits on neither the server's nor the clients' event loop. After session.update -> session.updated,
- * each connection runs a conversation in real time, started at a random point of its cycle so sessions are not
- * in step: the visitor's turn lasts LISTEN_MS (a pause, input_audio_buffer.speech_started, then speech_stopped, committed
- * and the input transcription), then the agent replies for REPLY_MS (response.created, output_item.added, one
- * response.output_audio.delta of 20 ms every 20 ms with a transcript delta every 200 ms, the .done events,
- * response.done with usage), and again. test/fakes/openai-realtime.ts is the protocol-faithful fake for tests;
- * it speaks 100 ms chunks as fast as asked and decides turns from the audio's energy, which a paced load cannot use.
+ * each connection runs a conversation in real time, started at a random point of its cycle so sessions are not in
+ * step: the visitor's turn lasts LISTEN_MS (a pause, input_audio_buffer.speech_started, then speech_stopped,
+ * committed and the input transcription), then the agent replies for REPLY_MS (response.created, output_item.added,
+ * one response.output_audio.delta of 20 ms every 20 ms with a transcript delta every 200 ms, the .done events,
+ * response.done with usage), and again. A visitor's turn starts only while audio arrives, so clients whose
+ * microphones are off get no replies (the bench alternates the direct and the server path in windows).
+ * test/fakes/openai-realtime.ts is the protocol-faithful fake for tests; it speaks 100 ms chunks as fast as asked
+ * and decides turns from the audio's energy, which a paced load cannot use. This one also answers the bot's text
+ * brain (Chat Completions, one short streamed reply), so conversations can be opened by text before voice.
  *
- * It also answers the bot's text brain (Chat Completions, one short streamed reply), so conversations can be opened
- * by text before voice. Timing: every appended frame carries its send time in its first 8 PCM bytes (bench/voice-wire.ts); the fake
- * reads it on arrival (upstream latency) and stamps each audio chunk it writes (downstream, read by the clients).
+ * Timing: every appended frame carries its send time in its first 8 PCM bytes (bench/voice-wire.ts); the fake reads
+ * it on arrival (upstream latency, by path: ?client=direct marks the direct clients' connections) and stamps each
+ * audio chunk it writes (downstream, read by the clients).
  *
  *   node --import tsx bench/voice-fake.ts <listenMs> <replyMs>   -> prints {"port":N} on stdout
  */
@@ -33,7 +36,8 @@ const tone = toneFrame();
 const stampBytes = Buffer.from(tone.subarray(0, 9));
 const restB64 = tone.toString('base64', 9);
 
-const up: number[] = [];
+/** Upstream latencies by path: connections from the server's engine, or the bench's direct clients (?client=direct). */
+const up = { direct: [] as number[], server: [] as number[] };
 let measuring = false;
 const loop = loopDelay();
 let cpu = process.cpuUsage();
@@ -51,8 +55,11 @@ class Session {
   private chunk = 0;
   private replyAt = 0;
   private transcript = '';
+  private lastAppendAt = -Infinity;
+  /** The visitor's turn is due but no audio comes: it starts when audio does (an engine answers what it hears). */
+  private waiting = false;
 
-  constructor(private readonly ws: WebSocket, private readonly model: string) {
+  constructor(private readonly ws: WebSocket, private readonly model: string, private readonly path: 'direct' | 'server') {
     this.send({ type: 'session.created', session: { type: 'realtime', object: 'realtime.session', id: this.id('sess'), model } });
     ws.on('message', (data: Buffer, isBinary) => { if (!isBinary) this.onMessage(data); });
     ws.on('close', () => this.stop());
@@ -74,7 +81,12 @@ class Session {
   private onMessage(data: Buffer): void {
     const now = wallNow();
     const at = appendStamp(data);
-    if (!Number.isNaN(at)) { if (measuring) up.push(now - at); return; }
+    if (!Number.isNaN(at)) {
+      if (measuring) up[this.path].push(now - at);
+      this.lastAppendAt = performance.now();
+      if (this.waiting) { this.waiting = false; this.listen(); }
+      return;
+    }
     let e: { type?: string; session?: Record<string, unknown>; item?: Record<string, unknown>; item_id?: string; audio_end_ms?: number };
     try { e = JSON.parse(data.toString()); } catch { return this.error('invalid_json', 'The event could not be parsed as JSON.'); }
     switch (e.type) {
@@ -101,6 +113,7 @@ class Session {
 
   /** The visitor's turn: a pause (the widget reports the reply played), then speech until LISTEN_MS. */
   private listen(): void {
+    if (performance.now() - this.lastAppendAt > 200) { this.waiting = true; return; }
     this.timer = setTimeout(() => {
       this.userItem = this.id('item');
       this.send({ type: 'input_audio_buffer.speech_started', audio_start_ms: this.audioMs(), item_id: this.userItem });
@@ -192,19 +205,22 @@ http.on('upgrade', (req, socket, head) => {
     socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     return;
   }
-  wss.handleUpgrade(req, socket, head, (ws) => new Session(ws, model));
+  wss.handleUpgrade(req, socket, head, (ws) => new Session(ws, model, url.searchParams.get('client') === 'direct' ? 'direct' : 'server'));
 });
 http.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (http.address() as AddressInfo).port })}\n`));
 
 // Commands from the parent over IPC.
 process.on('message', (m: { cmd: string }) => {
   if (m.cmd === 'measureStart') {
-    up.length = 0; measuring = true; loop.start(); cpu = process.cpuUsage(); t0 = performance.now();
+    up.direct.length = 0; up.server.length = 0; loop.start(); cpu = process.cpuUsage(); t0 = performance.now();
+    process.send!({ ok: true });
+  } else if (m.cmd === 'recordOn' || m.cmd === 'recordOff') {
+    measuring = m.cmd === 'recordOn';
     process.send!({ ok: true });
   } else if (m.cmd === 'measureStop') {
     measuring = false;
     const used = process.cpuUsage(cpu);
-    process.send!({ up: spread(up), loop: loop.stop(), cpuPct: ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100, live: live.size });
+    process.send!({ up: { direct: spread(up.direct), server: spread(up.server) }, loop: loop.stop(), cpuPct: ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100, live: live.size });
   } else if (m.cmd === 'live') process.send!({ live: live.size });
   else if (m.cmd === 'quit') {
     for (const ws of wss.clients) ws.terminate();

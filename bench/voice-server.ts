@@ -2,7 +2,9 @@
  * The voice bench's server process: the real server on loopback (temp DATA_DIR, embedded store), one workspace,
  * an OpenAI connection whose base URL is the fake engine, and a running bot with realtime voice on (caps raised so
  * N sessions fit). Commands from the parent (IPC):
- *   phaseStart / phaseStop   event-loop delay, CPU and GC pauses between them (--prof=<dir>: a CPU profile too)
+ *   phaseStart / phaseStop   event-loop delay, CPU and GC pauses between them, counted only while not paused
+ *                            (phasePause / phaseResume; the loop delay is the worst window's); --prof=<dir>: a CPU
+ *                            profile of the phase too
  *   mem                      memory after a full GC (run with --expose-gc)
  *   live                     voice sessions live
  *   probe <n> <url>          opens n bare engine sockets (ws, the engine's options) to the fake: their own cost
@@ -90,6 +92,16 @@ function threadCpu(): { main: number; others: number } {
   return out;
 }
 
+/** CPU and wall time of the phase so far, counted only while it runs (between resume and pause). */
+const phase = { cpuMs: 0, mainMs: 0, wall: 0, windows: [] as Array<{ p50: number; p99: number; max: number }> };
+function count(): void {
+  const used = process.cpuUsage(cpu);
+  const th = threadCpu();
+  phase.cpuMs += (used.user + used.system) / 1000;
+  phase.mainMs += th.main - threads.main;
+  phase.wall += performance.now() - t0;
+}
+
 function memory() {
   const g = (globalThis as { gc?: () => void }).gc;
   if (!g) throw new Error('voice-server.ts needs --expose-gc for mem');
@@ -112,19 +124,24 @@ process.on('message', async (m: { cmd: string }) => {
   const [cmd, ...args] = m.cmd.split(' ');
   if (cmd === 'phaseStart') {
     if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.start'); }
+    Object.assign(phase, { cpuMs: 0, mainMs: 0, wall: 0, windows: [] });
     loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });
-  } else if (cmd === 'phaseStop') {
-    const delay = loop.stop();
-    gc.on = false;
-    const used = process.cpuUsage(cpu);
-    const wall = performance.now() - t0;
-    const th = threadCpu();
+  } else if (cmd === 'phasePause' || cmd === 'phaseStop') {
+    // Each window's loop delay is its own histogram (monitorEventLoopDelay cannot skip the pause between windows).
+    if (gc.on) { phase.windows.push(loop.stop()); gc.on = false; count(); }
+    if (cmd === 'phasePause') { process.send!({ ok: true }); return; }
+    const { cpuMs, mainMs, wall, windows } = phase;
+    const worst = (k: 'p50' | 'p99' | 'max') => Math.max(...windows.map((w) => w[k]));
+    const delay = { p50: worst('p50'), p99: worst('p99'), max: worst('max') };
     if (profDir) {
       const { profile } = await inspector!.post('Profiler.stop');
       writeFileSync(join(profDir, `voice-${sessions}.cpuprofile`), JSON.stringify(profile));
     }
-    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: ((used.user + used.system) / 1000 / wall) * 100, mainCpuPct: ((th.main - threads.main) / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, live: voiceSessions(app).live });
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, live: voiceSessions(app).live });
+  } else if (cmd === 'phaseResume') {
+    loop.start(); gc.on = true; cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
+    process.send!({ ok: true });
   } else if (cmd === 'mem') process.send!(memory());
   else if (cmd === 'live') process.send!({ live: voiceSessions(app).live });
   else if (cmd === 'probe') { await probe(Number(args[0]), args[1]); process.send!({ ok: true }); }

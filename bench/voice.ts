@@ -11,17 +11,23 @@
  *   downstream = chunk received by the client - chunk written by the engine
  *   added      = through the server - direct (the direct client encodes and decodes as the server would)
  * All stamps are wall-clock (performance.timeOrigin + performance.now()); an offset between processes cancels.
- * Also: the server's event-loop delay and CPU during the measured phase, and its memory per voice session (after a
- * full GC): N sessions live minus the same N chat sockets with their conversations (opened by a typed message, the
- * fake answers the bot's text brain too) before any voice, and the share of the engine sockets themselves (N bare ws
+ * Both populations stay connected and take turns in windows (direct, server, direct, ...: WINDOW_S recorded after
+ * SETTLE_S each), so a machine whose load changes by the minute weighs on both paths alike; the fake answers only
+ * clients whose microphones are on.
+ *
+ * Also: the server's event-loop delay and CPU during its windows, and its memory per voice session (after a full
+ * GC): N sessions live minus the same N chat sockets with their conversations (opened by a typed message, the fake
+ * answers the bot's text brain too) before any voice, and the share of the engine sockets themselves (N bare ws
  * sockets to the fake, opened by the server process, against the same point after the sessions ended).
  *
- *   npx tsx bench/voice.ts [sessions=200] [seconds=20] [--listen=1000] [--reply=2000] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample[=all]]
+ *   npx tsx bench/voice.ts [sessions=200] [seconds=15] [--listen=1000] [--reply=2000] [--window=5] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample[=all]]
+ *   seconds: recorded per path, in windows of --window seconds.
  *   --pin gives the server's main thread CPU 0 and puts everything else on CPU 1 (as bench/chat.ts --pin).
- *   --prof writes a CPU profile of the server's measured phase to bench/.prof/voice-<n>.cpuprofile
+ *   --prof writes a CPU profile of the server over the windows to bench/.prof/voice-<n>.cpuprofile
  *   (`node bench/prof-top.mjs <file>`); --heap-sample a heap profile of what the live sessions hold
  *   (bench/.prof/voice-<n>-live.heapprofile, `node bench/heap-top.mjs <file>`); --heap-sample=all of every allocation
  *   while they run (what the scavenges are made of).
+ *   BENCH_SERVER_FLAGS passes Node flags to the server (after npm start's).
  *
  * Results are kept in docs/performance.md (## Voice relay).
  */
@@ -32,7 +38,7 @@ import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPrivately } from './build.js';
-import { startChild, type Child } from './child.js';
+import { startChild } from './child.js';
 import { loopDelay } from './loop-delay.js';
 import { Direct, openAll, recorder, Widget } from './voice-clients.js';
 import { MODEL, spread, type Spread } from './voice-wire.js';
@@ -40,7 +46,11 @@ import { MODEL, spread, type Spread } from './voice-wire.js';
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flag = (name: string, dflt: number) => { const a = process.argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : dflt; };
 const N = Math.max(1, Math.min(Number(args[0]) || 200, 1000));
-const SECONDS = Math.max(1, Math.min(Number(args[1]) || 20, 120));
+const SECONDS = Math.max(1, Math.min(Number(args[1]) || 15, 120));
+const WINDOW_S = Math.max(1, Math.min(flag('window', 5), 60));
+const WINDOWS = Math.ceil(SECONDS / WINDOW_S);
+/** Unrecorded seconds at the start of each window: the other path's last replies end, this one's begin. */
+const SETTLE_S = 2;
 const LISTEN_MS = Math.max(20, Math.min(flag('listen', 1000), 60_000));
 const REPLY_MS = Math.max(20, Math.min(flag('reply', 2000), 60_000));
 const WARM_S = Math.max(0, Math.min(flag('warm', 5), 60));
@@ -59,25 +69,48 @@ const deadline = setTimeout(() => { console.error('voice bench: cut off after 4 
 deadline.unref();
 
 interface Mem { rss: number; heapUsed: number; external: number; arrayBuffers: number }
-interface Measured { up: Spread; down: Spread; fakeLoop: { p99: number }; clientLoop: { p99: number }; fakeCpu: number; clientCpu: number }
+interface Measured { up: Spread; down: Spread }
+type Mics = Array<{ mic: { start(): void; stop(): void } }>;
 const clientLoop = loopDelay();
 
-/** Microphones on for WARM_S, then SECONDS measured; the fake times upstream, the clients downstream. */
-async function measure(mics: Array<{ mic: { start(): void; stop(): void } }>, server?: Child): Promise<Measured & { server?: any }> {
-  for (const c of mics) c.mic.start();
-  await sleep(WARM_S * 1000);
-  recorder.down.length = 0; recorder.on = true; clientLoop.start();
-  await Promise.all([fake.call('measureStart'), server?.call('phaseStart')]);
+/**
+ * The two paths take turns: in each window one population's microphones are on (SETTLE_S, then WINDOW_S recorded),
+ * the other's off. The fake times upstream, the clients downstream; the server counts its loop and CPU in its
+ * windows. The server's microphones stay on after its last window (its memory is read with sessions live).
+ */
+async function interleave(direct: Mics, widgets: Mics): Promise<{ direct: Measured; server: Measured; server$: any; fake$: any; client$: any }> {
+  const window = async (mics: Mics, record: boolean, onServer: boolean, warmS = WINDOW_S) => {
+    for (const c of mics) c.mic.start();
+    await sleep((record ? SETTLE_S : warmS) * 1000);
+    if (record) {
+      recorder.on = true;
+      await Promise.all([fake.call('recordOn'), onServer ? server.call('phaseResume') : null]);
+      await sleep(WINDOW_S * 1000);
+      recorder.on = false;
+      await Promise.all([fake.call('recordOff'), onServer ? server.call('phasePause') : null]);
+    }
+  };
+  const stop = (mics: Mics) => { for (const c of mics) c.mic.stop(); };
+  // Warm-up windows, unrecorded.
+  await window(direct, false, false, WARM_S); stop(direct);
+  await window(widgets, false, true, WARM_S); stop(widgets);
+  recorder.down.direct.length = 0; recorder.down.server.length = 0; clientLoop.start();
+  await Promise.all([fake.call('measureStart'), server.call('phaseStart')]);
+  await server.call('phasePause');
   const cpu = process.cpuUsage();
   const t0 = performance.now();
-  await sleep(SECONDS * 1000);
-  const [f, s] = await Promise.all([fake.call<any>('measureStop'), server?.call<any>('phaseStop')]);
+  for (let w = 0; w < WINDOWS; w++) {
+    await window(direct, true, false); stop(direct);
+    await window(widgets, true, true);
+    if (w < WINDOWS - 1) stop(widgets);
+  }
+  const [f, s] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop')]);
   const used = process.cpuUsage(cpu);
-  const clientCpu = ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100;
-  recorder.on = false;
-  const cl = clientLoop.stop();
-  for (const c of mics) c.mic.stop();
-  return { up: f.up, down: spread(recorder.down), fakeLoop: f.loop, clientLoop: cl, fakeCpu: f.cpuPct, clientCpu, server: s };
+  const client$ = { loop: clientLoop.stop(), cpuPct: ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100 };
+  return {
+    direct: { up: f.up.direct, down: spread(recorder.down.direct) }, server: { up: f.up.server, down: spread(recorder.down.server) },
+    server$: s, fake$: { loop: f.loop, cpuPct: f.cpuPct }, client$,
+  };
 }
 
 // A build of its own (bench/.build/<pid>), so a build elsewhere cannot empty dist/ under the running server.
@@ -97,14 +130,12 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 const load0 = loadavg()[0];
 try {
-  console.log(`voice bench: ${N} sessions, ${SECONDS} s measured after ${WARM_S} s warm-up; 20 ms frames both ways in real time; the visitor speaks ${LISTEN_MS} ms, the agent answers ${REPLY_MS} ms; server${TSX ? ' (tsx)' : ' (built)'}, fake engine and clients in separate processes${PIN ? ', server main thread pinned to CPU 0' : ''}`);
+  console.log(`voice bench: ${N} sessions, ${WINDOWS * WINDOW_S} s recorded per path in alternating windows of ${WINDOW_S} s after ${WARM_S} s warm-up; 20 ms frames both ways in real time; the visitor speaks ${LISTEN_MS} ms, the agent answers ${REPLY_MS} ms; server${TSX ? ' (tsx)' : ' (built)'}, fake engine and clients in separate processes${PIN ? ', server main thread pinned to CPU 0' : ''}`);
 
-  // Baseline: the clients talk to the fake engine directly.
+  // The direct clients: the same clients talking to the fake engine themselves.
   const direct = await openAll(N, () => Direct.open(fakePort));
-  const base = await measure(direct);
-  await Promise.all(direct.map((d) => new Promise<void>((r) => { d.ws.once('close', () => r()); d.ws.close(); })));
 
-  // Through the server. Warm-up (not measured): a few sockets hold a voice session, so the path is compiled.
+  // Warm-up through the server (not measured): a few sockets hold a voice session, so the path is compiled.
   const ip = (set: number, i: number) => `10.${set}.${(i >> 8) & 255}.${i & 255}`;
   const warm = await openAll(WARM_SOCKETS, (i) => Widget.open(url, ip(8, i)));
   await openAll(WARM_SOCKETS, (i) => warm[i].say('hello'));
@@ -121,8 +152,10 @@ try {
   const noVoice = await server.call<Mem>('mem');
   if (HEAP) await server.call(`sampleStart ${HEAP}`);
   await openAll(N, (i) => widgets[i].startVoice());
-  const via = await measure(widgets, server);
+  const run = await interleave(direct, widgets);
   const withVoice = await server.call<Mem>('mem');
+  for (const w of widgets) w.mic.stop();
+  await Promise.all(direct.map((d) => new Promise<void>((r) => { d.ws.once('close', () => r()); d.ws.close(); })));
   if (HEAP) await server.call(`sampleStop ${join(profDir, `voice-${N}-${HEAP}.heapprofile`)}`);
   await openAll(N, (i) => widgets[i].stopVoice());
   // The engine sockets close within their 2 s grace (src/providers/realtime-openai.ts, close).
@@ -133,16 +166,18 @@ try {
   await server.call('probeClose');
   for (const w of widgets) w.ws.terminate();
 
-  const s = via.server;
-  console.log('\npath    | upstream p50 / p95 / p99 ms | downstream p50 / p95 / p99 ms | frames up / chunks down | clients loop p99 ms, CPU % | fake loop p99 ms, CPU %');
+  const s = run.server$;
+  const base = run.direct, via = run.server;
+  console.log(`\npath    | upstream p50 / p95 / p99 ms | downstream p50 / p95 / p99 ms | frames up / chunks down (${WINDOWS} windows of ${WINDOW_S} s)`);
   for (const [name, m] of [['direct', base], ['server', via]] as const) {
-    console.log(`${name.padEnd(7)} | ${ms(m.up.p50)} / ${ms(m.up.p95)} / ${ms(m.up.p99)} | ${ms(m.down.p50)} / ${ms(m.down.p95)} / ${ms(m.down.p99)} | ${m.up.n} / ${m.down.n} | ${ms(m.clientLoop.p99)}, ${m.clientCpu.toFixed(0)} | ${ms(m.fakeLoop.p99)}, ${m.fakeCpu.toFixed(0)}`);
+    console.log(`${name.padEnd(7)} | ${ms(m.up.p50)} / ${ms(m.up.p95)} / ${ms(m.up.p99)} | ${ms(m.down.p50)} / ${ms(m.down.p95)} / ${ms(m.down.p99)} | ${m.up.n} / ${m.down.n}`);
   }
   const added = (a: Spread, b: Spread) => `${ms(a.p50 - b.p50)} / ${ms(a.p95 - b.p95)} / ${ms(a.p99 - b.p99)}`;
   console.log(`added   | ${added(via.up, base.up)} | ${added(via.down, base.down)} |`);
+  console.log(`clients: loop p99 ${ms(run.client$.loop.p99)} ms, CPU ${run.client$.cpuPct.toFixed(0)} %; fake engine: loop p99 ${ms(run.fake$.loop.p99)} ms, CPU ${run.fake$.cpuPct.toFixed(0)} % (over all windows)`);
   // The server's CPU time (all its threads) per audio frame it relayed, either way: the steadiest figure on a shared machine.
-  const perFrameUs = (s.cpuPct / 100) * SECONDS * 1e6 / (via.up.n + via.down.n);
-  console.log(`\nserver, measured phase: ${s.live} sessions live; event-loop delay p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % (main thread ${s.mainCpuPct.toFixed(0)} %; ${perFrameUs.toFixed(1)} µs per relayed frame); GC pauses ${s.gcCount}, ${s.gcMs.toFixed(0)} ms in all, longest ${ms(s.gcMax)} ms`);
+  const perFrameUs = (s.cpuPct / 100) * WINDOWS * WINDOW_S * 1e6 / (via.up.n + via.down.n);
+  console.log(`server, its windows: ${s.live} sessions live; event-loop delay (worst window) p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % (main thread ${s.mainCpuPct.toFixed(0)} %; ${perFrameUs.toFixed(1)} µs per relayed frame); GC pauses ${s.gcCount}, ${s.gcMs.toFixed(0)} ms in all, longest ${ms(s.gcMax)} ms`);
   console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
   const per = (a: Mem, b: Mem, k: keyof Mem) => kb((a[k] - b[k]) / N);
   console.log('memory per session (KB, after a full GC) | heapUsed | external (arrayBuffers) | RSS');
