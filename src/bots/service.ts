@@ -4,6 +4,7 @@
  */
 import type { AppContext } from '../app.js';
 import { getSettings } from '../auth/settings.js';
+import { removeHostedAgent } from '../chat/hosted-agent.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { listConnections, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import { sealSecret } from '../security/secret-box.js';
@@ -136,6 +137,7 @@ export async function restoreVersion(app: AppContext, workspaceId: string, id: s
 export async function deleteBot(app: AppContext, workspaceId: string, id: string): Promise<void> {
   if (!(await bots(app).deleteOne({ workspaceId, _id: id }))) throw notFound('bot');
   await botVersions(app).deleteMany({ workspaceId, botId: id });
+  await removeHostedAgent(app, workspaceId, id);
 }
 
 /** A new bot, running, with a copy of the draft; status, versions, published config and the identity secret are not copied. */

@@ -140,6 +140,14 @@ async function removeAgent(app: AppContext, workspaceId: string, rec: HostedAgen
   await apiFor(app, doc).remove(rec.agentId).catch((err) => warn(app, err, rec.agentId));
 }
 
+/** The bot is deleted: its hosted agent goes too (at the provider as far as it answers, and here). */
+export async function removeHostedAgent(app: AppContext, workspaceId: string, botId: string): Promise<void> {
+  const rec = await hostedAgents(app).findById(workspaceId, hostedAgentRecordId(botId));
+  if (!rec) return;
+  await removeAgent(app, workspaceId, rec);
+  await hostedAgents(app).deleteOne({ workspaceId, _id: rec._id });
+}
+
 function warn(app: AppContext, err: unknown, agentId: string): void {
   app.log.warn({ err, agentId }, 'a hosted agent could not be put back or removed at the provider; remove it there by hand if it stays');
 }

@@ -142,4 +142,11 @@ test('an agent deleted at the provider is made again by the next publish', async
   assert.ok(speech.agents.agents.has(now));
 });
 
+test('deleting the bot removes its hosted agent at the provider', async () => {
+  const { agentId } = await record();
+  assert.is((await w.as('DELETE', `/api/v1/bots/${bot.id}`)).status, 204);
+  assert.not.ok(speech.agents.agents.has(agentId));
+  assert.is(await record(), null);
+});
+
 test.run();
