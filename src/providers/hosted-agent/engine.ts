@@ -4,9 +4,7 @@
  * key, opens that socket (under the outbound address guard) and sends this conversation's prompt; visitor audio
  * goes up as user_audio_chunk (PCM16 16 kHz), the agent's voice comes back as audio events (PCM16 24 kHz). Tools
  * are the agent's client tools: client_tool_call becomes a `tool_call` event and sendToolResult answers it.
- *
- * The protocol marks no end of a reply, so a reply counts as complete once its audio has paused for
- * `replyQuietMs`, or at once when the visitor's next words, another reply or an interruption arrives.
+ * How the provider's reply events become the port's items and responses: replies.ts.
  */
 import type { ClientRequestArgs } from 'node:http';
 import WebSocket from 'ws';
@@ -16,6 +14,7 @@ import { providerError } from '../errors.js';
 import type { ProviderConnection } from '../types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
 import { AgentApiError, HostedAgentApi } from './api.js';
+import { Replies } from './replies.js';
 import { HOSTED_AGENT_LABEL, HOSTED_AGENT_RATES, INPUT_FORMAT, OUTPUT_FORMAT, sessionStart, type AgentServerEvent } from './wire.js';
 
 /** Which agent a connection's sessions talk to, and the helpers they need (src/chat/hosted-agent.ts builds it). */
@@ -39,9 +38,6 @@ export interface HostedAgentOptions extends HostedAgentTarget {
 }
 
 type State = 'idle' | 'connecting' | 'ready' | 'closing' | 'closed';
-interface Item { id: string; eventId: number | null; text: string; interrupted: boolean }
-
-const NO_USAGE = { inputTextTokens: 0, inputAudioTokens: 0, outputTextTokens: 0, outputAudioTokens: 0 };
 /** Silence sent when push-to-talk is released, so the provider's turn detection ends the turn at once. */
 const PTT_TAIL = Buffer.alloc((HOSTED_AGENT_RATES.input / 10) * 2);
 const PTT_TAIL_CHUNKS = 8;
@@ -51,19 +47,11 @@ export class HostedAgentEngine implements VoiceEngine {
   readonly inputRate = HOSTED_AGENT_RATES.input;
   readonly outputRate = HOSTED_AGENT_RATES.output;
   private readonly api: HostedAgentApi;
-  private readonly quietMs: number;
+  private readonly replies: Replies;
   private ws: WebSocket | null = null;
   private state: State = 'idle';
   private failConnect: ((err: ApiError) => void) | null = null;
   private onReady: () => void = () => {};
-  private item: Item | null = null;
-  /** Agent output since the visitor's last turn: one response, ended by quiet or by the visitor. */
-  private responding = false;
-  private cancelled = false;
-  private quiet: NodeJS.Timeout | null = null;
-  /** Audio of replies up to this event id was interrupted: late chunks of it are dropped. */
-  private cutUpTo = -1;
-  private seq = 0;
   private readonly looking = { busy: false, next: null as { mimeType: string; data: Buffer } | null, abort: new AbortController() };
 
   constructor(
@@ -73,7 +61,7 @@ export class HostedAgentEngine implements VoiceEngine {
     private readonly opts: HostedAgentOptions,
   ) {
     this.api = new HostedAgentApi(conn, { fetch: opts.fetch, timeoutMs: opts.connectTimeoutMs });
-    this.quietMs = opts.replyQuietMs ?? 700;
+    this.replies = new Replies((e) => this.deliver(e), opts.replyQuietMs ?? 700);
   }
 
   connect(): Promise<void> {
@@ -195,7 +183,7 @@ export class HostedAgentEngine implements VoiceEngine {
   close(): void {
     if (this.state === 'closing' || this.state === 'closed') return;
     this.looking.abort.abort();
-    this.stopQuiet();
+    this.replies.stop();
     if (this.state === 'connecting') {
       this.failConnect?.(new ApiError('internal', 500, 'the voice session was closed before it was ready'));
       return;
@@ -225,18 +213,16 @@ export class HostedAgentEngine implements VoiceEngine {
       return;
     }
     if (this.state !== 'ready') return;
+    const r = this.replies;
     switch (e.type) {
-      case 'user_transcript': return this.visitorSaid(e.user_transcription_event?.user_transcript ?? '');
-      case 'agent_response': return this.agentSays(e.agent_response_event?.agent_response ?? '', e.agent_response_event?.event_id ?? null);
-      case 'audio': return this.agentAudio(e.audio_event?.audio_base_64 ?? '', e.audio_event?.event_id ?? null);
-      case 'interruption': return this.interrupted(e.interruption_event?.event_id ?? null);
-      case 'agent_response_correction': return this.corrected(e.agent_response_correction_event?.corrected_agent_response ?? '');
+      case 'user_transcript': return r.visitorSaid(e.user_transcription_event?.user_transcript ?? '');
+      case 'agent_response': return r.agentSays(e.agent_response_event?.agent_response ?? '', e.agent_response_event?.event_id ?? null);
+      case 'audio': return r.agentAudio(e.audio_event?.audio_base_64 ?? '', e.audio_event?.event_id ?? null);
+      case 'interruption': return r.interrupted(e.interruption_event?.event_id ?? null);
+      case 'agent_response_correction': return r.corrected(e.agent_response_correction_event?.corrected_agent_response ?? '');
       case 'client_tool_call': {
         const c = e.client_tool_call ?? {};
-        this.endItem();
-        this.responding = true;
-        this.deliver({ type: 'tool_call', callId: c.tool_call_id ?? `call_${++this.seq}`, name: c.tool_name ?? '', arguments: JSON.stringify(c.parameters ?? {}) });
-        return this.armQuiet();
+        return r.toolCall(c.tool_call_id, c.tool_name ?? '', c.parameters ?? {});
       }
       case 'error': return this.deliver({ type: 'error', message: `${HOSTED_AGENT_LABEL}: ${e.error_event?.message ?? e.message ?? 'error'}`, fatal: false });
       default:
@@ -254,88 +240,8 @@ export class HostedAgentEngine implements VoiceEngine {
     this.onReady();
   }
 
-  private visitorSaid(text: string): void {
-    this.endResponse();
-    const itemId = `user_${++this.seq}`;
-    this.deliver({ type: 'speech_stopped' });
-    this.deliver({ type: 'user_turn', itemId });
-    this.deliver({ type: 'user_transcript', itemId, text: text.trim() });
-  }
-
-  private agentSays(text: string, eventId: number | null): void {
-    if (eventId !== null && eventId <= this.cutUpTo) return;
-    // A second reply text means the first one is complete.
-    if (this.item && (this.item.text || (eventId !== null && this.item.eventId !== null && eventId !== this.item.eventId))) this.endItem();
-    const item = this.item ?? this.openItem(eventId);
-    item.eventId ??= eventId;
-    item.text = text.trim();
-    if (item.text) this.deliver({ type: 'transcript_delta', itemId: item.id, delta: item.text });
-    this.armQuiet();
-  }
-
-  private agentAudio(b64: string, eventId: number | null): void {
-    if (!b64 || (eventId !== null && eventId <= this.cutUpTo)) return;
-    if (this.item && eventId !== null && this.item.eventId !== null && eventId !== this.item.eventId) this.endItem();
-    const item = this.item ?? this.openItem(eventId);
-    item.eventId ??= eventId;
-    // Decoded after one spare byte, so the widget's frame header is written in front of it without a copy.
-    const buf = Buffer.allocUnsafe(1 + ((b64.length * 3) >> 2));
-    const pcm = buf.subarray(1, 1 + buf.write(b64, 1, 'base64'));
-    this.deliver({ type: 'audio', itemId: item.id, pcm, headroom: 1 });
-    this.armQuiet();
-  }
-
-  /** The visitor spoke over the reply: the provider stopped it; its correction (what was said) may follow. */
-  private interrupted(eventId: number | null): void {
-    this.cutUpTo = Math.max(this.cutUpTo, eventId ?? this.item?.eventId ?? this.cutUpTo);
-    if (this.item) this.item.interrupted = true;
-    if (this.responding) this.cancelled = true;
-    this.deliver({ type: 'interrupted' });
-    this.armQuiet();
-  }
-
-  private corrected(text: string): void {
-    if (!this.item?.interrupted) return;
-    this.item.text = text.trim();
-    this.endResponse();
-  }
-
-  private openItem(eventId: number | null): Item {
-    this.responding = true;
-    this.item = { id: `agent_${++this.seq}`, eventId, text: '', interrupted: false };
-    this.deliver({ type: 'agent_item', itemId: this.item.id });
-    return this.item;
-  }
-
-  private endItem(): void {
-    const item = this.item;
-    if (!item) return;
-    this.item = null;
-    this.deliver({ type: 'agent_item_done', itemId: item.id, text: item.text });
-  }
-
-  private endResponse(): void {
-    this.stopQuiet();
-    this.endItem();
-    if (!this.responding) return;
-    const status = this.cancelled ? 'cancelled' : 'completed';
-    this.responding = false;
-    this.cancelled = false;
-    this.deliver({ type: 'response_done', usage: { ...NO_USAGE }, status });
-  }
-
-  private armQuiet(): void {
-    this.stopQuiet();
-    this.quiet = setTimeout(() => { this.quiet = null; if (this.state === 'ready') this.endResponse(); }, this.quietMs);
-  }
-
-  private stopQuiet(): void {
-    if (this.quiet) clearTimeout(this.quiet);
-    this.quiet = null;
-  }
-
   private onClose(code: number, reason: string): void {
-    this.stopQuiet();
+    this.replies.stop();
     this.looking.abort.abort();
     if (this.state === 'connecting') {
       // The provider closes with 1008 when it refuses the conversation's start (an override the agent does not allow).
@@ -356,7 +262,7 @@ export class HostedAgentEngine implements VoiceEngine {
     } catch (err) {
       if (e.type === 'closed' || this.state === 'closed') return;
       this.state = 'closed';
-      this.stopQuiet();
+      this.replies.stop();
       this.ws?.terminate();
       try {
         this.onEvent({ type: 'closed', reason: `the voice session stopped: ${(err as Error)?.message ?? String(err)}` });
