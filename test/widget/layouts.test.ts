@@ -65,7 +65,8 @@ test('the drawer is full height on the launcher side, modal, dark and in the con
   await page.screenshot({ path: '/tmp/widget-drawer.png' });
   await page.click('.bd', { position: { x: 100, y: 100 } });
   await page.locator('.w.drawer[hidden]').waitFor({ state: 'attached' });
-  assert.is(await page.evaluate(() => document.documentElement.style.overflow), '');
+  // Preact runs effect clean-ups after the next frame: wait for it rather than racing it.
+  await page.waitForFunction(() => document.documentElement.style.overflow === '');
 });
 
 test('the floating layout shows the face, the latest reply as a caption and a small composer', async () => {

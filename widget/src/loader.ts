@@ -26,6 +26,7 @@ let loading: Promise<ChatHandle | null> | null = null;
 let opened = false;
 let wantOpen = false;
 let timer = 0;
+let boots = 0;
 
 const store = (s: Storage, k: string, v?: string) => { try { return v === undefined ? s.getItem(k) : (s.setItem(k, v), v); } catch { return null; } };
 const emit = (e: ChatEvent, d?: unknown) => listeners[e]?.forEach((cb) => { try { cb(d); } catch (err) { console.error(err); } });
@@ -51,9 +52,12 @@ async function boot(o: BootOptions = {}): Promise<void> {
   if (!botId) throw new Error('ServiceChat.boot: botId is required');
   const base = (opts.baseUrl || (script?.src ?? '').replace(/\/static\/widget\/loader\.js.*$/, '')).replace(/\/$/, '');
   const preview = opts.previewToken ? `?preview=${encodeURIComponent(opts.previewToken)}` : '';
+  // Only the latest boot draws (the script tag's own boot and a page's boot() can overlap).
+  const gen = ++boots;
   const res = await fetch(`${base}/widget/v1/bots/${encodeURIComponent(botId)}/config${preview}`);
   if (!res.ok) { console.warn(`ServiceChat: bot ${botId} is not available (${res.status})`); return; }
   const cfg: WidgetConfig = await res.json();
+  if (gen !== boots) return;
   const a = cfg.appearance;
   // Boot options override the published appearance (bot-config.md: "Pages can override some appearance settings").
   if (opts.layout) a.layout = opts.layout;
@@ -79,9 +83,9 @@ async function boot(o: BootOptions = {}): Promise<void> {
   };
   const l = a.launcher;
   if (!target && l.type !== 'none') {
-    launcher = el('button', `l ${l.type}${l.hideOnMobile ? ' hm' : ''}`, l.type === 'tab' ? '' : ICON_CHAT);
+    launcher = el('button', `l ${l.type}${l.hideOnMobile ? ' hm' : ''}`);
     if (l.type === 'tab') launcher.textContent = l.label;
-    launcher.setAttribute('aria-label', cfg.texts.strings['launcher.open'] ?? 'Open chat');
+    mark(false);
     launcher.onclick = () => toggle();
     root.appendChild(launcher);
   }
@@ -115,6 +119,20 @@ function scheduleTeaser(cfg: WidgetConfig, root: ShadowRoot) {
   }, g.delayMs);
 }
 
+/**
+ * The launcher's state: aria-expanded, and for the bubble ("l bubble") its icon and a name saying what it does;
+ * a tab keeps its visible label as its name (WCAG 2.5.3).
+ */
+function mark(open: boolean) {
+  if (!launcher) return;
+  launcher.setAttribute('aria-expanded', open + '');
+  launcher.classList.toggle('on', open);
+  if (launcher.className[2] == 'b') {
+    launcher.innerHTML = open ? ICON_X : ICON_CHAT;
+    launcher.ariaLabel = core!.cfg.texts.strings[open ? 'header.close' : 'launcher.open'] ?? (open ? 'Close chat' : 'Open chat');
+  }
+}
+
 function hideTeaser() { teaser?.remove(); teaser = null; }
 
 /** Loads chat.js once (ES module next to the loader) and mounts it. */
@@ -137,9 +155,11 @@ async function setOpen(open: boolean): Promise<void> {
   const handle = open ? await loadChat() : chat;
   if (!handle || opened === open) return;
   opened = open;
+  const focused = doc.activeElement === host;
   handle.setOpen(open);
-  if (launcher && launcher.classList.contains('bubble')) launcher.innerHTML = open ? ICON_X : ICON_CHAT;
-  launcher?.classList.toggle('on', open);
+  mark(open);
+  // Closed from inside the chat (Escape, the close button): the keyboard goes back to the launcher, not the page.
+  if (!open && focused) launcher?.focus();
   emit(open ? 'open' : 'close');
 }
 
@@ -160,8 +180,8 @@ function css(cfg: WidgetConfig): string {
 .l{position:fixed;z-index:${a.zIndex};border:0;cursor:pointer;background:${t.accent};color:${textOn(t.accent)};box-shadow:0 4px 16px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
 .bubble{${v}:${l.offset.y}px;${h}:${l.offset.x}px;width:${l.size}px;height:${l.size}px;border-radius:50%}
 .tab{${tabAt(0)};writing-mode:${l.edge === 'bottom' ? 'initial' : 'vertical-rl'};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
-.t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;background:#fff;color:#111;padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
-.t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:#666}
+.t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;color-scheme:${t.mode === 'auto' ? 'light dark' : t.mode};background:light-dark(#fff,#1f2937);color:light-dark(#111,#f9fafb);padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
+.t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:inherit;opacity:.75}
 @media ${MOBILE_QUERY}{.hm{display:none}}`;
 }
 

@@ -1,6 +1,6 @@
 /** Pieces of the chat window: one message, the composer, and the cards the server can ask for. */
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Msg, State } from './session.js';
 import { STRINGS, type StringKey, type T } from './strings.js';
 import { Markdown } from './markdown.js';
@@ -55,6 +55,9 @@ export function Composer(p: {
     if ((!text.trim() && !p.files.length) || p.files.some((f) => !f.id)) return;
     if (p.onSend(text.trim())) { setText(''); clearTimeout(typing.current); typing.current = 0; p.onTyping(false); }
   };
+  const area = useRef<HTMLTextAreaElement>(null);
+  // The box grows with its text up to its max-height (then scrolls), and shrinks back when sent.
+  useEffect(() => { const el = area.current; if (el) { el.style.height = 'auto'; el.style.height = `${el.scrollHeight + 2}px`; } }, [text]);
   const input = (v: string) => {
     setText(v);
     // One typing:true per burst, typing:false after 3 s of quiet.
@@ -75,7 +78,7 @@ export function Composer(p: {
           <input ref={file} type="file" accept="image/jpeg,image/png,image/webp,image/gif" multiple hidden
             onChange={(e) => { const el = e.currentTarget; p.onPick([...(el.files ?? [])]); el.value = ''; }} />
         </> : null}
-        <textarea rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
+        <textarea ref={area} rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
           onInput={(e) => input(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
         {p.mic}

@@ -21,7 +21,14 @@ export function chatCss(a: Appearance): string {
   const gap = l.type === 'bubble' ? l.offset.y + l.size + 14 : l.offset.y;
   const side = drawerSide(a);
   const z = a.zIndex;
-  const box = (w: number, hgt: number) => `${v}:${gap}px;${h}:${l.offset.x}px;width:min(${w}px,calc(100vw - ${2 * l.offset.x}px));height:min(${hgt}px,calc(100vh - ${gap + 16}px))`;
+  // A tab launcher stays visible beside the window: the window keeps TAB px clear of the tab's edge.
+  const TAB = 48;
+  let at = `${v}:${gap}px;${h}:${l.offset.x}px`;
+  let vGap = gap;
+  let hGap = 2 * l.offset.x;
+  if (l.type === 'tab' && l.edge !== 'bottom') { at = `bottom:${l.offset.y}px;${l.edge}:${TAB}px`; vGap = l.offset.y; hGap = TAB + 16; }
+  else if (l.type === 'tab') { at = `bottom:${TAB}px;${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`; vGap = TAB; }
+  const box = (w: number, hgt: number) => `${at};width:min(${w}px,calc(100vw - ${hGap}px));height:min(${hgt}px,calc(100vh - ${vGap + 16}px))`;
   return `
 .w{${LIGHT};--accent:${t.accent};--on:${textOn(t.accent)};--r:${t.radius}px;font-family:${FONTS[t.font] ?? FONTS.system};font-size:14px;line-height:1.45;color:var(--fg);background:var(--bg);display:flex;flex-direction:column;overflow:hidden;z-index:${z}}
 .w.dark{${DARK}}
@@ -37,7 +44,7 @@ export function chatCss(a: Appearance): string {
 ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}}` : ''}
 .hd{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--accent);color:var(--on)}
 .av{flex:none;width:34px;height:34px;border-radius:50%;display:flex;align-items:center;justify-content:center;font-weight:700;background:rgba(255,255,255,.25);color:inherit}
-.hd .tt{flex:1;min-width:0}.hd b{display:block;font-size:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.hd small{display:block;opacity:.85;font-size:12px}
+.hd .tt{flex:1;min-width:0}.hd b{display:block;font-size:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.hd small{display:block;font-size:12px}
 .ib{border:0;background:none;color:inherit;cursor:pointer;width:32px;height:32px;border-radius:8px;font-size:18px;line-height:1;display:flex;align-items:center;justify-content:center}
 .ib:hover{background:rgba(127,127,127,.18)}
 .menu{position:absolute;right:10px;top:54px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.18);padding:4px;z-index:2;min-width:200px}
@@ -83,8 +90,8 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .cp{border-top:1px solid var(--line);padding:8px 10px;display:flex;align-items:flex-end;gap:6px;background:var(--bg)}
 .cp textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:calc(var(--r) / 2 + 4px);padding:8px 10px;max-height:120px;min-height:38px;background:var(--bg);color:var(--fg);font-size:14px;outline:none}
 .cp textarea:focus{border-color:var(--accent)}
-.cp .send{background:var(--accent);color:var(--on)}
 .cp .ib{color:var(--muted)}
+.cp .ib.send{background:var(--accent);color:var(--on)}
 .cnt{font-size:11px;color:var(--muted);text-align:right;padding:0 14px}.cnt.over{color:var(--err)}
 .th{display:flex;gap:6px;padding:6px 10px 0;flex-wrap:wrap}.th div{position:relative}.th img{width:48px;height:48px;object-fit:cover;border-radius:6px;display:block}
 .th button{position:absolute;top:-6px;right:-6px;width:18px;height:18px;border-radius:50%;border:0;background:#000;color:#fff;font-size:11px;cursor:pointer}

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
 import { Markdown } from './markdown.js';
+import { Menu } from './menu.js';
 import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
 import type { T } from './strings.js';
@@ -21,7 +22,6 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   const voice = useVoice(v);
   const cfg = core.cfg;
   const a = cfg.appearance;
-  const [menu, setMenu] = useState(false);
   const [files, setFiles] = useState<Pending[]>([]);
   const list = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -41,7 +41,11 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   useEffect(() => { const el = list.current; if (el) el.scrollTop = el.scrollHeight; }, [st.messages, st.agent, st.typing, st.leadForm, st.confirm, st.ended, open, !voice]);
   // Voice over: the keyboard goes back to the message box.
   useEffect(() => { if (voice?.state === 'ended') box.current?.querySelector('textarea')?.focus(); }, [voice?.state]);
-  useEffect(() => { if (open) box.current?.querySelector('textarea')?.focus(); }, [open]);
+  // Opening moves the keyboard to the message box; the inline layout is open from the start and must not take
+  // focus (or scroll the host page to itself) on load.
+  useEffect(() => { if (open && layout !== 'inline') box.current?.querySelector('textarea')?.focus({ preventScroll: true }); }, [open]);
+  // Escape closes the window (the menu handles its own Escape first).
+  const onKey = layout === 'inline' ? undefined : (e: KeyboardEvent) => { if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); core.close(); } };
   useEffect(() => {
     // A modal drawer stops the page behind it from scrolling while it is open.
     if (layout !== 'drawer' || !a.drawer.modal || !open) return;
@@ -106,7 +110,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
     // The caption is the latest thing said to the visitor: a reply, or a line such as why voice ended.
     const last = [...st.messages].reverse().find((m) => m.role !== 'user');
     return (
-      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title}>
+      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title} onKeyDown={onKey}>
         <div class="fl">
           <div class="top">{close}</div>
           {/* The face engine is loaded only when used (not in this bundle): the agent's initial stands in for it. */}
@@ -124,14 +128,13 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   return (
     <>
       {layout === 'drawer' && a.drawer.modal && open ? <div class="bd" onClick={() => core.close()} /> : null}
-      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-label={title}>
+      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-label={title} onKeyDown={onKey}>
         <div class="hd">
           <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
           <div class="tt"><b>{title}</b>{subtitle ? <small>{subtitle}</small> : null}</div>
-          {menuItems.length ? <button class="ib mb" aria-label={t('menu.label')} aria-expanded={menu} onClick={() => setMenu(!menu)}>⋯</button> : null}
+          {menuItems.length ? <Menu label={t('menu.label')} items={menuItems} /> : null}
           {close}
         </div>
-        {menu ? <div class="menu" role="menu">{menuItems.map(([label, run]) => <button role="menuitem" onClick={() => { setMenu(false); run(); }}>{label}</button>)}</div> : null}
         {messages}
         {prompts}
         {cards}
