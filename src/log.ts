@@ -2,11 +2,26 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-/** The root logger. Level comes from config (LOG_LEVEL); tests pass 'silent'. Lines go to stdout unless a destination is given (benchmarks). */
+/**
+ * The root logger. Level comes from config (LOG_LEVEL); tests pass 'silent'. Lines go to stdout (or the given
+ * destination, for benchmarks) through an asynchronous writer: under load the lines of one turn of the event
+ * loop share one write instead of a system call each, and pino writes what is left synchronously when the
+ * process exits (a crash included; only kill -9 can lose the last lines).
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({
     level,
     base: undefined,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey', '*.password', '*.secret'], censor: '[redacted]' },
-  }, destination);
+  }, destination ?? (level === 'silent' ? undefined : pino.destination({ sync: false })));
+}
+
+/**
+ * The request log (a line per answer, at the root logger's level, to its destination): its fields are fixed
+ * (request id, method, path, status, duration) and hold nothing to redact, so it skips the redaction pass the
+ * root logger makes over every line.
+ */
+export function requestLogger(root: Logger): Logger {
+  const stream = (root as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
+  return pino({ level: root.level, base: undefined }, stream);
 }

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ConfigError } from '../config/index.js';
 import { ApiError, payloadTooLarge } from '../errors.js';
-import type { Logger } from '../log.js';
-import { parseCookies } from './cookies.js';
+import { requestLogger, type Logger } from '../log.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import type { Router } from './router.js';
-import type { HttpRequest, HttpResponse } from './types.js';
+import { IncomingRequest } from './request.js';
+import type { HttpResponse } from './types.js';
 import { attachSocket, type SocketRegistry } from './sockets.js';
 import type { SocketEndpoint } from './types.js';
 
@@ -68,6 +68,7 @@ export function clientIp(res: uWS.HttpResponse, headers: Record<string, string>,
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const app = uWS.App();
   const log = opts.logger;
+  const accessLog = requestLogger(log);
   let listenSocket: uWS.us_listen_socket | null = null;
   let inFlight = 0;
   const sockets: SocketRegistry = { open: new Set() };
@@ -77,21 +78,13 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const started = performance.now();
     const method = req.getCaseSensitiveMethod().toUpperCase();
     const path = req.getUrl();
-    const rawQuery = req.getQuery() ?? '';
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { headers[k] = v; });
     const requestId = newRequestId(headers['x-request-id']);
-    const ip = clientIp(res, headers, opts.trustProxy);
-    const ac = new AbortController();
+    const request = new IncomingRequest(method, path, req.getQuery() ?? '', headers, clientIp(res, headers, opts.trustProxy), requestId, log);
     let done = false;
     inFlight++;
-    res.onAborted(() => { done = true; ac.abort(); inFlight--; log.info({ requestId, method, path, aborted: true }, 'request aborted'); });
-
-    const request: HttpRequest = {
-      method, path, query: new URLSearchParams(rawQuery), params: {}, headers,
-      cookies: parseCookies(headers.cookie), ip, requestId, body: Buffer.alloc(0), signal: ac.signal,
-      log: log.child({ requestId }),
-    };
+    res.onAborted(() => { done = true; request.abort(); inFlight--; accessLog.info({ requestId, method, path, aborted: true }, 'request aborted'); });
 
     const finish = (answer: HttpResponse, corsOrigin: string | null) => {
       if (done) return;
@@ -113,7 +106,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         for (const c of answer.cookies ?? []) res.writeHeader('Set-Cookie', c);
         if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(bytes)); else res.end(bytes);
       });
-      log.info({ requestId, method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      accessLog.info({ requestId, method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
     };
 
     const match = opts.router.match(method === 'OPTIONS' && headers['access-control-request-method'] ? headers['access-control-request-method'].toUpperCase() : method, path);
@@ -132,11 +125,12 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       } : {} }, corsOrigin);
     }
 
+    const failed = (err: unknown) => finish(errorToResponse(err, request.log), corsOrigin);
     const run = () => {
-      Promise.resolve()
-        .then(() => route.handler(request))
-        .catch((err) => errorToResponse(err, request.log))
-        .then((answer) => finish(answer, corsOrigin));
+      let answer: ReturnType<typeof route.handler>;
+      try { answer = route.handler(request); } catch (err) { return failed(err); }
+      if (answer instanceof Promise) answer.then((a) => finish(a, corsOrigin), failed);
+      else finish(answer, corsOrigin);
     };
 
     const contentLength = Number(headers['content-length'] ?? 0);
