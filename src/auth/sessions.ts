@@ -7,6 +7,7 @@ import { serializeCookie } from '../http/cookies.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import { announceAccessEnded } from './access-ended.js';
+import { credentialCache, type CachedSession } from './credential-cache.js';
 import type { Principal } from './principal.js';
 import { sessions, users, type SessionRecord, type UserRecord } from './records.js';
 
@@ -51,9 +52,14 @@ export async function createSession(app: AppContext, user: UserRecord): Promise<
  * expired, or its user removed). Null rather than an error, so a stale cookie never blocks signing in again.
  */
 export async function resolveSession(app: AppContext, value: string): Promise<SessionPrincipal | null> {
-  const rec = await sessions(app).findOne({ tokenHash: hashToken(value) }, { crossWorkspace: true });
-  if (!rec) return null;
+  const hash = hashToken(value);
+  const cache = credentialCache(app).sessions;
   const now = app.clock.now();
+  const kept = cache.get(hash);
+  if (kept && kept.session.expiresAt > now) return renewIfDue(app, kept, now);
+  cache.delete(hash);
+  const rec = await sessions(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
+  if (!rec) return null;
   if (rec.expiresAt <= now) {
     await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
     return null;
@@ -63,11 +69,18 @@ export async function resolveSession(app: AppContext, value: string): Promise<Se
     await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
     return null;
   }
-  if (now - rec.renewedAt >= SESSION_RENEW_EVERY_MS) {
-    await sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: now + SESSION_TTL_MS, renewedAt: now } });
-    return { ...sessionPrincipal(user, rec), renewed: true };
-  }
-  return sessionPrincipal(user, rec);
+  const found = { session: rec, user };
+  cache.set(hash, found);
+  return renewIfDue(app, found, now);
+}
+
+async function renewIfDue(app: AppContext, { session: rec, user }: CachedSession, now: number): Promise<SessionPrincipal> {
+  if (now - rec.renewedAt < SESSION_RENEW_EVERY_MS) return sessionPrincipal(user, rec);
+  // The kept record is renewed too, so the requests right behind this one do not write it again.
+  rec.expiresAt = now + SESSION_TTL_MS;
+  rec.renewedAt = now;
+  await sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: rec.expiresAt, renewedAt: now } });
+  return { ...sessionPrincipal(user, rec), renewed: true };
 }
 
 /** Milliseconds the session behind this principal still has (for re-sending the cookie with a fresh Max-Age). */

@@ -1,13 +1,14 @@
 /**
  * API tokens for programs. The value (`sct_` + 43 url-safe characters, so a leaked token is recognisable
- * to secret scanners) is returned once; only its SHA-256 is stored. Revocation deletes the record, so the
- * next request with it fails at once.
+ * to secret scanners) is returned once; only its SHA-256 is stored. Revocation deletes the record and drops it
+ * from the credential cache (credential-cache.ts), so the next request with it fails at once.
  */
 import type { AppContext } from '../app.js';
 import { roleRank, SCOPE_ROLES, type Role, type Scope } from '../api/operations.js';
 import { unauthorized } from '../errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
+import { credentialCache } from './credential-cache.js';
 import type { Principal } from './principal.js';
 import { apiTokens, type ApiTokenRecord } from './records.js';
 
@@ -43,12 +44,27 @@ export async function createApiToken(
 /** The principal for a bearer token value; throws 401 for a bad, expired or revoked token. */
 export async function resolveToken(app: AppContext, value: string): Promise<Extract<Principal, { kind: 'token' }>> {
   if (!value.startsWith(TOKEN_PREFIX)) throw unauthorized('not an API token of this server');
-  const rec = await apiTokens(app).findOne({ tokenHash: hashToken(value) }, { crossWorkspace: true });
-  if (!rec) throw unauthorized('unknown or revoked API token');
+  const hash = hashToken(value);
+  const cache = credentialCache(app).tokens;
+  let rec = cache.get(hash);
+  if (!rec) {
+    rec = await apiTokens(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
+    if (!rec) throw unauthorized('unknown or revoked API token');
+    cache.set(hash, rec);
+  }
   const now = app.clock.now();
   if (rec.expiresAt !== null && rec.expiresAt <= now) throw unauthorized('this API token has expired');
   if (rec.lastUsedAt === null || now - rec.lastUsedAt >= LAST_USED_EVERY_MS) {
+    rec.lastUsedAt = now; // the kept record too, so the requests right behind this one do not write it again
     await apiTokens(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { lastUsedAt: now } });
   }
   return { kind: 'token', workspaceId: rec.workspaceId, tokenId: rec._id, name: rec.name, scopes: rec.scopes, role: roleOfScopes(rec.scopes) };
+}
+
+/** Deletes a token and forgets it at once, so its next request is refused; null when the workspace has no such token. */
+export async function revokeApiToken(app: AppContext, workspaceId: string, id: string): Promise<ApiTokenRecord | null> {
+  const tok = await apiTokens(app).findById(workspaceId, id);
+  if (!tok || !(await apiTokens(app).deleteOne({ workspaceId, _id: tok._id }))) return null;
+  credentialCache(app).tokens.delete(tok.tokenHash);
+  return tok;
 }

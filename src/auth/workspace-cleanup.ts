@@ -5,6 +5,7 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import { announceAccessEnded } from './access-ended.js';
+import { forgetWorkspaceCredentials } from './credential-cache.js';
 
 export type WorkspaceCleanup = (workspaceId: string) => Promise<void> | void;
 
@@ -23,4 +24,6 @@ export async function deleteWorkspace(app: AppContext, workspaceId: string): Pro
   }
   // Sessions, tokens, members, invitations, settings and the setup lock all carry the workspaceId.
   await app.store.dropWorkspace(workspaceId);
+  // A request during the cleanups may have read a session or token again before the drop.
+  forgetWorkspaceCredentials(app, workspaceId);
 }

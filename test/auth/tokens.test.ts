@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/clock.js';
+import { CREDENTIAL_TTL_MS } from '../../src/auth/credential-cache.js';
 import { apiTokens } from '../../src/auth/records.js';
 import { hashToken } from '../../src/security/secret-box.js';
 import { addMember, createToken, setupOwner, type TestSession } from '../helpers/auth.js';
@@ -61,6 +62,16 @@ test('a revoked token gets 401 at once', async () => {
   assert.is(r.status, 401);
   assert.is(r.body.error.code, 'unauthorized');
   assert.is((await s.request('DELETE', `/api/v1/tokens/${t.id}`, { headers: owner.headers })).status, 404);
+});
+
+test('a token deleted outside this process (another server, the store edited by hand) is refused within 2 s', async () => {
+  const t = await createToken(s, owner, ['settings:read']);
+  assert.is((await s.request('GET', '/api/v1/settings', { headers: t.headers })).status, 200);
+  await apiTokens(s.app).deleteOne({ workspaceId: owner.workspaceId, _id: t.id });
+  await clock.advance(CREDENTIAL_TTL_MS);
+  const r = await s.request('GET', '/api/v1/settings', { headers: t.headers });
+  assert.is(r.status, 401);
+  assert.match(r.body.error.message, /revoked/);
 });
 
 test('a token past its expiry gets 401', async () => {

@@ -93,6 +93,9 @@ test('deleting the workspace removes everything, runs cleanups and ends every se
   onWorkspaceDelete(s.app, async (ws) => { cleaned.push(ws); await s.app.vectors.deleteByFilter('test_vectors', { workspaceId: ws }); });
   const agent = await addMember(s, owner, 'agent');
   const t = await createToken(s, owner, ['settings:read']);
+  // Each credential is used first, so what the server keeps of it (src/auth/credential-cache.ts) must go too.
+  assert.is((await s.request('GET', '/api/v1/me', { headers: agent.headers })).status, 200);
+  assert.is((await s.request('GET', '/api/v1/settings', { headers: t.headers })).status, 200);
   const r = await s.request('DELETE', '/api/v1/workspace', { headers: owner.headers });
   assert.is(r.status, 204);
   assert.equal(cleaned, [owner.workspaceId]);

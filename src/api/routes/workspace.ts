@@ -3,7 +3,7 @@ import { auditLog } from '../../auth/audit.js';
 import { apiTokens } from '../../auth/records.js';
 import { clearSessionCookie } from '../../auth/sessions.js';
 import { getSettings, SettingsPatchSchema, updateSettings } from '../../auth/settings.js';
-import { createApiToken, tokenView } from '../../auth/tokens.js';
+import { createApiToken, revokeApiToken, tokenView } from '../../auth/tokens.js';
 import { deleteWorkspace } from '../../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../../errors.js';
 import { reply, route, type ApiModule } from '../define.js';
@@ -35,8 +35,8 @@ export const workspaceModule: ApiModule = {
     route({
       op: 'DELETE /api/v1/tokens/{id}', status: 204,
       handler: async (ctx) => {
-        const tok = await apiTokens(ctx.app).findById(ctx.workspaceId, ctx.params.id);
-        if (!tok || !(await apiTokens(ctx.app).deleteOne({ workspaceId: ctx.workspaceId, _id: tok._id }))) throw notFound('API token');
+        const tok = await revokeApiToken(ctx.app, ctx.workspaceId, ctx.params.id);
+        if (!tok) throw notFound('API token');
         await ctx.audit('token.revoked', { type: 'token', id: tok._id }, { name: tok.name });
       },
     }),

@@ -1,0 +1,65 @@
+/**
+ * What a session cookie or API token resolved to, kept a moment so a busy client does not cost a store round
+ * trip (two for a session: the session and its user) on every request. Keyed by the credential's SHA-256, as
+ * stored. Every change this process makes to access drops the entries it touches at once: signing out, ending
+ * a user's sessions, a role change, removing a member and deleting a workspace (all announced through
+ * access-ended.ts), and revoking a token (tokens.ts). Entries also lapse after CREDENTIAL_TTL_MS, which bounds
+ * how long a change made outside this process (another server process, a store edited by hand) goes unseen.
+ * Unknown credentials are never kept: each one is looked up again.
+ */
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+import type { Clock } from '../clock.js';
+import { onAccessEnded, type AccessEnded } from './access-ended.js';
+import type { ApiTokenRecord, SessionRecord, UserRecord } from './records.js';
+
+export const CREDENTIAL_TTL_MS = 2_000;
+/** Entries kept at most per kind (the oldest go first); far above the clients a server serves at once. */
+const MAX_ENTRIES = 10_000;
+
+class Cache<V> {
+  private entries = new Map<string, { value: V; until: number }>();
+  constructor(private clock: Clock) {}
+
+  get(hash: string): V | null {
+    const e = this.entries.get(hash);
+    if (!e) return null;
+    if (e.until > this.clock.now()) return e.value;
+    this.entries.delete(hash);
+    return null;
+  }
+
+  set(hash: string, value: V): void {
+    this.entries.delete(hash);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, { value, until: this.clock.now() + CREDENTIAL_TTL_MS });
+  }
+
+  delete(hash: string): void {
+    this.entries.delete(hash);
+  }
+
+  dropWhere(test: (v: V) => boolean): void {
+    for (const [k, e] of this.entries) if (test(e.value)) this.entries.delete(k);
+  }
+}
+
+export interface CachedSession { session: SessionRecord; user: UserRecord }
+
+export const credentialCache = perApp((app: AppContext) => {
+  const tokens = new Cache<ApiTokenRecord>(app.clock);
+  const sessions = new Cache<CachedSession>(app.clock);
+  onAccessEnded(app, (e: AccessEnded) => {
+    // Rights that changed (sessionEnded false) are re-read too: the role is part of what is kept.
+    sessions.dropWhere(({ session: s }) => s.workspaceId === e.workspaceId && (!e.userId || s.userId === e.userId) && (!e.sessionId || s._id === e.sessionId));
+    if (!e.userId && !e.sessionId) tokens.dropWhere((t) => t.workspaceId === e.workspaceId);
+  });
+  return { tokens, sessions };
+});
+
+/** Drops every kept session and token of a workspace (after its records are deleted). */
+export function forgetWorkspaceCredentials(app: AppContext, workspaceId: string): void {
+  const { tokens, sessions } = credentialCache(app);
+  tokens.dropWhere((t) => t.workspaceId === workspaceId);
+  sessions.dropWhere(({ session }) => session.workspaceId === workspaceId);
+}
