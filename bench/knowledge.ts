@@ -10,8 +10,9 @@
  *     embedding server on loopback); baselines: a bare FTS5 MATCH query on a plain table, and a plain
  *     dot-product loop over the same vectors.
  *
- *   npx tsx bench/knowledge.ts [chunks=100000] [--dim=256] [--search-only]
- *   --search-only skips the ingest part (1).
+ *   npx tsx bench/knowledge.ts [chunks=100000] [--dim=256] [--search-only] [--visitor-questions]
+ *   --search-only skips the ingest part (1); --visitor-questions times the questions of bench/knowledge-eval.ts
+ *   (visitors' wording, typos, other languages) instead of test/fixtures/knowledge/questions.json.
  */
 import { openSqlite } from '../src/store/sqlite.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -42,7 +43,9 @@ const SEARCH_ONLY = !!flag('search-only');
 const WS = 'ws_bench';
 const corpusDir = new URL('../test/fixtures/knowledge/corpus/', import.meta.url).pathname;
 const corpus = readdirSync(corpusDir).filter((f) => f.endsWith('.md') && f !== 'LICENSES.md').map((f) => readFileSync(join(corpusDir, f), 'utf8'));
-const questions = (JSON.parse(readFileSync(new URL('../test/fixtures/knowledge/questions.json', import.meta.url), 'utf8')) as Array<{ q: string }>).map((x) => x.q);
+// --visitor-questions: the 74 questions of bench/knowledge-eval.ts (longer, with typos and other languages).
+const questionsFile = flag('visitor-questions') ? '../test/fixtures/knowledge-eval/questions.json' : '../test/fixtures/knowledge/questions.json';
+const questions = (JSON.parse(readFileSync(new URL(questionsFile, import.meta.url), 'utf8')) as Array<{ q: string }>).map((x) => x.q);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-knowledge-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' });

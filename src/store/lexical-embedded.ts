@@ -1,3 +1,4 @@
+import { idf, norm, normWords, Vocabulary } from './lexical-terms.js';
 import { openSqlite, type SqliteStatement } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,8 +21,14 @@ export interface LexicalHit {
   id: string;
   /** BM25, higher is better (FTS5's bm25() negated). */
   score: number;
-  /** How many of the query's terms this entry contains (worked out for the best three hits; 0 for the rest). */
+  /** How many of the query's terms this entry contains (worked out for the best COVERED_HITS; 0 for the rest). */
   matchedTerms: number;
+  /**
+   * The share of the query's weight this entry contains, 0 to 1, each term weighted by its IDF (a term
+   * found nowhere, even after typo correction, weighs as much as the query's rarest term found): 1 means every
+   * distinctive word of the question is in the passage. Worked out for the best COVERED_HITS; 0 for the rest.
+   */
+  coverage: number;
 }
 
 export interface LexicalScope {
@@ -45,8 +52,10 @@ const phrase = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /** Terms found in more than this share of all entries add little to BM25 but cost a scan each. */
 const COMMON_SHARE = 0.015;
-/** The rarest terms kept per query. */
-const MAX_TERMS = 6;
+/** The rarest terms kept per query (every term of an ordinary question; queryTerms keeps at most 32). */
+const MAX_TERMS = 32;
+/** Hits whose coverage is worked out (a search asks for at most 50 candidates; only the first ones are shown). */
+const COVERED_HITS = 30;
 /** Below this many entries per term nothing is pruned: small knowledge bases are fast anyway. */
 const MIN_COMMON_ROWS = 500;
 
@@ -88,12 +97,15 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   const countMatch = db.prepare('SELECT COUNT(*) FROM lex_fts WHERE lex_fts MATCH ?').pluck();
   const countAll = db.prepare('SELECT COUNT(*) FROM lex_meta').pluck();
   const metaOf = db.prepare('SELECT ws, source FROM lex_meta WHERE rid = ?');
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.lex_vocab USING fts5vocab(main, lex_fts, col)`);
+  const vocabRows = db.prepare(`SELECT term, doc FROM temp.lex_vocab WHERE col IN ('title', 'body')`);
   const stmts = new Map<string, SqliteStatement>();
   const stmt = (sql: string) => { let s = stmts.get(sql); if (!s) { s = db.prepare(sql); stmts.set(sql, s); } return s; };
 
   // Document frequencies over the whole index (a pruning heuristic: need not be exact), dropped after enough
   // writes to have moved them; row counts per scope, dropped on every write.
   let dfCache = new Map<string, number>();
+  let vocab: Vocabulary | null = null;
   let writesSinceDf = 0;
   const counts = new Map<string, number>();
   const df = (term: string): number => {
@@ -105,7 +117,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   const wrote = (n: number) => {
     counts.clear();
     writesSinceDf += n;
-    if (writesSinceDf > 2000) { dfCache = new Map(); writesSinceDf = 0; }
+    if (writesSinceDf > 2000 || dfCache.size > 100_000) { dfCache = new Map(); vocab = null; writesSinceDf = 0; }
   };
 
   function scopeWhere(scope: LexicalScope, params: unknown[]): string {
@@ -139,7 +151,19 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
         return stmt(`SELECT COUNT(*) FROM lex_meta WHERE ${where}`).pluck().get(...params) as number;
       });
       if (inScope === 0) return [];
-      const byRarity = uniq.map((t) => ({ t, n: df(t) })).filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
+      // A word found nowhere is most likely a typo: the closest vocabulary word stands in for it.
+      const words = uniq.map((t) => {
+        const n = df(t);
+        if (n > 0) return { t, n, keys: [norm(t)] };
+        vocab ??= new Vocabulary(vocabRows.iterate() as Iterable<{ term: string; doc: number }>);
+        const fix = vocab.correct(t);
+        return fix ? { t: fix.term, n: fix.df, keys: [norm(t), norm(fix.term)] } : { t, n: 0, keys: [norm(t)] };
+      });
+      // A word found nowhere weighs as much as the question's rarest word found: enough that a question about
+      // something the documents never mention scores low, not so much that one stray word sinks the rest.
+      const rarest = Math.max(0, ...words.filter((w) => w.n > 0).map((w) => idf(w.n, all)));
+      const weights = words.map((w) => (w.n > 0 ? idf(w.n, all) : rarest || idf(0, all)));
+      const byRarity = words.filter((x) => x.n > 0).sort((a, b) => a.n - b.n);
       if (byRarity.length === 0) return [];
       const rare = byRarity.filter((x) => x.n <= Math.max(MIN_COMMON_ROWS, all * COMMON_SHARE)).slice(0, MAX_TERMS);
       const match = `{title body} : (${(rare.length ? rare : byRarity.slice(0, 1)).map((x) => phrase(x.t)).join(' OR ')})`;
@@ -158,12 +182,13 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
         }).slice(0, limit);
         if (rows.length < limit && wide.length === limit * 4) rows = ranked(`${match} AND ${filter}`, limit);
       } else rows = ranked(`${match} AND ${filter}`, limit);
-      return rows.map((r, i) => ({
-        id: idOf.get(r.rid) as string,
-        score: -r.s,
-        // Coverage counts every query term (common ones too), read from the best few entries only.
-        matchedTerms: i < 3 ? coverage(textOf.get(r.rid) as { title: string; body: string }, uniq) : 0,
-      }));
+      const total = weights.reduce((a, b) => a + b, 0);
+      return rows.map((r, i) => {
+        // Coverage counts every query term (common ones too), read from the best entries only.
+        const has = i < COVERED_HITS ? contains(textOf.get(r.rid) as { title: string; body: string }, words.map((w) => w.keys)) : [];
+        const got = has.reduce((sum, h, k) => sum + (h ? weights[k] : 0), 0);
+        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0 };
+      });
     },
     async deleteWhere(scope) {
       const params: unknown[] = [];
@@ -186,16 +211,16 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
 }
 
 /**
- * How many terms occur in the entry, with a crude prefix stem (policy ~ policies, expire ~ expires)
- * standing in for the porter stemmer the index uses.
+ * Which terms occur in the entry: the same normal form on both sides, or a shared start (standing in for
+ * the porter stemmer the index uses: retri ~ retries, configur ~ configuration).
  */
-function coverage(entry: { title: string; body: string }, terms: string[]): number {
-  const words = new Set(`${entry.title} ${entry.body}`.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
-  const stems = [...words];
-  return terms.filter((t) => {
-    if (words.has(t)) return true;
-    if (t.length < 4) return false;
-    const stem = t.slice(0, Math.max(4, t.length - 3));
-    return stems.some((w) => w.startsWith(stem));
-  }).length;
+function contains(entry: { title: string; body: string }, terms: string[][]): boolean[] {
+  const words = normWords(`${entry.title} ${entry.body}`);
+  const list = [...words];
+  return terms.map((keys) => keys.some((k) => {
+    if (words.has(k)) return true;
+    if (k.length < 4) return false;
+    const stem = k.slice(0, Math.max(4, k.length - 2));
+    return list.some((w) => w.startsWith(stem));
+  }));
 }
