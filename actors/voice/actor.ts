@@ -282,6 +282,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     const item = id ? this.turns.items.get(id) : undefined;
     if (!id || !item || item.interrupted || (item.done && item.playedMs !== null)) return;
     item.interrupted = true;
+    item.cutShort = !item.done;
     this.state.current = null;
     // The engine stops generating by itself: on the visitor's speech (turn detection with barge-in) or when
     // push-to-talk is pressed (startTurn cancels). Cancelling here too could hit the next reply already under way.

@@ -11,6 +11,8 @@ export interface AgentItem {
   /** PCM bytes sent to the widget for this item. */
   audioBytes: number;
   interrupted: boolean;
+  /** It was interrupted before the engine had finished it (its words may stop where its audio stopped). */
+  cutShort: boolean;
   playedMs: number | null;
   done: boolean;
   /** Its response has ended, so its usage is known and rides on the stored turn. */
@@ -53,7 +55,7 @@ export class TurnLog {
     // Stored items are kept a while for late played reports; the oldest go once there are more than a few.
     for (const [id, old] of this.items) if (this.items.size >= KEEP_ITEMS && !this.slots.some((s) => s.kind === 'agent' && s.item === old)) this.items.delete(id);
     const item: AgentItem = {
-      itemId, messageId, responseId, parts: [], audioBytes: 0, interrupted: false, playedMs: null, done: false, responded: false, text: null, audioStartedAt: null,
+      itemId, messageId, responseId, parts: [], audioBytes: 0, interrupted: false, cutShort: false, playedMs: null, done: false, responded: false, text: null, audioStartedAt: null,
     };
     this.items.set(itemId, item);
     this.slots.push({ kind: 'agent', item, since: now });
@@ -102,7 +104,9 @@ export class TurnLog {
       if (item.playedMs === null && now - playsUntil < this.waitMs) break;
       this.slots.shift();
       const full = (item.text ?? item.parts.join('')).trim();
-      const text = item.interrupted ? cutToPlayed(full, item.playedMs ?? this.audioMs(item), this.audioMs(item)) : full;
+      let text = item.interrupted ? cutToPlayed(full, item.playedMs ?? this.audioMs(item), this.audioMs(item)) : full;
+      // An engine whose words keep pace with its audio (cascade) sent no more than was heard: still marked as cut.
+      if (item.cutShort && text && !text.endsWith('…')) text = `${text.replace(/[,;:.]$/, '')}…`;
       if (text) out.push({ role: 'assistant', text, item });
       else this.dropped.push(item.messageId);
     }

@@ -3,10 +3,11 @@ import type { BotConfig } from '../bots/config/index.js';
 import { openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { defaultRealtimeModel } from '../providers/voice.js';
+import { cascadeSetup, type CascadeSetup } from './cascade-setup.js';
 import { hostedAgentSetup, type HostedAgentSetup } from './hosted-agent.js';
 
 /** The engine a bot's voice sessions use, resolved from its config and the workspace's connections. */
-export type VoiceSetup = RealtimeSetup | HostedAgentSetup;
+export type VoiceSetup = RealtimeSetup | CascadeSetup | HostedAgentSetup;
 
 export interface RealtimeSetup {
   mode: 'realtime';
@@ -26,7 +27,7 @@ export async function voiceSetup(app: AppContext, workspaceId: string, config: B
   const v = config.voice;
   if (!v.enabled) return { error: 'voice is off for this bot (voice.enabled)' };
   if (v.mode === 'hosted_agent') return hostedAgentSetup(app, workspaceId, botId, config);
-  if (v.mode !== 'realtime') return { error: `voice.mode ${v.mode} is not available on this server yet; use realtime or hosted_agent` };
+  if (v.mode === 'cascade') return cascadeSetup(app, workspaceId, config);
   let doc: ProviderDoc | null = null;
   if (v.realtime.connectionId) doc = await providers(app).findById(workspaceId, v.realtime.connectionId);
   else {

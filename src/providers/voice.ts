@@ -1,4 +1,5 @@
 import { invalid } from '../errors.js';
+import { CascadeEngine, type CascadeConnection } from './cascade/engine.js';
 import { GEMINI_LIVE_DEFAULTS } from './gemini-live-setup.js';
 import { HostedAgentEngine, type HostedAgentConnection } from './hosted-agent/engine.js';
 import { GeminiLiveEngine } from './realtime-gemini.js';
@@ -15,10 +16,11 @@ export function defaultRealtimeModel(kind: ProviderConnection['kind']): string {
 }
 
 /**
- * The voice engine of a connection: kind B OpenAI Realtime, kind C Gemini Live, or a kind D connection bound to a
- * hosted agent (src/chat/hosted-agent.ts). Connects on connect().
+ * The voice engine of a connection: kind B OpenAI Realtime, kind C Gemini Live, a kind D connection bound to a
+ * hosted agent (src/chat/hosted-agent.ts), or cascade parts (src/chat/cascade-setup.ts). Connects on connect().
  */
 export function createVoiceEngine(conn: ProviderConnection, spec: VoiceSessionSpec, onEvent: VoiceEngineListener, opts: { allowPrivateNetwork: boolean }): VoiceEngine {
+  if ('cascade' in conn) return new CascadeEngine((conn as CascadeConnection).cascade, spec, onEvent);
   if ('hostedAgent' in conn) {
     const c = conn as HostedAgentConnection;
     return new HostedAgentEngine(c, spec, onEvent, { ...c.hostedAgent, allowPrivateNetwork: opts.allowPrivateNetwork });

@@ -8,7 +8,7 @@
  */
 import { ApiError } from '../../errors.js';
 import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
-import type { ChatMessage } from '../types.js';
+import type { ProviderConnection } from '../types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
 import { pcmToWav } from '../wav.js';
 import { brainRound } from './brain.js';
@@ -17,6 +17,9 @@ import { Replies, type Reply } from './replies.js';
 import { SileroVad, VAD_RATE } from './silero.js';
 import { Speaker } from './speaker.js';
 import { TurnDetector, type TurnDetectorOptions } from './turn-detector.js';
+
+/** A cascade session's parts, carried where the voice session expects its engine's connection (the brain's). */
+export type CascadeConnection = ProviderConnection & { cascade: CascadeParts };
 
 export interface CascadeOptions {
   timeouts?: Partial<CascadeTimeouts>;
@@ -59,7 +62,7 @@ export class CascadeEngine implements VoiceEngine {
       { adapter: tts.adapter, label: tts.label, opts: { voice: tts.voice, model: tts.model, speed: tts.speed, style: tts.style || undefined } },
       {
         itemStart: (itemId) => this.deliver({ type: 'agent_item', itemId }),
-        pieceStart: (itemId, text, first) => this.deliver({ type: 'transcript_delta', itemId, delta: first ? text : ` ${text}` }),
+        words: (itemId, delta) => this.deliver({ type: 'transcript_delta', itemId, delta }),
         audio: (itemId, pcm) => this.deliver({ type: 'audio', itemId, pcm }),
         itemDone: (itemId, text) => this.deliver({ type: 'agent_item_done', itemId, text }),
         failed: (err) => this.deliver({

@@ -9,8 +9,8 @@ import { SPEECH_STREAM_RATE, type ProviderAdapter, type SynthesizeOptions } from
 export interface SpeakerOutput {
   /** The first sentence of a new item is about to be heard (announce the item). */
   itemStart(itemId: string): void;
-  /** A sentence starts: its words, for captions (the audio follows). */
-  pieceStart(itemId: string, text: string, first: boolean): void;
+  /** Words of the item as their audio goes out (captions keep pace with the voice; the stored transcript too). */
+  words(itemId: string, delta: string): void;
   audio(itemId: string, pcm: Buffer): void;
   /** The item is complete: the words of all its sentences. */
   itemDone(itemId: string, text: string): void;
@@ -26,12 +26,16 @@ export interface SpokenPiece { text: string; bytes: number; complete: boolean }
 type Piece = {
   kind: 'piece'; itemId: string; text: string; chunks: Buffer[]; bytes: number;
   started: boolean; finished: boolean; shown: boolean; error: Error | null; controller: AbortController | null;
+  /** Characters of the text handed out as words so far; whether it is the item's first sentence. */
+  released: number; first: boolean;
 };
 type Entry = Piece | { kind: 'end'; itemId: string } | { kind: 'then'; fn: () => void };
 
 /** Sentences synthesised ahead of the one playing: enough to hide each request's start-up time. */
 const LOOKAHEAD = 2;
 const BYTES_PER_SECOND = SPEECH_STREAM_RATE * 2;
+/** Speaking pace assumed until sentences of this session have been measured (about 15 characters a second). */
+const DEFAULT_MS_PER_CHAR = 65;
 
 export class Speaker {
   private queue: Entry[] = [];
@@ -40,6 +44,8 @@ export class Speaker {
   /** pump() is running (an output callback may queue more): a nested call only asks for another pass. */
   private pumping = false;
   private again = false;
+  /** Audio bytes and characters of the sentences spoken in full: the voice's pace, for captions. */
+  private readonly pace = { bytes: 0, chars: 0 };
 
   constructor(
     private readonly tts: { adapter: ProviderAdapter; label: string; opts: SynthesizeOptions },
@@ -53,7 +59,7 @@ export class Speaker {
   }
 
   say(itemId: string, text: string): void {
-    this.queue.push({ kind: 'piece', itemId, text, chunks: [], bytes: 0, started: false, finished: false, shown: false, error: null, controller: null });
+    this.queue.push({ kind: 'piece', itemId, text, chunks: [], bytes: 0, started: false, finished: false, shown: false, error: null, controller: null, released: 0, first: false });
     this.pump();
   }
 
@@ -117,16 +123,25 @@ export class Speaker {
         // After a failure the rest of the reply is text only, even sentences whose speech was already coming.
         head.controller?.abort(this.failure);
         if (!head.shown) this.show(head);
+        this.release(head, head.text.length);
         this.complete(head);
         continue;
       }
       if (!head.shown && (head.chunks.length || head.finished)) this.show(head);
       if (head.chunks.length) {
         const spoken = this.items.get(head.itemId)!.pieces.at(-1)!;
-        for (const pcm of head.chunks) { spoken.bytes += pcm.length; this.out.audio(head.itemId, pcm); }
+        const perChar = this.pace.chars ? this.pace.bytes / this.pace.chars : (DEFAULT_MS_PER_CHAR * BYTES_PER_SECOND) / 1000;
+        for (const pcm of head.chunks) {
+          spoken.bytes += pcm.length;
+          // The words this chunk says go just before it.
+          this.release(head, Math.ceil(spoken.bytes / perChar));
+          this.out.audio(head.itemId, pcm);
+        }
         head.chunks = [];
       }
       if (!head.finished) return;
+      this.release(head, head.text.length);
+      if (!head.error && head.bytes > 0) { this.pace.bytes += head.bytes; this.pace.chars += head.text.length; }
       this.complete(head);
     }
   }
@@ -137,14 +152,24 @@ export class Speaker {
     this.queue.shift();
   }
 
-  /** The sentence's words go out just before its first audio (or alone, when there is none). */
+  /** The sentence starts: its item is announced before its first audio (or its words alone, when there is none). */
   private show(p: Piece): void {
     p.shown = true;
     let item = this.items.get(p.itemId);
     if (!item) { item = { announced: false, pieces: [] }; this.items.set(p.itemId, item); }
     if (!item.announced) { item.announced = true; this.out.itemStart(p.itemId); }
-    this.out.pieceStart(p.itemId, p.text, item.pieces.length === 0);
+    p.first = item.pieces.length === 0;
     item.pieces.push({ text: p.text, bytes: 0, complete: false });
+  }
+
+  /** Hands out the sentence's words up to character `upTo`, to the end of the word it falls in. */
+  private release(p: Piece, upTo: number): void {
+    let end = Math.min(p.text.length, upTo);
+    if (end < p.text.length) { const space = p.text.indexOf(' ', end); end = space < 0 ? p.text.length : space; }
+    if (end <= p.released) return;
+    const delta = p.text.slice(p.released, end);
+    this.out.words(p.itemId, p.released === 0 && !p.first ? ` ${delta}` : delta);
+    p.released = end;
   }
 
   private async synthesize(p: Piece): Promise<void> {
