@@ -5,7 +5,8 @@
 
 /** Lower case, no diacritics, common English endings cut: "Requests" ~ "request", "débogage" ~ "debogag". */
 export function norm(word: string): string {
-  let w = word.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+  let w = word.toLowerCase();
+  if (!/^[\x00-\x7f]*$/.test(w)) w = w.normalize('NFD').replace(/\p{M}+/gu, '');
   if (w.length <= 4) return w;
   for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'ers', 'er', 'ed', 'es', 'ly', 's', 'e', 'y']) {
     if (w.endsWith(suffix) && w.length - suffix.length >= 3) { w = w.slice(0, -suffix.length); break; }
@@ -45,35 +46,28 @@ export function editDistance(a: string, b: string, max: number): number {
 }
 
 /**
- * The index's vocabulary (stemmed tokens with their document counts), bucketed by length, for typo
- * expansion: a query word found nowhere is replaced by the most frequent vocabulary word within edit
- * distance 1 (words of 4-6 letters) or 2 (longer). Words under 4 letters and numbers are not expanded.
+ * Prefixes whose vocabulary words are candidates for correcting a word: its first two letters, and its
+ * first and third (a wrong, missing or swapped second letter). A typo in the first letter is not corrected.
  */
-export class Vocabulary {
-  private byLength = new Map<number, Array<{ term: string; key: string; df: number }>>();
+export function correctionPrefixes(word: string): string[] {
+  const key = norm(word);
+  if (key.length < 4 || /\d/.test(key)) return [];
+  return [...new Set([key.slice(0, 2), key[0] + key[2]])];
+}
 
-  constructor(rows: Iterable<{ term: string; doc: number }>) {
-    for (const { term, doc } of rows) {
-      if (term.length < 3 || /^\d+$/.test(term)) continue;
-      const key = norm(term);
-      let bucket = this.byLength.get(key.length);
-      if (!bucket) this.byLength.set(key.length, (bucket = []));
-      bucket.push({ term, key, df: doc });
-    }
+/**
+ * The correction for a word absent from the index among vocabulary words (stemmed tokens with their
+ * document counts): the most frequent one within edit distance 1 (words of 4-6 letters) or 2 (longer).
+ */
+export function bestCorrection(word: string, vocabulary: Iterable<{ term: string; doc: number }>): { term: string; df: number } | null {
+  const key = norm(word);
+  if (key.length < 4 || /\d/.test(key)) return null;
+  const max = key.length <= 6 ? 1 : 2;
+  let best: { term: string; df: number; d: number } | null = null;
+  for (const v of vocabulary) {
+    if (v.term.length < 3) continue;
+    const d = editDistance(key, norm(v.term), max);
+    if (d <= max && (!best || d < best.d || (d === best.d && v.doc > best.df))) best = { term: v.term, df: v.doc, d };
   }
-
-  /** The correction for a word absent from the index, or null. */
-  correct(word: string): { term: string; df: number } | null {
-    const key = norm(word);
-    if (key.length < 4 || /\d/.test(key)) return null;
-    const max = key.length <= 6 ? 1 : 2;
-    let best: { term: string; df: number; d: number } | null = null;
-    for (let len = key.length - max; len <= key.length + max; len++) {
-      for (const v of this.byLength.get(len) ?? []) {
-        const d = editDistance(key, v.key, max);
-        if (d <= max && (!best || d < best.d || (d === best.d && v.df > best.df))) best = { term: v.term, df: v.df, d };
-      }
-    }
-    return best && { term: best.term, df: best.df };
-  }
+  return best && { term: best.term, df: best.df };
 }

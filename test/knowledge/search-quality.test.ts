@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openEmbeddedLexical } from '../../src/store/lexical-embedded.js';
-import { editDistance, Vocabulary } from '../../src/store/lexical-terms.js';
+import { bestCorrection, correctionPrefixes, editDistance } from '../../src/store/lexical-terms.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ingestionIdle } from './helpers.js';
@@ -36,9 +36,11 @@ test('edit distance counts a swap of neighbours as one and stops past its limit'
   assert.is(editDistance('pnig', 'ping', 1), 1);
   assert.is(editDistance('requst', 'request', 2), 1);
   assert.is(editDistance('abc', 'xyzuvw', 2), 3);
-  const v = new Vocabulary([{ term: 'proxi', doc: 5 }, { term: 'proxy', doc: 2 }, { term: 'socket', doc: 3 }]);
-  assert.equal(v.correct('sockte'), { term: 'socket', df: 3 });
-  assert.is(v.correct('ab'), null, 'short words are not corrected');
+  const vocabulary = [{ term: 'proxi', doc: 5 }, { term: 'proxy', doc: 2 }, { term: 'socket', doc: 3 }];
+  assert.equal(bestCorrection('sockte', vocabulary), { term: 'socket', df: 3 });
+  assert.equal(bestCorrection('proxu', vocabulary), { term: 'proxi', df: 5 }, 'the most frequent of the closest words');
+  assert.is(bestCorrection('ab', vocabulary), null, 'short words are not corrected');
+  assert.equal(correctionPrefixes('pnig'), ['pn', 'pi'], 'a wrong second letter is looked up too');
 });
 
 let server: TestServer;
