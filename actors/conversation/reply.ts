@@ -5,6 +5,7 @@ import { newId } from '../../src/store/ids.js';
 import { visitorRequests } from '../../src/chat/visitor-requests.js';
 import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
 import { botOffline } from '../../src/team/offline.js';
+import { startSpokenReply } from '../../src/chat/spoken-replies.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
 import { addSpend, applySummary, dueForSummary, summarizeAhead, takeSummarySpend } from './summary.js';
@@ -55,12 +56,18 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   const base = { workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id };
   const events = a.app.events;
   const requests = visitorRequests(a.app);
+  // textReplies speak: read aloud as it streams, beside the mailbox (its cost comes back as voiceUsage).
+  const spoken = a.s.voice ? null : startSpokenReply(a.app, {
+    conversationId: conv._id, workspaceId: conv.workspaceId, config: chat.config, messageId, log: a.app.log,
+    charge: (costUsd) => { if (a.status === 'running') { try { a.send({ type: 'voiceUsage', costUsd, voiceSeconds: 0 }); } catch { /* stopping */ } } },
+  });
   const done = runReply({
     pageTools: requests.pageToolsFor(conv._id),
     confirm: (tool, args) => requests.confirm(conv._id, tool, args),
     app: a.app, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
     summaryReady: a.s.summarizing?.ready,
     onDelta: (delta) => {
+      spoken?.push(delta);
       a.push({ t: 'delta', conversationId: conv._id, messageId, responseId, delta });
       events.publishVolatile(base.workspaceId, 'message.delta', { conversationId: conv._id, messageId, responseId, delta });
     },
@@ -74,9 +81,9 @@ export async function requestReply(a: ConversationActor): Promise<void> {
       void events.publish(base.workspaceId, 'tool.called', { botId: conv.botId, conversationId: conv._id, name: rec.name, isError: rec.isError, durationMs: rec.durationMs })
         .catch((err) => a.app.log.error({ err }, 'publishing tool.called failed'));
     },
-  }).then(
-    (result) => ({ type: 'replyDone' as const, messageId, responseId, result, aborted: controller.signal.aborted }),
-    (error) => ({ type: 'replyDone' as const, messageId, responseId, error, aborted: controller.signal.aborted }),
+  }).finally(() => { if (controller.signal.aborted) spoken?.cancel(); }).then(
+    (result) => { spoken?.end(); return { type: 'replyDone' as const, messageId, responseId, result, aborted: controller.signal.aborted }; },
+    (error) => { spoken?.cancel(); return { type: 'replyDone' as const, messageId, responseId, error, aborted: controller.signal.aborted }; },
   );
   a.s.reply = { controller, messageId, responseId, done };
   // The result is handled by the actor's own loop; once it is stopping, onStop handles it instead.

@@ -43,6 +43,8 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   /** The visitor's answer to a confirm frame (run a destructive tool or not). */
   z.strictObject({ t: z.literal('confirm'), confirmId: id, approved: z.boolean() }),
   z.strictObject({ t: z.literal('ping') }),
+  /** Read replies aloud to this widget (appearance.face.textReplies speak), sent once the visitor has clicked or typed. */
+  z.strictObject({ t: z.literal('speak'), on: z.boolean() }),
   ...VoiceClientFrames,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
@@ -83,6 +85,11 @@ export type ServerFrame =
   /** The visitor's handoff request was taken: `available` tells whether a person may join soon. */
   | { t: 'handoff'; handoffId: string; available: boolean }
   | { t: 'pong' }
+  /** A reply is read aloud (speak on): binary audio frames (0x01 + PCM16 at `rate`) for it follow, then speak_end. */
+  | { t: 'speak_item'; itemId: string; messageId: string; rate: number }
+  | { t: 'speak_end'; itemId: string }
+  /** Reading a reply aloud failed; the text is unaffected. */
+  | { t: 'speak_error'; messageId: string; message: string }
   | VoiceServerFrame;
 
 /** Parses one frame; returns the frame or a clear error (never throws). */

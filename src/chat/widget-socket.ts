@@ -18,6 +18,7 @@ import { leadFormFrame } from '../leads/form.js';
 import { voiceSessions } from '../../actors/voice/index.js';
 import { publishedBotWatch } from './published-watch.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
+import { setSpeak, speakClosed } from './spoken-replies.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
 /** Every server allows this many chat connections a minute per IP (service-api.md, Limits). */
@@ -122,6 +123,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     close(conn) {
       published.remove(conn);
       voice.socketClosed(conn);
+      speakClosed(app, conn);
       const id = conn.data.conversationId;
       if (!id) return;
       service.hub.leave(id, conn);
@@ -167,6 +169,9 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (!d.conversationId || !requests.answer(d.conversationId, frame.confirmId, 'confirm', frame.approved)) {
         send({ t: 'error', code: 'not_found', message: 'no confirmation with this confirmId is waiting' });
       }
+      return;
+    case 'speak':
+      setSpeak(app, conn, frame.on);
       return;
     case 'typing':
       if (d.conversationId) service.send(d.conversationId, { type: 'visitorTyping', active: frame.active });

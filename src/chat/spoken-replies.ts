@@ -1,0 +1,212 @@
+/**
+ * Spoken text replies (appearance.face.textReplies speak): a typed reply is read aloud in the voice set under
+ * voice.cascade.tts while it streams, on the chat socket, to the widgets of the conversation that asked for
+ * sound (`speak` frame, sent after the visitor's first click or key, since browsers play sound only then).
+ * Without such a widget nothing is synthesised (the widget mimes). The streamed text is cut into sentences by
+ * the cascade's splitter and spoken by its Speaker (next sentence made while the current one plays). Speech
+ * never touches the text reply: a failure is logged and the widget told; its cost is counted by the caller.
+ */
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+import type { BotConfig } from '../bots/config/index.js';
+import type { Logger } from '../log.js';
+import { SpeakableSplitter } from '../providers/cascade/speakable.js';
+import { Speaker } from '../providers/cascade/speaker.js';
+import { defaultSpeechModels } from '../providers/cascade/parts.js';
+import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../providers/connections.js';
+import { estimateSpeechCostUsd } from '../providers/prices.js';
+import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind } from '../providers/types.js';
+import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
+import { encodeFrame, type ServerFrame } from './protocol.js';
+import { audioFrame } from './voice-frames.js';
+
+/** A widget socket as this module needs it. */
+export interface SpeakSink {
+  readonly closed: boolean;
+  readonly data: { conversationId: string | null };
+  send(message: string | Uint8Array, binary?: boolean): 'ok' | 'backpressure' | 'dropped';
+}
+
+const TTS_KINDS: ProviderKind[] = ['speech', 'openai', 'gemini'];
+/** A sentence's first audio (and any gap in it) may take this long before speech is given up for the reply. */
+export const SPEAK_TIMEOUT_MS = 15_000;
+/** What the widget shows when speech fails (the text stays). */
+export const SPEAK_FAILED_LINE = "The voice isn't working right now; the reply is shown as text.";
+
+/** Sockets whose visitor has sound on (`{ t: 'speak', on: true }`). */
+const speaking = perApp(() => new Set<SpeakSink>());
+
+/** The visitor turned sound on or off; off stops the synthesis of replies to that socket (see SpokenReply.targets). */
+export function setSpeak(app: AppContext, sink: SpeakSink, on: boolean): void {
+  if (on) speaking(app).add(sink);
+  else speaking(app).delete(sink);
+}
+
+export function speakClosed(app: AppContext, sink: SpeakSink): void {
+  speaking(app).delete(sink);
+}
+
+const guarded = perApp((app: AppContext): GuardedClient => {
+  const client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, timeoutMs: SPEAK_TIMEOUT_MS, maxResponseBytes: 32 * 1024 * 1024 });
+  app.onClose(() => client.close());
+  return client;
+});
+/** Adapters by connection and key: a reply needs one lookup of the connection, not a new client. */
+const adapters = perApp(() => new Map<string, ProviderAdapter>());
+/** A speech provider's first voice, when the bot names none (kind D needs one in every request). */
+const firstVoices = perApp(() => new Map<string, string>());
+
+interface Tts { adapter: ProviderAdapter; label: string; model: string; voice: string; speed: number; style: string }
+
+/** voice.cascade.tts as publishing resolves it: the named connection, else the brain's when its kind fits. */
+async function resolveTts(app: AppContext, workspaceId: string, config: BotConfig): Promise<Tts | { error: string }> {
+  const c = config.voice.cascade.tts;
+  const id = c.connectionId ?? config.brain.connectionId;
+  const doc = id
+    ? await providers(app).findById(workspaceId, id)
+    : (await providers(app).find({ workspaceId, kind: { $in: [...TEXT_KINDS] } }, { sort: [['_id', 1]], limit: 1 }))[0] ?? null;
+  if (!doc || !TTS_KINDS.includes(doc.kind)) return { error: 'no text-to-speech connection (voice.cascade.tts.connectionId)' };
+  const key = `${doc._id}|${doc.apiKeySealed}|${doc.baseUrl ?? ''}`;
+  const cache = adapters(app);
+  let adapter = cache.get(key);
+  if (!adapter) {
+    try {
+      adapter = guardedAdapter(guarded(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, { timeoutMs: SPEAK_TIMEOUT_MS, maxRetries: 0 });
+    } catch {
+      return { error: `the key of ${doc.name} cannot be read; connect it again` };
+    }
+    if (cache.size >= 200) cache.delete(cache.keys().next().value!);
+    cache.set(key, adapter);
+  }
+  let voice = c.voice;
+  if (!voice && doc.kind === 'speech' && adapter.listVoices) {
+    voice = firstVoices(app).get(key) ?? (await adapter.listVoices())[0]?.id ?? '';
+    if (!voice) return { error: `${doc.name} lists no voices; choose one (voice.cascade.tts.voice)` };
+    firstVoices(app).set(key, voice);
+  }
+  return { adapter, label: doc.name, model: c.model || defaultSpeechModels(doc.kind).tts, voice, speed: c.speed, style: doc.kind === 'speech' ? '' : c.style };
+}
+
+export interface SpokenReplyInput {
+  conversationId: string;
+  workspaceId: string;
+  config: BotConfig;
+  messageId: string;
+  log: Logger;
+  /** What speech cost, once the reply is spoken or cancelled (only when > 0). */
+  charge(costUsd: number): void;
+}
+
+/**
+ * Starts reading a reply aloud, or returns null when the bot does not speak replies or no widget of the
+ * conversation has sound on (the reply is mimed there).
+ */
+export function startSpokenReply(app: AppContext, input: SpokenReplyInput): SpokenReply | null {
+  if (input.config.appearance.face.textReplies !== 'speak') return null;
+  const reply = new SpokenReply(speaking(app), input);
+  if (!reply.targets().length) return null;
+  reply.begin(resolveTts(app, input.workspaceId, input.config));
+  return reply;
+}
+
+export class SpokenReply {
+  private readonly splitter = new SpeakableSplitter();
+  private speaker: Speaker | null = null;
+  /** Sentences cut before the voice was resolved. */
+  private waiting: string[] = [];
+  private ended = false;
+  private stopped = false;
+  private costUsd = 0;
+  private model = '';
+
+  constructor(private readonly sinks: Set<SpeakSink>, private readonly input: SpokenReplyInput) {}
+
+  /** The sockets that hear this reply now: with the conversation open and sound on. */
+  targets(): SpeakSink[] {
+    const out: SpeakSink[] = [];
+    for (const s of this.sinks) if (!s.closed && s.data.conversationId === this.input.conversationId) out.push(s);
+    return out;
+  }
+
+  begin(tts: Promise<Tts | { error: string }>): void {
+    tts.then((t) => {
+      if (this.stopped) return;
+      if ('error' in t) return this.fail(new Error(t.error));
+      this.model = t.model;
+      const id = this.input.messageId;
+      // The words reach the widget as the reply's deltas, so the Speaker's caption callbacks have nothing to do
+      // (named both ways, as the cascade engine's Speaker is changing how it hands out words).
+      const out = {
+        itemStart: () => this.frame({ t: 'speak_item', itemId: id, messageId: id, rate: SPEECH_STREAM_RATE }),
+        pieceStart: () => {},
+        words: () => {},
+        audio: (_item: string, pcm: Buffer) => this.audio(pcm),
+        itemDone: () => this.frame({ t: 'speak_end', itemId: id }),
+        failed: (err: Error) => this.fail(err),
+        synthesized: (characters: number, seconds: number) => { this.costUsd += estimateSpeechCostUsd(this.model, { characters, seconds }); },
+      };
+      this.speaker = new Speaker({ adapter: t.adapter, label: t.label, opts: { voice: t.voice, model: t.model, speed: t.speed, style: t.style || undefined } }, out, SPEAK_TIMEOUT_MS);
+      for (const p of this.waiting.splice(0)) this.speaker.say(id, p);
+      if (this.ended) this.finish();
+    }, (err: Error) => this.fail(err));
+  }
+
+  /** More of the reply's text. */
+  push(delta: string): void {
+    if (this.stopped) return;
+    for (const p of this.splitter.push(delta)) this.say(p);
+  }
+
+  /** The reply is complete: speak the rest, then count the cost. */
+  end(): void {
+    if (this.stopped || this.ended) return;
+    this.ended = true;
+    for (const p of this.splitter.flush()) this.say(p);
+    if (this.speaker) this.finish();
+  }
+
+  /** The reply was dropped, or nobody listens any more: synthesis in flight is aborted. */
+  cancel(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.speaker?.cancel();
+    this.charge();
+  }
+
+  private say(piece: string): void {
+    if (this.speaker) this.speaker.say(this.input.messageId, piece);
+    else this.waiting.push(piece);
+  }
+
+  private finish(): void {
+    const speaker = this.speaker!;
+    speaker.endItem(this.input.messageId);
+    speaker.then(() => { this.stopped = true; this.charge(); });
+  }
+
+  private charge(): void {
+    const usd = this.costUsd;
+    this.costUsd = 0;
+    if (usd > 0) this.input.charge(usd);
+  }
+
+  private fail(err: Error): void {
+    this.input.log.warn({ err, conversationId: this.input.conversationId, messageId: this.input.messageId }, 'reading a reply aloud failed');
+    this.frame({ t: 'speak_error', messageId: this.input.messageId, message: SPEAK_FAILED_LINE });
+    // The Speaker goes on showing the rest as text only (no more requests); without one there is nothing to do.
+    if (!this.speaker) { this.stopped = true; this.charge(); }
+  }
+
+  private frame(f: ServerFrame): void {
+    const text = encodeFrame(f);
+    for (const s of this.targets()) s.send(text);
+  }
+
+  private audio(pcm: Buffer): void {
+    const to = this.targets();
+    // The visitor turned sound off or closed the chat: stop paying for speech nobody hears.
+    if (!to.length) { this.cancel(); return; }
+    const frame = audioFrame(pcm);
+    for (const s of to) s.send(frame, true);
+  }
+}

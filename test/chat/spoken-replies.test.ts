@@ -1,0 +1,164 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { FakeOpenAI } from '../fakes/openai.js';
+import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
+
+const SPEAK = { appearance: { face: { textReplies: 'speak' } } } as const;
+const REPLY = 'Our shop opens at nine. It closes at six on weekdays. On Sundays we rest.';
+
+const speechRequests = (w: ChatWorld) => w.fake.requests.filter((r) => r.path.endsWith('/audio/speech'));
+const audioBytes = (v: Visitor) => v.audio.reduce((n, b) => n + b.length - 1, 0);
+async function until(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test('with sound on, a typed reply is read aloud sentence by sentence as binary audio after speak_item, and its cost is counted', async () => {
+  const w = await startChatWorld({ config: SPEAK });
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    w.fake.script({ text: REPLY });
+    v.say('when are you open?');
+    const { message } = await v.reply();
+    const item = await v.next('speak_item');
+    assert.is(message.text, REPLY);
+    assert.is(item.messageId, message.id);
+    assert.is(item.rate, 24_000);
+    await v.next('speak_end', (f) => f.itemId === message.id);
+    // One request per sentence, in order, with the words only.
+    assert.equal(speechRequests(w).map((r) => (r.body as any).input), ['Our shop opens at nine.', 'It closes at six on weekdays.', 'On Sundays we rest.']);
+    assert.ok(v.audio.length > 3);
+    assert.ok(v.audio.every((b) => b[0] === 0x01 && (b.length - 1) % 2 === 0), 'audio frames are 0x01 + whole PCM16 samples');
+    // 40 ms a character in the fake: about 2.9 s of speech at 24 kHz.
+    const seconds = audioBytes(v) / 48_000;
+    assert.ok(seconds > 2.5 && seconds < 3.5, `heard ${seconds} s`);
+    // Speech is priced per character for gpt-4o-mini-tts: the day's usage carries more than the reply's own cost.
+    const stored = await w.server.app.store.collection<any>('messages').findOne({ _id: message.id }, { crossWorkspace: true });
+    const usage = w.server.app.store.collection<any>('usage_daily');
+    let day: any = null;
+    await until(() => { void usage.find({ workspaceId: w.workspaceId }).then((d) => { day = d[0]; }); return day?.costUsd > stored.costUsd; });
+    assert.ok(day.costUsd > stored.costUsd, `usage ${day.costUsd} > reply ${stored.costUsd}`);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('without sound on (before the first click) or after it is turned off, nothing is synthesised: the reply is mimed', async () => {
+  const w = await startChatWorld({ config: SPEAK });
+  try {
+    const v = await w.visitor();
+    w.fake.script({ text: REPLY });
+    v.say('when are you open?');
+    await v.reply();
+    assert.is(speechRequests(w).length, 0);
+    assert.is(v.audio.length, 0);
+    assert.not.ok(v.frames.some((f) => f.t === 'speak_item'));
+
+    v.send({ t: 'speak', on: true });
+    v.send({ t: 'speak', on: false });
+    w.fake.script({ text: REPLY });
+    v.say('and on Sundays?');
+    await v.reply();
+    assert.is(speechRequests(w).length, 0);
+    assert.is(v.audio.length, 0);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('a bot whose textReplies is mime never speaks, even when the widget asks for sound', async () => {
+  const w = await startChatWorld();
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    w.fake.script({ text: REPLY });
+    v.say('hello');
+    await v.reply();
+    assert.is(speechRequests(w).length, 0);
+    assert.is(v.audio.length, 0);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('turning sound off mid-reply stops the synthesis in flight', async () => {
+  const w = await startChatWorld({ config: SPEAK });
+  const fake = w.fake as FakeOpenAI;
+  fake.speech.chunkIntervalMs = 40;
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    w.fake.script({ text: REPLY });
+    v.say('when are you open?');
+    await v.reply();
+    await until(() => v.audio.length >= 2);
+    v.send({ t: 'speak', on: false });
+    await until(() => fake.speech.open === 0, 3000);
+    const heard = v.audio.length;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.is(v.audio.length, heard, 'no audio after sound off');
+    assert.ok(audioBytes(v) / 48_000 < 2, 'the reply was not read to its end');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('a speech provider that answers nothing leaves the text reply intact and tells the widget', async () => {
+  const w = await startChatWorld({ config: SPEAK });
+  const fake = w.fake as FakeOpenAI;
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    fake.speech.misbehaveNext('/audio/speech', 'empty');
+    w.fake.script({ text: REPLY });
+    v.say('when are you open?');
+    const { message, deltas } = await v.reply();
+    assert.is(message.text, REPLY);
+    assert.is(deltas.join(''), REPLY);
+    const notice = await v.next('speak_error');
+    assert.is(notice.messageId, message.id);
+    assert.match(notice.message, /shown as text/);
+    // After the failure the rest of the reply is not sent to the provider.
+    assert.is(speechRequests(w).length <= 2, true);
+    assert.not.ok(v.frames.some((f) => f.t === 'error'));
+    // The conversation goes on, and the next reply is read aloud again.
+    w.fake.script({ text: 'Yes. We are.' });
+    v.say('open today?');
+    await v.next('speak_end', (f) => f.itemId !== message.id);
+    assert.ok(v.audio.length > 0);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('closing the chat stops the speech in flight', async () => {
+  const w = await startChatWorld({ config: SPEAK });
+  const fake = w.fake as FakeOpenAI;
+  fake.speech.chunkIntervalMs = 40;
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    w.fake.script({ text: REPLY });
+    v.say('when are you open?');
+    await v.next('speak_item');
+    await v.close();
+    await until(() => fake.speech.open === 0, 3000);
+    const said = speechRequests(w).length;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(speechRequests(w).length, said, 'no more sentences are synthesised');
+    assert.ok(said < 3);
+  } finally {
+    await w.close();
+  }
+});
+
+test.run();
