@@ -1,7 +1,9 @@
 // Builds the server (TypeScript -> dist/, same layout) and the browser bundles (widget, admin -> dist/public).
 // Type checking is separate (npm run typecheck); this only transpiles, so it takes about a second.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, rmSync, writeFileSync } from 'node:fs';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -27,26 +29,53 @@ await build({
   logLevel: 'warning',
 });
 
-const browser = [
-  { entry: 'widget/src/loader.ts', out: 'public/widget/loader.js' },
-  { entry: 'widget/src/chat.tsx', out: 'public/widget/chat.js' },
-  { entry: 'widget/src/voice.ts', out: 'public/widget/voice.js' },
-  { entry: 'admin/src/main.tsx', out: 'public/admin/app.js' },
-].filter((b) => existsSync(join(root, b.entry)));
-for (const b of browser) {
-  await build({
-    entryPoints: [join(root, b.entry)],
-    outfile: join(out, b.out),
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: ['es2020'],
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+// Browser bundles. voice.js is loaded by chat.js and chat.js by the loader: each is named by its content
+// (chat.<hash>.js, served with a one-year cache) and built after the file it loads, whose name it is given. The
+// loader (the URL pages embed) and plain-named copies keep stable names with a short cache.
+const esb = { bundle: true, minify: true, format: 'esm', target: ['es2020'], jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'warning' };
+const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+const widgetDir = join(out, 'public/widget');
+const define = {};
+let bundles = 0;
+for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
+  if (!existsSync(join(root, entry))) continue;
+  const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, write: false });
+  const code = r.outputFiles[0].contents;
+  mkdirSync(widgetDir, { recursive: true });
+  writeFileSync(join(widgetDir, `${name}.js`), code);
+  if (key) {
+    const file = `${name}.${hashOf(code)}.js`;
+    writeFileSync(join(widgetDir, file), code);
+    define[key] = JSON.stringify(file);
+  }
+  bundles++;
 }
-// The admin panel's page: the bundle above also wrote app.css next to app.js (main.tsx imports the stylesheet).
-if (existsSync(join(root, 'admin/index.html'))) copyFileSync(join(root, 'admin/index.html'), join(out, 'public/admin/index.html'));
-console.log(`built dist/ (${browser.length} browser bundles)`);
+// The admin panel: app.<hash>.js and app.<hash>.css, and its page pointing at them (main.tsx imports the stylesheet).
+if (existsSync(join(root, 'admin/src/main.tsx'))) {
+  const adminDir = join(out, 'public/admin');
+  const r = await build({ ...esb, entryPoints: [join(root, 'admin/src/main.tsx')], outdir: adminDir, entryNames: 'app.[hash]', metafile: true });
+  const made = Object.keys(r.metafile.outputs).map((p) => p.split('/').pop());
+  const js = made.find((f) => f.endsWith('.js'));
+  const css = made.find((f) => f.endsWith('.css'));
+  const page = readFileSync(join(root, 'admin/index.html'), 'utf8').replace('/static/admin/app.js', `/static/admin/${js}`).replace('/static/admin/app.css', `/static/admin/${css}`);
+  writeFileSync(join(adminDir, 'index.html'), page);
+  bundles++;
+}
+// Precompressed copies for the server to send by content negotiation (src/http/static.ts): best levels, once.
+const sizes = [];
+for (const file of walkAll(join(out, 'public'))) {
+  if (!/\.(js|css|html|svg|json|map)$/.test(file)) continue;
+  const data = readFileSync(file);
+  if (data.length <= 256) continue;
+  const br = brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+  const gz = gzipSync(data, { level: 9 });
+  writeFileSync(`${file}.br`, br);
+  writeFileSync(`${file}.gz`, gz);
+  if (/widget\/(loader|chat|voice)\.js$|admin\/app\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
+}
+console.log(`built dist/ (${bundles} browser bundles)\n  ${sizes.join('\n  ')}`);
+
+function walkAll(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => { const p = join(dir, n); return statSync(p).isDirectory() ? walkAll(p) : [p]; });
+}

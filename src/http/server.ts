@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { ConfigError } from '../config/index.js';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import { requestLogger, type Logger } from '../log.js';
+import { compressJson } from './compress.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import type { Router } from './router.js';
 import { IncomingRequest } from './request.js';
@@ -91,7 +92,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       done = true;
       inFlight--;
       const status = answer.status ?? 200;
-      const { bytes, contentType } = encodeBody(answer);
+      const { bytes: raw, contentType } = encodeBody(answer);
+      const { bytes, encoding } = compressJson(raw, contentType, headers['accept-encoding']);
       res.cork(() => {
         res.writeStatus(statusLine(status));
         res.writeHeader('X-Request-Id', requestId);
@@ -100,6 +102,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
           res.writeHeader('Access-Control-Allow-Origin', corsOrigin);
           res.writeHeader('Vary', 'Origin');
         }
+        if (encoding) { res.writeHeader('Content-Encoding', encoding); res.writeHeader('Vary', 'Accept-Encoding'); }
         const hdrs = answer.headers ?? {};
         if (contentType && !Object.keys(hdrs).some((h) => h.toLowerCase() === 'content-type')) res.writeHeader('Content-Type', contentType);
         for (const [k, v] of Object.entries(hdrs)) res.writeHeader(k, v);

@@ -1,8 +1,10 @@
 /**
  * Builds the widget bundles into dist/public/widget (what the server serves at /static/widget/) with the
- * same esbuild options as scripts/build.mjs, without rebuilding (and first deleting) the whole dist folder.
+ * same esbuild options and content-hashed names as scripts/build.mjs, without rebuilding (and first deleting)
+ * the whole dist folder. Plain-named copies (chat.js, voice.js) are written too, as the build does.
  */
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,25 +13,37 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const widgetOut = join(root, 'dist/public/widget');
 
-export interface BundleSize { bytes: number; gzip: number }
+export interface BundleSize { bytes: number; gzip: number; file: string }
 
 export type Bundle = 'loader' | 'chat' | 'voice';
 
+/** Test files run in parallel and serve this folder: write aside, then rename (atomic on one file system). */
+function put(name: string, code: Uint8Array) {
+  const outfile = join(widgetOut, name);
+  const tmp = `${outfile}.${process.pid}.tmp`;
+  writeFileSync(tmp, code);
+  renameSync(tmp, outfile);
+}
+
 export async function buildWidget(): Promise<Record<Bundle, BundleSize>> {
   const sizes = {} as Record<Bundle, BundleSize>;
-  for (const [name, entry] of [['loader', 'widget/src/loader.ts'], ['chat', 'widget/src/chat.tsx'], ['voice', 'widget/src/voice.ts']] as const) {
-    const outfile = join(widgetOut, `${name}.js`);
+  const define: Record<string, string> = {};
+  mkdirSync(widgetOut, { recursive: true });
+  // voice.js is loaded by chat.js, chat.js by the loader: each is built knowing the hashed name of the next.
+  for (const [name, entry, names] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', '']] as const) {
     const r = await build({
-      entryPoints: [join(root, entry)], outfile, bundle: true, minify: true, format: 'esm', target: ['es2020'],
-      jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'warning', write: false,
+      entryPoints: [join(root, entry)], bundle: true, minify: true, format: 'esm', target: ['es2020'], define: { ...define },
+      jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'warning', write: false, outfile: join(widgetOut, `${name}.js`),
     });
     const code = r.outputFiles[0].contents;
-    // Test files run in parallel and serve this folder: write aside, then rename (atomic on one file system).
-    mkdirSync(widgetOut, { recursive: true });
-    const tmp = `${outfile}.${process.pid}.tmp`;
-    writeFileSync(tmp, code);
-    renameSync(tmp, outfile);
-    sizes[name] = { bytes: code.length, gzip: gzipSync(code).length };
+    let file = `${name}.js`;
+    if (names) {
+      file = `${name}.${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+      define[names] = JSON.stringify(file);
+      put(file, code);
+    }
+    put(`${name}.js`, code);
+    sizes[name] = { bytes: code.length, gzip: gzipSync(code).length, file };
   }
   return sizes;
 }

@@ -31,13 +31,13 @@ test('the loader stays within its size budget and the chat UI is a separate bund
 
 test('the launcher shows and the chat UI is loaded only on first open', async () => {
   await page.locator('[data-service-chat] button.l.bubble').waitFor();
-  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/chat.js')));
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/chat\.[0-9a-f]{10}\.js$/.test(e.name)));
   assert.is(loaded, false);
   // Accent #fde047 is light, so the launcher's icon is black.
   assert.is(await page.locator('button.l').evaluate((el) => getComputedStyle(el).color), 'rgb(0, 0, 0)');
   await page.click('button.l');
   await page.locator('.w.panel:not([hidden])').waitFor();
-  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/chat.js'))));
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/chat\.[0-9a-f]{10}\.js$/.test(e.name))));
 });
 
 test('the window shows the title, welcome, suggested prompts and placeholder from the config', async () => {

@@ -139,7 +139,9 @@ function hideTeaser() { teaser?.remove(); teaser = null; }
 function loadChat(): Promise<ChatHandle | null> {
   const c = core;
   if (!c) return Promise.resolve(null);
-  const url = script?.src ? new URL('chat.js', script.src).href : `${c.base}/static/widget/chat.js`;
+  // The build names chat.js by its content (chat.<hash>.js, cached for a year); this loader's own URL stays put.
+  const file = typeof __CHAT_FILE__ == 'string' ? __CHAT_FILE__ : 'chat.js';
+  const url = script?.src ? new URL(file, script.src).href : `${c.base}/static/widget/${file}`;
   return loading ??= import(/* @vite-ignore */ url).then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
     console.error('ServiceChat: could not load the chat', err);
     loading = null;

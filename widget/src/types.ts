@@ -122,3 +122,9 @@ export interface ChatHandle {
   stopVoice(): void;
   destroy(): void;
 }
+
+declare global {
+  /** Content-hashed bundle names, set by the build (esbuild define); absent, the plain names are used. */
+  const __CHAT_FILE__: string | undefined;
+  const __VOICE_FILE__: string | undefined;
+}

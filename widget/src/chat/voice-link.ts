@@ -68,7 +68,7 @@ export class VoiceLink implements VoiceSink {
     }
     void this.ctx.resume();
     this.show({ state: 'starting', mode: mode ?? 'hands_free', muted: false, talking: false, playing: false });
-    const url = new URL('voice.js', import.meta.url).href;
+    const url = new URL(typeof __VOICE_FILE__ == 'string' ? __VOICE_FILE__ : 'voice.js', import.meta.url).href;
     (module ??= import(/* @vite-ignore */ url) as Promise<VoiceModule>).then((m) => {
       if (this.view?.state !== 'starting') return;
       this.client ??= m.createVoiceClient({

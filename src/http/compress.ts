@@ -1,0 +1,23 @@
+/**
+ * Compression of JSON answers: above COMPRESS_MIN_BYTES, brotli (quality 4) or gzip (level 5) when the client
+ * accepts it. Small answers are sent as they are: below about one packet, compressing costs more CPU than the
+ * bytes it saves. Static files have their own, precompressed copies (static.ts).
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { pickEncoding } from './static.js';
+
+export const COMPRESS_MIN_BYTES = 1024;
+const BOTH = { br: true, gz: true };
+
+/** The body to send and its Content-Encoding (null: as it was). Only JSON is compressed here. */
+export function compressJson(bytes: Buffer | string, contentType: string | null, acceptEncoding: string | undefined): { bytes: Buffer | string; encoding: 'br' | 'gzip' | null } {
+  if (!acceptEncoding || !contentType?.startsWith('application/json')) return { bytes, encoding: null };
+  const size = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length;
+  if (size < COMPRESS_MIN_BYTES) return { bytes, encoding: null };
+  const encoding = pickEncoding(acceptEncoding, BOTH);
+  if (encoding === 'br') {
+    return { bytes: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }), encoding };
+  }
+  if (encoding === 'gzip') return { bytes: gzipSync(bytes, { level: 5 }), encoding };
+  return { bytes, encoding: null };
+}
