@@ -2,7 +2,7 @@
  * Bot records, shared with the chat engine (src/chat/bot-source.ts reads them directly):
  * 'bots' holds the draft, its revision and the published config; 'bot_versions' one frozen copy per version.
  */
-import type { AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app.js';
 import { notFound } from '../errors.js';
 import { openSecret } from '../security/secret-box.js';
 import type { Doc } from '../store/types.js';
@@ -38,7 +38,10 @@ export interface BotVersionRecord extends Doc {
   publishedBy: { id: string; name: string } | null;
 }
 
-export const bots = (app: AppContext) => app.store.collection<BotRecord>('bots');
+/** What the bots list shows of each bot: kept in the store's list index, so listing never loads the configs. */
+export const BOT_LIST_FIELDS = ['name', 'status', 'revision', 'published.version', 'published.publishedAt', 'createdAt', 'updatedAt'] as const;
+
+export const bots = perApp((app: AppContext) => app.store.collection<BotRecord>('bots', { listFields: [...BOT_LIST_FIELDS] }));
 export const botVersions = (app: AppContext) =>
   app.store.collection<BotVersionRecord>('bot_versions', {
     // Two publishes racing for one number: the second insert fails instead of overwriting.

@@ -11,7 +11,7 @@ import { sealSecret } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import { applyConfigPatch, parseBotConfig, type BotConfig } from './config/index.js';
 import type { BotConfigInput } from './config/schema.js';
-import { botVersions, bots, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
+import { BOT_LIST_FIELDS, botVersions, bots, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
 import { findBotTemplate } from './templates.js';
 
 export function botSummary(b: BotRecord) {
@@ -41,12 +41,9 @@ export async function botView(app: AppContext, b: BotRecord) {
   };
 }
 
-/** What a list shows of each bot: read by path, so the configs (kilobytes each) are never loaded for it. */
-const SUMMARY_FIELDS = ['name', 'status', 'revision', 'published.version', 'published.publishedAt', 'createdAt', 'updatedAt'] as const;
-
 export async function listBots(app: AppContext, workspaceId: string, page: { limit?: number; before?: string }) {
   const limit = page.limit ?? 50;
-  const list = await bots(app).findFields({ workspaceId }, SUMMARY_FIELDS, { limit: limit + 1, before: page.before });
+  const list = await bots(app).findFields({ workspaceId }, BOT_LIST_FIELDS, { limit: limit + 1, before: page.before });
   const more = list.length > limit;
   const shown = list.slice(0, limit);
   const items = shown.map((b) => ({

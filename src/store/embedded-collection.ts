@@ -5,6 +5,9 @@ import { DuplicateKeyError, UnscopedQueryError, type CollectionSpec, type Doc, t
 
 type Row = { id: string; doc: string };
 
+/** A field's value as JSON text (NULL when absent): the expression the list index holds and findFields reads. */
+const valueExpr = (field: string) => `doc -> '$.${fieldPath(field)}'`;
+
 /**
  * One collection of the embedded store, run on the store thread (src/store/embedded-thread.ts): a table per
  * collection holds (id, ws, doc JSON); indexes are expression indexes over json_extract. Every method is
@@ -15,6 +18,8 @@ export class EmbeddedCollection {
   private stmts = new Map<string, SqliteStatement>();
   /** One transaction wrapper for the collection (better-sqlite3 builds several closures per transaction()). */
   private tx: (fn: () => void) => void;
+  /** The list index (CollectionSpec.listFields): its name and the fields it holds. */
+  private listIndex: { name: string; fields: Set<string> } | null = null;
 
   constructor(private db: SqliteDatabase, readonly name: string, spec: CollectionSpec, private wrote: () => void) {
     if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
@@ -33,6 +38,15 @@ export class EmbeddedCollection {
       const ixName = `${this.table}__${ix.fields.map(([f]) => f.replace(/\./g, '_')).join('_')}${ix.unique ? '_u' : ''}`;
       const where = ix.sparse ? ` WHERE ${ix.fields.map(([f]) => `${fieldExpr(f)} IS NOT NULL`).join(' AND ')}` : '';
       this.db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${ixName}" ON "${this.table}" (${cols})${where}`);
+    }
+    if (spec.listFields?.length) {
+      // Named by its fields, so a changed list makes a new index (the old one is dropped).
+      const name = `${this.table}__list__${spec.listFields.map((f) => fieldPath(f).replace(/\./g, '_')).join('__')}`;
+      if (this.listIndex?.name === name) return;
+      const indexes = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(this.table) as { name: string }[];
+      for (const { name: old } of indexes) if (old.startsWith(`${this.table}__list__`) && old !== name) this.db.exec(`DROP INDEX "${old}"`);
+      this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON "${this.table}" (ws, id, ${spec.listFields.map(valueExpr).join(', ')})`);
+      this.listIndex = { name, fields: new Set(spec.listFields) };
     }
   }
 
@@ -55,9 +69,9 @@ export class EmbeddedCollection {
     }
   }
 
-  private select(filter: Filter, opts: FindOptions = {}, columns = 'id, doc'): Row[] {
+  private select(filter: Filter, opts: FindOptions = {}, columns = 'id, doc', index?: string): Row[] {
     const params: unknown[] = [];
-    let sql = `SELECT ${columns} FROM "${this.table}" WHERE ${this.where(filter, opts, params)}`;
+    let sql = `SELECT ${columns} FROM "${this.table}"${index ? ` INDEXED BY "${index}"` : ''} WHERE ${this.where(filter, opts, params)}`;
     if (opts.before) { sql += ' AND id < ?'; params.push(opts.before); }
     const sort = opts.sort ?? [['_id', -1]];
     sql += ` ORDER BY ${sort.map(([f, d]) => `${fieldExpr(f)} ${d === -1 ? 'DESC' : 'ASC'}`).join(', ')}`;
@@ -110,13 +124,18 @@ export class EmbeddedCollection {
   }
 
   /**
-   * The fields' values of each match as one JSON array of arrays (`[[_id, ...values], ...]`): SQLite reads the
-   * paths out of each record, so the records themselves never cross to the event loop's thread.
+   * The fields' values of each match as one JSON array of arrays (`[[_id, ...values], ...]`): SQLite reads each
+   * value as JSON text, from the list index when it holds them all (a list of one workspace, newest first),
+   * else out of each record; either way the records never cross to the event loop's thread.
    */
   findFields(filter: Filter, fields: string[], opts: FindOptions = {}): string {
     if (!fields.length) throw new Error(`findFields on ${this.name} needs at least one field`);
-    const paths = ['_id', ...fields].map((f) => `'$.${fieldPath(f)}'`).join(', ');
-    return `[${this.select(filter, opts, `id, json_extract(doc, ${paths}) AS doc`).map((r) => r.doc).join(',')}]`;
+    const li = this.listIndex;
+    const fromIndex = li && !opts.sort && !opts.crossWorkspace && Object.keys(filter).length === 1 && fields.every((f) => li.fields.has(f));
+    const columns = `id, ${fields.map((f, i) => `${valueExpr(f)} AS v${i}`).join(', ')}`;
+    const rows = this.select(filter, opts, columns, fromIndex ? li.name : undefined) as unknown as Array<Record<string, string | null>>;
+    const out = rows.map((r) => `[${JSON.stringify(r.id)},${fields.map((_, i) => r[`v${i}`] ?? 'null').join(',')}]`);
+    return `[${out.join(',')}]`;
   }
 
   count(filter: Filter, opts?: ScopeOptions): number {

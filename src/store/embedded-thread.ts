@@ -39,7 +39,7 @@ const collections = new Map<string, EmbeddedCollection>();
 const collection = (name: string, spec: CollectionSpec = {}) => {
   let c = collections.get(name);
   if (!c) { c = new EmbeddedCollection(db, name, spec, wrote); collections.set(name, c); }
-  else if (spec.indexes?.length) c.ensureIndexes(spec);
+  else if (spec.indexes?.length || spec.listFields?.length) c.ensureIndexes(spec);
   return c;
 };
 

@@ -39,7 +39,7 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
       if (!/^[a-z][a-z0-9_]{0,60}$/.test(name)) throw new Error(`bad collection name: ${name}`);
       let c = collections.get(name);
       // The thread creates the table (and the spec's indexes) before any later request runs.
-      if (!c || spec.indexes?.length) void thread.request({ op: 'ensure', collection: name, spec }).catch(() => { /* the next call reports it */ });
+      if (!c || spec.indexes?.length || spec.listFields?.length) void thread.request({ op: 'ensure', collection: name, spec }).catch(() => { /* the next call reports it */ });
       if (!c) { c = new EmbeddedCollection<Doc>(thread, name); collections.set(name, c); }
       return c as unknown as Collection<T>;
     },

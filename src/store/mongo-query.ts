@@ -103,8 +103,13 @@ export interface MongoIndex {
 }
 
 /** The default newest-first listing index per workspace, then the collection's own indexes. */
-export function indexDefinitions(specs: IndexSpec[] = []): MongoIndex[] {
+export function indexDefinitions(specs: IndexSpec[] = [], listFields: string[] = []): MongoIndex[] {
   const out: MongoIndex[] = [{ key: { workspaceId: 1, _id: -1 }, name: 'ws_id' }];
+  // CollectionSpec.listFields: a list by workspace, newest first, is then covered by one index.
+  if (listFields.length) {
+    for (const f of listFields) checkField(f);
+    out.push({ key: { workspaceId: 1, _id: -1, ...Object.fromEntries(listFields.map((f) => [f, 1 as const])) }, name: `list_${listFields.map((f) => f.replace(/\./g, '_')).join('_')}` });
+  }
   for (const ix of specs) {
     const key: Record<string, 1 | -1> = {};
     for (const [f, d] of ix.fields) { checkField(f); key[f] = d === -1 ? -1 : 1; }

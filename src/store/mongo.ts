@@ -34,7 +34,7 @@ export async function openMongoStore(url: string, dbName: string): Promise<Docum
     collection<T extends Doc>(name: string, spec: CollectionSpec = {}) {
       let c = collections.get(name);
       if (!c) { c = new MongoStoreCollection<Doc>(db, name, spec); collections.set(name, c); }
-      else if (spec.indexes?.length) c.addIndexes(spec);
+      else if (spec.indexes?.length || spec.listFields?.length) c.addIndexes(spec);
       return c as unknown as Collection<T>;
     },
     async dropWorkspace(workspaceId) {
@@ -57,14 +57,14 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
   constructor(db: Db, readonly name: string, spec: CollectionSpec) {
     if (!NAME.test(name)) throw new Error(`bad collection name: ${name}`);
     this.coll = db.collection(name);
-    this.ready = ensureIndexes(this.coll, indexDefinitions(spec.indexes));
+    this.ready = ensureIndexes(this.coll, indexDefinitions(spec.indexes, spec.listFields));
     this.ready.catch(() => undefined);
   }
 
   /** A later opener's indexes: built after the first ones; operations wait for them too. */
   addIndexes(spec: CollectionSpec): void {
     const previous = this.ready;
-    this.ready = previous.then(() => ensureIndexes(this.coll, indexDefinitions(spec.indexes)));
+    this.ready = previous.then(() => ensureIndexes(this.coll, indexDefinitions(spec.indexes, spec.listFields)));
     // Kept for every operation to await: a unique index that could not be built must not fail silently.
     this.ready.catch(() => undefined);
   }

@@ -89,6 +89,11 @@ export interface Collection<T extends Doc> {
 
 export interface CollectionSpec {
   indexes?: IndexSpec[];
+  /**
+   * What a list of this collection shows, for large records listed often: these fields are kept in an index
+   * beside workspaceId and _id, so `findFields` of them by workspace reads the index, not the records.
+   */
+  listFields?: string[];
 }
 
 /** Binary files (attachments, uploads, face images). Embedded: files under DATA_DIR; MongoDB: GridFS. */

@@ -180,6 +180,22 @@ export function documentsContract(adapter: string, factory: DocumentStoreFactory
     await rejects(c.findFields({ tag: 'x' }, ['n']), UnscopedQueryError);
   });
 
+  test('a collection with listFields lists them as findFields does without, and follows every write', async () => {
+    const fields = ['n', 'profile.email', 'tags', 'note', 'label'];
+    const c = coll({ listFields: fields });
+    const w = ws();
+    const plain = await sample();
+    const records = await plain.c.find({ workspaceId: plain.w });
+    await c.insertMany(records.map((r) => ({ ...r, workspaceId: w })));
+    const strip = (rows: unknown[]) => JSON.stringify(rows);
+    assert.is(strip(await c.findFields({ workspaceId: w }, fields)), strip(await plain.c.findFields({ workspaceId: plain.w }, fields)));
+    assert.equal(await c.findFields({ workspaceId: w }, ['n'], { limit: 1, before: plain.id.c }), [{ _id: plain.id.b, n: 2 }]);
+    await c.updateOne({ workspaceId: w, _id: plain.id.a }, { $set: { 'profile.email': 'new@x', label: { text: 'one' } } });
+    await c.deleteOne({ workspaceId: w, _id: plain.id.b });
+    assert.equal(await c.findFields({ workspaceId: w, n: { $lt: 3 } }, ['profile.email', 'label']), [{ _id: plain.id.a, 'profile.email': 'new@x', label: { text: 'one' } }]);
+    assert.equal((await c.findFields({ workspaceId: w }, ['label'])).map((r) => r.label), [null, 'three', { text: 'one' }]);
+  });
+
   test('count counts the matching records of the workspace', async () => {
     const { c, w } = await sample();
     assert.is(await c.count({ workspaceId: w }), 4);
