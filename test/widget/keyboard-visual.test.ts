@@ -170,4 +170,13 @@ test('keyboard only: open from the launcher, drive the menu with arrows, Escape 
   assert.match(await focusedIn(page), 'l bubble');
 });
 
+test('a loader cached from before a deploy, naming a chat bundle that is gone, loads the plain chat.js', async () => {
+  const page = await w.newPage();
+  await page.route(/\/chat\.[0-9a-f]{10}\.js$/, (r) => r.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(w.page('/old-loader', w.embed(botId)));
+  await page.click('button.l');
+  await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/static/widget/chat.js'))));
+});
+
 test.run();

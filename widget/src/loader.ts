@@ -140,9 +140,10 @@ function loadChat(): Promise<ChatHandle | null> {
   const c = core;
   if (!c) return Promise.resolve(null);
   // The build names chat.js by its content (chat.<hash>.js, cached for a year); this loader's own URL stays put.
+  // A loader cached from before a deploy may name a file that is gone: then the plain chat.js is loaded.
+  const url = (f: string) => (script?.src ? new URL(f, script.src).href : `${c.base}/static/widget/${f}`);
   const file = typeof __CHAT_FILE__ == 'string' ? __CHAT_FILE__ : 'chat.js';
-  const url = script?.src ? new URL(file, script.src).href : `${c.base}/static/widget/${file}`;
-  return loading ??= import(/* @vite-ignore */ url).then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
+  return loading ??= import(/* @vite-ignore */ url(file)).catch(() => import(/* @vite-ignore */ url('chat.js'))).then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
     console.error('ServiceChat: could not load the chat', err);
     loading = null;
     return null;
