@@ -116,6 +116,9 @@ export class SpokenReply {
   private waiting: string[] = [];
   private ended = false;
   private stopped = false;
+  /** Speech failed: the Speaker goes on as text only, so there is no item to announce. */
+  private failed = false;
+  private announced = false;
   private costUsd = 0;
   private model = '';
 
@@ -137,11 +140,15 @@ export class SpokenReply {
       // The words reach the widget as the reply's deltas, so the Speaker's caption callbacks have nothing to do
       // (named both ways, as the cascade engine's Speaker is changing how it hands out words).
       const out = {
-        itemStart: () => this.frame({ t: 'speak_item', itemId: id, messageId: id, rate: SPEECH_STREAM_RATE }),
+        itemStart: () => {
+          if (this.failed) return;
+          this.announced = true;
+          this.frame({ t: 'speak_item', itemId: id, messageId: id, rate: SPEECH_STREAM_RATE });
+        },
         pieceStart: () => {},
         words: () => {},
         audio: (_item: string, pcm: Buffer) => this.audio(pcm),
-        itemDone: () => this.frame({ t: 'speak_end', itemId: id }),
+        itemDone: () => { if (this.announced) this.frame({ t: 'speak_end', itemId: id }); },
         failed: (err: Error) => this.fail(err),
         synthesized: (characters: number, seconds: number) => { this.costUsd += estimateSpeechCostUsd(this.model, { characters, seconds }); },
       };
@@ -191,6 +198,7 @@ export class SpokenReply {
   }
 
   private fail(err: Error): void {
+    this.failed = true;
     this.input.log.warn({ err, conversationId: this.input.conversationId, messageId: this.input.messageId }, 'reading a reply aloud failed');
     this.frame({ t: 'speak_error', messageId: this.input.messageId, message: SPEAK_FAILED_LINE });
     // The Speaker goes on showing the rest as text only (no more requests); without one there is nothing to do.
