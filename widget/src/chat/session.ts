@@ -5,6 +5,7 @@
  */
 import type { Core } from '../types.js';
 import { runPageTool, toolSpecs } from './page-tools.js';
+import type { SpeechSink } from './speak-link.js';
 
 export interface Msg {
   id: string;
@@ -61,6 +62,8 @@ let seq = 0;
 export class Session {
   state: State;
   voice: VoiceSink | null = null;
+  /** Spoken text replies (speak-link.tsx), when the bot reads its replies aloud. */
+  speech: SpeechSink | null = null;
   /** Messages the agent speaks (announced by voice_item), so their streamed captions get the voice mark. */
   private spoken = new Set<string>();
   private ws: WebSocket | null = null;
@@ -108,12 +111,14 @@ export class Session {
     // Binary frames carry voice audio (first byte 0x01); everything else is JSON.
     ws.binaryType = 'arraybuffer';
     ws.onmessage = (e) => {
-      if (e.data instanceof ArrayBuffer) { this.voice?.onAudio(e.data); return; }
+      // Audio is a voice session's or a spoken reply's; each ignores audio for items it was not told of.
+      if (e.data instanceof ArrayBuffer) { this.voice?.onAudio(e.data); this.speech?.onAudio(e.data); return; }
       try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); }
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.voice?.onClose();
+      this.speech?.onClose();
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closed) return;
@@ -207,6 +212,7 @@ export class Session {
         clearInterval(this.pingTimer);
         this.pingTimer = window.setInterval(() => this.send({ t: 'ping' }), PING_MS);
         this.announceTools();
+        this.speech?.onReady();
         for (const text of this.outbox.splice(0)) this.ws?.send(text);
         return;
       }
@@ -233,7 +239,9 @@ export class Session {
       }
       case 'voice_item': this.spoken.add(f.messageId); this.voice?.onFrame(f); return;
       case 'voice': case 'voice_interrupt': this.voice?.onFrame(f); return;
-      case 'delta_reset': this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
+      case 'speak_item': case 'speak_end': this.speech?.onFrame(f); return;
+      case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
+      case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
       case 'typing': this.set({ typing: f.active ? f.authorName || '' : null }); return;
       case 'ended': this.set({ ended: { askCsat: !!f.askCsat, rated: null }, agent: null, typing: null }); return;
@@ -256,6 +264,9 @@ export class Session {
       }
     }
   }
+
+  /** Filled in by the UI: reading a reply aloud failed (the text stays). */
+  onSpeakError: (message: string) => void = () => {};
 
   /** Filled in by the UI: a handoff was asked for; available says whether someone may join now. */
   onHandoff: (available: boolean) => void = () => {};

@@ -46,6 +46,8 @@ export const STRINGS = {
   'error.tooMany': 'At most {max} images per message.',
   'error.tooBig': 'That image is larger than {max} MB.',
   'voice.start': 'Talk by voice',
+  'speak.on': 'Read replies aloud',
+  'speak.off': 'Stop reading replies aloud',
   'voice.bar': 'Voice conversation',
   'voice.state.connecting': 'Connecting…',
   'voice.state.listening': 'Listening…',

@@ -1,5 +1,5 @@
 /** The chat window in every layout: header, messages, suggested prompts, cards, composer, attribution. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
 import { Markdown } from './markdown.js';
 import { Menu } from './menu.js';
@@ -10,6 +10,7 @@ import { downloadText, transcriptMarkdown } from './transcript.js';
 import { uploadImage } from './uploads.js';
 import { MicButton, useVoice, VoiceBar } from './voice-bar.js';
 import type { VoiceLink } from './voice-link.js';
+import { SoundButton, speaksReplies, type SpeakLink } from './speak-link.js';
 
 function useSession(s: Session): State {
   const [st, setSt] = useState(s.state);
@@ -17,7 +18,7 @@ function useSession(s: Session): State {
   return st;
 }
 
-export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceLink; t: T; open: boolean }) {
+export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: VoiceLink; sp: SpeakLink; t: T; open: boolean }) {
   const st = useSession(s);
   const voice = useVoice(v);
   const cfg = core.cfg;
@@ -30,6 +31,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   const subtitle = cfg.texts.subtitle || cfg.identity.role;
   const started = st.messages.some((m) => m.role === 'user');
 
+  s.onSpeakError = (message) => s.addLine('error', message);
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
   s.onHandoff = (available) => { if (available) s.addLine('system_event', t('handoff.waiting')); };
   s.onError = (f) => {
@@ -43,7 +45,8 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
   useEffect(() => { if (voice?.state === 'ended') box.current?.querySelector('textarea')?.focus(); }, [voice?.state]);
   // Opening moves the keyboard to the message box; the inline layout is open from the start and must not take
   // focus (or scroll the host page to itself) on load.
-  useEffect(() => { if (open && layout !== 'inline') box.current?.querySelector('textarea')?.focus({ preventScroll: true }); }, [open]);
+  // A layout effect: focus as soon as the window is drawn, not after the next frame.
+  useLayoutEffect(() => { if (open && layout !== 'inline') box.current?.querySelector('textarea')?.focus({ preventScroll: true }); }, [open]);
   // Escape closes the window (the menu handles its own Escape first).
   const onKey = layout === 'inline' ? undefined : (e: KeyboardEvent) => { if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); core.close(); } };
   useEffect(() => {
@@ -104,6 +107,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
     </div>
   );
   const theme = a.theme.mode === 'auto' ? 'auto' : a.theme.mode === 'dark' ? 'dark' : '';
+  const sound = speaksReplies(core) ? <SoundButton sp={sp} t={t} /> : null;
   const close = layout === 'inline' ? null : <button class="ib close" aria-label={t('header.close')} title={t('header.close')} onClick={() => core.close()}>×</button>;
 
   if (layout === 'floating') {
@@ -112,7 +116,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
     return (
       <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title} onKeyDown={onKey}>
         <div class="fl">
-          <div class="top">{close}</div>
+          <div class="top">{sound}{close}</div>
           {/* The face engine is loaded only when used (not in this bundle): the agent's initial stands in for it. */}
           <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
           {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />}</div> : messages}
@@ -132,6 +136,7 @@ export function App({ core, s, v, t, open }: { core: Core; s: Session; v: VoiceL
         <div class="hd">
           <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
           <div class="tt"><b>{title}</b>{subtitle ? <small>{subtitle}</small> : null}</div>
+          {sound}
           {menuItems.length ? <Menu label={t('menu.label')} items={menuItems} /> : null}
           {close}
         </div>
