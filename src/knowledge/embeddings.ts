@@ -2,8 +2,9 @@ import type { AppContext } from '../app.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { runTask, type Lane } from '../../workers/pool.js';
+import { knowledgeSettings } from './settings.js';
 
-/** Kinds whose adapters have a default embedding model (kind A needs a model the user would have to name). */
+/** Kinds whose adapters have a default embedding model (kind A embeds only when the knowledge settings name one). */
 const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
 export const EMBED_BATCH = 64;
 /**
@@ -15,18 +16,30 @@ export const EMBEDDING_DIMENSIONS = 512;
 
 export interface Embedder {
   connection: ProviderConnection;
-  /** Stored with every vector: vectors of one embedder are only compared with queries of the same one. */
+  /** The model chosen in the knowledge settings; null: the adapter's default embedding model. */
+  model: string | null;
+  /**
+   * Stored with every vector: vectors of one embedder are only compared with queries of the same one.
+   * The connection id (default model), or connection id and model.
+   */
   key: string;
 }
 
-/** The workspace's embedding-capable connection (the oldest one), or null: then search is lexical only. */
+/**
+ * The workspace's embedder, or null: then search is lexical only. The knowledge settings' choice when one is
+ * saved (null there: no embeddings; a deleted connection: none either); else the oldest OpenAI or Gemini
+ * connection with its default model.
+ */
 export async function findEmbedder(app: AppContext, workspaceId: string): Promise<Embedder | null> {
-  const rec = await providers(app).findOne(
-    { workspaceId, kind: { $in: [...EMBEDDING_KINDS] } }, { sort: [['_id', 1]] },
-  );
+  const chosen = await knowledgeSettings(app).findOne({ workspaceId, _id: workspaceId });
+  if (chosen && !chosen.embedding) return null;
+  const rec = chosen?.embedding
+    ? await providers(app).findById(workspaceId, chosen.embedding.connectionId)
+    : await providers(app).findOne({ workspaceId, kind: { $in: [...EMBEDDING_KINDS] } }, { sort: [['_id', 1]] });
   if (!rec) return null;
+  const model = chosen?.embedding?.model ?? null;
   const connection: ProviderConnection = { id: rec._id, kind: rec.kind, apiKey: openProviderKey(app, rec), baseUrl: rec.baseUrl ?? null };
-  return { connection, key: rec._id };
+  return { connection, model, key: model ? `${rec._id}:${model}` : rec._id };
 }
 
 /**
@@ -37,7 +50,9 @@ export async function embedTexts(app: AppContext, embedder: Embedder, texts: str
   const out: Float32Array[] = [];
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const { vectors } = await runTask('embed-batch', {
-      connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), dimensions: EMBEDDING_DIMENSIONS, allowPrivateNetwork: app.config.allowPrivateNetwork,
+      connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), allowPrivateNetwork: app.config.allowPrivateNetwork,
+      // Only the default models are known to take a shorter length; a chosen model gives its own.
+      ...(embedder.model ? { model: embedder.model } : { dimensions: EMBEDDING_DIMENSIONS }),
     }, { signal, lane });
     out.push(...vectors);
   }

@@ -6,7 +6,8 @@ import { knowledge } from '../../knowledge/service.js';
 import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, type KnowledgeSource } from '../../knowledge/types.js';
 import { onWorkspaceDelete } from '../../auth/workspace-cleanup.js';
 import { knowledgeCollections } from '../../knowledge/indexer.js';
-import { route, type ApiModule } from '../define.js';
+import { extraRoute, route, type ApiModule } from '../define.js';
+import { getKnowledgeSettings, KnowledgeSettingsBody, saveKnowledgeSettings } from '../../knowledge/settings.js';
 import { listOf, pageOf } from './list-schemas.js';
 
 /** The largest UPLOAD_LIMIT_BYTES the config accepts; the configured limit is checked in the handler. */
@@ -40,6 +41,11 @@ const SearchResponse = z.object({
   mode: z.enum(['lexical', 'vector', 'hybrid']), relevant: z.boolean(),
   warning: z.string().optional().describe('set when the embedding provider failed and the results are lexical only'),
   results: z.array(z.object({ excerpt: z.string(), title: z.string(), url: z.string().nullable(), score: z.number(), sourceId: z.string(), documentId: z.string() })),
+});
+const SettingsResponse = z.object({
+  embedding: z.object({ connectionId: z.string(), model: z.string().nullable() }).nullable().describe('what embeds documents and queries; null: lexical search only'),
+  explicit: z.boolean().describe('false while nothing was chosen: the oldest OpenAI or Gemini connection embeds with its default model'),
+  reindexing: z.array(z.string()).optional().describe('sources started again with the new embedder; GET /knowledge shows their progress'),
 });
 const GapResponse = z.object({ question: z.string(), count: z.number(), firstAskedAt: z.number(), lastAskedAt: z.number(), botIds: z.array(z.string()) });
 
@@ -111,6 +117,22 @@ export const knowledgeModule: ApiModule = {
           mode: found.mode, relevant: found.relevant, ...(found.warning ? { warning: found.warning } : {}),
           results: found.results.map((r) => ({ excerpt: r.excerpt, title: r.title, url: r.url, score: r.score, sourceId: r.sourceId, documentId: r.documentId })),
         };
+      } }),
+
+    extraRoute({ method: 'GET', path: '/api/v1/knowledge/settings', access: { kind: 'scope', scope: 'bots:read' }, tag: 'Knowledge',
+      summary: 'which connection and model embed documents and queries', response: SettingsResponse,
+      handler: async (ctx) => getKnowledgeSettings(ctx.app, ctx.workspaceId) }),
+
+    extraRoute({ method: 'PUT', path: '/api/v1/knowledge/settings', access: { kind: 'scope', scope: 'knowledge:write' }, tag: 'Knowledge',
+      summary: 'choose the connection and model that embed (vectors of another embedder are not searched: reindex)', body: KnowledgeSettingsBody, response: SettingsResponse,
+      handler: async (ctx) => {
+        const settings = await saveKnowledgeSettings(ctx.app, ctx.workspaceId, ctx.body, ctx.app.clock.now());
+        await ctx.audit('knowledge.settings', { type: 'workspace', id: ctx.workspaceId }, { embedding: settings.embedding, reindex: ctx.body.reindex });
+        if (!ctx.body.reindex) return settings;
+        const svc = knowledge(ctx.app);
+        const reindexing: string[] = [];
+        for (const s of await svc.list(ctx.workspaceId)) reindexing.push((await svc.reindex(ctx.workspaceId, s._id))._id);
+        return { ...settings, reindexing };
       } }),
 
     route({ op: 'GET /api/v1/knowledge/gaps', query: GapsQuery, response: pageOf(GapResponse),
