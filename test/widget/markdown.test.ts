@@ -111,4 +111,25 @@ test('a streamed prefix settles to the same Markdown the finished reply has', ()
   assert.is(settle('snake_case stays'), 'snake_case stays');
 });
 
+test('plain text skips the lexer and draws the same paragraphs and line breaks', async () => {
+  const { Lexer } = await import('marked');
+  const original = Lexer.lex;
+  let calls = 0;
+  (Lexer as any).lex = (...a: Parameters<typeof Lexer.lex>) => { calls++; return original(...a); };
+  try {
+    for (const text of ['Hi! I am Ava. How can I help?', 'First line\nsecond line.\n\nNew paragraph, 42 items (really).']) {
+      const fast = md(text);
+      assert.is(calls, 0);
+      assert.is(fast, html(Markdown({ text: `${text}\n\n**x**` })).replace('<p><strong>x</strong></p>', ''));
+      calls = 0;
+    }
+    md('1. a list');
+    md('a [link](https://x.example)');
+    md('mail me@example.com');
+    assert.is(calls, 3);
+  } finally {
+    (Lexer as any).lex = original;
+  }
+});
+
 test.run();

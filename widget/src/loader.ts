@@ -23,6 +23,7 @@ let launcher: HTMLElement | null = null;
 let teaser: HTMLElement | null = null;
 let chat: ChatHandle | null = null;
 let loading: Promise<ChatHandle | null> | null = null;
+let module: Promise<any> | null = null;
 let opened = false;
 let wantOpen = false;
 let timer = 0;
@@ -87,6 +88,9 @@ async function boot(o: BootOptions = {}): Promise<void> {
     if (l.type === 'tab') launcher.textContent = l.label;
     mark(false);
     launcher.onclick = () => toggle();
+    // A pointer over the launcher or keyboard focus on it: the visitor is about to open, so chat.js is fetched and
+    // evaluated now (nothing is drawn or connected until the click). Pages where nobody reaches for it never load it.
+    launcher.onpointerenter = launcher.onfocus = () => void chatModule().catch(() => {});
     root.appendChild(launcher);
   }
   if (!target) scheduleTeaser(cfg, root);
@@ -135,15 +139,23 @@ function mark(open: boolean) {
 
 function hideTeaser() { teaser?.remove(); teaser = null; }
 
-/** Loads chat.js once (ES module next to the loader) and mounts it. */
+/** Fetches and evaluates chat.js once (an ES module next to the loader), without drawing anything. */
+function chatModule(): Promise<any> {
+  // The build names chat.js by its content (chat.<hash>.js, cached for a year); this loader's own URL stays put.
+  // A loader cached from before a deploy may name a file that is gone: then the plain chat.js is loaded.
+  const url = (f: string) => (script?.src ? new URL(f, script.src).href : `${core!.base}/static/widget/${f}`);
+  const file = typeof __CHAT_FILE__ == 'string' ? __CHAT_FILE__ : 'chat.js';
+  return module ??= import(/* @vite-ignore */ url(file)).catch(() => import(/* @vite-ignore */ url('chat.js'))).catch((err) => {
+    module = null;
+    throw err;
+  });
+}
+
+/** Mounts the chat UI (loading chat.js first if needed). */
 function loadChat(): Promise<ChatHandle | null> {
   const c = core;
   if (!c) return Promise.resolve(null);
-  // The build names chat.js by its content (chat.<hash>.js, cached for a year); this loader's own URL stays put.
-  // A loader cached from before a deploy may name a file that is gone: then the plain chat.js is loaded.
-  const url = (f: string) => (script?.src ? new URL(f, script.src).href : `${c.base}/static/widget/${f}`);
-  const file = typeof __CHAT_FILE__ == 'string' ? __CHAT_FILE__ : 'chat.js';
-  return loading ??= import(/* @vite-ignore */ url(file)).catch(() => import(/* @vite-ignore */ url('chat.js'))).then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
+  return loading ??= chatModule().then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
     console.error('ServiceChat: could not load the chat', err);
     loading = null;
     return null;

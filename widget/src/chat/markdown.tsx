@@ -48,8 +48,18 @@ export function settle(text: string): string {
 
 const lex = (text: string) => Lexer.lex(text, { gfm: true, breaks: true });
 
+/**
+ * Characters that can start Markdown syntax (or an autolink): text without any of them is paragraphs and line
+ * breaks only, drawn without the lexer (its first run compiles many expressions: slow on a slow phone).
+ */
+const SYNTAX = /[*_`~#[\]|<>&\\]|^ {0,3}([-+=]|\d+[.)])|^ {4}|:\/\/|www\.|@/m;
+
 /** The reply's Markdown as elements (streaming: the text so far). */
 export function Markdown({ text, streaming }: { text: string; streaming?: boolean }): VNode {
+  if (!SYNTAX.test(text)) {
+    const paras = text.trim().split(/\n\s*\n/).filter(Boolean);
+    return <div class="md">{paras.map((p) => <p>{p.split('\n').flatMap((line, i) => (i ? [<br />, line] : [line]))}</p>)}</div>;
+  }
   return <div class="md">{blocks(lex(streaming ? settle(text) : text))}</div>;
 }
 

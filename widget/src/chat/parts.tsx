@@ -57,7 +57,8 @@ export function Composer(p: {
   };
   const area = useRef<HTMLTextAreaElement>(null);
   // The box grows with its text up to its max-height (then scrolls), and shrinks back when sent.
-  useEffect(() => { const el = area.current; if (el) { el.style.height = 'auto'; el.style.height = `${el.scrollHeight + 2}px`; } }, [text]);
+  // Empty: back to the CSS height without measuring (a measurement forces a layout, slow on the first open).
+  useEffect(() => { const el = area.current; if (el) { el.style.height = text ? 'auto' : ''; if (text) el.style.height = `${el.scrollHeight + 2}px`; } }, [text]);
   const input = (v: string) => {
     setText(v);
     // One typing:true per burst, typing:false after 3 s of quiet.
