@@ -88,6 +88,8 @@ export type ServerFrame =
   /** A reply is read aloud (speak on): binary audio frames (0x01 + PCM16 at `rate`) for it follow, then speak_end. */
   | { t: 'speak_item'; itemId: string; messageId: string; rate: number }
   | { t: 'speak_end'; itemId: string }
+  /** Words of the item and when they are heard (ms from its first audio), where the provider times them (kind D). */
+  | { t: 'speak_words'; itemId: string; words: Array<{ text: string; startMs: number; endMs: number }> }
   /** Reading a reply aloud failed; the text is unaffected. */
   | { t: 'speak_error'; messageId: string; message: string }
   | VoiceServerFrame;

@@ -15,7 +15,7 @@ import { Speaker } from '../providers/cascade/speaker.js';
 import { defaultSpeechModels } from '../providers/cascade/parts.js';
 import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../providers/connections.js';
 import { estimateSpeechCostUsd } from '../providers/prices.js';
-import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind } from '../providers/types.js';
+import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind, type SpeechAlignment } from '../providers/types.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { encodeFrame, type ServerFrame } from './protocol.js';
 import { audioFrame } from './voice-frames.js';
@@ -109,6 +109,33 @@ export function startSpokenReply(app: AppContext, input: SpokenReplyInput): Spok
   return reply;
 }
 
+/** A word of a spoken reply and when it is heard: ms from the start of the reply's audio. */
+export interface SpokenWord { text: string; startMs: number; endMs: number }
+/** What a chunk of speech says (kind D sends it), by the chunk the Speaker hands back: its sentence, its characters. */
+type Timed = { sentence: number; alignment: SpeechAlignment | null };
+const BYTES_PER_MS = (SPEECH_STREAM_RATE * 2) / 1000;
+
+/**
+ * The adapter as the Speaker sees it: where the provider times its characters, each chunk is remembered with them,
+ * so words can be sent beside the audio (the Speaker passes chunks on as they are).
+ */
+function timedAdapter(adapter: ProviderAdapter, timings: WeakMap<Buffer, Timed>): ProviderAdapter {
+  const aligned = adapter.synthesizeStreamAligned?.bind(adapter);
+  if (!aligned) return adapter;
+  let sentences = 0;
+  // The adapter's other methods stay (through the prototype); only the stream the Speaker reads is replaced.
+  return Object.assign(Object.create(adapter) as ProviderAdapter, {
+    async *synthesizeStream(text: string, opts: Parameters<typeof aligned>[1], signal?: AbortSignal) {
+      const sentence = ++sentences;
+      for await (const c of aligned(text, opts, signal)) {
+        if (!c.pcm.length) continue;
+        timings.set(c.pcm, { sentence, alignment: c.alignment });
+        yield c.pcm;
+      }
+    },
+  });
+}
+
 export class SpokenReply {
   private readonly splitter = new SpeakableSplitter();
   private speaker: Speaker | null = null;
@@ -121,6 +148,12 @@ export class SpokenReply {
   private announced = false;
   private costUsd = 0;
   private model = '';
+  /** Word timing (kind D): chunks with their characters, audio sent so far, the sentence playing and its start. */
+  private readonly timings = new WeakMap<Buffer, Timed>();
+  private sentBytes = 0;
+  private sentence = 0;
+  private sentenceMs = 0;
+  private word: SpokenWord | null = null;
 
   constructor(private readonly sinks: Set<SpeakSink>, private readonly input: SpokenReplyInput) {}
 
@@ -148,11 +181,15 @@ export class SpokenReply {
         pieceStart: () => {},
         words: () => {},
         audio: (_item: string, pcm: Buffer) => this.audio(pcm),
-        itemDone: () => { if (this.announced) this.frame({ t: 'speak_end', itemId: id }); },
+        itemDone: () => {
+          if (!this.announced) return;
+          this.words([], true);
+          this.frame({ t: 'speak_end', itemId: id });
+        },
         failed: (err: Error) => this.fail(err),
         synthesized: (characters: number, seconds: number) => { this.costUsd += estimateSpeechCostUsd(this.model, { characters, seconds }); },
       };
-      this.speaker = new Speaker({ adapter: t.adapter, label: t.label, opts: { voice: t.voice, model: t.model, speed: t.speed, style: t.style || undefined } }, out, SPEAK_TIMEOUT_MS);
+      this.speaker = new Speaker({ adapter: timedAdapter(t.adapter, this.timings), label: t.label, opts: { voice: t.voice, model: t.model, speed: t.speed, style: t.style || undefined } }, out, SPEAK_TIMEOUT_MS);
       for (const p of this.waiting.splice(0)) this.speaker.say(id, p);
       if (this.ended) this.finish();
     }, (err: Error) => this.fail(err));
@@ -214,7 +251,34 @@ export class SpokenReply {
     const to = this.targets();
     // The visitor turned sound off or closed the chat: stop paying for speech nobody hears.
     if (!to.length) { this.cancel(); return; }
+    const timed = this.timings.get(pcm);
+    if (timed) {
+      if (timed.sentence !== this.sentence) {
+        this.words([], true);
+        this.sentence = timed.sentence;
+        this.sentenceMs = this.sentBytes / BYTES_PER_MS;
+      }
+      if (timed.alignment) this.words(this.wordsOf(timed.alignment), false);
+    }
+    this.sentBytes += pcm.length;
     const frame = audioFrame(pcm);
     for (const s of to) s.send(frame, true);
+  }
+
+  /** Complete words of a chunk's characters; a word still being said waits for its end (next chunk or sentence). */
+  private wordsOf(a: SpeechAlignment): SpokenWord[] {
+    const out: SpokenWord[] = [];
+    a.characters.forEach((ch, i) => {
+      const start = Math.round(this.sentenceMs + (a.starts[i] ?? 0) * 1000);
+      const end = Math.round(this.sentenceMs + (a.ends[i] ?? a.starts[i] ?? 0) * 1000);
+      if (/\s/.test(ch)) { if (this.word) out.push(this.word); this.word = null; return; }
+      if (this.word) { this.word.text += ch; this.word.endMs = end; } else this.word = { text: ch, startMs: start, endMs: end };
+    });
+    return out;
+  }
+
+  private words(words: SpokenWord[], flush: boolean): void {
+    if (flush && this.word) { words.push(this.word); this.word = null; }
+    if (words.length) this.frame({ t: 'speak_words', itemId: this.input.messageId, words });
   }
 }

@@ -4,7 +4,7 @@ import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
 import { PREVIEW_TEXT, extensionFor } from './openai.js';
 import { pcmChunks } from './wav.js';
 import type {
-  AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderOptions, SynthesizeOptions, TranscribeOptions, VoiceInfo,
+  AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderOptions, SpeechAlignment, SynthesizeOptions, TranscribeOptions, VoiceInfo,
 } from './types.js';
 
 export const SPEECH_BASE_URL = 'https://api.elevenlabs.io';
@@ -125,6 +125,46 @@ export class SpeechAdapter implements ProviderAdapter {
     if (!res.body) throw this.fail(Object.assign(new Error('the reply carried no audio'), { status: 502 }));
     try {
       yield* pcmChunks(res.body as unknown as AsyncIterable<Uint8Array>);
+    } catch (err) {
+      throw signal?.aborted ? signal.reason : this.fail(err);
+    }
+  }
+
+  /**
+   * The same speech with the timing of its characters: the /stream/with-timestamps endpoint, one JSON object a line
+   * (audio as base64 PCM, and the alignment of the characters it speaks).
+   */
+  async *synthesizeStreamAligned(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncGenerator<{ pcm: Buffer; alignment: SpeechAlignment | null }> {
+    const res = await this.call(`/v1/text-to-speech/${encodeURIComponent(opts.voice)}/stream/with-timestamps?output_format=pcm_24000`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(speechBody(text, opts)),
+    }, false, signal, true);
+    if (!res.body) throw this.fail(Object.assign(new Error('the reply carried no audio'), { status: 502 }));
+    let rest = '';
+    // An odd byte at a chunk's end waits for the next chunk: PCM goes out in whole samples.
+    let odd: Buffer | null = null;
+    const decoder = new TextDecoder();
+    const chunk = (line: string) => {
+      let obj: { audio_base64?: string; alignment?: { characters?: string[]; character_start_times_seconds?: number[]; character_end_times_seconds?: number[] } | null };
+      try { obj = JSON.parse(line); } catch (err) { throw this.fail(Object.assign(new Error('a line of the speech stream was not JSON'), { status: 502, cause: err })); }
+      let pcm = Buffer.from(obj.audio_base64 ?? '', 'base64');
+      if (odd) { pcm = Buffer.concat([odd, pcm]); odd = null; }
+      if (pcm.length % 2) { odd = pcm.subarray(pcm.length - 1); pcm = pcm.subarray(0, pcm.length - 1); }
+      const a = obj.alignment;
+      const alignment = a?.characters?.length ? { characters: a.characters, starts: a.character_start_times_seconds ?? [], ends: a.character_end_times_seconds ?? [] } : null;
+      return { pcm, alignment };
+    };
+    try {
+      for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
+        rest += decoder.decode(bytes, { stream: true });
+        for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n')) {
+          const line = rest.slice(0, nl).trim();
+          rest = rest.slice(nl + 1);
+          if (line) yield chunk(line);
+        }
+      }
+      if (rest.trim()) yield chunk(rest.trim());
     } catch (err) {
       throw signal?.aborted ? signal.reason : this.fail(err);
     }

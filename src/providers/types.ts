@@ -110,6 +110,9 @@ export interface TranscribeOptions {
 /** Speech streamed as it is made: PCM16 little-endian mono at 24 kHz, in chunks of even length. */
 export const SPEECH_STREAM_RATE = 24_000;
 
+/** Which characters a chunk of speech says, and when (seconds from the start of the request's audio). */
+export interface SpeechAlignment { characters: string[]; starts: number[]; ends: number[] }
+
 export interface ProviderAdapter {
   readonly kind: ProviderKind;
   /** Resolves when the key works; throws ApiError invalid (422) naming apiKey or baseUrl otherwise. */
@@ -133,6 +136,8 @@ export interface ProviderAdapter {
    * before the whole text is spoken. Throws an ApiError for the provider's failure, or the abort reason.
    */
   synthesizeStream?(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncIterable<Buffer>;
+  /** synthesizeStream with the timing of the characters each chunk says (kind D: lip sync for spoken replies). */
+  synthesizeStreamAligned?(text: string, opts: SynthesizeOptions, signal?: AbortSignal): AsyncIterable<{ pcm: Buffer; alignment: SpeechAlignment | null }>;
   transcribe?(audio: Buffer, opts: TranscribeOptions): Promise<string>;
 }
 

@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FakeOpenAI } from '../fakes/openai.js';
+import { startFakeSpeech } from '../fakes/speech.js';
+import { sealSecret } from '../../src/security/secret-box.js';
+import { newId } from '../../src/store/ids.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
 
 const SPEAK = { appearance: { face: { textReplies: 'speak' } } } as const;
@@ -164,6 +167,38 @@ test('closing the chat stops the speech in flight', async () => {
     assert.ok(said < 3);
   } finally {
     await w.close();
+  }
+});
+
+test('with a speech provider that times its characters (kind D), the words of the reply come with their times', async () => {
+  const speech = await startFakeSpeech();
+  const speechId = newId('prov');
+  const w = await startChatWorld({ config: { ...SPEAK, voice: { cascade: { tts: { connectionId: speechId, voice: 'voice_rachel' } } } } });
+  try {
+    const { app } = w.server;
+    await app.store.collection('providers').insertOne({
+      _id: speechId, workspaceId: w.workspaceId, kind: 'speech', name: 'fake speech', baseUrl: speech.baseUrl,
+      apiKeySealed: sealSecret(speech.apiKey, app.secretKey, speechId), createdAt: 0,
+    } as any);
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    w.fake.script({ text: REPLY });
+    v.say('when are you open?');
+    const { message } = await v.reply();
+    await until(() => v.frames.some((f) => f.t === 'speak_end' && f.itemId === message.id));
+    assert.ok(speech.requests.some((r) => r.path.endsWith('/stream/with-timestamps')));
+    const words = v.frames.filter((f) => f.t === 'speak_words').flatMap((f) => f.words);
+    assert.equal(words.map((x: any) => x.text).join(' '), REPLY);
+    // In order, each within the audio sent (40 ms a character in the fake), the second sentence after the first.
+    const audioMs = audioBytes(v) / 48;
+    for (let i = 1; i < words.length; i++) assert.ok(words[i].startMs >= words[i - 1].endMs - 1, `${words[i].text} after ${words[i - 1].text}`);
+    assert.ok(words.at(-1).endMs <= audioMs + 1, `${words.at(-1).endMs} <= ${audioMs}`);
+    const it = words.find((x: any) => x.text === 'It');
+    assert.ok(Math.abs(it.startMs - 'Our shop opens at nine.'.length * 40) < 50, `second sentence starts after the first's audio (${it.startMs} ms)`);
+    await v.close();
+  } finally {
+    await w.close();
+    await speech.close();
   }
 });
 

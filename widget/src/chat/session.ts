@@ -239,7 +239,7 @@ export class Session {
       }
       case 'voice_item': this.spoken.add(f.messageId); this.voice?.onFrame(f); return;
       case 'voice': case 'voice_interrupt': this.voice?.onFrame(f); return;
-      case 'speak_item': case 'speak_end': this.speech?.onFrame(f); return;
+      case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
       case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;

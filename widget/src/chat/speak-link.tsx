@@ -16,8 +16,16 @@ type VoiceModule = typeof import('../voice.js');
 /** The build names voice.js with a content hash (esbuild define); absent, the plain name. */
 declare const __VOICE_FILE__: string | undefined;
 
-/** What the face engine hears about a spoken reply: it starts (messageId), is heard for `ms`, and ends. */
-export type SpeechEvent = { type: 'start'; messageId: string } | { type: 'end'; messageId: string; ms: number };
+/** A word of a spoken reply and when it is heard, in ms from the start of the reply's audio. */
+export interface SpokenWord { text: string; startMs: number; endMs: number }
+/**
+ * What the face engine hears about a spoken reply: it starts, its words with their times (only where the provider
+ * times them), and its end with the ms heard.
+ */
+export type SpeechEvent =
+  | { type: 'start'; messageId: string }
+  | { type: 'words'; messageId: string; words: SpokenWord[] }
+  | { type: 'end'; messageId: string; ms: number };
 
 /** Where the session hands speak frames and audio. */
 export interface SpeechSink {
@@ -61,7 +69,11 @@ export class SpeakLink implements SpeechSink {
   subscribe(fn: () => void): () => void { this.listeners.add(fn); return () => this.listeners.delete(fn); }
   /** The reply's voice level 0..1 about 40 times a second while it plays (0 when it stops): lip sync. */
   onLevel(fn: (level: number) => void): () => void { this.levels.add(fn); return () => this.levels.delete(fn); }
-  /** When each spoken reply starts and ends (with the ms heard). */
+  /** The reply playing and how many ms of it have been heard (match against word times), or null. */
+  position(): { messageId: string; ms: number } | null {
+    return this.item && this.player ? { messageId: this.item, ms: this.player.msOf(this.item) } : null;
+  }
+  /** When each spoken reply starts, its timed words (kind D providers), and its end (with the ms heard). */
   onSpeech(fn: (e: SpeechEvent) => void): () => void { this.speech.add(fn); return () => this.speech.delete(fn); }
 
   /** A click or key in the chat: the first one unlocks sound (the AudioContext must be made inside it). */
@@ -101,6 +113,9 @@ export class SpeakLink implements SpeechSink {
         this.item = f.itemId;
         void this.ready(f.rate);
         this.speech.forEach((fn) => fn({ type: 'start', messageId: f.messageId }));
+        return;
+      case 'speak_words':
+        if (f.itemId === this.item) this.speech.forEach((fn) => fn({ type: 'words', messageId: f.itemId, words: f.words }));
         return;
       case 'speak_end':
         if (f.itemId === this.item) { this.player ? this.player.end(f.itemId) : this.early.push([f.itemId, new ArrayBuffer(0)]); }
