@@ -4,6 +4,7 @@ import type { FakeOpenAI } from '../fakes/openai.js';
 import { startFakeSpeech } from '../fakes/speech.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
+import { conversations } from '../../actors/conversation/index.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
 
 const SPEAK = { appearance: { face: { textReplies: 'speak' } } } as const;
@@ -165,6 +166,31 @@ test('closing the chat stops the speech in flight', async () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.is(speechRequests(w).length, said, 'no more sentences are synthesised');
     assert.ok(said < 3);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a reply dropped by a team takeover stops its speech with it', async () => {
+  const w = await startChatWorld({ config: SPEAK });
+  const fake = w.fake as FakeOpenAI;
+  fake.speech.chunkIntervalMs = 40;
+  try {
+    const v = await w.visitor();
+    v.send({ t: 'speak', on: true });
+    // The model writes slowly: its first sentence is being spoken while the rest is still coming.
+    w.fake.script({ text: ['Our shop opens at nine. ', 'It closes ', 'at six ', 'on weekdays. ', 'On Sundays we rest.'], chunkIntervalMs: 300 });
+    v.say('when are you open?');
+    await until(() => v.audio.length >= 2);
+    const conversationId = v.frames.find((f) => f.t === 'conversation').conversationId;
+    await conversations(w.server.app).ask(conversationId, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
+    await v.next('delta_reset');
+    await until(() => fake.speech.open === 0, 3000);
+    const heard = v.audio.length;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.is(v.audio.length, heard, 'no audio after the reply was dropped');
+    assert.equal(speechRequests(w).map((r) => (r.body as any).input), ['Our shop opens at nine.']);
+    await v.close();
   } finally {
     await w.close();
   }
