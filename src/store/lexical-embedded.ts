@@ -56,6 +56,8 @@ const COMMON_SHARE = 0.015;
 const MAX_TERMS = 32;
 /** Hits whose coverage is worked out (a search asks for at most 50 candidates; only the first ones are shown). */
 const COVERED_HITS = 30;
+/** Unknown words of one query looked up for a typo correction; the cache of corrections holds at most 10,000. */
+const MAX_CORRECTIONS = 8;
 /** Below this many entries per term nothing is pruned: small knowledge bases are fast anyway. */
 const MIN_COMMON_ROWS = 500;
 
@@ -116,6 +118,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   };
   const correct = (word: string) => {
     if (!corrections.has(word)) {
+      if (corrections.size >= 10_000) corrections = new Map();
       const rows = correctionPrefixes(word).flatMap((p) => vocabRange.all(p, p.slice(0, -1) + String.fromCharCode(p.charCodeAt(p.length - 1) + 1)) as Array<{ term: string; doc: number }>);
       corrections.set(word, bestCorrection(word, rows));
     }
@@ -160,10 +163,12 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
       });
       if (inScope === 0) return [];
       // A word found nowhere is most likely a typo: the closest vocabulary word stands in for it.
+      let corrected = 0;
       const words = uniq.map((t) => {
         const n = df(t);
         if (n > 0) return { t, n, keys: [norm(t)] };
-        const fix = correct(t);
+        // A long query of unknown words (pasted text, another script) costs at most MAX_CORRECTIONS lookups.
+        const fix = corrected++ < MAX_CORRECTIONS ? correct(t) : null;
         return fix ? { t: fix.term, n: df(fix.term) || fix.df, keys: [norm(t), norm(fix.term)] } : { t, n: 0, keys: [norm(t)] };
       });
       // A word found nowhere weighs as much as the question's rarest word found: enough that a question about

@@ -75,6 +75,13 @@ test('a search answers scores from 0 to 1 and calls a question relevant when its
   assert.ok(gap.results.every((r) => r.score < 0.5));
 });
 
+test('questions in any script, emoji only or a page of unknown words answer without error and are gaps', async () => {
+  for (const query of ['Как полить помидоры?', '番茄需要多少水', '🍅💧', 'zzqx '.repeat(400).trim(), 'ποτίζω ντομάτες']) {
+    const found = await search(query);
+    assert.not.ok(found.relevant, query.slice(0, 30));
+  }
+});
+
 test('each document gives its best excerpt before another excerpt of a document already shown', async () => {
   const found = await search('tomatoes beans water frost', 3);
   assert.equal(new Set(found.results.slice(0, 2).map((r) => r.title)).size, 2, JSON.stringify(found.results.map((r) => r.title)));
