@@ -84,4 +84,14 @@ test('before the visitor clicks or types in the chat a reply is mimed; after typ
   assert.is(await page.evaluate((id) => localStorage.getItem(`sc:speak:${id}`), botId), '0');
 });
 
+test('the floating window has the sound button beside close', async () => {
+  const floating = await w.createBot({ appearance: { layout: 'floating', face: { textReplies: 'speak' } } });
+  const page = await w.newPage();
+  await page.goto(w.page(`/f${Math.random().toString(36).slice(2)}`, w.embed(floating)));
+  await page.locator('button.l').click();
+  await page.locator('.w.floating:not([hidden]) .fl .top .sound').waitFor();
+  assert.is(await page.locator('.fl .top .ib').count(), 2);
+  await page.screenshot({ path: '/tmp/speak-floating.png' });
+});
+
 test.run();

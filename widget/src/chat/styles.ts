@@ -98,7 +98,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .th .up{opacity:.5}
 .pw{text-align:center;font-size:11px;color:var(--muted);padding:4px 0 6px}
 .fl{display:flex;flex-direction:column;height:100%;gap:8px;justify-content:flex-end;padding:4px}
-.fl .top{display:flex;justify-content:flex-end}
+.fl .top{display:flex;justify-content:flex-end;gap:6px}
 .fl .top .ib{background:var(--bg);color:var(--fg);box-shadow:0 2px 8px rgba(0,0,0,.2)}
 .face{align-self:center;width:96px;height:96px;border-radius:50%;background:var(--accent);color:var(--on);display:flex;align-items:center;justify-content:center;font-size:40px;font-weight:700;box-shadow:0 6px 24px rgba(0,0,0,.25)}
 .cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);max-height:40%;overflow-y:auto;white-space:pre-wrap}
