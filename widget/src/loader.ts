@@ -30,7 +30,27 @@ let timer = 0;
 let boots = 0;
 
 const store = (s: Storage, k: string, v?: string) => { try { return v === undefined ? s.getItem(k) : (s.setItem(k, v), v); } catch { return null; } };
-const emit = (e: ChatEvent, d?: unknown) => listeners[e]?.forEach((cb) => { try { cb(d); } catch (err) { console.error(err); } });
+const emit = (e: ChatEvent, d?: any) => {
+  // Replies while the window is closed: a count on the launcher; a team member's reply while the window is closed
+  // or the tab hidden also puts the count in the page title, until the visitor looks.
+  if (e == 'message' && /^(assistant|human_agent)$/.test(d?.role) && (!opened || doc.hidden)) {
+    if (!opened) unread++;
+    if (d.role == 'human_agent') titled = true;
+    cue();
+  }
+  listeners[e]?.forEach((cb) => { try { cb(d); } catch (err) { console.error(err); } });
+};
+let unread = 0;
+let titled = false;
+const title = doc.title;
+/** Shows (or clears) the unread count on the launcher and the title cue. */
+function cue() {
+  doc.title = titled ? `(${unread || 1}) ${title}` : title;
+  mark(opened);
+  launcher?.querySelector('i')?.remove();
+  if (unread) launcher?.append(el('i', 'n', unread > 9 ? '9+' : unread + ''));
+}
+doc.addEventListener('visibilitychange', () => { if (!doc.hidden && opened && titled) { titled = false; cue(); } });
 const isMobile = () => W.matchMedia?.(MOBILE_QUERY).matches;
 const el = (tag: string, cls: string, html = '') => { const e = doc.createElement(tag); e.className = cls; e.innerHTML = html; return e; };
 
@@ -133,7 +153,7 @@ function mark(open: boolean) {
   launcher.classList.toggle('on', open);
   if (launcher.className[2] == 'b') {
     launcher.innerHTML = open ? ICON_X : ICON_CHAT;
-    launcher.ariaLabel = core!.cfg.texts.strings[open ? 'header.close' : 'launcher.open'] ?? (open ? 'Close chat' : 'Open chat');
+    launcher.ariaLabel = (core!.cfg.texts.strings[open ? 'header.close' : 'launcher.open'] ?? (open ? 'Close chat' : 'Open chat')) + (unread ? ` (${unread})` : '');
   }
 }
 
@@ -172,7 +192,7 @@ async function setOpen(open: boolean): Promise<void> {
   opened = open;
   const focused = doc.activeElement === host;
   handle.setOpen(open);
-  mark(open);
+  if (open) { unread = 0; titled = titled && doc.hidden; cue(); } else mark(open);
   // Closed from inside the chat (Escape, the close button): the keyboard goes back to the launcher, not the page.
   if (!open && focused) launcher?.focus();
   emit(open ? 'open' : 'close');
@@ -197,6 +217,7 @@ function css(cfg: WidgetConfig): string {
 .tab{${tabAt(0)};writing-mode:${l.edge === 'bottom' ? 'initial' : 'vertical-rl'};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
 .t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;color-scheme:${t.mode === 'auto' ? 'light dark' : t.mode};background:light-dark(#fff,#1f2937);color:light-dark(#111,#f9fafb);padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
 .t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:inherit;opacity:.75}
+.n{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;border-radius:10px;background:#b91c1c;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}
 @media ${MOBILE_QUERY}{.hm{display:none}}`;
 }
 

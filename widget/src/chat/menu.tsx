@@ -1,5 +1,5 @@
 /** The header's menu: a menu button and a list the keyboard can drive (WAI-ARIA menu button pattern). */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 export function Menu({ label, items }: { label: string; items: Array<[string, () => void]> }) {
   const [open, setOpen] = useState(false);
@@ -7,7 +7,7 @@ export function Menu({ label, items }: { label: string; items: Array<[string, ()
   const list = useRef<HTMLDivElement>(null);
   const entries = () => [...(list.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
   // Opening moves focus to the first item, so arrows and Enter work at once.
-  useEffect(() => { if (open) entries()[0]?.focus(); }, [open]);
+  useLayoutEffect(() => { if (open) entries()[0]?.focus(); }, [open]);
   const close = (refocus: boolean) => { setOpen(false); if (refocus) button.current?.focus(); };
   const onKey = (e: KeyboardEvent) => {
     const all = entries();
