@@ -64,6 +64,29 @@ for (const [accent, mode] of [['#fde047', 'light'], ['#0f766e', 'dark'], ['#6366
   });
 }
 
+test('replies carry their time, and secondary text reads at 4.5:1 or better in light and dark', async () => {
+  for (const mode of ['light', 'dark']) {
+    const page = await w.newPage();
+    await page.goto(w.page(`/times-${mode}`, w.embed(botId)));
+    await page.evaluate(([id, m]) => (window as any).ServiceChat.boot({ botId: id, theme: { mode: m }, open: true }), [botId, mode]);
+    w.fake.script({ text: 'It ships today.' });
+    await page.fill('.cp textarea', 'When does it ship?');
+    await page.press('.cp textarea', 'Enter');
+    const reply = page.locator('.m.assistant', { hasText: 'It ships today.' });
+    await reply.locator('time').waitFor();
+    const when = await reply.locator('time').getAttribute('datetime');
+    assert.ok(Math.abs(Date.parse(when!) - Date.now()) < 60_000, `${when}`);
+    assert.match(await reply.locator('time').textContent() ?? '', /\d{1,2}[:.]\d{2}/);
+    assert.is(await page.locator('.m.user time').count(), 1);
+    const [fg, bg] = await reply.locator('time').evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el.parentElement!).backgroundColor]);
+    assert.ok(contrast(fg, bg) >= 4.5, `${mode}: time ${contrast(fg, bg).toFixed(2)}:1`);
+    const [ufg, ubg] = await page.locator('.m.user time').evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el.parentElement!).backgroundColor]);
+    assert.ok(contrast(ufg, ubg) >= 4.5, `${mode}: time on accent ${contrast(ufg, ubg).toFixed(2)}:1`);
+    await page.screenshot({ path: `/tmp/widget-times-${mode}.png` });
+    await page.context().close();
+  }
+});
+
 test('the inline layout neither takes focus nor scrolls the host page when it loads', async () => {
   const page = await w.newPage();
   const html = w.embed(botId, { layout: 'inline', target: '#chat' }, '<div style="height:1400px">Long article</div><div id="chat" style="height:500px"></div>');

@@ -128,7 +128,7 @@ function scheduleTeaser(cfg: WidgetConfig, root: ShadowRoot) {
   if (g.frequency === 'session' && store(sessionStorage, key)) return;
   if (g.frequency === 'visitor' && store(localStorage, key)) return;
   timer = W.setTimeout(() => {
-    if (opened) return;
+    if (opened || wantOpen) return;
     teaser = el('div', 't', `<button class="tx" aria-label="Close">×</button><p></p>`);
     teaser.querySelector('p')!.textContent = g.text;
     teaser.onclick = (e) => {

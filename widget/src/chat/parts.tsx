@@ -12,7 +12,9 @@ const CLIP = <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke=
 
 const SEND = <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor"><path d="M3 20.5l18-8.5L3 3.5 3 10l12 2-12 2z" /></svg>;
 
-export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; onThumb(id: string, v: 1 | -1): void }) {
+const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+
+export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void }) {
   const { m, t } = p;
   if (m.role === 'system_event' || m.role === 'error') return <div class={`line ${m.role === 'error' ? 'error' : ''}`} role={m.role === 'error' ? 'alert' : undefined}>{m.text}</div>;
   const cls = `m ${m.role}${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`;
@@ -25,6 +27,7 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
       {m.images?.map((src) => <img src={src} alt="" />)}
       {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
       {m.failed ? <span class="who">{t('message.failed')}</span> : null}
+      {p.time && !m.streaming ? <time class="ts" dateTime={new Date(m.createdAt).toISOString()}>{clock.format(m.createdAt)}</time> : null}
       {p.citations && reply && m.citations?.length ? (
         <div class="cit">{t('citations.label')}
           <ul>{m.citations.map((c) => <li>{c.url ? <a href={c.url} target="_blank" rel="noopener noreferrer">{c.title}</a> : c.title}</li>)}</ul>

@@ -3,7 +3,7 @@ import { FONTS, MOBILE_QUERY, textOn } from '../theme.js';
 import type { Appearance } from '../types.js';
 import { voiceCss } from './voice-styles.js';
 
-const LIGHT = '--bg:#fff;--fg:#111827;--muted:#6b7280;--line:#e5e7eb;--soft:#f3f4f6;--err:#b91c1c;--errbg:#fef2f2';
+const LIGHT = '--bg:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--soft:#f3f4f6;--err:#b91c1c;--errbg:#fef2f2';
 const DARK = '--bg:#111827;--fg:#f9fafb;--muted:#9ca3af;--line:#374151;--soft:#1f2937;--err:#fca5a5;--errbg:#3b1d1d';
 
 /** Which side the drawer opens on: its own setting, else the launcher's side. */
@@ -56,6 +56,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
 .m.pending{opacity:.7}.m.failed{opacity:.5;text-decoration:line-through}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
+.m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:right}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
 .md p,.md ul,.md ol,.md pre,.md blockquote,.md .tw{margin:0 0 8px}.md ul,.md ol{padding-left:20px}.md li+li{margin-top:2px}
 .md a{color:inherit;text-decoration:underline}.md code{font-family:ui-monospace,Menlo,monospace;font-size:12.5px;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}

@@ -101,9 +101,9 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
       onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
   );
   const messages = (
-    <div class="ms" ref={list} aria-live="polite">
+    <div class="ms" ref={list} aria-live="polite" aria-busy={st.messages.some((m) => m.streaming)}>
       {st.welcome.message ? <div class="m assistant welcome"><Markdown text={st.welcome.message} /></div> : null}
-      {st.messages.map((m) => <Message key={m.id} m={m} t={t} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} />)}
+      {st.messages.map((m, i) => <Message key={m.id} m={m} t={t} time={lastOfRun(st.messages, i)} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} />)}
     </div>
   );
   const theme = a.theme.mode === 'auto' ? 'auto' : a.theme.mode === 'dark' ? 'dark' : '';
@@ -150,6 +150,14 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
       </div>
     </>
   );
+}
+
+/** A time under the last message of a run: the next one is from someone else or more than 5 minutes later. */
+function lastOfRun(ms: State['messages'], i: number): boolean {
+  const m = ms[i];
+  const next = ms[i + 1];
+  if (m.role === 'system_event' || m.role === 'error') return false;
+  return !next || next.role !== m.role || next.createdAt - m.createdAt > 300_000;
 }
 
 function Status({ st, t }: { st: State; t: T }) {
