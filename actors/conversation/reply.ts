@@ -81,8 +81,8 @@ export async function requestReply(a: ConversationActor): Promise<void> {
       void events.publish(base.workspaceId, 'tool.called', { botId: conv.botId, conversationId: conv._id, name: rec.name, isError: rec.isError, durationMs: rec.durationMs })
         .catch((err) => a.app.log.error({ err }, 'publishing tool.called failed'));
     },
-  }).finally(() => { if (controller.signal.aborted) spoken?.cancel(); }).then(
-    (result) => { spoken?.end(); return { type: 'replyDone' as const, messageId, responseId, result, aborted: controller.signal.aborted }; },
+  }).then(
+    (result) => { if (controller.signal.aborted) spoken?.cancel(); else spoken?.end(); return { type: 'replyDone' as const, messageId, responseId, result, aborted: controller.signal.aborted }; },
     (error) => { spoken?.cancel(); return { type: 'replyDone' as const, messageId, responseId, error, aborted: controller.signal.aborted }; },
   );
   a.s.reply = { controller, messageId, responseId, done };
