@@ -42,6 +42,11 @@ export class ChatHub {
     return this.byConversation.get(conversationId)?.size ?? 0;
   }
 
+  /** The sockets with this conversation open (a live view: do not change it). */
+  sinks(conversationId: string): ReadonlySet<FrameSink> {
+    return this.byConversation.get(conversationId) ?? NONE;
+  }
+
   /** A lead form was pushed to the widgets that have the conversation open now. */
   leadFormShown(conversationId: string): boolean {
     return this.leadForms.has(conversationId);
@@ -58,5 +63,7 @@ export class ChatHub {
     return n;
   }
 }
+
+const NONE: ReadonlySet<FrameSink> = new Set();
 
 export const chatHub = perApp(() => new ChatHub());

@@ -17,6 +17,7 @@ import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../provi
 import { estimateSpeechCostUsd } from '../providers/prices.js';
 import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind, type SpeechAlignment } from '../providers/types.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
+import { chatHub, type FrameSink } from './hub.js';
 import { encodeFrame, type ServerFrame } from './protocol.js';
 import { audioFrame } from './voice-frames.js';
 
@@ -103,7 +104,7 @@ export interface SpokenReplyInput {
  */
 export function startSpokenReply(app: AppContext, input: SpokenReplyInput): SpokenReply | null {
   if (input.config.appearance.face.textReplies !== 'speak') return null;
-  const reply = new SpokenReply(speaking(app), input);
+  const reply = new SpokenReply(speaking(app), chatHub(app).sinks(input.conversationId), input);
   if (!reply.targets().length) return null;
   reply.begin(resolveTts(app, input.workspaceId, input.config));
   return reply;
@@ -155,12 +156,13 @@ export class SpokenReply {
   private sentenceMs = 0;
   private word: SpokenWord | null = null;
 
-  constructor(private readonly sinks: Set<SpeakSink>, private readonly input: SpokenReplyInput) {}
+  /** `open`: the conversation's sockets (the hub's live set), so each chunk looks at those only, not every socket with sound. */
+  constructor(private readonly speaking: Set<SpeakSink>, private readonly open: ReadonlySet<FrameSink>, private readonly input: SpokenReplyInput) {}
 
   /** The sockets that hear this reply now: with the conversation open and sound on. */
   targets(): SpeakSink[] {
     const out: SpeakSink[] = [];
-    for (const s of this.sinks) if (!s.closed && s.data.conversationId === this.input.conversationId) out.push(s);
+    for (const s of this.open) if (!s.closed && this.speaking.has(s as unknown as SpeakSink)) out.push(s as unknown as SpeakSink);
     return out;
   }
 
