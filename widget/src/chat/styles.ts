@@ -41,7 +41,7 @@ export function chatCss(a: Appearance): string {
 .floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none}
 .fl>*{pointer-events:auto}
 .inline{position:relative;width:100%;height:100%;border:1px solid var(--line);border-radius:var(--r)}
-${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}}` : ''}
+${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}.floating .face{margin:auto;width:160px;height:160px;font-size:64px}.floating .fl{padding:12px}}` : ''}
 .hd{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--accent);color:var(--on)}
 .av{flex:none;width:34px;height:34px;border-radius:50%;display:flex;align-items:center;justify-content:center;font-weight:700;background:rgba(255,255,255,.25);color:inherit}
 .hd .tt{flex:1;min-width:0}.hd b{display:block;font-size:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.hd small{display:block;font-size:12px}
