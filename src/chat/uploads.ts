@@ -43,7 +43,9 @@ export async function acceptUpload(app: AppContext, input: { botId: string; visi
     out = await runTask('resize-image', { data: input.body, maxEdgePx: UPLOAD_MAX_EDGE_PX }, { signal: input.signal });
   } catch (err) {
     if (input.signal.aborted) throw err;
-    throw invalid(`body: the image could not be read (${(err as Error).message})`);
+    // The image library's words stay in the log: they mean nothing to a visitor and describe our internals.
+    app.log.info({ err: (err as Error).message }, 'upload: image could not be read');
+    throw invalid('body: the image could not be read (a damaged file, or a format this server cannot decode)');
   }
   const now = app.clock.now();
   const rec: AttachmentRecord = {

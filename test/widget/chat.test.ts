@@ -134,8 +134,12 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 test('an attached image is uploaded and sent with the message; a file that is not an image gets an error line', async () => {
   await page.setInputFiles('.cp input[type=file]', { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text') });
-  await page.locator('.line.error', { hasText: 'could not be attached' }).waitFor();
+  await page.locator('.line.error', { hasText: 'That file is not an image. Please attach a JPEG, PNG, WebP or GIF picture.' }).waitFor();
   assert.is(await page.locator('.th img').count(), 0);
+  // A damaged PNG (right signature, cut short): plain words, not the image library's error text.
+  await page.setInputFiles('.cp input[type=file]', { name: 'broken.png', mimeType: 'image/png', buffer: PNG.subarray(0, 40) });
+  await page.locator('.line.error', { hasText: 'That image could not be read. Please try another picture.' }).waitFor();
+  assert.not.match(await page.locator('.ms').textContent() ?? '', /body:|vision\.|buffer|format|sharp|Input/i);
   await page.setInputFiles('.cp input[type=file]', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
   await page.locator('.th img:not(.up)').waitFor();
   w.fake.script({ text: 'Nice picture.' });

@@ -23,12 +23,26 @@ async function shrink(file: File): Promise<Blob> {
   }
 }
 
+/** A refused upload: the server's code, and its message (written for developers, not shown to visitors). */
+export class UploadError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) { super(message || `upload failed (${status})`); }
+}
+
+/** What the visitor reads for a refused upload: plain words, never the server's or an image library's text. */
+export function uploadProblem(err: unknown): 'error.tooBig' | 'error.notImage' | 'error.unreadable' | 'error.uploadLimit' | 'error.upload' {
+  if (!(err instanceof UploadError)) return 'error.upload';
+  if (err.status === 413) return 'error.tooBig';
+  if (err.status === 429) return 'error.uploadLimit';
+  if (err.code === 'invalid') return /not a JPEG/.test(err.message) ? 'error.notImage' : 'error.unreadable';
+  return 'error.upload';
+}
+
 export async function uploadImage(base: string, botId: string, visitorToken: string, file: File, previewToken?: string): Promise<string> {
   const body = await shrink(file);
   const q = new URLSearchParams({ botId, visitorToken });
   if (previewToken) q.set('preview', previewToken);
   const res = await fetch(`${base}/widget/v1/uploads?${q}`, { method: 'POST', body, headers: { 'content-type': body.type || 'application/octet-stream' } });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.message ?? `upload failed (${res.status})`);
+  if (!res.ok) throw new UploadError(res.status, data?.error?.code ?? '', data?.error?.message ?? '');
   return data.id as string;
 }

@@ -7,7 +7,7 @@ import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './part
 import type { Session, State } from './session.js';
 import type { T } from './strings.js';
 import { downloadText, transcriptMarkdown } from './transcript.js';
-import { uploadImage } from './uploads.js';
+import { uploadImage, uploadProblem } from './uploads.js';
 import { MicButton, useVoice, VoiceBar } from './voice-bar.js';
 import type { VoiceLink } from './voice-link.js';
 import { SoundButton, speaksReplies, type SpeakLink } from './speak-link.js';
@@ -74,7 +74,13 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
       setFiles((fs) => [...fs, p]);
       uploadImage(core.base, core.botId, st.visitorToken ?? '', file, core.previewToken)
         .then((id) => setFiles((fs) => fs.map((f) => (f.key === p.key ? { ...f, id } : f))))
-        .catch((err: Error) => { setFiles((fs) => fs.filter((f) => f.key !== p.key)); s.addLine('error', t('error.upload', { reason: err.message })); });
+        .catch((err: Error) => {
+          setFiles((fs) => fs.filter((f) => f.key !== p.key));
+          const key = uploadProblem(err);
+          // The server's message is for developers; the visitor gets plain words (and a generic line otherwise).
+          s.addLine('error', key === 'error.upload' ? t('error.internal') : t(key, { max: cfg.uploads.maxMB }));
+          console.warn('ServiceChat: upload refused:', err.message);
+        });
     }
   };
   const menuItems: Array<[string, () => void]> = [];
