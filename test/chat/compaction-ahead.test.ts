@@ -129,6 +129,8 @@ test('a background summary that fails is only logged: the visitor gets the next 
   try {
     const v = await w.visitor();
     const id = await twoLongTurns(w, v, { error: { status: 400, message: 'summary refused' } });
+    // The reply is shown before the summary starts: wait for its call, then for it to settle.
+    await until('the summary call', () => summaryCalls(w) === 1);
     await summaryIdle(w, id);
     assert.is((await conversationRecord(w, id)).summary, null);
 
