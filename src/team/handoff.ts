@@ -166,6 +166,8 @@ export const handoffToolSource: ToolSource = {
       async run(args, ctx) {
         const r = await requestHandoff(ctx.app, { conversationId: ctx.conversationId, reason: typeof args.reason === 'string' ? args.reason.slice(0, 500) : null, source: 'agent', config: ctx.config });
         if (!r.ok) return { content: `Could not ask for a person: ${r.message}.`, isError: true };
+        // The widget shows the agent's request as it shows the visitor's (the same frame).
+        conversations(ctx.app).pushToVisitor(ctx.conversationId, { t: 'handoff', handoffId: r.handoff._id, available: r.available });
         return r.available
           ? { content: 'A team member has been asked to join. Tell the visitor someone will be with them shortly.' }
           : { content: 'Nobody from the team is available right now; the visitor has been told and offered to leave their details. Keep helping if you can.' };
