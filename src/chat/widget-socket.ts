@@ -181,6 +181,12 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       const perMinute = d.chat.config.security.rateLimits.messagesPerMinute;
       const wait = limiter.take(`${d.chat.bot._id}|${d.visitor.visitorId}`, perMinute);
       if (wait > 0) return void send({ t: 'error', code: 'rate_limited', message: `too many messages; at most ${perMinute} a minute`, retryAfterMs: wait, ...(clientId ? { clientId } : {}) });
+      // leadCapture.when start: the form's answer opens the conversation; a message before it gets the form again.
+      const lc = d.chat.config.behavior.leadCapture;
+      if (lc.enabled && lc.when === 'start' && !d.conversationId) {
+        send({ t: 'error', code: 'forbidden', message: 'Please fill in the form first; then send your message again.', ...(clientId ? { clientId } : {}) });
+        return void send(leadFormFrame(null, 'start', lc.fields) as unknown as ServerFrame);
+      }
       const msg = { type: 'visitorMessage' as const, visitorId: d.visitor.visitorId, text: frame.text, attachments: frame.attachments ?? [], clientId };
       for (let attempt = 0; attempt < 2; attempt++) {
         if (!d.conversationId && !(await openConversation(app, service, conn, clientId))) return;
