@@ -54,7 +54,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}
 .m.user{align-self:flex-end;background:var(--accent);color:var(--on);border-bottom-right-radius:4px}
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
-.m.pending{opacity:.7}.m.failed{opacity:.5;text-decoration:line-through}
+.m.pending{opacity:.7}.m.failed{opacity:.8;outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{color:inherit;font-weight:600}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
 .m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:right}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
