@@ -34,7 +34,8 @@ const config = loadConfig({
   PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: option('env', 'test'), LOG_LEVEL: option('log', 'silent'), ALLOW_PRIVATE_NETWORK: 'true',
   TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
 });
-const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: join(dataDir, 'server.log'), sync: true }));
+// BENCH_SERVER_LOG=stderr sends the lines to stderr instead (to see what went wrong).
+const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: process.env.BENCH_SERVER_LOG === 'stderr' ? 2 : join(dataDir, 'server.log'), sync: true }));
 const server = await startServer(config, { logger });
 const shim = {
   ...server, dataDir, fetch: (p: string, i?: RequestInit) => fetch(server.url + p, i), stop: async () => {},
@@ -150,6 +151,10 @@ process.on('message', async (m: { cmd: string }) => {
     // After a full GC (node --expose-gc): rss, heapUsed, external, arrayBuffers (bench/idle-sockets.ts).
     (globalThis as { gc?: () => void }).gc?.();
     process.send!(process.memoryUsage());
+  } else if (m.cmd.startsWith('heapSnapshot ')) {
+    // A heap snapshot to the given file (bench/heap-diff.mjs compares two).
+    writeHeapSnapshot(m.cmd.slice(13));
+    process.send!({ ok: true });
   } else if (m.cmd === 'liveSampleStart') {
     if (!inspector) { const s = new Session(); s.connect(); liveSession = s; } else liveSession = inspector;
     await liveSession.post('HeapProfiler.startSampling', { samplingInterval: 256 });

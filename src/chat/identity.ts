@@ -28,7 +28,9 @@ export function readVisitorToken(key: Buffer, botId: string, token: string | nul
   if (!token) return null;
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== 'v1' || !/^vis_[A-Za-z0-9_-]{1,64}$/.test(parts[1])) return null;
-  return safeEqual(sig(key, botId, parts[1]), parts[2]) ? parts[1] : null;
+  // A copy: the part is a slice of the token, itself a slice of the whole query string, which an open socket
+  // would otherwise keep alive through the id for as long as it lives.
+  return safeEqual(sig(key, botId, parts[1]), parts[2]) ? Buffer.from(parts[1], 'latin1').toString('latin1') : null;
 }
 
 function sig(key: Buffer, botId: string, visitorId: string): string {

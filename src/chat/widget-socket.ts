@@ -26,6 +26,9 @@ export const CONNECTIONS_PER_IP_PER_MINUTE = 30;
 /** Frames of any kind per socket per minute before they are refused (messages have their own, lower limit). */
 const FRAMES_PER_MINUTE = 240;
 const HISTORY_LIMIT = 200;
+/** Shared by every socket: a settled start for each socket's frame chain, and the history once it was sent. */
+const SETTLED = Promise.resolve();
+const NO_HISTORY: WidgetMessage[] = Object.freeze([]) as unknown as WidgetMessage[];
 
 export interface WidgetSocketData {
   chat: ChatBot;
@@ -77,7 +80,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         history = recent.reverse().map(widgetMessage);
       }
       const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
-      return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: Promise.resolve(), pageTools: null };
+      return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: SETTLED, pageTools: null };
     },
     open(conn) {
       const d = conn.data;
@@ -89,7 +92,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         welcome: { message: renderField('welcome.message', config.welcome.message, ctx), suggestedPrompts: config.welcome.suggestedPrompts },
         feedback: { thumbs: config.behavior.feedback.thumbs, csat: config.behavior.feedback.csat },
       });
-      d.history = [];
+      d.history = NO_HISTORY;
       published.add(conn);
       if (d.conversationId) service.hub.join(d.conversationId, conn);
       // leadCapture.when start: the form comes before the first message (its answer opens the conversation).

@@ -8,26 +8,32 @@ import type { SocketConn, SocketEndpoint, UpgradeRequest } from './types.js';
 
 export interface SocketRegistry { open: Set<SocketConn<unknown>> }
 
-interface UserData { data: unknown; ip: string; conn?: Conn }
+/** `conn` is declared from the upgrade on, so setting it at open keeps the object's shape (no extra property store). */
+interface UserData { data: unknown; ip: string; conn: Conn | undefined }
 
 let nextConnId = 1;
+
+/**
+ * The frame cork() sends: set just before, cleared after. cork() runs its callback at once, so one module-level
+ * slot and callback serve every socket (an idle socket holds no closure or buffer object of its own). A send
+ * made inside ws.send (a close handler run by the backpressure limit) finishes before the outer call's result
+ * is stored, so the outer send still reads its own result.
+ */
+const out: { ws: uWS.WebSocket<UserData> | null; message: string | Uint8Array; binary: boolean; result: number } = { ws: null, message: '', binary: false, result: 2 };
+const sendOut = () => { out.result = out.ws!.send(out.message, out.binary); };
 
 class Conn implements SocketConn<unknown> {
   readonly id = nextConnId++;
   closed = false;
-  /** The frame cork() sends: set just before, cleared after (one callback per socket, not a closure per frame). */
-  private readonly out: { message: string | Uint8Array; binary: boolean; result: number } = { message: '', binary: false, result: 2 };
-  private readonly sendOut = () => { const o = this.out; o.result = this.ws.send(o.message, o.binary); };
   constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
   send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {
     if (this.closed) return 'dropped';
     // Corked, the frame goes out when the cork ends: sent from outside a uWS callback (after an await, from a
     // timer or an immediate), an uncorked frame can wait in uWS's buffer until something else wakes the loop.
-    const o = this.out;
-    o.message = message; o.binary = binary; o.result = 2;
-    this.ws.cork(this.sendOut);
-    o.message = '';
-    return o.result === 1 ? 'ok' : o.result === 0 ? 'backpressure' : 'dropped';
+    out.ws = this.ws; out.message = message; out.binary = binary; out.result = 2;
+    this.ws.cork(sendOut);
+    out.ws = null; out.message = '';
+    return out.result === 1 ? 'ok' : out.result === 0 ? 'backpressure' : 'dropped';
   }
   bufferedAmount() { return this.closed ? 0 : this.ws.getBufferedAmount(); }
   close(code = 1000, reason = '') {
@@ -64,7 +70,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       Promise.resolve()
         .then(() => ep.upgrade(up))
         .then(
-          (data) => { if (!aborted) res.cork(() => res.upgrade<UserData>({ data, ip }, key, protocol, extensions, context)); },
+          (data) => { if (!aborted) res.cork(() => res.upgrade<UserData>({ data, ip, conn: undefined }, key, protocol, extensions, context)); },
           (err) => {
             if (aborted) return;
             const answer = errorToResponse(err, log);
