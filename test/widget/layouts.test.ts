@@ -31,7 +31,9 @@ test('the greeting teaser shows on an included page, opens the chat, and shows o
   await teaser.waitFor();
   assert.match(await teaser.textContent() ?? '', /Psst, need help choosing\?/);
   await page.screenshot({ path: '/tmp/widget-teaser.png' });
-  await teaser.locator('p').click();
+  // The text is a button: Enter on it opens the chat, as a click does.
+  await teaser.locator('button.p').focus();
+  await page.keyboard.press('Enter');
   await page.locator('.w.drawer:not([hidden])').waitFor();
   assert.is(await page.locator('.t').count(), 0);
   await page.reload();

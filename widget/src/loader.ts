@@ -129,8 +129,9 @@ function scheduleTeaser(cfg: WidgetConfig, root: ShadowRoot) {
   if (g.frequency === 'visitor' && store(localStorage, key)) return;
   timer = W.setTimeout(() => {
     if (opened || wantOpen) return;
-    teaser = el('div', 't', `<button class="tx" aria-label="Close">×</button><p></p>`);
-    teaser.querySelector('p')!.textContent = g.text;
+    // The text is a button too, so the keyboard can open the chat from it.
+    teaser = el('div', 't', `<button class="tx" aria-label="Close">×</button><button class="p"></button>`);
+    teaser.querySelector('.p')!.textContent = g.text;
     teaser.onclick = (e) => {
       const closing = (e.target as Element).closest('.tx');
       // "visitor": shown until the visitor closes it (or opens the chat from it).
@@ -216,7 +217,7 @@ function css(cfg: WidgetConfig): string {
 .bubble{${v}:${l.offset.y}px;${h}:${l.offset.x}px;width:${l.size}px;height:${l.size}px;border-radius:50%}
 .tab{${tabAt(0)};writing-mode:${l.edge === 'bottom' ? 'initial' : 'vertical-rl'};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
 .t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;color-scheme:${t.mode === 'auto' ? 'light dark' : t.mode};background:light-dark(#fff,#1f2937);color:light-dark(#111,#f9fafb);padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
-.t p{margin:0}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:inherit;opacity:.75}
+.p{all:unset;cursor:pointer}.p:focus-visible,.tx:focus-visible{outline:2px solid}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:inherit;opacity:.75}
 .n{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;border-radius:10px;background:#b91c1c;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}
 @media ${MOBILE_QUERY}{.hm{display:none}}`;
 }
