@@ -10,6 +10,7 @@ import type { BotConfig } from '../bots/config/index.js';
 import { guardedAdapter, openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { CascadeConnection } from '../providers/cascade/engine.js';
 import { defaultSpeechModels } from '../providers/cascade/parts.js';
+import { SileroVad } from '../providers/cascade/silero.js';
 import type { ProviderAdapter, ProviderKind } from '../providers/types.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 
@@ -28,6 +29,8 @@ const TTS_KINDS: ProviderKind[] = ['speech', 'openai', 'gemini'];
 const guarded = perApp((app: AppContext): GuardedClient => {
   const client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, timeoutMs: 15_000, maxResponseBytes: 32 * 1024 * 1024 });
   app.onClose(() => client.close());
+  // The voice-activity model's thread is released with the server (a later session would start it again).
+  app.onClose(() => SileroVad.shutdown());
   return client;
 });
 

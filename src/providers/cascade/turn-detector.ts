@@ -57,6 +57,8 @@ export class TurnDetector {
   private quietFrames = 0;
   /** Frames the gate answered without the model, and frames the model ran on (for the figures). */
   readonly stats = { gated: 0, inferred: 0 };
+  /** Audio judged so far, in ms (frames wait for the model, so this trails the audio pushed). */
+  judgedMs = 0;
 
   constructor(private readonly vad: SileroVad, private readonly on: TurnHandlers, opts: Partial<TurnDetectorOptions> = {}) {
     this.o = { ...TURN_DEFAULTS, ...opts };
@@ -98,7 +100,9 @@ export class TurnDetector {
         this.stats.inferred++;
         p = await this.vad.probability(this.stream, floats);
       }
-      if (gen === this.generation) this.decide(p, pcm);
+      if (gen !== this.generation) return;
+      this.judgedMs += FRAME_MS;
+      this.decide(p, pcm);
     }).catch((err) => { if (gen === this.generation) this.on.onError(err as Error); });
   }
 
