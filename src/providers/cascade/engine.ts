@@ -109,6 +109,8 @@ export class CascadeEngine implements VoiceEngine {
       this.state = 'closed';
       throw err instanceof ApiError ? err : new ApiError('internal', 502, `cascade voice could not start: ${(err as Error).message}`);
     }
+    // close() came while the voice list or the model was loading.
+    if (this.state !== 'connecting') throw new ApiError('internal', 500, 'the voice session was closed before it was ready');
     this.state = 'ready';
     this.deliver({ type: 'ready' });
   }
