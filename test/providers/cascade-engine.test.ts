@@ -152,4 +152,19 @@ test('Gemini as the brain and as the voice, the speech provider listening', asyn
   c.engine.close();
 });
 
+test('a long conversation gives the brain its latest 60 messages, starting with the visitor', async () => {
+  const history = Array.from({ length: 100 }, (_, i) => ({ role: i % 2 ? 'assistant' as const : 'user' as const, text: `message ${i}` }));
+  const c = cascade({ spec: { history } });
+  await c.engine.connect();
+  openai.script({ text: 'Sure.' });
+  c.engine.sendText('One more question.');
+  await c.until('response_done');
+  const messages = openai.lastBody('/chat/completions').messages;
+  assert.is(messages[0].role, 'system');
+  assert.is(messages[1].role, 'user');
+  assert.ok(messages.length <= 61, `${messages.length} messages`);
+  assert.is(messages.at(-1).content, 'One more question.');
+  c.engine.close();
+});
+
 test.run();

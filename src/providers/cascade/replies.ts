@@ -37,6 +37,11 @@ export interface RepliesHooks {
 const NOT_WAITED = 'The visitor interrupted before this result came.';
 /** Items remembered for cuts after barge-in (the widget reports soon after). */
 const KEEP_ITEMS = 16;
+/**
+ * Messages the brain is given (a long voice session is not compacted as text chat is: its oldest turns drop off,
+ * as the session began with the last 40 messages of the conversation).
+ */
+const BRAIN_MESSAGES = 60;
 
 export class Replies {
   private readonly history: ChatMessage[];
@@ -106,6 +111,7 @@ export class Replies {
     if (this.active || this.closed || !this.inbox.length) return;
     this.history.push(...this.inbox);
     this.inbox = [];
+    if (this.history.length > 2 * BRAIN_MESSAGES) this.history.splice(0, this.history.length - BRAIN_MESSAGES);
     const reply: Reply = { controller: new AbortController(), tokens: { inputTokens: 0, outputTokens: 0 }, items: new Map(), waiting: new Map(), wake: null };
     this.active = reply;
     this.speaker.reset();
@@ -121,7 +127,7 @@ export class Replies {
       for (let round = 0; ; round++) {
         const offer = round < this.hooks.maxToolRounds && tools.length > 0;
         const itemId = this.hooks.newId('item');
-        const messages = fromFirstUser(this.history);
+        const messages = fromFirstUser(this.history.slice(-BRAIN_MESSAGES));
         said = { role: 'assistant', content: '' };
         sent.length = 0;
         this.history.push(said);
@@ -185,7 +191,7 @@ export class Replies {
   }
 }
 
-/** Providers want the conversation to start with a user turn. */
+/** Providers want the conversation to start with a user turn (which also keeps tool calls with their results). */
 function fromFirstUser(history: ChatMessage[]): ChatMessage[] {
   const first = history.findIndex((m) => m.role === 'user');
   return first < 0 ? [] : history.slice(first);
