@@ -1,6 +1,7 @@
 /**
  * Real speech for tests that need a voice-activity model to hear it: espeak-ng says the text (SSML, so
- * `<break time="500ms"/>` makes a pause) and sox turns it into PCM16 mono at the rate asked. Made once per text.
+ * `<break time="500ms"/>` makes a pause) and ffmpeg turns it into PCM16 mono at the rate asked (both are installed
+ * by .ci/run). Made once per text.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,7 +18,7 @@ export function spokenPcm(ssml: string, rate = 16_000): Buffer {
     const wav = join(dir, `${made.size}.wav`);
     const raw = join(dir, `${made.size}.raw`);
     execFileSync('espeak-ng', ['-m', '-w', wav, ssml]);
-    execFileSync('sox', [wav, '-r', String(rate), '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', raw]);
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', wav, '-ar', String(rate), '-ac', '1', '-f', 's16le', raw]);
     pcm = readFileSync(raw);
     made.set(key, pcm);
   }
