@@ -22,7 +22,7 @@ async function detect(pcm: Buffer, opts: Partial<TurnDetectorOptions> = {}) {
 }
 
 test('a question with a pause to think is one turn, ended about 0.8 s after the last word', async () => {
-  const question = spokenPcm('I would like to know <break time="500ms"/> your opening hours, <break time="800ms"/> and whether you deliver on Sundays.');
+  const question = spokenPcm('I would like to know <break time="500ms"/> your opening hours, <break time="700ms"/> and whether you deliver on Sundays.');
   const { events, turns } = await detect(Buffer.concat([silentPcm(300), question, silentPcm(1500)]));
   assert.is(turns.length, 1, JSON.stringify(events));
   assert.is(events[0].type, 'start');
@@ -40,7 +40,7 @@ test('a long pause ends the turn: two questions, two turns', async () => {
 });
 
 test('a shorter hangover answers sooner but splits a thinking pause', async () => {
-  const question = spokenPcm('I would like to know <break time="800ms"/> your opening hours.');
+  const question = spokenPcm('I would like to know <break time="700ms"/> your opening hours.');
   assert.is((await detect(Buffer.concat([question, silentPcm(1500)]), { hangoverMs: 400 })).turns.length, 2);
   assert.is((await detect(Buffer.concat([question, silentPcm(1500)]))).turns.length, 1);
 });
