@@ -125,9 +125,10 @@ class Batch {
     const events = app.store.collection<EventRecord>('events');
     for (const f of this.feedback) {
       const [prev] = await events.find({
-        workspaceId: f.workspaceId, type: 'feedback.received', _id: { $ne: f.eventId }, createdAt: { $lte: f.createdAt },
+        // Event ids sort by creation (monotonic within a millisecond), so "earlier" is a smaller id.
+        workspaceId: f.workspaceId, type: 'feedback.received', _id: { $lt: f.eventId },
         'data.conversationId': f.data.conversationId, 'data.kind': f.data.kind, 'data.messageId': f.data.messageId ?? null,
-      } as never, { sort: [['createdAt', -1], ['_id', -1]], limit: 1 });
+      } as never, { sort: [['_id', -1]], limit: 1 });
       if (prev) this.count({ workspaceId: f.workspaceId, botId: f.botId, at: prev.createdAt - (prev.createdAt % SLOT_MS) }, feedbackIncrements(prev.data as Record<string, any>, -1));
     }
   }
