@@ -34,6 +34,12 @@ const guarded = perApp((app: AppContext): GuardedClient => {
   return client;
 });
 
+/**
+ * Adapters by connection, key and limits: the widget's config asks for the setup on every page view, and sessions
+ * share one client and its connections.
+ */
+const adapters = perApp(() => new Map<string, ProviderAdapter>());
+
 export async function cascadeSetup(app: AppContext, workspaceId: string, config: BotConfig): Promise<CascadeSetup | { error: string }> {
   const c = config.voice.cascade;
   const find = (id: string) => providers(app).findById(workspaceId, id);
@@ -52,13 +58,14 @@ export async function cascadeSetup(app: AppContext, workspaceId: string, config:
   const tts = await pick(c.tts.connectionId, TTS_KINDS);
   if (!tts) return { error: 'cascade voice needs an ElevenLabs-compatible speech, OpenAI or Google Gemini connection for text to speech (voice.cascade.tts.connectionId)' };
 
-  const adapters = new Map<string, ProviderAdapter>();
+  const cache = adapters(app);
   const adapterOf = (doc: ProviderDoc, limits: { timeoutMs: number; maxRetries: number }) => {
-    const key = `${doc._id}|${limits.timeoutMs}|${limits.maxRetries}`;
-    let a = adapters.get(key);
+    const key = `${doc._id}|${doc.apiKeySealed}|${doc.baseUrl ?? ''}|${limits.timeoutMs}|${limits.maxRetries}`;
+    let a = cache.get(key);
     if (!a) {
       a = guardedAdapter(guarded(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, limits);
-      adapters.set(key, a);
+      if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+      cache.set(key, a);
     }
     return a;
   };
