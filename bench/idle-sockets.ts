@@ -59,8 +59,13 @@ async function measure(server: Child, open: () => Promise<WebSocket[]>, snapshot
 }
 
 const built = TSX ? false : await buildPrivately([...SERVER_ENTRIES, 'bench/bare-uws.ts']);
-const startServer = () => startChild('chat-server.ts', ['http://127.0.0.1:9/v1', '--env=production', `--log=${process.env.BENCH_SERVER_LOG ? 'warn' : 'silent'}`], ['--expose-gc'], built);
-const quit = (c: Child) => new Promise<void>((r) => { c.proc.once('exit', () => r()); c.proc.send({ cmd: 'quit' }); });
+const children = new Set<Child>();
+const startServer = async () => {
+  const c = await startChild('chat-server.ts', ['http://127.0.0.1:9/v1', '--env=production', `--log=${process.env.BENCH_SERVER_LOG ? 'warn' : 'silent'}`], ['--expose-gc'], built);
+  children.add(c);
+  return c;
+};
+const quit = (c: Child) => new Promise<void>((r) => { children.delete(c); c.proc.once('exit', () => r()); c.proc.send({ cmd: 'quit' }); });
 const chatUrl = (server: Child, i: number, token = '') => `ws://127.0.0.1:${server.ready.port}/widget/v1/chat?botId=${server.ready.botId}${token && `&visitorToken=${token}`}&pageUrl=${encodeURIComponent(`https://shop.example.com/products/item-${i}?ref=home`)}&pageTitle=Item%20${i}`;
 /** Each socket from its own address (the per-address connection limit), as visitors arrive. */
 const visitorHeaders = (i: number) => ({ 'x-forwarded-for': `10.${1 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`, origin: 'https://shop.example.com' });
@@ -112,5 +117,6 @@ try {
   if (SAMPLE) console.log('by allocation site (new visitors): node bench/heap-top.mjs bench/.prof/idle-sockets.heapprofile');
   if (DIFF) console.log(`per socket by constructor: node bench/heap-diff.mjs bench/.prof/idle-sockets-before.heapsnapshot bench/.prof/idle-sockets-after.heapsnapshot 40 ${N}`);
 } finally {
-  await quit(bare);
+  // A server still running here is one whose case failed: it goes too.
+  await Promise.all([bare, ...children].map(quit));
 }

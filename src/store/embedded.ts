@@ -139,16 +139,29 @@ class StoreThread {
     });
   }
 
-  /** Sends a request and blocks this thread until its answer (after every request sent before it). */
+  /**
+   * Sends a request and blocks this thread until its answer (after every request sent before it). Only the
+   * answer ends the wait, not a wake-up: when the thread answers before this thread starts waiting, the wait
+   * returns at once and the thread's notify for that answer can come later, during the next request's wait.
+   * Taken as that request's answer, it left every later answer one behind ("answered out of turn", 500s on
+   * widget upgrades under load).
+   */
   private requestSync(req: Request): unknown {
     const id = this.nextId++;
     Atomics.store(this.signal, 0, 0);
     this.worker.postMessage({ ...req, id, sync: true } as StoreRequest);
-    if (Atomics.wait(this.signal, 0, 0, SYNC_TIMEOUT_MS) === 'timed-out') throw new Error(`the embedded store thread did not answer within ${SYNC_TIMEOUT_MS / 1000} s`);
-    const got = receiveMessageOnPort(this.syncPort)?.message as StoreReply | undefined;
-    if (!got || got.id !== id) throw new Error('the embedded store thread answered out of turn');
-    if (got.ok) return got.value;
-    throw toError(got.error);
+    const deadline = performance.now() + SYNC_TIMEOUT_MS;
+    for (;;) {
+      const got = receiveMessageOnPort(this.syncPort)?.message as StoreReply | undefined;
+      if (got && got.id < id) continue; // an answer whose caller gave up waiting
+      if (got) {
+        if (got.id !== id) throw new Error('the embedded store thread answered out of turn');
+        if (got.ok) return got.value;
+        throw toError(got.error);
+      }
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(this.signal, 0, 0, left) === 'timed-out') throw new Error(`the embedded store thread did not answer within ${SYNC_TIMEOUT_MS / 1000} s`);
+    }
   }
 
   call(collection: string, method: string, args: unknown[]): Promise<unknown> {
