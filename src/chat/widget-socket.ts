@@ -32,6 +32,7 @@ const NO_HISTORY: WidgetMessage[] = Object.freeze([]) as unknown as WidgetMessag
 
 export interface WidgetSocketData {
   chat: ChatBot;
+  /** Its visitorToken is sent in the ready frame, then dropped. */
   visitor: ResolvedVisitor;
   page: { url: string; title: string };
   conversationId: string | null;
@@ -92,7 +93,9 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         welcome: { message: renderField('welcome.message', config.welcome.message, ctx), suggestedPrompts: config.welcome.suggestedPrompts },
         feedback: { thumbs: config.behavior.feedback.thumbs, csat: config.behavior.feedback.csat },
       });
+      // Sent once: an idle socket keeps neither the history nor the token (the widget stores the token).
       d.history = NO_HISTORY;
+      d.visitor.visitorToken = '';
       published.add(conn);
       if (d.conversationId) service.hub.join(d.conversationId, conn);
       // leadCapture.when start: the form comes before the first message (its answer opens the conversation).
