@@ -188,5 +188,6 @@ export class SpeechAdapter implements ProviderAdapter {
 function speechBody(text: string, opts: SynthesizeOptions): Record<string, unknown> {
   const body: Record<string, unknown> = { text, model_id: opts.model || SPEECH_DEFAULTS.ttsModel };
   if (opts.speed != null && opts.speed !== 1) body.voice_settings = { speed: Math.min(1.2, Math.max(0.7, opts.speed)) };
+  if (opts.previousText) body.previous_text = opts.previousText;
   return body;
 }

@@ -96,6 +96,8 @@ export interface SynthesizeOptions {
   speed?: number;
   /** How to speak, in words; kinds B and C. */
   style?: string;
+  /** The words spoken just before these (a reply spoken sentence by sentence), so intonation carries on; kind D. */
+  previousText?: string;
 }
 
 export interface TranscribeOptions {

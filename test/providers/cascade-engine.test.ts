@@ -132,8 +132,10 @@ test('typed text is answered aloud, and respond() greets the visitor first', asy
   assert.match(chats[0].body.messages[1].content, /Greet the visitor warmly/);
   assert.equal(chats[1].body.messages.slice(-2).map((m: any) => m.content), ['Hello! How can I help?', 'Do you deliver on Sundays?']);
   // The speech provider's first voice was used, streamed as raw PCM.
-  const tts = speech.requests.filter((r) => r.path.endsWith('/stream')).at(-1)!;
-  assert.is(tts.path, '/v1/text-to-speech/voice_rachel/stream');
+  const streams = speech.requests.filter((r) => r.path.endsWith('/stream')).slice(-3);
+  assert.is(streams[2].path, '/v1/text-to-speech/voice_rachel/stream');
+  // Each sentence after the first of a reply carries the one before, so the intonation runs on.
+  assert.equal(streams.map((r) => r.body.previous_text), [undefined, 'Hello!', undefined]);
   assert.is(c.audioBytes(), bytesFor('Hello!') + bytesFor('How can I help?') + bytesFor('We deliver on Sundays too.'));
   c.engine.close();
 });

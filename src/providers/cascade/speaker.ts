@@ -28,6 +28,8 @@ type Piece = {
   started: boolean; finished: boolean; shown: boolean; error: Error | null; controller: AbortController | null;
   /** Characters of the text handed out as words so far; whether it is the item's first sentence. */
   released: number; first: boolean;
+  /** The sentence before it in the same item (kind D carries the intonation on from it). */
+  previous: string | undefined;
 };
 type Entry = Piece | { kind: 'end'; itemId: string } | { kind: 'then'; fn: () => void };
 
@@ -44,6 +46,7 @@ export class Speaker {
   /** pump() is running (an output callback may queue more): a nested call only asks for another pass. */
   private pumping = false;
   private again = false;
+  private lastSaid: { itemId: string; text: string } | null = null;
   /** Audio bytes and characters of the sentences spoken in full: the voice's pace, for captions. */
   private readonly pace = { bytes: 0, chars: 0 };
 
@@ -59,7 +62,9 @@ export class Speaker {
   }
 
   say(itemId: string, text: string): void {
-    this.queue.push({ kind: 'piece', itemId, text, chunks: [], bytes: 0, started: false, finished: false, shown: false, error: null, controller: null, released: 0, first: false });
+    const before = this.lastSaid?.itemId === itemId ? this.lastSaid.text : undefined;
+    this.lastSaid = { itemId, text };
+    this.queue.push({ kind: 'piece', itemId, text, chunks: [], bytes: 0, started: false, finished: false, shown: false, error: null, controller: null, released: 0, first: false, previous: before });
     this.pump();
   }
 
@@ -185,7 +190,8 @@ export class Speaker {
     const timeout = new Error(`${this.tts.label} sent no audio for ${Math.round(this.timeoutMs / 1000)} s`);
     let timer = setTimeout(() => controller.abort(timeout), this.timeoutMs);
     try {
-      for await (const pcm of this.tts.adapter.synthesizeStream(p.text, this.tts.opts, controller.signal)) {
+      const opts = p.previous ? { ...this.tts.opts, previousText: p.previous } : this.tts.opts;
+      for await (const pcm of this.tts.adapter.synthesizeStream(p.text, opts, controller.signal)) {
         clearTimeout(timer);
         timer = setTimeout(() => controller.abort(timeout), this.timeoutMs);
         p.chunks.push(pcm);
