@@ -68,6 +68,8 @@ function startThread(): Promise<Worker> {
     const require = createRequire(import.meta.url);
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
+      // Plain CommonJS: none of the parent's flags (a loader, --input-type=module) apply to it.
+      execArgv: [],
       workerData: { modelPath: modelPath(), ortPath: require.resolve('onnxruntime-node'), sampleRate: VAD_RATE },
       resourceLimits: { maxOldGenerationSizeMb: 64 },
     });
