@@ -34,6 +34,8 @@ const QUEUE_ORDER: Array<[string, 1 | -1]> = [['nextAttemptAt', 1], ['_id', 1]];
 
 /** Workspaces whose active endpoints are kept in memory (least recently loaded dropped first beyond this). */
 const ENDPOINT_CACHE_SIZE = 10_000;
+/** Bodies of events just fanned out, kept for their first tries (oldest dropped first beyond this). */
+const RECENT_BODIES = 1000;
 /** Marked events read per page when finishing fan-outs cut off by a crash. */
 const RECOVERY_PAGE = 500;
 /** What enqueueing needs of an endpoint (secret and URL are read fresh at each try). */
@@ -60,6 +62,13 @@ export class WebhookDispatcher {
    */
   private activeByWorkspace = new Map<string, EndpointTarget[]>();
   private cacheVersion = 0;
+  /**
+   * The webhook body of each event fanned out lately, by event id: an event never changes once stored, so its
+   * first tries need not read it back from the store. Older ones (retries, redeliveries) are read.
+   */
+  private recentBodies = new Map<string, string>();
+  /** Endpoints whose log is being pruned, and whether another finish asked for a prune meanwhile. */
+  private pruning = new Map<string, boolean>();
 
   constructor(private app: AppContext, private client: GuardedClient, opts: DispatcherOptions = {}) {
     this.endpoints = endpointsCollection(app.store);
@@ -145,7 +154,11 @@ export class WebhookDispatcher {
   private async enqueue(event: EventRecord): Promise<void> {
     const targets = await this.subscribers(event);
     // Durable before anything is sent: the records are stored here, and only the pump (reading the store) sends.
-    if (targets.length) await this.insertAll(targets.map((e) => this.newDelivery(e, event, false, null)));
+    if (targets.length) {
+      if (this.recentBodies.size >= RECENT_BODIES) this.recentBodies.delete(this.recentBodies.keys().next().value!);
+      this.recentBodies.set(event._id, webhookBody(event));
+      await this.insertAll(targets.map((e) => this.newDelivery(e, event, false, null)));
+    }
     await this.app.events.collection.updateOne({ workspaceId: event.workspaceId, _id: event._id }, { $unset: ['fanOutPending'] });
     if (targets.length) this.kick();
   }
@@ -207,19 +220,22 @@ export class WebhookDispatcher {
   private async pump(): Promise<void> {
     if (this.pumping) { this.again = true; return; }
     this.pumping = true;
+    // Every slot taken: a finishing try pumps again, so the next due time is looked up only when one stays free.
+    let full = false;
     try {
       do {
         this.again = false;
         const free = this.maxInFlight - this.inFlight.size;
-        if (free <= 0) break;
+        if (free <= 0) { full = true; break; }
         const busy = [...this.inFlight.keys()];
         const due = await this.deliveries.find(
           { nextAttemptAt: { $lte: this.app.clock.now() }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
           { crossWorkspace: true, sort: QUEUE_ORDER, limit: free },
         );
         for (const d of due) if (this.running) this.launch(d);
+        full = due.length === free;
       } while (this.again && this.running);
-      await this.arm();
+      if (!full) await this.arm();
     } finally {
       this.pumping = false;
       if (this.again) this.kick();
@@ -248,18 +264,22 @@ export class WebhookDispatcher {
   }
 
   private async attempt(d: DeliveryRecord): Promise<void> {
-    const endpoint = await this.endpoints.findById(d.workspaceId, d.endpointId);
+    // Both read at once: the try waits for one store round trip, not two (none for a body just fanned out).
+    const recent = this.recentBodies.get(d.eventId);
+    const [endpoint, event] = await Promise.all([
+      this.endpoints.findById(d.workspaceId, d.endpointId),
+      recent === undefined ? this.app.events.collection.findById(d.workspaceId, d.eventId) : null,
+    ]);
     if (!endpoint) { await this.deliveries.deleteOne({ workspaceId: d.workspaceId, _id: d._id }); return; }
     if (!endpoint.active && !d.manual) return this.giveUp(d, 'not sent: the endpoint is switched off');
-    const event = await this.app.events.collection.findById(d.workspaceId, d.eventId);
-    if (!event) return this.giveUp(d, 'not sent: the event is no longer stored (events are kept a week)');
+    if (recent === undefined && !event) return this.giveUp(d, 'not sent: the event is no longer stored (events are kept a week)');
     const secret = openSecret(endpoint.secretSealed, this.app.secretKey, endpoint._id);
-    const body = webhookBody(event);
+    const body = recent ?? webhookBody(event!);
     const started = performance.now();
     const outcome: Outcome = { statusCode: null, response: null, error: null, durationMs: 0 };
     try {
       const res = await this.client.request(endpoint.url, {
-        method: 'POST', headers: webhookHeaders(event, secret, this.app.clock.now(), body), body,
+        method: 'POST', headers: webhookHeaders({ _id: d.eventId, type: d.eventType }, secret, this.app.clock.now(), body), body,
         timeoutMs: DELIVERY_TIMEOUT_MS, maxRedirects: MAX_REDIRECTS, redirectPolicy: 'webhook',
         maxResponseBytes: RESPONSE_SNIPPET_BYTES, signal: this.shutdown.signal,
       });
@@ -289,9 +309,16 @@ export class WebhookDispatcher {
       },
       $push: { history: { value: { at: now, statusCode: o.statusCode, error: o.error, durationMs: o.durationMs }, slice: MAX_TRIES * 2 } },
     });
+    // The try is recorded: its slot is free for the next one while the endpoint's count and the log are kept up.
+    this.track(this.afterTry(d, endpoint, ok, finished, now));
+  }
+
+  /** After a recorded try: the endpoint's run of failures (switched off at 20) and the log's length. */
+  private async afterTry(d: DeliveryRecord, endpoint: EndpointRecord, ok: boolean, finished: boolean, now: number): Promise<void> {
     const scope = { workspaceId: endpoint.workspaceId, _id: endpoint._id };
     if (ok) {
-      await this.endpoints.updateOne({ ...scope, consecutiveFailures: { $ne: 0 } }, { $set: { consecutiveFailures: 0 } });
+      // Read with the try: an endpoint without failures (the usual case) costs no write.
+      if (endpoint.consecutiveFailures !== 0) await this.endpoints.updateOne({ ...scope, consecutiveFailures: { $ne: 0 } }, { $set: { consecutiveFailures: 0 } });
     } else {
       const after = await this.endpoints.updateOne(scope, { $inc: { consecutiveFailures: 1 } });
       if (after?.active && after.consecutiveFailures >= SWITCH_OFF_AFTER_FAILURES) {
@@ -300,13 +327,32 @@ export class WebhookDispatcher {
         this.app.log.warn({ endpointId: endpoint._id, workspaceId: endpoint.workspaceId }, 'webhook endpoint switched off after 20 failures in a row');
       }
     }
-    if (finished) await this.pruneLog(d.workspaceId, d.endpointId);
+    if (finished) this.pruneSoon(d.workspaceId, d.endpointId);
   }
 
   private async giveUp(d: DeliveryRecord, why: string): Promise<void> {
     const now = this.app.clock.now();
     await this.deliveries.updateOne({ workspaceId: d.workspaceId, _id: d._id }, { $set: { state: 'failed', error: why, nextAttemptAt: null, finishedAt: now } });
-    await this.pruneLog(d.workspaceId, d.endpointId);
+    this.pruneSoon(d.workspaceId, d.endpointId);
+  }
+
+  /**
+   * Prunes an endpoint's log after a finished delivery. Finishes that come while a prune of the same endpoint
+   * runs share the one that follows it, so a busy endpoint costs a prune per round, not per delivery; at rest
+   * the log holds exactly the last 100.
+   */
+  private pruneSoon(workspaceId: string, endpointId: string): void {
+    const key = `${workspaceId}|${endpointId}`;
+    if (this.pruning.has(key)) { this.pruning.set(key, true); return; }
+    this.pruning.set(key, false);
+    this.track((async () => {
+      try {
+        do {
+          this.pruning.set(key, false);
+          await this.pruneLog(workspaceId, endpointId);
+        } while (this.pruning.get(key));
+      } finally { this.pruning.delete(key); }
+    })());
   }
 
   /** Keeps the newest 100 deliveries of an endpoint; older ones go once finished (pending ones are never dropped). */
