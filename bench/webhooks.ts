@@ -3,7 +3,10 @@
  * delivery records -> scheduler -> guarded client, 8 in flight), against a baseline measured in the same run:
  * N signed POSTs sent straight with fetch at the same concurrency, without the queue or the store.
  *
- *   npx tsx bench/webhooks.ts [events=2000]
+ *   npx tsx bench/webhooks.ts [events=2000] [--publishers=1]
+ *
+ * With one publisher the queue's rate is bounded by storing the events one after another (each publish waits
+ * for its write); --publishers=8 publishes as eight conversations would, so the rate is the delivery path's.
  */
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { newId } from '../src/store/ids.js';
 import { startServer } from '../src/server.js';
 
 const N = Math.min(Number(process.argv[2]) || 2000, 20_000);
+/** Events are published by this many loops at once (default 1: one after another, each stored before the next). */
+const PUBLISHERS = Math.max(1, Math.min(Number(process.argv.find((a) => a.startsWith('--publishers='))?.slice(13)) || 1, 64));
 const WS = 'ws_bench';
 
 let received = 0;
@@ -69,9 +74,14 @@ async function queued(): Promise<{ rate: number; p50: number; p99: number }> {
     const { id } = await hooks.endpoints.add(WS, { url, events: ['conversation.started'] });
     const start = performance.now();
     const done = waitFor(N);
-    for (let i = 0; i < N; i++) {
-      await server.app.events.publish(WS, 'conversation.started', { botId: 'bot_1', conversationId: `conv_${i}`, visitorId: 'vis_1' });
-    }
+    // PUBLISHERS loops publish at once, each awaiting its own publish, as that many conversations would.
+    let next = 0;
+    await Promise.all(Array.from({ length: PUBLISHERS }, async () => {
+      while (next < N) {
+        const i = next++;
+        await server.app.events.publish(WS, 'conversation.started', { botId: 'bot_1', conversationId: `conv_${i}`, visitorId: 'vis_1' });
+      }
+    }));
     await done;
     await hooks.dispatcher.settled();
     const seconds = (performance.now() - start) / 1000;
@@ -87,7 +97,7 @@ async function queued(): Promise<{ rate: number; p50: number; p99: number }> {
 const base = await baseline();
 const q = await queued();
 process.stdout.write([
-  `webhooks: ${N} events, ${MAX_IN_FLIGHT} in flight, loopback receiver`,
+  `webhooks: ${N} events (${PUBLISHERS} publisher${PUBLISHERS > 1 ? 's' : ''}), ${MAX_IN_FLIGHT} in flight, loopback receiver`,
   `  baseline (signed fetch POSTs, no queue): ${base.toFixed(0)} req/s`,
   `  delivery queue (store + scheduler + guarded client): ${q.rate.toFixed(0)} deliveries/s`,
   `  queue lag (event stored -> try made, last 100): p50 ${q.p50} ms, p99 ${q.p99} ms`,
