@@ -16,7 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const transpile = { outbase: root, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'linked', logLevel: 'warning' } as const;
 
 /** The chat bench server and what it imports from outside src/. */
-export const SERVER_ENTRIES = ['bench/chat-server.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts'];
+export const SERVER_ENTRIES = ['bench/chat-server.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts'];
 
 export async function buildServerForBench(entries = SERVER_ENTRIES): Promise<void> {
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -16,13 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Session } from 'node:inspector/promises';
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
-import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { pino } from 'pino';
 import { createLogger } from '../src/log.js';
-import { sealSecret } from '../src/security/secret-box.js';
 import { startServer } from '../src/server.js';
-import { setupOwner } from '../test/helpers/auth.js';
+import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
 
 const fakeBaseUrl = process.argv[2];
@@ -37,20 +35,11 @@ const config = loadConfig({
 // BENCH_SERVER_LOG=stderr sends the lines to stderr instead (to see what went wrong).
 const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: process.env.BENCH_SERVER_LOG === 'stderr' ? 2 : join(dataDir, 'server.log'), sync: true }));
 const server = await startServer(config, { logger });
-const shim = {
-  ...server, dataDir, fetch: (p: string, i?: RequestInit) => fetch(server.url + p, i), stop: async () => {},
-  async request(method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
-    const res = await fetch(server.url + path, { method, headers: { 'content-type': 'application/json', ...o.headers }, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-  },
-};
-const owner = await setupOwner(shim as never);
+const owner = await seedBenchBot(server, dataDir, {
+  fakeBaseUrl, apiKey: 'k',
+  config: (connectionId) => ({ brain: { connectionId, model: 'gpt-4o-mini' }, security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 } } }),
+});
 const { app } = server;
-const providerId = 'prov_bench';
-await app.store.collection('providers').insertOne({ _id: providerId, workspaceId: owner.workspaceId, kind: 'openai', name: 'fake', baseUrl: fakeBaseUrl, apiKeySealed: sealSecret('k', app.secretKey, providerId), createdAt: 0 } as never);
-const cfg = BotConfigSchema.parse({ brain: { connectionId: providerId, model: 'gpt-4o-mini' }, security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 } } });
-await app.store.collection('bots').insertOne({ _id: 'bot_bench', workspaceId: owner.workspaceId, name: 'bench', status: 'running', draft: cfg, revision: 1, published: { version: 1, config: cfg, publishedAt: 0 }, createdAt: 0, updatedAt: 0 } as never);
 
 // --trace-store: counts and times store calls per collection and method (diagnostics for the profile).
 const trace = new Map<string, { n: number; ms: number }>();

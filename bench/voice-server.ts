@@ -21,12 +21,10 @@ import { join } from 'node:path';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { voiceSessions } from '../actors/voice/index.js';
-import { BotConfigSchema } from '../src/bots/config/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
-import { sealSecret } from '../src/security/secret-box.js';
 import { startServer } from '../src/server.js';
-import { setupOwner } from '../test/helpers/auth.js';
+import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
 import { API_KEY, MODEL } from './voice-wire.js';
 
@@ -40,24 +38,15 @@ const config = loadConfig({
   TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
 });
 const server = await startServer(config, { logger: createLogger('silent') });
-const shim = {
-  ...server, dataDir, fetch: (p: string, i?: RequestInit) => fetch(server.url + p, i), stop: async () => {},
-  async request(method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
-    const res = await fetch(server.url + path, { method, headers: { 'content-type': 'application/json', ...o.headers }, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-  },
-};
-const owner = await setupOwner(shim as never);
-const { app } = server;
-const providerId = 'prov_bench';
-await app.store.collection('providers').insertOne({ _id: providerId, workspaceId: owner.workspaceId, kind: 'openai', name: 'fake', baseUrl: fakeBaseUrl, apiKeySealed: sealSecret(API_KEY, app.secretKey, providerId), createdAt: 0 } as never);
-const cfg = BotConfigSchema.parse({
-  brain: { connectionId: providerId, model: 'gpt-4o-mini' },
-  voice: { enabled: true, mode: 'realtime', realtime: { model: MODEL } },
-  security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 }, caps: { concurrentVoiceSessions: sessions } },
+await seedBenchBot(server, dataDir, {
+  fakeBaseUrl, apiKey: API_KEY,
+  config: (connectionId) => ({
+    brain: { connectionId, model: 'gpt-4o-mini' },
+    voice: { enabled: true, mode: 'realtime', realtime: { model: MODEL } },
+    security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 }, caps: { concurrentVoiceSessions: sessions } },
+  }),
 });
-await app.store.collection('bots').insertOne({ _id: 'bot_bench', workspaceId: owner.workspaceId, name: 'bench', status: 'running', draft: cfg, revision: 1, published: { version: 1, config: cfg, publishedAt: 0 }, createdAt: 0, updatedAt: 0 } as never);
+const { app } = server;
 
 const loop = loopDelay();
 const gc = { n: 0, ms: 0, max: 0, on: false };

@@ -114,7 +114,7 @@ async function interleave(direct: Mics, widgets: Mics): Promise<{ direct: Measur
 }
 
 // A build of its own (bench/.build/<pid>), so a build elsewhere cannot empty dist/ under the running server.
-const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
+const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
 if (PROF || HEAP) mkdirSync(profDir, { recursive: true });
 const fake = await startChild('voice-fake.ts', [String(LISTEN_MS), String(REPLY_MS)]);
 const fakePort = fake.ready.port as number;
