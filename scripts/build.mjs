@@ -53,10 +53,11 @@ for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE
 // The admin panel: app.<hash>.js and app.<hash>.css, and its page pointing at them (main.tsx imports the stylesheet).
 if (existsSync(join(root, 'admin/src/main.tsx'))) {
   const adminDir = join(out, 'public/admin');
-  const r = await build({ ...esb, entryPoints: [join(root, 'admin/src/main.tsx')], outdir: adminDir, entryNames: 'app.[hash]', metafile: true });
-  const made = Object.keys(r.metafile.outputs).map((p) => p.split('/').pop());
-  const js = made.find((f) => f.endsWith('.js'));
-  const css = made.find((f) => f.endsWith('.css'));
+  // Each area's pages are a chunk of their own (admin/src/routes.ts), loaded when the area is first opened.
+  const r = await build({ ...esb, entryPoints: [join(root, 'admin/src/main.tsx')], outdir: adminDir, entryNames: 'app.[hash]', chunkNames: 'chunk.[hash]', splitting: true, metafile: true });
+  const entry = Object.entries(r.metafile.outputs).find(([, o]) => o.entryPoint);
+  const js = entry[0].split('/').pop();
+  const css = entry[1].cssBundle.split('/').pop();
   const page = readFileSync(join(root, 'admin/index.html'), 'utf8').replace('/static/admin/app.js', `/static/admin/${js}`).replace('/static/admin/app.css', `/static/admin/${css}`);
   writeFileSync(join(adminDir, 'index.html'), page);
   bundles++;
@@ -71,7 +72,7 @@ for (const file of walkAll(join(out, 'public'))) {
   const gz = gzipSync(data, { level: 9 });
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gz);
-  if (/widget\/(loader|chat|voice)\.js$|admin\/app\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
+  if (/widget\/(loader|chat|voice)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
 }
 console.log(`built dist/ (${bundles} browser bundles)\n  ${sizes.join('\n  ')}`);
 

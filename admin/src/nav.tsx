@@ -1,10 +1,6 @@
 /** The signed-in navigation: the pages, the workspace and person, and sign-out. */
+import { AREAS } from './routes.js';
 import { useSession } from './session.js';
-
-const LINKS: Array<[path: string, text: string, adminOnly: boolean]> = [
-  ['bots', 'Bots', false], ['conversations', 'Conversations', false], ['live', 'Live', false],
-  ['leads', 'Leads', false], ['team', 'Team', false], ['tokens', 'API tokens', true],
-];
 
 export function Nav({ route, onLogout }: { route: string[]; onLogout: () => void }) {
   const { me, atLeast } = useSession();
@@ -12,7 +8,7 @@ export function Nav({ route, onLogout }: { route: string[]; onLogout: () => void
     <nav class="nav">
       <strong class="brand">{me.workspace.name}</strong>
       <ul>
-        {LINKS.filter(([, , adminOnly]) => !adminOnly || atLeast('admin')).map(([path, text]) => (
+        {AREAS.filter((a) => atLeast(a.minRole)).map(({ path, text }) => (
           <li key={path}><a href={`#/${path}`} class={route[0] === path ? 'active' : ''}>{text}</a></li>
         ))}
       </ul>

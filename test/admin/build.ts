@@ -19,7 +19,7 @@ function put(file: string, data: Uint8Array | string): void {
 
 export async function buildAdmin(): Promise<void> {
   const r = await build({
-    entryPoints: [join(root, 'admin/src/main.tsx')], outfile: join(adminOut, 'app.js'), bundle: true, minify: true, format: 'esm',
+    entryPoints: [join(root, 'admin/src/main.tsx')], outdir: adminOut, entryNames: 'app', chunkNames: 'chunk.[hash]', splitting: true, bundle: true, minify: true, format: 'esm',
     target: ['es2020'], jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'warning', write: false,
   });
   mkdirSync(adminOut, { recursive: true });

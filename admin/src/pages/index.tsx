@@ -1,26 +1,27 @@
-/** Picks the signed-in page for the route; unknown routes go to Bots. */
-import { useEffect } from 'preact/hooks';
+/** Picks the signed-in page for the route and loads its area's chunk; unknown routes go to Bots. */
+import { useEffect, useState } from 'preact/hooks';
 import { go } from '../router.js';
-import { BotPage } from './bot.js';
-import { BotsPage } from './bots.js';
-import { ConversationPage } from './conversation.js';
-import { ConversationsPage } from './conversations.js';
-import { LeadsPage } from './leads.js';
-import { LivePage } from './live.js';
-import { TeamPage } from './team.js';
-import { TokensPage } from './tokens.js';
+import { areaOf, type AreaPage } from '../routes.js';
+import { useSession } from '../session.js';
+import { Loading, messageOf } from '../ui.js';
+
+const loaded = new Map<string, AreaPage>();
 
 export function SignedInPage({ route }: { route: string[] }) {
-  const [area, id] = route;
-  switch (area) {
-    case 'bots': return id ? <BotPage key={id} id={id} /> : <BotsPage />;
-    case 'conversations': return id ? <ConversationPage key={id} id={id} /> : <ConversationsPage />;
-    case 'live': return <LivePage />;
-    case 'leads': return <LeadsPage />;
-    case 'team': return <TeamPage />;
-    case 'tokens': return <TokensPage />;
-    default: return <Redirect to="/bots" />;
-  }
+  const { atLeast } = useSession();
+  const [path, ...rest] = route;
+  const area = areaOf(path);
+  const [, setTick] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!area || loaded.has(area.path)) return;
+    setError(null);
+    area.load().then((page) => { loaded.set(area.path, page); setTick((t) => t + 1); },
+      (e) => setError(`This page could not be loaded (${messageOf(e)}). Check your connection and reload.`));
+  }, [area?.path]);
+  if (!area || !atLeast(area.minRole)) return <Redirect to="/bots" />;
+  const Page = loaded.get(area.path);
+  return Page ? <Page rest={rest} /> : <Loading error={error} />;
 }
 
 function Redirect({ to }: { to: string }) {

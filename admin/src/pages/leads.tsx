@@ -31,3 +31,5 @@ export function LeadsPage() {
     </section>
   );
 }
+
+export default LeadsPage;

@@ -50,3 +50,5 @@ export function LivePage() {
     </section>
   );
 }
+
+export default LivePage;

@@ -75,3 +75,5 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     </Form>
   );
 }
+
+export default TeamPage;

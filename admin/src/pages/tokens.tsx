@@ -71,3 +71,5 @@ function CreateToken({ onCreated }: { onCreated: () => void }) {
     </Form>
   );
 }
+
+export default TokensPage;

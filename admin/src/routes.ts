@@ -1,0 +1,30 @@
+/**
+ * The signed-in areas: one row per navigation entry. Each area's page is its own chunk, loaded the first time
+ * the area is opened (the first page a person sees stays small). `load` resolves to a component taking the
+ * route's remaining parts (#/bots/bot_1/versions -> ['bot_1', 'versions']).
+ */
+import type { ComponentType } from 'preact';
+import type { Role } from './types.js';
+
+export type AreaPage = ComponentType<{ rest: string[] }>;
+
+export interface Area {
+  path: string;
+  text: string;
+  /** The lowest role that sees the area at all (viewers see what they may read). */
+  minRole: Role;
+  /** Nav group heading the entry sits under. */
+  group: 'Chat' | 'Build' | 'Workspace';
+  load: () => Promise<AreaPage>;
+}
+
+export const AREAS: Area[] = [
+  { path: 'bots', text: 'Bots', minRole: 'viewer', group: 'Build', load: () => import('./pages/bots-area.js').then((m) => m.default) },
+  { path: 'conversations', text: 'Conversations', minRole: 'viewer', group: 'Chat', load: () => import('./pages/conversations-area.js').then((m) => m.default) },
+  { path: 'live', text: 'Live', minRole: 'viewer', group: 'Chat', load: () => import('./pages/live.js').then((m) => m.default) },
+  { path: 'leads', text: 'Leads', minRole: 'viewer', group: 'Chat', load: () => import('./pages/leads.js').then((m) => m.default) },
+  { path: 'team', text: 'Team', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/team.js').then((m) => m.default) },
+  { path: 'tokens', text: 'API tokens', minRole: 'admin', group: 'Workspace', load: () => import('./pages/tokens.js').then((m) => m.default) },
+];
+
+export const areaOf = (path: string | undefined): Area | undefined => AREAS.find((a) => a.path === path);
