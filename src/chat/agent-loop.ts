@@ -1,6 +1,7 @@
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
+import { citationsUsed, type Citation } from '../knowledge/citations.js';
 import { toolRegistry, type ToolResult } from '../tools/registry.js';
 import type { ChatBrain } from './bot-source.js';
 import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
@@ -41,7 +42,7 @@ export interface ReplyResult {
   costUsd: number;
   toolCalls: ToolCallRecord[];
   endConversation: boolean;
-  citations: NonNullable<ToolResult['citations']>;
+  citations: Citation[];
   /** A new summary when the history was compacted inline for this reply (its cost is in usage). */
   summary: { text: string; uptoSeq: number } | null;
 }
@@ -90,7 +91,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
     registry.toolsFor(ctxBase),
     lastUser ? registry.contextFor({ ...ctxBase, query: lastUser.text }) : Promise.resolve([]),
   ]);
-  const citations: ReplyResult['citations'] = contexts.flatMap((c) => c.citations ?? []);
+  const citations: NonNullable<ToolResult['citations']> = contexts.flatMap((c) => c.citations ?? []);
   const expressions = config.face.expressions && config.tools.builtins.express;
   const system = buildSystemPrompt({
     config, prompt: conv.prompt, now: app.clock.now(), context: contexts, expressions,
@@ -153,7 +154,11 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   }
   const rest = mood.flush();
   if (rest) emit(rest);
-  return { text: shown.join(''), moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, citations, summary };
+  const text = shown.join('');
+  return {
+    text, moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, summary,
+    citations: citationsUsed(text, lastUser?.text ?? '', citations),
+  };
 }
 
 async function toChatMessages(app: AppContext, brain: ChatBrain, history: MessageRecord[]): Promise<ChatMessage[]> {

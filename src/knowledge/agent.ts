@@ -20,12 +20,13 @@ function knowledgeConfig(config: any): KnowledgeConfig | null {
   return { sourceIds: k.sourceIds, mode: k.mode ?? 'both', topK: k.topK ?? 5 };
 }
 
-/** Excerpts numbered for the model, with title and URL, and one citation per document used. */
+/**
+ * Excerpts numbered for the model, with title and URL, and one citation per excerpt carrying its text: the
+ * agent loop keeps only those the reply used (src/knowledge/citations.ts), one per document.
+ */
 export function formatExcerpts(results: SearchResult[]): { text: string; citations: NonNullable<ToolResult['citations']> } {
   const blocks = results.map((r, i) => `[${i + 1}] ${r.title}${r.url ? ` (${r.url})` : ''}\n${r.excerpt}`);
-  const seen = new Set<string>();
-  const citations = results.filter((r) => (seen.has(r.documentId) ? false : (seen.add(r.documentId), true)))
-    .map((r) => ({ title: r.title, url: r.url, sourceId: r.sourceId }));
+  const citations = results.map((r) => ({ title: r.title, url: r.url, sourceId: r.sourceId, excerpt: r.excerpt }));
   return { text: `${HEADER}\n\n${blocks.join('\n\n')}`, citations };
 }
 

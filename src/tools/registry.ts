@@ -21,8 +21,11 @@ export interface ToolResult {
   /** Text the model sees (cut to tools.maxResultChars by the engine). */
   content: string;
   isError?: boolean;
-  /** Knowledge sources used, shown to the visitor when behavior.citations is on. */
-  citations?: Array<{ title: string; url?: string | null; sourceId: string }>;
+  /**
+   * Knowledge excerpts given to the model; those the reply used are shown to the visitor when
+   * behavior.citations is on. `excerpt` is for that choice only and is never stored.
+   */
+  citations?: Array<{ title: string; url?: string | null; sourceId: string; excerpt?: string }>;
   /** Ends the conversation after this reply (end_conversation). */
   endConversation?: boolean;
 }

@@ -64,4 +64,42 @@ test('with behavior.citations off no citations reach the widget', async () => {
   } finally { await w.close(); }
 });
 
+test('a reply that used one of three excerpts cites only that document', async () => {
+  const w = await startChatWorld();
+  try {
+    const ids: string[] = [];
+    for (const path of ['/returns.html', '/shipping.html', '/guides/watering.html']) {
+      const r = await w.server.request('POST', '/api/v1/knowledge', { body: { kind: 'page', url: `${site.url}${path}` }, headers: w.owner.headers });
+      assert.is(r.status, 201, JSON.stringify(r.body));
+      ids.push(r.body.id);
+    }
+    await ingestionIdle(w.server.app);
+    const bot: any = await w.server.app.store.collection('bots').findById(w.workspaceId, w.botId);
+    const c = bot.published.config;
+    const config = { ...c, knowledge: { ...c.knowledge, sourceIds: ids, mode: 'auto', topK: 3 }, behavior: { ...c.behavior, citations: true } };
+    await w.setBot({ 'published.config': config, draft: config });
+    const v = await w.visitor();
+    w.fake.script([{ text: 'Yes: unopened seed packets can be returned within thirty days for a full refund.' }]);
+    v.say('Can I return plants or seeds, how do orders ship, and when should I water my plants?');
+    const { message } = await v.reply();
+    const system = JSON.stringify(w.fake.lastBody('chat/completions').messages[0]);
+    for (const given of ['Returns policy', 'Shipping', 'Watering schedule']) assert.ok(system.includes(given), `${given} was given to the model`);
+    assert.equal(message.citations.map((x: any) => x.title), ['Returns policy']);
+    assert.not.ok(JSON.stringify(message.citations).includes('excerpt'), 'the excerpt text is not stored with the citation');
+    await v.close();
+  } finally { await w.close(); }
+});
+
+test('a reply that used none of the excerpts cites nothing', async () => {
+  const w = await worldWithSiteKnowledge(site, { citations: true });
+  try {
+    const v = await w.visitor();
+    w.fake.script([{ text: 'I am sorry, I do not know that. Please ask our team by e-mail.' }]);
+    v.say('How much sun do tomatoes need?');
+    const { message } = await v.reply();
+    assert.is(message.citations, undefined);
+    await v.close();
+  } finally { await w.close(); }
+});
+
 test.run();
