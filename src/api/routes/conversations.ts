@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { conversations } from '../../../actors/conversation/index.js';
-import { chatCollections, publicMessage, type ConversationRecord } from '../../chat/records.js';
+import { chatCollections, widgetMessage, type ConversationRecord } from '../../chat/records.js';
 import { transcriptMarkdown } from '../../chat/transcript.js';
 import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
+import { handoffs, type HandoffRecord } from '../../team/records.js';
 import { reply, route, type ApiModule } from '../define.js';
 
 const ConversationSummary = z.object({
@@ -12,11 +13,16 @@ const ConversationSummary = z.object({
   endReason: z.string().nullable(), tags: z.array(z.string()), takenOverBy: z.object({ userId: z.string(), userName: z.string() }).nullable(),
   messageCount: z.number(), costUsd: z.number(), csat: z.number().nullable(), page: z.object({ url: z.string(), title: z.string() }),
   createdAt: z.number(), updatedAt: z.number(), lastMessageAt: z.number(), endedAt: z.number().nullable(),
+  handoff: z.object({
+    id: z.string(), state: z.enum(['requested', 'accepted']), reason: z.string().nullable(), summary: z.string().nullable(), requestedAt: z.number(),
+  }).nullable().describe('the open request for a person: requested (waiting for someone to take over) or accepted; null when none is open'),
 });
 const Message = z.object({
   id: z.string(), seq: z.number(), role: z.enum(['user', 'assistant', 'human_agent', 'system_event']), text: z.string(),
   modality: z.enum(['text', 'voice']), createdAt: z.number(), authorName: z.string().nullable(), visibility: z.string(),
   attachments: z.array(z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number() })),
+  citations: z.array(z.object({ title: z.string(), url: z.string().nullable().optional(), sourceId: z.string() })).optional()
+    .describe('the knowledge sources the reply used (behavior.citations), as the widget shows them'),
 });
 const ToolCall = z.object({ id: z.string(), messageId: z.string(), round: z.number(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(), durationMs: z.number(), createdAt: z.number() });
 const Transcript = ConversationSummary.extend({
@@ -24,10 +30,21 @@ const Transcript = ConversationSummary.extend({
   feedback: z.array(z.object({ kind: z.enum(['thumb', 'csat']), messageId: z.string().nullable(), value: z.number(), comment: z.string().optional(), createdAt: z.number() })),
 });
 
-const summaryOf = (c: ConversationRecord) => ({
+type OpenHandoff = Pick<HandoffRecord, '_id' | 'state' | 'reason' | 'summary' | 'requestedAt'>;
+const handoffView = (h: OpenHandoff | undefined) => (h && (h.state === 'requested' || h.state === 'accepted')
+  ? { id: h._id, state: h.state, reason: h.reason, summary: h.summary, requestedAt: h.requestedAt } : null);
+
+/** The open handoffs of these conversations, by conversation (the inbox's "waiting for a person"). */
+async function openHandoffs(app: AppContext, workspaceId: string, ids: string[]): Promise<Map<string, OpenHandoff>> {
+  if (!ids.length) return new Map();
+  const open = await handoffs(app).find({ workspaceId, conversationId: { $in: ids }, state: { $in: ['requested', 'accepted'] } });
+  return new Map(open.map((h) => [h.conversationId, h]));
+}
+
+const summaryOf = (c: ConversationRecord, h?: OpenHandoff) => ({
   id: c._id, botId: c.botId, visitorId: c.visitorId, verified: c.verified, status: c.status, endReason: c.endReason, tags: c.tags,
   takenOverBy: c.takenOverBy, messageCount: c.messageCount, costUsd: c.costUsd, csat: c.csat, page: c.page,
-  createdAt: c.createdAt, updatedAt: c.updatedAt, lastMessageAt: c.lastMessageAt, endedAt: c.endedAt,
+  createdAt: c.createdAt, updatedAt: c.updatedAt, lastMessageAt: c.lastMessageAt, endedAt: c.endedAt, handoff: handoffView(h),
 });
 
 async function load(app: AppContext, workspaceId: string, id: string): Promise<ConversationRecord> {
@@ -40,14 +57,15 @@ async function load(app: AppContext, workspaceId: string, id: string): Promise<C
 export async function transcriptOf(app: AppContext, c: ConversationRecord): Promise<z.infer<typeof Transcript>> {
   const db = chatCollections(app);
   const scope = { workspaceId: c.workspaceId, conversationId: c._id };
-  const [messages, toolCalls, feedback] = await Promise.all([
+  const [messages, toolCalls, feedback, open] = await Promise.all([
     db.messages.find(scope, { sort: [['seq', 1]] }),
     db.toolCalls.find(scope, { sort: [['_id', 1]] }),
     db.feedback.find(scope, { sort: [['_id', 1]] }),
+    openHandoffs(app, c.workspaceId, [c._id]),
   ]);
   return {
-    ...summaryOf(c), summary: c.summary?.text ?? null,
-    messages: messages.map(publicMessage),
+    ...summaryOf(c, open.get(c._id)), summary: c.summary?.text ?? null,
+    messages: messages.map(widgetMessage),
     toolCalls: toolCalls.map((t) => ({ id: t._id, messageId: t.messageId, round: t.round, name: t.name, arguments: t.arguments, result: t.result, isError: t.isError, durationMs: t.durationMs, createdAt: t.createdAt })),
     feedback: feedback.map((f) => ({ kind: f.kind, messageId: f.messageId, value: f.value, ...(f.comment ? { comment: f.comment } : {}), createdAt: f.createdAt })),
   };
@@ -65,7 +83,8 @@ export const conversationsModule: ApiModule = {
           { workspaceId, ...(query.botId ? { botId: query.botId } : {}) }, { limit: query.limit + 1, before: query.before },
         );
         const page = rows.slice(0, query.limit);
-        return { items: page.map(summaryOf), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
+        const open = await openHandoffs(app, workspaceId, page.map((c) => c._id));
+        return { items: page.map((c) => summaryOf(c, open.get(c._id))), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
       },
     }),
     route({
@@ -103,7 +122,7 @@ export const conversationsModule: ApiModule = {
         const updated = await chatCollections(app).conversations.updateOne({ workspaceId, _id: params.id }, { $set: { tags, updatedAt: app.clock.now() } });
         await app.events.publish(workspaceId, 'conversation.updated', { conversationId: params.id, patch: { tags } });
         await audit('conversation.tags', { type: 'conversation', id: params.id }, { tags });
-        return summaryOf(updated!);
+        return summaryOf(updated!, (await openHandoffs(app, workspaceId, [params.id])).get(params.id));
       },
     }),
     route({
