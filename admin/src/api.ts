@@ -21,7 +21,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  const res = await fetch(`/api/v1${path}`, {
+  const res = await send(`/api/v1${path}`, {
     method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status === 204) return undefined as T;
@@ -33,6 +33,18 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
     throw failure;
   }
   return data as T;
+}
+
+export const OFFLINE_MESSAGE = 'Cannot reach the server. Check your connection and try again.';
+
+/** fetch, with a network failure (the browser's "Failed to fetch") turned into a sentence a person can act on. */
+export async function send(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiFailure(0, 'network', OFFLINE_MESSAGE);
+  }
 }
 
 /** Query string from the defined values only. */

@@ -9,7 +9,7 @@ import { Nav } from './nav.js';
 import { go, parts, useRoute } from './router.js';
 import { SessionContext, sessionOf, type Session } from './session.js';
 import type { Me } from './types.js';
-import { Loading } from './ui.js';
+import { Loading, Toasts } from './ui.js';
 import { InvitePage } from './pages/invite.js';
 import { LoginPage } from './pages/login.js';
 import { SetupPage } from './pages/setup.js';
@@ -49,6 +49,7 @@ export function App() {
   }, []);
 
   if (boot.kind === 'loading') return <main class="center"><Loading error={boot.error} /></main>;
+  // The setup and sign-in screens share one frame: the product's name above a card.
   if (route[0] === 'invite' && route[1]) return <main class="center"><InvitePage token={route[1]} onSignedIn={signIn} /></main>;
   if (boot.kind === 'setup') return <main class="center"><SetupPage onSignedIn={signIn} /></main>;
   if (boot.kind === 'signed-out') return <main class="center"><LoginPage onSignedIn={signIn} /></main>;
@@ -60,10 +61,12 @@ export function App() {
   };
   return (
     <SessionContext.Provider value={boot.session}>
+      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <div class="layout">
         <Nav route={route} onLogout={logout} />
-        <main class="page"><SignedInPage route={route} /></main>
+        <main class="page" id="main" tabIndex={-1}><SignedInPage route={route} /></main>
       </div>
+      <Toasts />
     </SessionContext.Provider>
   );
 }

@@ -1,7 +1,18 @@
-/** Small shared pieces: loading data, running actions, error text, form fields, dates. */
+/**
+ * Shared pieces every page uses: loading data, running actions, error text, form fields, dates, and (from ui/)
+ * page header, empty state, loading, toasts, confirm dialog, modal, copy button, fields with errors at the field,
+ * relative times. Pages import everything from here.
+ */
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiFailure } from './api.js';
+import { fieldErrors, type FieldErrors } from './ui/fields.js';
+
+export { PageHeader, EmptyState, Section } from './ui/layout.js';
+export { toast, Toasts, confirmDialog, Modal, Loading, type ConfirmOptions } from './ui/feedback.js';
+export { CopyButton, CopyBlock, copyText } from './ui/copy.js';
+export { TextField, TextArea, SelectField, OtherErrors, fieldErrors, errorAt, type FieldErrors } from './ui/fields.js';
+export { RelativeTime, relative } from './ui/time.js';
 
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -19,32 +30,38 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   return { data, error, reload, setData };
 }
 
-/** Runs one action at a time and keeps its error (the API's message) for display. */
+/**
+ * Runs one action at a time and keeps its error (the API's message) for display; `fields` holds the errors by
+ * field path (from the API's details) for TextField/SelectField `errors`.
+ */
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const [fields, setFields] = useState<FieldErrors>({});
   const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true); setError(null); setFailure(null);
+    setBusy(true); setError(null); setFailure(null); setFields({});
     try { await fn(); return true; } catch (e) {
       setError(messageOf(e));
-      if (e instanceof ApiFailure) setFailure(e);
+      if (e instanceof ApiFailure) { setFailure(e); setFields(fieldErrors(e)); }
       return false;
     } finally { setBusy(false); }
   };
-  return { busy, error, failure, run };
+  const clear = () => { setError(null); setFailure(null); setFields({}); };
+  return { busy, error, failure, fields, run, clear };
 }
 
 export function ErrorText({ error }: { error: string | null }) {
   return error ? <p class="error" role="alert">{error}</p> : null;
 }
 
-export function Field(props: { label: string; name: string; value: string; onInput: (v: string) => void; type?: string; required?: boolean; autocomplete?: string; minLength?: number }) {
+export function Field(props: { label: string; name: string; value: string; onInput: (v: string) => void; type?: string; required?: boolean; autocomplete?: string; minLength?: number; error?: string }) {
   return (
-    <label class="field">
+    <label class={`field${props.error ? ' has-error' : ''}`}>
       <span>{props.label}</span>
       <input name={props.name} type={props.type ?? 'text'} value={props.value} required={props.required} autocomplete={props.autocomplete}
-        minLength={props.minLength} onInput={(e) => props.onInput(e.currentTarget.value)} />
+        minLength={props.minLength} aria-invalid={props.error ? true : undefined} onInput={(e) => props.onInput(e.currentTarget.value)} />
+      {props.error && <small class="field-error">{props.error}</small>}
     </label>
   );
 }
@@ -66,7 +83,3 @@ export function Form(props: { onSubmit: () => void; children: ComponentChildren;
 }
 
 export const when = (ms: number | null): string => (ms ? new Date(ms).toLocaleString() : '—');
-
-export function Loading({ error }: { error: string | null }) {
-  return error ? <ErrorText error={error} /> : <p class="muted">Loading…</p>;
-}

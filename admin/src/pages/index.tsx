@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { go } from '../router.js';
 import { areaOf, type AreaPage } from '../routes.js';
 import { useSession } from '../session.js';
-import { Loading, messageOf } from '../ui.js';
+import { Loading } from '../ui.js';
 
 const loaded = new Map<string, AreaPage>();
 
@@ -17,7 +17,7 @@ export function SignedInPage({ route }: { route: string[] }) {
     if (!area || loaded.has(area.path)) return;
     setError(null);
     area.load().then((page) => { loaded.set(area.path, page); setTick((t) => t + 1); },
-      (e) => setError(`This page could not be loaded (${messageOf(e)}). Check your connection and reload.`));
+      () => setError('This page could not be loaded: the server cannot be reached. Check your connection and reload the page.'));
   }, [area?.path]);
   if (!area || !atLeast(area.minRole)) return <Redirect to="/bots" />;
   const Page = loaded.get(area.path);

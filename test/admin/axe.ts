@@ -1,0 +1,42 @@
+/**
+ * axe-core in a test page: injects node_modules/axe-core/axe.min.js and runs it on the whole document (WCAG 2.x
+ * A and AA rules plus best practices). `expectAxeClean` fails with one line per violation and the elements it hit.
+ */
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeViolation { id: string; impact: string | null; help: string; nodes: string[] }
+
+/** The violations on the page as it is now. `exclude` takes CSS selectors left out (e.g. a third-party iframe). */
+export async function axeViolations(page: Page, opts: { exclude?: string[] } = {}): Promise<AxeViolation[]> {
+  const has = await page.evaluate(() => typeof (window as any).axe === 'object');
+  if (!has) await page.addScriptTag({ path: axePath });
+  return page.evaluate(async (exclude: string[]) => {
+    const axe = (window as any).axe;
+    const context = exclude.length ? { exclude: exclude.map((s) => [s]) } : document;
+    const r = await axe.run(context, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => n.target.join(' ')) }));
+  }, opts.exclude ?? []);
+}
+
+/** Throws when axe finds anything; `what` names the page in the message. */
+export async function expectAxeClean(page: Page, what: string, opts: { exclude?: string[] } = {}): Promise<void> {
+  const v = await axeViolations(page, opts);
+  if (v.length) {
+    throw new Error(`axe found ${v.length} problem(s) on ${what}:\n${v.map((x) => `- ${x.id} (${x.impact}): ${x.help} at ${x.nodes.join(', ')}`).join('\n')}`);
+  }
+}
+
+/** Saves a screenshot of the page at desktop (1280 px) and phone (390 px) widths to dir/<name>-desktop.png and -390.png. */
+export async function screenshots(page: Page, dir: string, name: string): Promise<void> {
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(dir, { recursive: true });
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
