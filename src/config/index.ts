@@ -22,6 +22,11 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
   TRUST_PROXY: bool.default(false),
+  // Operations (docs/operations.md): metrics are off unless one of these two is set.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example: openssl rand -hex 24)').optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
 });
 
 export type Config = Readonly<{
@@ -42,6 +47,13 @@ export type Config = Readonly<{
   bodyLimitBytes: number;
   uploadLimitBytes: number;
   trustProxy: boolean;
+  /** GET /metrics on the main port with Authorization: Bearer <this>; null: not there. */
+  metricsToken: string | null;
+  /** A separate listener for /metrics and /readyz (on metricsHost); null: none. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** On SIGTERM: how long /readyz answers 503 before the server stops taking requests (load balancers notice). */
+  shutdownDelayMs: number;
   version: string;
 }>;
 
@@ -77,6 +89,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    metricsPort: e.METRICS_PORT ?? null,
+    metricsHost: e.METRICS_HOST,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     version: SERVER_VERSION,
     ...overrides,
   });
