@@ -24,6 +24,7 @@ export const AREAS: Area[] = [
   { path: 'live', text: 'Live', minRole: 'viewer', group: 'Chat', load: () => import('./pages/live.js').then((m) => m.default) },
   { path: 'leads', text: 'Leads', minRole: 'viewer', group: 'Chat', load: () => import('./pages/leads.js').then((m) => m.default) },
   { path: 'knowledge', text: 'Knowledge', minRole: 'viewer', group: 'Build', load: () => import('./pages/knowledge/index.js').then((m) => m.default) },
+  { path: 'tools', text: 'Tools', minRole: 'viewer', group: 'Build', load: () => import('./pages/tools/index.js').then((m) => m.default) },
   { path: 'team', text: 'Team', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/team.js').then((m) => m.default) },
   { path: 'tokens', text: 'API tokens', minRole: 'admin', group: 'Workspace', load: () => import('./pages/tokens.js').then((m) => m.default) },
 ];
