@@ -44,6 +44,8 @@ export const idleEndFromLastMessage = (conv: ConversationRecord, config: BotConf
  */
 export class ConversationActor extends Actor<ConversationMsg, ConversationState, ConversationReplies> {
   readonly db: ChatCollections;
+  /** Scale-out: checks this process still owns the conversation before a write (set by the service; no-op alone). */
+  fence: () => Promise<void> = async () => {};
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, readonly hub: ChatHub) {
     super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
@@ -140,16 +142,18 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   private async claimAttachments(ids: string[]): Promise<{ refs: MessageRecord['attachments'] } | { error: string }> {
     if (!ids.length) return { refs: [] };
     const uploads = this.state.chat!.config.vision.uploads;
-    if (!uploads.enabled || !this.state.chat!.brain?.canSee) return { error: 'attachments: this bot does not take images' };
-    if (ids.length > uploads.maxPerMessage) return { error: `attachments: at most ${uploads.maxPerMessage} images per message (vision.uploads.maxPerMessage)` };
     const refs: MessageRecord['attachments'] = [];
     for (const id of new Set(ids)) {
       const a = await this.db.attachments.findById(this.conv.workspaceId, id);
       if (!a || a.visitorId !== this.conv.visitorId || a.botId !== this.conv.botId || (a.conversationId && a.conversationId !== this.id)) {
         return { error: `attachments: ${id} not found (upload it first with POST /widget/v1/uploads)` };
       }
-      refs.push({ id: a._id, mimeType: a.mimeType, width: a.width, height: a.height });
+      // Camera frames were checked against vision.webcam when they came (src/chat/camera.ts).
+      refs.push({ id: a._id, mimeType: a.mimeType, width: a.width, height: a.height, ...(a.camera ? { camera: { shared: a.camera.shared, ...(a.camera.description ? { description: a.camera.description } : {}) } } : {}) });
     }
+    const uploaded = refs.filter((r) => !r.camera).length;
+    if (uploaded && (!uploads.enabled || !this.state.chat!.brain?.canSee)) return { error: 'attachments: this bot does not take images' };
+    if (uploaded > uploads.maxPerMessage) return { error: `attachments: at most ${uploads.maxPerMessage} images per message (vision.uploads.maxPerMessage)` };
     await this.db.attachments.updateMany({ workspaceId: this.conv.workspaceId, _id: { $in: refs.map((r) => r.id) } }, { $set: { conversationId: this.id } });
     return { refs };
   }
@@ -181,6 +185,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       role: m.role, text: m.text, modality: 'text', createdAt: now, authorName: m.authorName ?? null,
       visibility: m.visibility ?? 'visible', attachments: m.attachments ?? [], ...m.extra,
     };
+    await this.fence();
     await this.db.messages.insertOne(rec);
     this.state.recent?.push(rec);
     const cost = rec.costUsd ?? 0;
@@ -205,6 +210,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   async end(reason: EndReason): Promise<boolean> {
     const conv = this.conv;
     if (conv.status !== 'open') return false;
+    await this.fence();
     this.state.reply?.controller.abort(new Error(`conversation ended: ${reason}`));
     this.state.pendingReply = false;
     stopSummary(this, `conversation ended: ${reason}`);

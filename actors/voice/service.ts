@@ -120,6 +120,17 @@ export class VoiceService {
     return true;
   }
 
+  /**
+   * A camera frame for the socket's live session (vision.webcam continuous): true when an engine that takes
+   * pictures got it; false when no session is live or its engine cannot take them.
+   */
+  image(socket: VoiceSocket, image: { mimeType: string; data: Buffer }): boolean {
+    const engine = this.bySocket.get(socket.id)?.actor.engine;
+    if (!engine?.sendImage) return false;
+    engine.sendImage(image);
+    return true;
+  }
+
   /** The socket closed: its session ends. */
   socketClosed(socket: VoiceSocket): void {
     this.control(socket, { type: 'stop', reason: 'socket_closed' });

@@ -141,6 +141,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
     }, onEvent, signal);
     if (!calls.length || !offerTools) break;
     messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: calls });
+    const pictures: ChatContentPart[] = [];
     for (const call of calls) {
       const { rec, content, result } = await runToolCall(input, byName.get(call.name), call, round, ctxBase);
       toolCalls.push(rec);
@@ -148,7 +149,10 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
       if (result?.citations) citations.push(...result.citations);
       if (result?.endConversation) endConversation = true;
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+      for (const img of result?.images ?? []) pictures.push({ type: 'image', mimeType: img.mimeType, data: img.data });
     }
+    // Tool results are text on every provider: pictures a tool took (look_at_camera) follow as a user turn.
+    if (pictures.length) messages.push({ role: 'user', content: [{ type: 'text', text: '[Pictures from the tools just called]' }, ...pictures] });
     input.onStatus('thinking');
     afterTools = true;
   }
@@ -170,7 +174,13 @@ async function toChatMessages(app: AppContext, brain: ChatBrain, history: Messag
     // Team replies and system lines are context for the model, not things the visitor said.
     if (m.role !== 'user') { out.push({ role: 'user', content: prefix + m.text }); continue; }
     if (!m.attachments.length) { out.push({ role: 'user', content: m.text }); continue; }
-    if (!brain.canSee || !withImages.has(m._id)) { out.push({ role: 'user', content: `${m.text}\n[${m.attachments.length} image(s) attached earlier]` }); continue; }
+    if (!brain.canSee || !withImages.has(m._id)) {
+      // Camera frames come with the vision proxy's words when the brain cannot see (src/chat/camera.ts).
+      const seen = m.attachments.flatMap((a) => (a.camera?.description ? [`[The visitor's camera showed: ${a.camera.description}]`] : []));
+      const rest = m.attachments.length - seen.length;
+      out.push({ role: 'user', content: [m.text, ...seen, ...(rest ? [`[${rest} image(s) attached earlier]`] : [])].filter(Boolean).join('\n') });
+      continue;
+    }
     const parts: ChatContentPart[] = [];
     if (m.text) parts.push({ type: 'text', text: m.text });
     for (const a of m.attachments) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { WidgetMessage } from './records.js';
 import type { LeadFormFrame } from '../leads/form.js';
 import { VoiceClientFrames, type VoiceServerFrame } from './voice-frames.js';
+import { CameraClientFrames, type CameraServerFrame } from './camera-frames.js';
 
 /**
  * The widget chat socket protocol (docs/widget-protocol.md): JSON text frames, each an object with `t`.
@@ -46,6 +47,7 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   /** Read replies aloud to this widget (appearance.face.textReplies speak), sent once the visitor has clicked or typed. */
   z.strictObject({ t: z.literal('speak'), on: z.boolean() }),
   ...VoiceClientFrames,
+  ...CameraClientFrames,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -92,13 +94,17 @@ export type ServerFrame =
   | { t: 'speak_words'; itemId: string; words: Array<{ text: string; startMs: number; endMs: number }> }
   /** Reading a reply aloud failed; the text is unaffected. */
   | { t: 'speak_error'; messageId: string; message: string }
-  | VoiceServerFrame;
+  | VoiceServerFrame
+  | CameraServerFrame;
 
 /** Parses one frame; returns the frame or a clear error (never throws). */
 export function decodeClientFrame(raw: string | Buffer, isBinary: boolean): { ok: true; frame: ClientFrame } | { ok: false; message: string } {
   if (isBinary) return { ok: false, message: 'binary frames are audio and are accepted only during a voice session (send voice_start first)' };
   const size = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
-  if (size > MAX_FRAME_BYTES) return { ok: false, message: `frame is ${size} bytes; at most ${MAX_FRAME_BYTES} are accepted` };
+  if (size > MAX_FRAME_BYTES) {
+    const camera = (typeof raw === 'string' ? raw.slice(0, 40) : raw.subarray(0, 40).toString('utf8')).includes('"camera_frame"');
+    return { ok: false, message: camera ? `camera frame is ${size} bytes; at most ${MAX_FRAME_BYTES} are accepted (send a smaller or more compressed picture)` : `frame is ${size} bytes; at most ${MAX_FRAME_BYTES} are accepted` };
+  }
   let value: unknown;
   try { value = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')); } catch { return { ok: false, message: 'frame is not valid JSON' }; }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'frame must be a JSON object with a "t" field' };

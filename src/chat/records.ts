@@ -13,6 +13,8 @@ export interface AttachmentRef {
   mimeType: string;
   width: number;
   height: number;
+  /** A camera frame (src/chat/camera.ts): whether the team may see it, and the vision proxy's words for it. */
+  camera?: { shared: boolean; description?: string };
 }
 
 export interface ConversationRecord extends Doc {
@@ -89,6 +91,11 @@ export interface AttachmentRecord extends Doc {
   height: number;
   size: number;
   createdAt: number;
+  /**
+   * A camera frame, with what vision.webcam promised when it was taken: kept after the conversation
+   * (persistFrames) and shown to the team (shareWithHumanAgents); description when the brain cannot see.
+   */
+  camera?: { keep: boolean; shared: boolean; description?: string };
 }
 
 export interface FeedbackRecord extends Doc {
@@ -148,8 +155,14 @@ export const chatCollections = perApp((app: AppContext): ChatCollections => ({
 export function publicMessage(m: MessageRecord) {
   return {
     id: m._id, seq: m.seq, role: m.role, text: m.text, modality: m.modality, createdAt: m.createdAt,
-    authorName: m.authorName, visibility: m.visibility, attachments: m.attachments,
+    authorName: m.authorName, visibility: m.visibility, attachments: publicAttachments(m.attachments),
   };
+}
+
+/** The spec's attachment shape; camera frames the bot does not share with the team are left out. */
+function publicAttachments(refs: AttachmentRef[]): AttachmentRef[] {
+  if (!refs.some((a) => a.camera)) return refs;
+  return refs.filter((a) => !a.camera || a.camera.shared).map(({ id, mimeType, width, height }) => ({ id, mimeType, width, height }));
 }
 export type PublicMessage = ReturnType<typeof publicMessage>;
 

@@ -5,6 +5,7 @@ import { renderField, contextFromIdentity } from '../bots/config/index.js';
 import { ApiError, badRequest, forbidden, rateLimited } from '../errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
 import type { ChatBot } from './bot-source.js';
+import type { SocketCamera } from './camera.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ClientFrame, type ServerFrame } from './protocol.js';
@@ -19,6 +20,7 @@ import { voiceSessions } from '../../actors/voice/index.js';
 import { publishedBotWatch } from './published-watch.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 import { setSpeak, speakClosed } from './spoken-replies.js';
+import { cameraClosed, handleCameraFrame, handleCameraState, linkCamera, takePendingFrame, type CameraFrame } from './camera-socket.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
 /** Every server allows this many chat connections a minute per IP (service-api.md, Limits). */
@@ -41,6 +43,8 @@ export interface WidgetSocketData {
   chain: Promise<void>;
   /** Tools the page registered on this socket (kept for the conversation it opens later). */
   pageTools: PageToolSpec[] | null;
+  /** The camera as this socket reported it (camera-socket.ts); absent until a camera frame. */
+  camera?: SocketCamera;
 }
 
 /** The widget chat socket: checks at connect (upgrade), then frames in, frames out (docs/widget-protocol.md). */
@@ -130,6 +134,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       published.remove(conn);
       voice.socketClosed(conn);
       speakClosed(app, conn);
+      cameraClosed(app, conn);
       const id = conn.data.conversationId;
       if (!id) return;
       service.hub.leave(id, conn);
@@ -179,6 +184,10 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
     case 'speak':
       setSpeak(app, conn, frame.on);
       return;
+    case 'camera': return handleCameraState(app, conn, frame);
+    case 'camera_frame':
+    case 'camera_fail':
+      return handleCameraFrame(app, conn, frame as CameraFrame, () => openConversation(app, service, conn));
     case 'typing':
       if (d.conversationId) service.send(d.conversationId, { type: 'visitorTyping', active: frame.active });
       return;
@@ -193,7 +202,9 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
         send({ t: 'error', code: 'forbidden', message: 'Please fill in the form first; then send your message again.', ...(clientId ? { clientId } : {}) });
         return void send(leadFormFrame(null, 'start', lc.fields) as unknown as ServerFrame);
       }
-      const msg = { type: 'visitorMessage' as const, visitorId: d.visitor.visitorId, text: frame.text, attachments: frame.attachments ?? [], clientId };
+      // per_turn: the frame the widget sent just before goes with the message.
+      const attachments = [...(frame.attachments ?? []), ...takePendingFrame(conn)];
+      const msg = { type: 'visitorMessage' as const, visitorId: d.visitor.visitorId, text: frame.text, attachments, clientId };
       for (let attempt = 0; attempt < 2; attempt++) {
         if (!d.conversationId && !(await openConversation(app, service, conn, clientId))) return;
         const r = await service.ask(d.conversationId!, msg);
@@ -228,6 +239,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (id) {
         await service.close(id, 'visitor_new_conversation');
         service.hub.leave(id, conn);
+        linkCamera(app, conn, null);
         d.conversationId = null;
       }
       send({ t: 'conversation', conversationId: null });
@@ -266,6 +278,7 @@ async function openConversation(app: AppContext, service: ConversationService, c
   d.conversationId = started.conversation._id;
   service.hub.join(d.conversationId, conn);
   if (d.pageTools) visitorRequests(app).setPageTools(d.conversationId, d.pageTools);
+  linkCamera(app, conn, d.conversationId);
 
   conn.send(encodeFrame({ t: 'conversation', conversationId: d.conversationId }));
   return true;

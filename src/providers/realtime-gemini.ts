@@ -102,6 +102,12 @@ export class GeminiLiveEngine implements VoiceEngine {
     this.session!.sendRealtimeInput({ audio: { data: pcm.toString('base64'), mimeType: INPUT_MIME } });
   }
 
+  /** A camera frame of the live view (vision.webcam continuous): Gemini Live takes video as a stream of pictures. */
+  sendImage(image: { mimeType: string; data: Buffer }): void {
+    if (this.state !== 'open') return;
+    this.session!.sendRealtimeInput({ video: { data: image.data.toString('base64'), mimeType: image.mimeType } });
+  }
+
   startTurn(): void {
     if (this.state !== 'open') return;
     this.finishUser();

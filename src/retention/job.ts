@@ -8,6 +8,7 @@ import { perApp, type AppContext } from '../app.js';
 import { workspaces } from '../auth/records.js';
 import type { ConversationRecord } from '../chat/records.js';
 import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
+import { startCameraFramesJob } from './camera-frames.js';
 
 /** Every hour, at seven minutes past (UTC): a conversation goes within the hour after it expires. */
 export const RETENTION_SCHEDULE = '7 * * * *';
@@ -78,6 +79,8 @@ export function startRetentionJob(app: AppContext): RetentionJob {
     return job.running;
   };
   retentionJobs(app).current = job;
+  // Camera frames have a shorter life of their own (vision.webcam.persistFrames), on the same kind of schedule.
+  startCameraFramesJob(app);
   app.onClose(async () => {
     await job.task.destroy();
     await job.running;

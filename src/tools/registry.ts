@@ -28,6 +28,8 @@ export interface ToolResult {
   citations?: Array<{ title: string; url?: string | null; sourceId: string; excerpt?: string }>;
   /** Ends the conversation after this reply (end_conversation). */
   endConversation?: boolean;
+  /** Pictures the tool took (look_at_camera): given to the model as image parts after the tool results. */
+  images?: Array<{ mimeType: string; data: Buffer }>;
 }
 
 export interface AgentTool {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { conversations } from '../../../actors/conversation/index.js';
 import { chatCollections, widgetMessage, type ConversationRecord } from '../../chat/records.js';
 import { transcriptMarkdown } from '../../chat/transcript.js';
+import { teamMaySee } from '../../chat/camera.js';
 import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
@@ -150,7 +151,8 @@ export const conversationsModule: ApiModule = {
       async handler({ app, workspaceId, params }) {
         const file = await app.store.files.get(workspaceId, params.id);
         const rec = await chatCollections(app).attachments.findById(workspaceId, params.id);
-        if (!file || !rec) throw notFound('attachment');
+        // Camera frames taken while the bot did not share them with the team (vision.webcam.shareWithHumanAgents) stay hidden.
+        if (!file || !rec || !teamMaySee(rec)) throw notFound('attachment');
         return reply({
           status: 200,
           // Only re-encoded raster images are stored (the transport adds nosniff to every answer).

@@ -8,6 +8,9 @@ import { voiceSetup } from '../../chat/voice-setup.js';
 import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden } from '../../errors.js';
+import { publicCamera } from '../../chat/camera.js';
+import { cameraToolSource } from '../../chat/camera-tool.js';
+import { toolRegistry } from '../../tools/registry.js';
 import { extraRoute, type ApiModule } from '../define.js';
 
 const PUBLIC = { kind: 'public' } as const;
@@ -15,10 +18,15 @@ const PUBLIC = { kind: 'public' } as const;
 const Section = z.record(z.string(), z.unknown());
 const WidgetConfigResponse = z.object({
   botId: z.string(), version: z.number(), preview: z.boolean(), status: z.enum(['running', 'paused']),
-  identity: z.object({ agentName: z.string(), role: z.string(), mode: z.string() }),
+  identity: z.object({ agentName: z.string(), role: z.string(), mode: z.string(), language: z.string(), languagePolicy: z.string() }),
   welcome: z.object({ message: z.string(), suggestedPrompts: z.array(z.string()) }),
   texts: Section, greeting: Section, appearance: Section, face: Section,
   uploads: z.object({ enabled: z.boolean(), maxPerMessage: z.number(), maxMB: z.number() }),
+  /** The camera button (vision.webcam), when the bot can see what it shows. */
+  webcam: z.object({
+    enabled: z.boolean(), mode: z.enum(['per_turn', 'continuous', 'on_demand']).optional(), maxFps: z.number().optional(), maxWidth: z.number().optional(),
+    consentText: z.string().optional(), privacyUrl: z.string().optional(),
+  }),
   behavior: Section, maxMessageChars: z.number(), voice: z.object({
     enabled: z.boolean(), mode: z.enum(['realtime', 'cascade', 'hosted_agent']), pushToTalk: z.enum(['off', 'allowed', 'only']), bargeIn: z.boolean(),
   }),
@@ -31,7 +39,10 @@ export const widgetModule: ApiModule = {
   name: 'widget',
   sockets: (app) => [widgetChatSocket(app)],
   // Page tools run in the visitor's browser over the chat socket.
-  start: (app) => setPageToolBridge(app, visitorRequests(app)),
+  start: (app) => {
+    setPageToolBridge(app, visitorRequests(app));
+    toolRegistry(app).addSource(cameraToolSource);
+  },
   routes: [
     extraRoute({
       method: 'GET', path: '/widget/v1/bots/{id}/config', access: PUBLIC, tag: 'Widget', cors: true,
@@ -46,12 +57,13 @@ export const widgetModule: ApiModule = {
         const setup = c.voice.enabled ? await voiceSetup(app, chat.bot.workspaceId, c, chat.bot._id) : { error: 'off' };
         return {
           botId: chat.bot._id, version: chat.version, preview: chat.preview, status: chat.bot.status,
-          identity: { agentName: c.identity.agentName, role: c.identity.role, mode: c.security.identity.mode },
+          identity: { agentName: c.identity.agentName, role: c.identity.role, mode: c.security.identity.mode, language: c.identity.language, languagePolicy: c.identity.languagePolicy },
           welcome: { message: renderField('welcome.message', c.welcome.message, ctx), suggestedPrompts: c.welcome.suggestedPrompts },
           texts: { ...c.texts, offline: renderField('texts.offline', c.texts.offline, ctx) },
           greeting: { ...c.greeting, text: renderField('greeting.text', c.greeting.text, ctx) },
           appearance: c.appearance, face: c.face,
           uploads: { enabled: c.vision.uploads.enabled && !!chat.brain?.canSee, maxPerMessage: c.vision.uploads.maxPerMessage, maxMB: c.vision.uploads.maxMB },
+          webcam: publicCamera(chat, (text) => renderField('vision.webcam.consentText', text, ctx)),
           behavior: {
             feedback: c.behavior.feedback, citations: c.behavior.citations, newConversation: c.behavior.newConversation,
             transcriptDownload: c.behavior.transcriptDownload, poweredBy: c.behavior.poweredBy,
