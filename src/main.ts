@@ -28,10 +28,17 @@ try {
   throw err;
 }
 const running = server;
+const { readiness } = await import('./ops/readiness.js');
+/**
+ * Graceful stop, made visible: /readyz answers 503 at once, requests are still served for SHUTDOWN_DELAY_MS (so
+ * load balancers move new visitors away), then sockets close, actors drain and stores close, all within 15 s more.
+ */
 const stop = async (signal: string) => {
-  running.app.log.info({ signal }, 'shutting down');
-  const force = setTimeout(() => process.exit(1), 15_000);
+  running.app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: not ready any more');
+  readiness(running.app).beginDrain();
+  const force = setTimeout(() => { running.app.log.error('shutdown took too long; exiting'); process.exit(1); }, config.shutdownDelayMs + 15_000);
   force.unref();
+  if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));
   await running.close();
   process.exit(0);
 };

@@ -16,12 +16,17 @@ import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
 import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
+import { instrumentStore } from './metrics/store.js';
+import { mountOperations } from './ops/routes.js';
+import { readiness } from './ops/readiness.js';
 
 export interface RunningServer {
   app: AppContext;
   http: HttpServer;
   port: number;
   url: string;
+  /** The metrics listener's port (METRICS_PORT), null without one. */
+  metricsPort: number | null;
   /** Graceful stop: stop accepting, close sockets, run close hooks (actors drain), close stores. */
   close(): Promise<void>;
 }
@@ -60,7 +65,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     stores = await openStores(config, log);
     const { store, vectors } = stores;
     const app: AppContext = {
-      config, log, clock, store, vectors,
+      config, log, clock, store: instrumentStore(store), vectors,
       events: new EventBus(store, clock, log),
       secretKey: deriveKey(serverSecret(config, log)),
       onClose: (fn) => { closers.push(fn); },
@@ -69,6 +74,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     const modules = [systemModule(() => openApi!), ...(await apiModules())];
     const api = buildApi(app, modules);
     openApi = buildOpenApi(api, config.publicUrl);
+    const metricsPort = await mountOperations(app, api.router, config);
     for (const m of modules) await m.start?.(app);
     startRetentionJob(app);
     const server = createHttpServer({
@@ -77,11 +83,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     });
     http = server;
     const port = await server.listen(config.host, config.port);
-    log.info({ port, url: config.publicUrl }, 'server listening');
+    readiness(app).markStarted();
+    log.info({ port, url: config.publicUrl, metricsPort }, 'server listening');
     let closing: Promise<void> | null = null;
     return {
-      app, http: server, port, url: `http://127.0.0.1:${port}`,
+      app, http: server, port, url: `http://127.0.0.1:${port}`, metricsPort,
       close() {
+        readiness(app).beginDrain();
         closing ??= shutdown().then(() => log.info('server stopped'));
         return closing;
       },

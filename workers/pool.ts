@@ -125,6 +125,9 @@ const lanes: Partial<Record<Lane, LaneState>> = {};
 const onStart = new Map<number, () => void>();
 let nextId = 1;
 let sharpLoaded: Promise<unknown> | undefined;
+/** Told of every settled task (metrics: src/metrics/samplers.ts); null when nobody listens. */
+let taskObserver: ((task: TaskName, outcome: 'ok' | 'error', ms: number) => void) | null = null;
+export function observeTasks(fn: typeof taskObserver): void { taskObserver = fn; }
 
 function limitsOf(tasks: typeof TASKS): Record<TaskName, number> {
   return Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n, t.timeLimitMs])) as Record<TaskName, number>;
@@ -217,9 +220,12 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
     timer = setTimeout(() => { timedOut = true; stop.abort(new TaskTimeoutError(name, limitMs)); }, limitMs);
   });
   state.inFlight++;
+  const submittedAt = performance.now();
+  let outcome: 'ok' | 'error' = 'error';
   try {
     const envelope: TaskEnvelope<TaskPayload<N>> = { id, payload };
     const raw: unknown = await state.pool.run(envelope, { filename: taskUrl(name), signal: stop.signal, transferList: opts.transferList });
+    outcome = 'ok';
     return (revive[name] as (r: unknown) => TaskResult<N>)(raw);
   } catch (err) {
     if (timedOut) { state.ended++; throw new TaskTimeoutError(name, limitMs); }
@@ -231,6 +237,7 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
     state.completed++;
     onStart.delete(id);
     opts.signal?.removeEventListener('abort', onAbort);
+    taskObserver?.(name, outcome, performance.now() - submittedAt);
   }
 }
 

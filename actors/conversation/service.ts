@@ -42,7 +42,7 @@ export class ConversationService {
     this.hub = chatHub(app);
     this.registry = new ActorRegistry<ConversationActor>({
       factory: (id, ctx) => new ConversationActor(id, ctx, app, this.hub),
-      clock: app.clock, log: app.log, idleMs: ACTOR_IDLE_MS,
+      clock: app.clock, log: app.log, idleMs: ACTOR_IDLE_MS, kind: 'conversation',
     });
     this.newConversations = new RateLimiter(app.clock, 3600_000);
     this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });

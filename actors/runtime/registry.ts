@@ -17,6 +17,8 @@ export interface ActorRegistryOptions<A extends AnyActor> {
   log: ActorLogger;
   /** An actor with no message for this long (and nothing queued or running) is stopped and forgotten. */
   idleMs: number;
+  /** What the actors are ("conversation", "workspace"): the label their metrics carry. */
+  kind?: string;
 }
 
 export interface ActorRegistryMetrics {
@@ -29,6 +31,9 @@ export interface ActorRegistryMetrics {
   /** Actors stopped for being idle since the registry was made. */
   passivated: number;
 }
+
+/** Registries not yet stopped, for metrics (src/metrics/samplers.ts reads them when scraped). */
+export const liveRegistries = new Set<ActorRegistry<AnyActor>>();
 
 interface Entry<A> {
   actor: A;
@@ -50,6 +55,7 @@ export class ActorRegistry<A extends AnyActor> {
   private created = 0;
   private passivated = 0;
   private closed = false;
+  readonly kind: string;
 
   constructor(options: ActorRegistryOptions<A>) {
     if (!Number.isFinite(options.idleMs) || options.idleMs <= 0) throw new TypeError(`registry option idleMs must be a positive number, got ${options.idleMs}`);
@@ -57,6 +63,8 @@ export class ActorRegistry<A extends AnyActor> {
     this.clock = options.clock;
     this.log = options.log;
     this.idleMs = options.idleMs;
+    this.kind = options.kind ?? 'actor';
+    liveRegistries.add(this);
   }
 
   /** Returns the live actor for `id`, creating and starting one if needed. Throws once stopAll has begun. */
@@ -94,6 +102,7 @@ export class ActorRegistry<A extends AnyActor> {
   /** Graceful shutdown: refuses new actors, stops every actor after its mailbox drains, waits for all. */
   async stopAll(): Promise<void> {
     this.closed = true;
+    liveRegistries.delete(this);
     for (const [id, entry] of [...this.entries]) this.retire(id, entry);
     await Promise.all([...this.stopping.values()]);
   }

@@ -4,6 +4,7 @@ import type { ToolCall } from '../providers/index.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolResult } from '../tools/registry.js';
 import { untrusted } from './prompt.js';
+import { recordToolCall } from '../metrics/record.js';
 import type { ConversationRecord, ToolCallRecord } from './records.js';
 
 /** What running one tool call needs from the reply (text agent loop or voice session) that asked for it. */
@@ -77,6 +78,7 @@ export async function runToolCall(input: ToolCallInput, tool: AgentTool | undefi
     _id: newId('tc', started), workspaceId: conv.workspaceId, conversationId: conv._id, botId: conv.botId, messageId: input.messageId,
     round, name: call.name, arguments: call.arguments, result: content, isError, durationMs: Math.round(performance.now() - t0), createdAt: started,
   };
+  recordToolCall(tool?.source, isError, rec.durationMs);
   return { rec, content, result };
 }
 

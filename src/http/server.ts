@@ -11,6 +11,7 @@ import { IncomingRequest } from './request.js';
 import type { HttpResponse } from './types.js';
 import { attachSocket, type SocketRegistry } from './sockets.js';
 import type { SocketEndpoint } from './types.js';
+import { recordHttp } from '../metrics/record.js';
 
 export interface HttpServerOptions {
   logger: Logger;
@@ -84,6 +85,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const requestId = newRequestId(headers['x-request-id']);
     const request = new IncomingRequest(method, path, req.getQuery() ?? '', headers, clientIp(res, headers, opts.trustProxy), requestId, log);
     let done = false;
+    /** The metrics label: the route's pattern, never the path (which holds ids). */
+    let operation = 'unmatched';
     inFlight++;
     res.onAborted(() => { done = true; request.abort(); inFlight--; accessLog.info({ requestId, method, path, aborted: true }, 'request aborted'); });
 
@@ -109,7 +112,9 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         for (const c of answer.cookies ?? []) res.writeHeader('Set-Cookie', c);
         if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(bytes)); else res.end(bytes);
       });
-      accessLog.info({ requestId, method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      const ms = performance.now() - started;
+      recordHttp(operation, status, ms);
+      accessLog.info({ requestId, method, path, status, ms: Math.round(ms * 10) / 10 }, 'request');
     };
 
     const match = opts.router.match(method === 'OPTIONS' && headers['access-control-request-method'] ? headers['access-control-request-method'].toUpperCase() : method, path);
@@ -118,6 +123,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       return finish({ ...errorToResponse(new ApiError('bad_request', 405, `method ${method} is not allowed on ${path}; use ${match.allowed.join(', ')}`), log), headers: { Allow: match.allowed.join(', ') } }, null);
     }
     const { route, params } = match;
+    operation = `${route.method} ${route.pattern}`;
     request.params = params;
     const corsOrigin = route.options.cors && headers.origin ? headers.origin : null;
     if (method === 'OPTIONS') {

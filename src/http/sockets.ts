@@ -5,6 +5,7 @@ import { parseCookies } from './cookies.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import { clientIp, newRequestId } from './server.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from './types.js';
+import { recordSocket, socketEndpoint } from '../metrics/record.js';
 
 export interface SocketRegistry { open: Set<SocketConn<unknown>> }
 
@@ -45,6 +46,7 @@ class Conn implements SocketConn<unknown> {
 
 /** Mounts one WebSocket endpoint. Upgrade checks may be async; headers are read before the first await. */
 export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean): void {
+  const endpoint = socketEndpoint(ep.path);
   app.ws<UserData>(ep.path, {
     maxPayloadLength: ep.maxPayloadBytes ?? 64 * 1024,
     idleTimeout: ep.idleTimeoutSec ?? 60,
@@ -89,6 +91,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       const conn = new Conn(ws, ud.data, ud.ip);
       ud.conn = conn;
       registry.open.add(conn);
+      recordSocket(endpoint, 1);
       try { ep.open(conn); } catch (err) { log.error({ err, path: ep.path }, 'socket open handler failed'); conn.close(1011, 'internal error'); }
     },
     message: (ws, message, isBinary) => {
@@ -104,6 +107,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       if (!conn) return;
       conn.closed = true;
       registry.open.delete(conn);
+      recordSocket(endpoint, -1);
       try { ep.close(conn, code, Buffer.from(message).toString('utf8')); } catch (err) { log.error({ err, path: ep.path }, 'socket close handler failed'); }
     },
   });

@@ -7,6 +7,7 @@ import { indexDocument, knowledgeCollections, removeDocuments, COLLECTIONS } fro
 import { sniffDocumentType } from './parse.js';
 import type { IngestJob, JobItem, KnowledgeSource } from './types.js';
 import { canonicalUrl, fetchPage, loadRobots, pageType, parseSitemap, sameSite, type Robots } from './web.js';
+import { recordKnowledgeJob } from '../metrics/record.js';
 
 /** Pages fetched at once per source (the HostLimiter also caps requests per host across sources). */
 export const CRAWL_CONCURRENCY = 2;
@@ -79,9 +80,10 @@ export class IngestRunner {
 
   private launch(job: IngestJob): void {
     const controller = new AbortController();
+    recordKnowledgeJob('started');
     const done = this.loop(job, controller.signal)
       .catch((err) => this.app.log.error({ err, sourceId: job.sourceId }, 'knowledge ingestion failed'))
-      .finally(() => { if (this.running.get(job.sourceId)?.controller === controller) this.running.delete(job.sourceId); });
+      .finally(() => { recordKnowledgeJob('ended', job.status); if (this.running.get(job.sourceId)?.controller === controller) this.running.delete(job.sourceId); });
     this.running.set(job.sourceId, { controller, done });
   }
 

@@ -4,6 +4,7 @@ import { OpenAiAdapter } from './openai.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible.js';
 import { SpeechAdapter } from './speech.js';
 import type { ProviderAdapter, ProviderConnection, ProviderOptions } from './types.js';
+import { instrumentProvider } from '../metrics/provider.js';
 
 export type * from './types.js';
 export { catalog, catalogEntry, type CatalogEntry } from './catalog.js';
@@ -15,11 +16,11 @@ export function createProvider(conn: ProviderConnection, opts: ProviderOptions =
   switch (conn.kind) {
     case 'openai_compatible':
       if (!conn.baseUrl) throw invalid('baseUrl: required for an OpenAI-compatible provider, e.g. http://localhost:11434/v1');
-      return new OpenAiCompatibleAdapter(conn, opts);
+      return instrumentProvider(new OpenAiCompatibleAdapter(conn, opts));
     case 'openai':
-      return new OpenAiAdapter(conn, opts);
+      return instrumentProvider(new OpenAiAdapter(conn, opts));
     case 'gemini':
-      return new GeminiAdapter(conn, opts);
+      return instrumentProvider(new GeminiAdapter(conn, opts));
     case 'speech':
       return new SpeechAdapter(conn, opts);
     default:

@@ -16,7 +16,7 @@ export const workspaceActors = perApp((app: AppContext) => {
   const hub = liveHub(app);
   const registry = new ActorRegistry<WorkspaceActor>({
     factory: (id, ctx) => new WorkspaceActor(id, ctx, app, hub, handoffTimedOut),
-    clock: app.clock, log: app.log, idleMs: WORKSPACE_IDLE_MS,
+    clock: app.clock, log: app.log, idleMs: WORKSPACE_IDLE_MS, kind: 'workspace',
   });
   app.onClose(() => registry.stopAll());
   return registry;

@@ -24,6 +24,7 @@ import {
   type DeliveryRecord, type EndpointRecord,
 } from './records.js';
 import { webhookBody, webhookHeaders } from './signature.js';
+import { recordWebhookAttempt } from '../../metrics/record.js';
 
 export interface DispatcherOptions {
   maxInFlight?: number;
@@ -300,6 +301,7 @@ export class WebhookDispatcher {
     const ok = o.error === null;
     const attempts = d.attempts + 1;
     const finished = ok || attempts >= MAX_TRIES;
+    recordWebhookAttempt(ok ? 'delivered' : finished ? 'failed' : 'retrying', o.durationMs);
     await this.deliveries.updateOne({ workspaceId: d.workspaceId, _id: d._id }, {
       $set: {
         attempts, statusCode: o.statusCode, response: o.response, error: o.error, lastAttemptAt: now,

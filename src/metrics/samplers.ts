@@ -1,0 +1,50 @@
+/** Gauges read at scrape time from the parts that hold the numbers (nothing is counted on the hot path). */
+import { performance } from 'node:perf_hooks';
+import { liveRegistries } from '../../actors/runtime/registry.js';
+import { observeTasks, poolStats } from '../../workers/pool.js';
+import type { AppContext } from '../app.js';
+import { deliveriesCollection } from '../events/webhooks/records.js';
+import { voiceSessions } from '../../actors/voice/index.js';
+import { recordTask } from './record.js';
+import { addSampler, sampled } from './registry.js';
+
+let processSamplers: (() => void) | null = null;
+
+/** Process-wide sources (actors, event loop, worker pool): installed once. */
+function installProcessSamplers(): void {
+  if (processSamplers) return;
+  let lastElu = performance.eventLoopUtilization();
+  const offActors = addSampler(() => {
+    for (const r of liveRegistries) {
+      const { actors, queued } = r.metrics();
+      sampled.actorsAlive.inc({ kind: r.kind }, actors);
+      sampled.mailboxDepth.inc({ kind: r.kind }, queued);
+    }
+  });
+  const offLoop = addSampler(() => {
+    const elu = performance.eventLoopUtilization();
+    sampled.loopUtilization.set(performance.eventLoopUtilization(elu, lastElu).utilization);
+    lastElu = elu;
+  });
+  const offPool = addSampler(() => {
+    for (const [lane, s] of Object.entries(poolStats())) {
+      sampled.poolQueue.set({ lane }, s.queued);
+      sampled.poolThreads.set({ lane }, s.threads);
+      sampled.poolRunning.set({ lane }, s.running);
+    }
+  });
+  observeTasks(recordTask);
+  processSamplers = () => { offActors(); offLoop(); offPool(); observeTasks(null); };
+}
+
+/** Sources of one server (its webhook queue); removed when the server closes. */
+export function installAppSamplers(app: AppContext): void {
+  installProcessSamplers();
+  const deliveries = deliveriesCollection(app.store);
+  const off = addSampler(async () => {
+    // Only waiting records have a next try time (served by the scheduler's index).
+    sampled.voiceSessions.inc(voiceSessions(app).live);
+    sampled.webhookQueue.inc(await deliveries.count({ nextAttemptAt: { $gte: 0 } }, { crossWorkspace: true }));
+  });
+  app.onClose(off);
+}
