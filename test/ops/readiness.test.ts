@@ -1,0 +1,81 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer } from '../helpers/server.js';
+import { readiness } from '../../src/ops/readiness.js';
+
+// Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers
+// during SHUTDOWN_DELAY_MS, then exits 0) and when the store is lost.
+
+test('a started server is ready, and a check added by another part counts', async () => {
+  const s = await startTestServer();
+  try {
+    const ok = await s.request('GET', '/readyz');
+    assert.is(ok.status, 200);
+    assert.equal(ok.body.ready, true);
+    assert.equal(Object.keys(ok.body.checks).sort(), ['draining', 'startup', 'store']);
+    readiness(s.app).add('coordination', () => 'Redis at redis://127.0.0.1:1 does not answer');
+    const bad = await s.request('GET', '/readyz');
+    assert.is(bad.status, 503);
+    assert.equal(bad.body.checks.coordination, { ok: false, problem: 'Redis at redis://127.0.0.1:1 does not answer' });
+    assert.match(bad.body.error.message, /coordination: Redis/);
+  } finally {
+    await s.stop();
+  }
+});
+
+test('a lost store makes the server not ready, naming the store', async () => {
+  const s = await startTestServer();
+  await s.app.store.close();
+  const res = await s.request('GET', '/readyz');
+  assert.is(res.status, 503);
+  assert.is(res.body.checks.store.ok, false);
+  assert.ok(res.body.checks.store.problem.length > 0);
+  assert.is(res.body.checks.draining.ok, true);
+  await s.stop().catch(() => { /* the store is already closed */ });
+});
+
+test('on SIGTERM the process stops being ready at once, still answers during the delay, and exits 0', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-ready-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test', SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789', SHUTDOWN_DELAY_MS: '1500' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no start within 20 s: ${out}`)), 20_000);
+      child.stdout.on('data', (c) => {
+        out += c;
+        const m = /"port":(\d+)[^\n]*server listening/.exec(out);
+        if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      });
+    });
+    const base = `http://127.0.0.1:${port}`;
+    assert.is((await fetch(`${base}/readyz`)).status, 200);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const t0 = Date.now();
+    child.kill('SIGTERM');
+    let draining: any = null;
+    while (Date.now() - t0 < 1200) {
+      const r = await fetch(`${base}/readyz`);
+      if (r.status === 503) { draining = await r.json(); break; }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(draining, 'readyz answered 503 during the delay');
+    assert.is(draining.checks.draining.ok, false);
+    assert.is((await fetch(`${base}/healthz`)).status, 200, 'requests are still served during the delay');
+    const code = await exited;
+    assert.is(code, 0);
+    const took = Date.now() - t0;
+    assert.ok(took >= 1400 && took < 15_000, `exited after ${took} ms`);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test.run();
