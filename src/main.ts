@@ -19,7 +19,17 @@ try {
 }
 
 // Imported only now: on a runtime it cannot load on, uWebSockets.js's loader names the wrong cause.
-const { startServer } = await import('./server.js');
+const { startServer, serverSecret } = await import('./server.js');
+if (config.workers > 1 && !config.group) {
+  // WORKERS: this process only starts and watches the group's workers (src/scale/supervisor.ts).
+  const { superviseWorkers } = await import('./scale/supervisor.js');
+  const { createLogger } = await import('./log.js');
+  const cfg = config;
+  await superviseWorkers(cfg, () => { serverSecret(cfg, createLogger(cfg.logLevel)); }).catch((err) => {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  });
+} else {
 let server;
 try {
   server = await startServer(config);
@@ -44,3 +54,6 @@ const stop = async (signal: string) => {
 };
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
+// A worker leaves with its supervisor (even one killed with -9): no orphan keeps serving the shared folder.
+if (config.group) process.once('disconnect', () => void stop('supervisor gone'));
+}

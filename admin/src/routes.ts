@@ -19,14 +19,23 @@ export interface Area {
 }
 
 export const AREAS: Area[] = [
+  { path: 'start', text: 'Get started', minRole: 'admin', group: 'Build', load: () => import('./pages/start/index.js').then((m) => m.default) },
   { path: 'bots', text: 'Bots', minRole: 'viewer', group: 'Build', load: () => import('./pages/bots-area.js').then((m) => m.default) },
-  { path: 'conversations', text: 'Conversations', minRole: 'viewer', group: 'Chat', load: () => import('./pages/conversations-area.js').then((m) => m.default) },
-  { path: 'live', text: 'Live', minRole: 'viewer', group: 'Chat', load: () => import('./pages/live.js').then((m) => m.default) },
+  { path: 'try', text: 'Try it', minRole: 'viewer', group: 'Build', load: () => import('./pages/try/index.js').then((m) => m.default) },
+  { path: 'providers', text: 'Providers', minRole: 'viewer', group: 'Build', load: () => import('./pages/providers/index.js').then((m) => m.default) },
+  { path: 'faces', text: 'Faces', minRole: 'viewer', group: 'Build', load: () => import('./pages/faces/index.js').then((m) => m.default) },
+  { path: 'inbox', text: 'Inbox', minRole: 'viewer', group: 'Chat', load: () => import('./pages/inbox/index.js').then((m) => m.default) },
   { path: 'leads', text: 'Leads', minRole: 'viewer', group: 'Chat', load: () => import('./pages/leads.js').then((m) => m.default) },
   { path: 'knowledge', text: 'Knowledge', minRole: 'viewer', group: 'Build', load: () => import('./pages/knowledge/index.js').then((m) => m.default) },
   { path: 'tools', text: 'Tools', minRole: 'viewer', group: 'Build', load: () => import('./pages/tools/index.js').then((m) => m.default) },
+  { path: 'webhooks', text: 'Webhooks', minRole: 'admin', group: 'Workspace', load: () => import('./pages/webhooks/index.js').then((m) => m.default) },
   { path: 'team', text: 'Team', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/team.js').then((m) => m.default) },
   { path: 'tokens', text: 'API tokens', minRole: 'admin', group: 'Workspace', load: () => import('./pages/tokens.js').then((m) => m.default) },
+  { path: 'settings', text: 'Settings', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/settings.js').then((m) => m.default) },
+  { path: 'audit', text: 'Audit log', minRole: 'admin', group: 'Workspace', load: () => import('./pages/audit.js').then((m) => m.default) },
 ];
 
-export const areaOf = (path: string | undefined): Area | undefined => AREAS.find((a) => a.path === path);
+/** Old addresses that still work: the inbox replaced the conversations list and the live feed. */
+const ALIASES: Record<string, string> = { conversations: 'inbox', live: 'inbox' };
+
+export const areaOf = (path: string | undefined): Area | undefined => AREAS.find((a) => a.path === (path && ALIASES[path] ? ALIASES[path] : path));

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staticFolder } from '../../http/static.js';
 import { extraRoute, reply, type ApiModule } from '../define.js';
+import { chatPageRoutes } from './chat-page.js';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -42,6 +43,7 @@ export function systemModule(getOpenApi: () => Record<string, unknown>): ApiModu
   return {
     name: 'system',
     routes: [
+      ...chatPageRoutes,
       extraRoute({ method: 'GET', path: '/api/openapi.json', access: { kind: 'public' }, tag: 'System', summary: 'OpenAPI 3.1 description of this API',
         response: z.record(z.string(), z.unknown()).describe('an OpenAPI 3.1 document'),
         handler: () => reply({ headers: { 'Cache-Control': 'no-cache' }, body: getOpenApi() }) }),
