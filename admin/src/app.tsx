@@ -21,14 +21,16 @@ export function App() {
   const route = useRoute();
   const [boot, setBoot] = useState<Boot>({ kind: 'loading', error: null });
 
-  const signIn = (me: Me) => {
+  /** `firstRun`: just set up, so the guided path (#/start) comes next. */
+  const signIn = (me: Me, firstRun = false) => {
     setCsrfToken(me.csrfToken);
     setBoot((b) => {
       if (b.kind === 'signed-in') b.session.live.stop();
       return { kind: 'signed-in', session: sessionOf(me, new LiveClient()) };
     });
     const at = parts()[0];
-    if (at === undefined || at === 'setup' || at === 'login' || at === 'invite') go('/bots');
+    if (firstRun) go('/start');
+    else if (at === undefined || at === 'setup' || at === 'login' || at === 'invite') go('/bots');
   };
   const signOut = () => {
     setCsrfToken('');
@@ -51,7 +53,7 @@ export function App() {
   if (boot.kind === 'loading') return <main class="center"><Loading error={boot.error} /></main>;
   // The setup and sign-in screens share one frame: the product's name above a card.
   if (route[0] === 'invite' && route[1]) return <main class="center"><InvitePage token={route[1]} onSignedIn={signIn} /></main>;
-  if (boot.kind === 'setup') return <main class="center"><SetupPage onSignedIn={signIn} /></main>;
+  if (boot.kind === 'setup') return <main class="center"><SetupPage onSignedIn={(me) => signIn(me, true)} /></main>;
   if (boot.kind === 'signed-out') return <main class="center"><LoginPage onSignedIn={signIn} /></main>;
 
   const logout = async () => {

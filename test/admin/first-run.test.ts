@@ -1,0 +1,110 @@
+/**
+ * The first run as a new user meets it: an empty data folder, `/` leads to the panel, set up, connect a provider
+ * (the fake as an OpenAI-compatible server), choose a model, create a bot from a template with a business name,
+ * and get a reply on the try-it step; then the embed snippet is there to copy. axe-clean, screenshots.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Frame, Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildWidget } from '../widget/build.js';
+import { expectAxeClean, screenshots } from './axe.js';
+import { startAdminBrowser, type AdminBrowser } from './world.js';
+
+const SHOTS = '/tmp/shots/admin';
+let server: TestServer;
+let fake: FakeOpenAI;
+let b: AdminBrowser;
+let page: Page;
+
+test.before(async () => {
+  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI(), buildWidget()]) as [TestServer, FakeOpenAI, unknown];
+  b = await startAdminBrowser(server);
+  page = await b.open();
+});
+test.after(async () => {
+  await b?.close();
+  await server?.stop();
+  await fake?.close();
+});
+
+test('/ leads to the panel, which asks to set up the server', async () => {
+  await page.goto(`${server.url}/`);
+  assert.match(page.url(), /\/admin\/$/);
+  await page.locator('form[name="setup"]').waitFor();
+  await expectAxeClean(page, 'setup');
+  await screenshots(page, SHOTS, 'setup');
+});
+
+test('after setup the guided path starts with a catalog of real providers', async () => {
+  await page.fill('form[name="setup"] input[name="workspaceName"]', 'Acme');
+  await page.fill('form[name="setup"] input[name="name"]', 'Olivia Owner');
+  await page.fill('form[name="setup"] input[name="email"]', 'owner@example.com');
+  await page.fill('form[name="setup"] input[name="password"]', 'correct horse battery');
+  await page.click('form[name="setup"] button[type="submit"]');
+  await page.locator('h1', { hasText: 'Set up your first bot' }).waitFor();
+  assert.match(page.url(), /#\/start$/);
+  const tiles = await page.locator('.catalog h3').allTextContents();
+  for (const name of ['OpenAI', 'Google Gemini', 'OpenAI-compatible server']) assert.ok(tiles.includes(name), tiles.join(', '));
+  await expectAxeClean(page, 'start: catalog');
+  await screenshots(page, SHOTS, 'start-catalog');
+});
+
+test('a wrong key is refused at the key field, and local servers are explained', async () => {
+  await page.click('button:has-text("Connect OpenAI-compatible server")');
+  const form = page.locator('form[name="connect"]');
+  assert.match(await form.textContent() ?? '', 'ALLOW_PRIVATE_NETWORK');
+  await form.locator('input[name="baseUrl"]').fill(fake.baseUrl);
+  await form.locator('input[name="apiKey"]').fill('wrong-key');
+  await form.locator('button[type="submit"]').click();
+  const err = form.locator('.field-error');
+  await err.waitFor();
+  assert.match(await err.textContent() ?? '', /refused this key/);
+  assert.is(await form.locator('input[name="apiKey"]').getAttribute('aria-invalid'), 'true');
+  await expectAxeClean(page, 'start: key refused');
+  await screenshots(page, SHOTS, 'start-connect-error');
+});
+
+test('the right key connects, and the connection lists its models to choose from', async () => {
+  const form = page.locator('form[name="connect"]');
+  await form.locator('input[name="apiKey"]').fill(fake.apiKey);
+  await form.locator('button[type="submit"]').click();
+  await page.locator('select[name="model"]').waitFor();
+  const options = await page.locator('select[name="model"] option').allTextContents();
+  assert.ok(options.some((o) => o.startsWith('gpt-4o-mini')), options.join(', '));
+  assert.not.ok(options.some((o) => o.includes('whisper') || o.includes('embedding')), 'only chat models are offered');
+  await expectAxeClean(page, 'start: model and bot');
+  await screenshots(page, SHOTS, 'start-create-bot');
+});
+
+test('a bot from a template with the business name is published, and answers on the try-it step', async () => {
+  await page.selectOption('select[name="model"]', 'gpt-4o-mini');
+  await page.check('input[name="templateId"][value="customer-support"]');
+  await page.fill('input[name="businessName"]', 'Acme Bikes');
+  await page.click('form[name="create-bot"] button[type="submit"]');
+  await page.locator('h1', { hasText: 'is ready' }).waitFor();
+  const botId = page.url().split('#/start/bot/')[1]!;
+  const chat = await chatFrame(page);
+  const welcome = await chat.locator('.m.welcome').textContent();
+  assert.is(welcome, "Hi! I'm Ava from Acme Bikes. What can I help you with?");
+  fake.script({ text: 'We sell and repair bikes.' });
+  await chat.fill('.cp textarea', 'What do you do?');
+  await chat.press('.cp textarea', 'Enter');
+  await chat.locator('.m.assistant[data-role="assistant"]', { hasText: 'We sell and repair bikes.' }).waitFor();
+  const snippet = await page.locator('#embed pre.snippet').first().textContent();
+  assert.match(snippet ?? '', `data-bot-id="${botId}"`);
+  await expectAxeClean(page, 'start: try it', { exclude: ['iframe'] });
+  await screenshots(page, SHOTS, 'start-try');
+  assert.equal(b.errors, []);
+});
+
+/** The try-it iframe's document once the widget drew its composer. */
+async function chatFrame(p: Page): Promise<Frame> {
+  const handle = await p.locator('iframe.try-frame').elementHandle();
+  const frame = (await handle!.contentFrame())!;
+  await frame.locator('.cp textarea').waitFor({ timeout: 15_000 });
+  return frame;
+}
+
+test.run();
