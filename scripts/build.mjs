@@ -36,6 +36,18 @@ const esb = { bundle: true, minify: true, format: 'esm', target: ['es2020'], jsx
 const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
 const widgetDir = join(out, 'public/widget');
 const define = {};
+// Interface languages other than English (widget/src/i18n.ts): minified JSON named by content; the loader is
+// given their names.
+const i18n = {};
+const i18nDir = join(root, 'widget/i18n');
+for (const f of existsSync(i18nDir) ? readdirSync(i18nDir).filter((n) => n.endsWith('.json')) : []) {
+  const json = JSON.stringify(JSON.parse(readFileSync(join(i18nDir, f), 'utf8')));
+  const name = `i18n/${f.slice(0, -5)}.${hashOf(json)}.json`;
+  mkdirSync(join(widgetDir, 'i18n'), { recursive: true });
+  writeFileSync(join(widgetDir, name), json);
+  i18n[f.slice(0, -5)] = name;
+}
+define.__I18N__ = JSON.stringify(i18n);
 let bundles = 0;
 for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
   if (!existsSync(join(root, entry))) continue;

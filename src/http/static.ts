@@ -12,7 +12,7 @@ const TYPES: Record<string, string> = {
 /** Types worth compressing (images and fonts already are). */
 const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt']);
 /** A name with a content hash (scripts/build.mjs: chat.3f9a1c2b.js) never changes content: cached for a year. */
-const HASHED = /\.[0-9A-Za-z_-]{8,}\.(js|css|mjs)$/;
+const HASHED = /\.[0-9A-Za-z_-]{8,}\.(js|css|mjs|json)$/;
 const YEAR = 'public, max-age=31536000, immutable';
 
 interface Cached { data: Buffer; br: Buffer | null; gz: Buffer | null; type: string; etag: string; cache: string }

@@ -6,7 +6,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +29,16 @@ export async function buildWidget(): Promise<Record<Bundle, BundleSize>> {
   const sizes = {} as Record<Bundle, BundleSize>;
   const define: Record<string, string> = {};
   mkdirSync(widgetOut, { recursive: true });
+  // Interface languages, named by content as the build does; the loader is given their names.
+  const i18n: Record<string, string> = {};
+  mkdirSync(join(widgetOut, 'i18n'), { recursive: true });
+  for (const f of readdirSync(join(root, 'widget/i18n')).filter((n) => n.endsWith('.json'))) {
+    const json = JSON.stringify(JSON.parse(readFileSync(join(root, 'widget/i18n', f), 'utf8')));
+    const name = `i18n/${f.slice(0, -5)}.${createHash('sha256').update(json).digest('hex').slice(0, 10)}.json`;
+    put(name, Buffer.from(json));
+    i18n[f.slice(0, -5)] = name;
+  }
+  define.__I18N__ = JSON.stringify(i18n);
   // voice.js is loaded by chat.js, chat.js by the loader: each is built knowing the hashed name of the next.
   for (const [name, entry, names] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', '']] as const) {
     const r = await build({

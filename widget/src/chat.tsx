@@ -18,7 +18,10 @@ export function mount(core: Core): ChatHandle {
   // Inline fills the target element; the other layouts position themselves (fixed).
   if (core.cfg.appearance.layout === 'inline') box.style.cssText = 'height:100%';
   core.root.append(style, box);
-  const t = translator(core.cfg.texts.strings ?? {});
+  // The language's strings (src/i18n.ts), then the bot's own texts.strings over them.
+  const t = translator({ ...core.strings, ...(core.cfg.texts.strings ?? {}) });
+  box.lang = core.lang;
+  box.dir = core.dir;
   let session = new Session(core);
   let voice = new VoiceLink(core, session, t);
   let speak = new SpeakLink(core, session);

@@ -3,6 +3,7 @@
  * public config, draws the launcher and the greeting teaser inside a shadow root, and loads the chat UI
  * (chat.js) on first open - at once for the inline layout. It owns the page-facing API (window.ServiceChat).
  */
+import { loadLanguage } from './i18n.js';
 import { FONTS, MOBILE_QUERY, textOn } from './theme.js';
 import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, VoiceStartOptions, WidgetConfig } from './types.js';
 
@@ -28,6 +29,7 @@ let opened = false;
 let wantOpen = false;
 let timer = 0;
 let boots = 0;
+let stringsReady: Promise<void> = Promise.resolve();
 
 const store = (s: Storage, k: string, v?: string) => { try { return v === undefined ? s.getItem(k) : (s.setItem(k, v), v); } catch { return null; } };
 const emit = (e: ChatEvent, d?: any) => {
@@ -96,12 +98,15 @@ async function boot(o: BootOptions = {}): Promise<void> {
   const root = host.attachShadow({ mode: 'open' });
   root.innerHTML = `<style>${css(cfg)}</style>`;
   (target ?? doc.body).appendChild(host);
+  const language = loadLanguage(cfg, (f) => (script?.src ? new URL(f, script.src).href : `${base}/static/widget/${f}`));
   core = {
-    botId, base, cfg, root, identity, tools, previewToken: opts.previewToken,
+    botId, base, cfg, root, identity, tools, previewToken: opts.previewToken, lang: language.lang, dir: language.dir, strings: {},
     isOpen: () => opened,
     close: () => setOpen(false),
     emit,
   };
+  const c = core;
+  stringsReady = language.strings.then((s) => { c.strings = s; if (core === c) mark(opened); });
   const l = a.launcher;
   if (!target && l.type !== 'none') {
     launcher = el('button', `l ${l.type}${l.hideOnMobile ? ' hm' : ''}`);
@@ -154,7 +159,8 @@ function mark(open: boolean) {
   launcher.classList.toggle('on', open);
   if (launcher.className[2] == 'b') {
     launcher.innerHTML = open ? ICON_X : ICON_CHAT;
-    launcher.ariaLabel = (core!.cfg.texts.strings[open ? 'header.close' : 'launcher.open'] ?? (open ? 'Close chat' : 'Open chat')) + (unread ? ` (${unread})` : '');
+    const key = open ? 'header.close' : 'launcher.open';
+    launcher.ariaLabel = (core!.cfg.texts.strings[key] ?? core!.strings[key] ?? (open ? 'Close chat' : 'Open chat')) + (unread ? ` (${unread})` : '');
   }
 }
 
@@ -176,7 +182,7 @@ function chatModule(): Promise<any> {
 function loadChat(): Promise<ChatHandle | null> {
   const c = core;
   if (!c) return Promise.resolve(null);
-  return loading ??= chatModule().then((m) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
+  return loading ??= Promise.all([chatModule(), stringsReady]).then(([m]) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
     console.error('ServiceChat: could not load the chat', err);
     loading = null;
     return null;

@@ -29,7 +29,7 @@ export interface Appearance {
 export interface WidgetConfig {
   botId: string;
   status: string;
-  identity: { agentName: string; role: string; mode: 'off' | 'optional' | 'required' };
+  identity: { agentName: string; role: string; mode: 'off' | 'optional' | 'required'; language?: string; languagePolicy?: 'match_visitor' | 'fixed' };
   welcome: { message: string; suggestedPrompts: string[] };
   texts: { title: string; subtitle: string; placeholder: string; offline: string; strings: Record<string, string> };
   greeting: {
@@ -107,6 +107,10 @@ export interface Core {
   tools: Map<string, PageTool>;
   /** Sent with every widget request as `preview` when previewing the draft. */
   previewToken?: string;
+  /** The interface language (src/i18n.ts), its direction, and its strings once loaded ({} for English). */
+  lang: string;
+  dir: 'ltr' | 'rtl';
+  strings: Record<string, string>;
   isOpen(): boolean;
   close(): void;
   emit(event: ChatEvent, data?: unknown): void;

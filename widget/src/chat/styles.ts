@@ -48,21 +48,21 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .ib{border:0;background:none;color:inherit;cursor:pointer;width:32px;height:32px;border-radius:8px;font-size:18px;line-height:1;display:flex;align-items:center;justify-content:center}
 .ib:hover{background:rgba(127,127,127,.18)}
 .menu{position:absolute;right:10px;top:54px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.18);padding:4px;z-index:2;min-width:200px}
-.menu button{display:block;width:100%;text-align:left;border:0;background:none;color:inherit;padding:9px 12px;border-radius:6px;cursor:pointer;font-size:14px}
+.menu button{display:block;width:100%;text-align:start;border:0;background:none;color:inherit;padding:9px 12px;border-radius:6px;cursor:pointer;font-size:14px}
 .menu button:hover{background:var(--soft)}
 .ms{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}
-.m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}
+.m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}.m,.m p,.m li{unicode-bidi:plaintext}[dir=rtl] .send svg{transform:scaleX(-1)}
 .m.user{align-self:flex-end;background:var(--accent);color:var(--on);border-bottom-right-radius:4px}
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
 .m.pending{opacity:.7}.m.failed{opacity:.8;outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{color:inherit;font-weight:600}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
 .m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:right}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
-.md p,.md ul,.md ol,.md pre,.md blockquote,.md .tw{margin:0 0 8px}.md ul,.md ol{padding-left:20px}.md li+li{margin-top:2px}
+.md p,.md ul,.md ol,.md pre,.md blockquote,.md .tw{margin:0 0 8px}.md ul,.md ol{padding-inline-start:20px}.md li+li{margin-top:2px}
 .md a{color:inherit;text-decoration:underline}.md code{font-family:ui-monospace,Menlo,monospace;font-size:12.5px;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
 .md pre{background:rgba(127,127,127,.14);padding:8px 10px;border-radius:8px;overflow-x:auto;white-space:pre}.md pre code{background:none;padding:0}
-.md blockquote{border-left:3px solid var(--line);padding-left:10px;color:var(--muted)}.md hr{border:0;border-top:1px solid var(--line)}
-.tw{overflow-x:auto;max-width:100%}.md table{border-collapse:collapse;font-size:13px}.md th,.md td{border:1px solid var(--line);padding:4px 8px;text-align:left;white-space:nowrap}.md th{background:rgba(127,127,127,.1)}
+.md blockquote{border-inline-start:3px solid var(--line);padding-inline-start:10px;color:var(--muted)}.md hr{border:0;border-top:1px solid var(--line)}
+.tw{overflow-x:auto;max-width:100%}.md table{border-collapse:collapse;font-size:13px}.md th,.md td{border:1px solid var(--line);padding:4px 8px;text-align:start;white-space:nowrap}.md th{background:rgba(127,127,127,.1)}
 .md pre:focus-visible,.tw:focus-visible{outline:2px solid var(--accent)}
 .m img{display:block;max-width:100%;max-height:160px;border-radius:8px;margin-top:6px}
 .line{align-self:center;text-align:center;font-size:12px;color:var(--muted);max-width:90%}
@@ -75,7 +75,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .sp button{border:1px solid var(--accent);color:var(--fg);background:var(--bg);border-radius:999px;padding:6px 12px;cursor:pointer;font-size:13px}
 .sp button:hover{background:var(--soft)}
 .st{padding:0 16px 6px;font-size:12px;color:var(--muted);min-height:18px}
-.dots span{display:inline-block;width:6px;height:6px;margin-right:3px;border-radius:50%;background:var(--muted);animation:b 1s infinite}
+.dots span{display:inline-block;width:6px;height:6px;margin-inline-end:3px;border-radius:50%;background:var(--muted);animation:b 1s infinite}
 .dots span:nth-child(2){animation-delay:.15s}.dots span:nth-child(3){animation-delay:.3s}
 @keyframes b{0%,80%,100%{opacity:.3}40%{opacity:1}}
 @media (prefers-reduced-motion: reduce){.dots span{animation:none}}
@@ -93,9 +93,9 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .cp textarea:focus{border-color:var(--accent)}
 .cp .ib{color:var(--muted)}
 .cp .ib.send{background:var(--accent);color:var(--on)}
-.cnt{font-size:11px;color:var(--muted);text-align:right;padding:0 14px}.cnt.over{color:var(--err)}
+.cnt{font-size:11px;color:var(--muted);text-align:end;padding:0 14px}.cnt.over{color:var(--err)}
 .th{display:flex;gap:6px;padding:6px 10px 0;flex-wrap:wrap}.th div{position:relative}.th img{width:48px;height:48px;object-fit:cover;border-radius:6px;display:block}
-.th button{position:absolute;top:-6px;right:-6px;width:18px;height:18px;border-radius:50%;border:0;background:#000;color:#fff;font-size:11px;cursor:pointer}
+.th button{position:absolute;top:-6px;inset-inline-end:-6px;width:18px;height:18px;border-radius:50%;border:0;background:#000;color:#fff;font-size:11px;cursor:pointer}
 .th .up{opacity:.5}
 .pw{text-align:center;font-size:11px;color:var(--muted);padding:4px 0 6px}
 .fl{display:flex;flex-direction:column;height:100%;gap:8px;justify-content:flex-end;padding:4px}
