@@ -29,6 +29,7 @@ export const AREAS: Area[] = [
   { path: 'knowledge', text: 'Knowledge', minRole: 'viewer', group: 'Build', load: () => import('./pages/knowledge/index.js').then((m) => m.default) },
   { path: 'tools', text: 'Tools', minRole: 'viewer', group: 'Build', load: () => import('./pages/tools/index.js').then((m) => m.default) },
   { path: 'webhooks', text: 'Webhooks', minRole: 'admin', group: 'Workspace', load: () => import('./pages/webhooks/index.js').then((m) => m.default) },
+  { path: 'analytics', text: 'Analytics', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/analytics/index.js').then((m) => m.default) },
   { path: 'team', text: 'Team', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/team.js').then((m) => m.default) },
   { path: 'tokens', text: 'API tokens', minRole: 'admin', group: 'Workspace', load: () => import('./pages/tokens.js').then((m) => m.default) },
   { path: 'settings', text: 'Settings', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/settings.js').then((m) => m.default) },
