@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config/index.js';
 import type { EventBus } from './events/bus.js';
 import type { Logger } from './log.js';
+import type { ScaleNode } from './scale/node.js';
 import type { DocumentStore, VectorStore } from './store/types.js';
 
 /**
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly events: EventBus;
   /** 32-byte key derived from the server secret: encrypts provider keys and secrets at rest. */
   readonly secretKey: Buffer;
+  /** Scale-out membership (REDIS_URL): null when the server is one process. */
+  readonly scale: ScaleNode | null;
   /** Registers work to run at shutdown (after HTTP stops, before stores close), last registered first. */
   onClose(fn: () => Promise<void> | void): void;
 }

@@ -8,12 +8,14 @@ import { apiModules } from './api/routes/index.js';
 import { systemModule } from './api/routes/system.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
-import { lockDataDir } from './config/data-dir-lock.js';
+import { joinDataDirLock, lockDataDir } from './config/data-dir-lock.js';
 import { EventBus } from './events/bus.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
+import { joinGroup } from './scale/group.js';
+import { ScaleNode } from './scale/node.js';
 import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
@@ -32,7 +34,7 @@ export interface RunningServer {
 }
 
 /** The server secret: SECRET_KEY, or one generated on first start and kept in DATA_DIR/secret.key (mode 600). */
-function serverSecret(config: Config, log: Logger): string {
+export function serverSecret(config: Config, log: Logger): string {
   if (config.secretKey) return config.secretKey;
   const file = join(config.dataDir, 'secret.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -46,8 +48,10 @@ function serverSecret(config: Config, log: Logger): string {
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config.logLevel);
   const clock = opts.clock ?? systemClock;
-  // The one place that decides a process owns its DATA_DIR (the exclusive port is in src/http/server.ts).
-  const lock = lockDataDir(config.dataDir);
+  // The one place that decides a process owns its DATA_DIR (the exclusive port is in src/http/server.ts);
+  // a worker of a scale-out group shares its supervisor's (src/scale/supervisor.ts).
+  const lock = config.group ? joinDataDirLock(config.dataDir, config.group.secret) : lockDataDir(config.dataDir);
+  let scale: ScaleNode | null = null;
   const closers: Array<() => Promise<void> | void> = [];
   let stores: Awaited<ReturnType<typeof openStores>> | null = null;
   let http: HttpServer | null = null;
@@ -59,17 +63,21 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     }
     await closePool();
     if (stores) { await stores.vectors.close(); await stores.store.close(); }
+    await scale?.close();
     lock.release();
   };
   try {
+    if (config.redisUrl) scale = await ScaleNode.connect(config.redisUrl, log, config.leaseMs);
     stores = await openStores(config, log);
     const { store, vectors } = stores;
     const app: AppContext = {
       config, log, clock, store: instrumentStore(store), vectors,
       events: new EventBus(store, clock, log),
       secretKey: deriveKey(serverSecret(config, log)),
+      scale,
       onClose: (fn) => { closers.push(fn); },
     };
+    if (scale) joinGroup(app, scale);
     let openApi: Record<string, unknown> | null = null;
     const modules = [systemModule(() => openApi!), ...(await apiModules())];
     const api = buildApi(app, modules);
@@ -82,7 +90,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       sockets: modules.flatMap((m) => m.sockets?.(app) ?? []),
     });
     http = server;
-    const port = await server.listen(config.host, config.port);
+    const port = await server.listen(config.host, config.port, !!config.group);
+    if (config.group) {
+      const own = config.workerPortBase ? await server.listen(config.host, config.workerPortBase + config.group.index) : null;
+      log.info({ worker: config.group.index, pid: process.pid, node: scale?.id, ownPort: own }, 'worker listening');
+    }
     readiness(app).markStarted();
     log.info({ port, url: config.publicUrl, metricsPort }, 'server listening');
     let closing: Promise<void> | null = null;

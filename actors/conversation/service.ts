@@ -9,6 +9,7 @@ import { RateLimiter } from '../../src/chat/rate-limit.js';
 import { chatCollections, type ConversationRecord, type EndReason } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';
+import { ConversationRouter } from '../../src/scale/ownership.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
 import { ConversationActor, idleEndFromLastMessage } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
@@ -36,32 +37,50 @@ export class ConversationService {
   /** security.rateLimits.conversationsPerIpPerHour, per bot and IP. */
   private readonly newConversations: RateLimiter;
   private sweepTimer: ReturnType<AppContext['clock']['setTimeout']> | null = null;
+  /** Scale-out only: which process owns which conversation. */
+  private readonly router: ConversationRouter | null;
   private closed = false;
 
   constructor(private readonly app: AppContext) {
     this.hub = chatHub(app);
     this.registry = new ActorRegistry<ConversationActor>({
-      factory: (id, ctx) => new ConversationActor(id, ctx, app, this.hub),
+      factory: (id, ctx) => {
+        const actor = new ConversationActor(id, ctx, app, this.hub);
+        if (app.scale) actor.fence = () => this.fence(id);
+        return actor;
+      },
       clock: app.clock, log: app.log, idleMs: ACTOR_IDLE_MS, kind: 'conversation',
     });
     this.newConversations = new RateLimiter(app.clock, 3600_000);
+    this.router = app.scale ? new ConversationRouter(app, app.scale, this.registry) : null;
     this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });
     toolRegistry(app).addSource(builtinToolSource);
     app.onClose(async () => {
       this.closed = true;
       if (this.sweepTimer) app.clock.clearTimeout(this.sweepTimer);
       await this.registry.stopAll();
+      await this.router?.close();
     });
   }
 
-  /** Enqueues a message for the conversation's actor (created on demand). Throws MailboxFullError when flooded. */
+  /**
+   * Enqueues a message for the conversation's actor (created on demand). Throws MailboxFullError when flooded.
+   * In a scale-out group the actor may live on another process: the message is sent there (src/scale/ownership.ts).
+   */
   send(conversationId: string, msg: ConversationMsg): void {
-    this.registry.get(conversationId).send(msg);
+    if (!this.router || this.router.holds(conversationId)) return this.registry.get(conversationId).send(msg);
+    this.router.route(conversationId, msg, false).catch((err) => this.app.log.warn({ err, conversationId, type: msg.type }, 'conversation message not delivered to its owner'));
   }
 
-  /** Enqueues a message and waits for the actor's answer. */
+  /** Enqueues a message and waits for the actor's answer (from the owning process, in a group). */
   ask<M extends ConversationMsg>(conversationId: string, msg: M): Promise<M['type'] extends keyof ConversationReplies ? ConversationReplies[M['type']] : unknown> {
-    return this.registry.get(conversationId).ask(msg) as never;
+    if (!this.router || this.router.holds(conversationId)) return this.registry.get(conversationId).ask(msg) as never;
+    return this.router.route(conversationId, msg, true) as never;
+  }
+
+  /** Scale-out: throws LeaseLostError when this process no longer owns the conversation (checked before writes). */
+  async fence(conversationId: string): Promise<void> {
+    await this.router?.fence(conversationId);
   }
 
   /** Sends a frame to every widget socket that has the conversation open (team typing, custom notices). */

@@ -30,7 +30,14 @@ export function onAccessEnded(app: AppContext, fn: AccessEndedListener): () => v
   return () => { const i = list.indexOf(fn); if (i >= 0) list.splice(i, 1); };
 }
 
+/** Runs the listeners here and (scale-out) on the group's other processes, whose sockets and caches hold it too. */
 export function announceAccessEnded(app: AppContext, e: AccessEnded): void {
+  app.scale?.broadcast('inv', { k: 'access', e });
+  accessEndedHere(app, e);
+}
+
+/** The listeners of this process only (an announcement from another process of the group arrives here). */
+export function accessEndedHere(app: AppContext, e: AccessEnded): void {
   for (const fn of listeners(app)) {
     try { fn(e); } catch (err) { app.log.error({ err, workspaceId: e.workspaceId }, 'access-ended listener failed'); }
   }

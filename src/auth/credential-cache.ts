@@ -57,6 +57,15 @@ export const credentialCache = perApp((app: AppContext) => {
   return { tokens, sessions };
 });
 
+/**
+ * Forgets a revoked token here and, in a scale-out group, on every other process before returning, so its
+ * next request is refused wherever it lands.
+ */
+export async function forgetToken(app: AppContext, hash: string): Promise<void> {
+  credentialCache(app).tokens.delete(hash);
+  await app.scale?.broadcastAcked('inv', { k: 'token', hash });
+}
+
 /** Drops every kept session and token of a workspace (after its records are deleted). */
 export function forgetWorkspaceCredentials(app: AppContext, workspaceId: string): void {
   const { tokens, sessions } = credentialCache(app);

@@ -8,7 +8,7 @@ import { roleRank, SCOPE_ROLES, type Role, type Scope } from '../api/operations.
 import { unauthorized } from '../errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
-import { credentialCache } from './credential-cache.js';
+import { credentialCache, forgetToken } from './credential-cache.js';
 import type { Principal } from './principal.js';
 import { apiTokens, type ApiTokenRecord } from './records.js';
 
@@ -65,6 +65,6 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
 export async function revokeApiToken(app: AppContext, workspaceId: string, id: string): Promise<ApiTokenRecord | null> {
   const tok = await apiTokens(app).findById(workspaceId, id);
   if (!tok || !(await apiTokens(app).deleteOne({ workspaceId, _id: tok._id }))) return null;
-  credentialCache(app).tokens.delete(tok.tokenHash);
+  await forgetToken(app, tok.tokenHash);
   return tok;
 }

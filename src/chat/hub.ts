@@ -16,6 +16,8 @@ export class ChatHub {
   private byConversation = new Map<string, Set<FrameSink>>();
   /** Conversations whose open widgets were shown a lead form (offline flows), so a `lead` frame may answer it. */
   private leadForms = new Set<string>();
+  /** Scale-out: sends this process's frames to the group, whose widgets may have the conversation open too. */
+  relay: ((conversationId: string, t: string, text: string) => void) | null = null;
   /** Called when the last socket of a conversation closes, or the first one opens. */
   onPresence: (conversationId: string, open: boolean) => void = () => {};
 
@@ -55,9 +57,17 @@ export class ChatHub {
   /** Sends a frame to every socket of the conversation (encoded once); returns how many took it. */
   push(conversationId: string, frame: ServerFrame): number {
     const set = this.byConversation.get(conversationId);
-    if (!set) return 0;
-    if (frame.t === 'lead_form') this.leadForms.add(conversationId);
+    if (!set && !this.relay) return 0;
     const text = encodeFrame(frame);
+    this.relay?.(conversationId, frame.t, text);
+    return this.deliver(conversationId, frame.t, text);
+  }
+
+  /** Sends an encoded frame to this process's sockets of the conversation (a frame from the group arrives here). */
+  deliver(conversationId: string, t: string, text: string): number {
+    const set = this.byConversation.get(conversationId);
+    if (!set) return 0;
+    if (t === 'lead_form') this.leadForms.add(conversationId);
     let n = 0;
     for (const s of set) if (!s.closed && s.send(text) !== 'dropped') n++;
     return n;

@@ -18,6 +18,8 @@ interface LockInfo {
   startedAt: string;
   /** The process's start time in clock ticks since boot (Linux), so a reused pid is not taken for the owner. */
   procStart: string | null;
+  /** Scale-out: the group whose worker processes may share this folder with the holder (src/scale/supervisor.ts). */
+  group?: string;
 }
 
 export interface DataDirLock {
@@ -81,9 +83,9 @@ function refusal(dir: string, file: string, holder: LockInfo): ConfigError {
 }
 
 /** Takes the lock on `dir` (created if missing) or throws a ConfigError naming the folder and the process holding it. */
-export function lockDataDir(dir: string, now: Date = new Date()): DataDirLock {
+export function lockDataDir(dir: string, now: Date = new Date(), group?: string): DataDirLock {
   try {
-    return takeLock(dir, now);
+    return takeLock(dir, now, group);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
@@ -93,16 +95,30 @@ export function lockDataDir(dir: string, now: Date = new Date()): DataDirLock {
   }
 }
 
-function takeLock(dir: string, now: Date): DataDirLock {
+/**
+ * A worker of a scale-out group shares the folder its supervisor locked: allowed only while the lock is held by
+ * a running process and names this worker's group (a secret handed down by the supervisor), so the lock still
+ * refuses every server that is not a member.
+ */
+export function joinDataDirLock(dir: string, group: string): DataDirLock {
+  const file = join(dir, LOCK_FILE);
+  const holder = parse(readRaw(file) ?? '');
+  if (!holder || holder.group !== group || !lockHolderAlive(holder)) {
+    throw new ConfigError(`DATA_DIR ${dir} is not held by this worker's supervisor; start the server with WORKERS (npm start), not its workers one by one.`);
+  }
+  return { file, release() { /* the supervisor's lock */ } };
+}
+
+function takeLock(dir: string, now: Date, group?: string): DataDirLock {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
   if (heldHere.has(file)) {
     throw new ConfigError(`DATA_DIR ${dir} is already open in this process; stop the first server before starting another on the same folder.`);
   }
-  const mine = JSON.stringify({ pid: process.pid, host: hostname(), startedAt: now.toISOString(), procStart: procStat(process.pid)?.start ?? null } satisfies LockInfo) + '\n';
+  const mine = JSON.stringify({ pid: process.pid, host: hostname(), startedAt: now.toISOString(), procStart: procStat(process.pid)?.start ?? null, ...(group ? { group } : {}) } satisfies LockInfo) + '\n';
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, mine, { flag: 'wx', mode: 0o644 });
+      writeFileSync(file, mine, { flag: 'wx', mode: group ? 0o600 : 0o644 }); // a group's secret is the owner's only
       heldHere.add(file);
       return {
         file,

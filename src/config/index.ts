@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -27,6 +28,14 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  // Scale-out (docs/operations.md, "Scale-out"): unset, the server is one process and needs no Redis.
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss:// (Redis or Valkey)').optional(),
+  WORKERS: z.string().regex(/^(auto|[1-9][0-9]{0,2})$/, 'must be a number of processes (1-999) or auto (one per core)').optional(),
+  WORKER_PORTS: z.coerce.number().int().min(1).max(65535).optional(),
+  LEASE_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+  // Set by the supervisor for its workers only (src/scale/supervisor.ts), never by hand.
+  SERVER_GROUP: z.string().regex(/^[a-f0-9]{32}$/).optional(),
+  WORKER_INDEX: z.coerce.number().int().min(0).max(998).optional(),
 });
 
 export type Config = Readonly<{
@@ -54,6 +63,16 @@ export type Config = Readonly<{
   metricsHost: string;
   /** On SIGTERM: how long /readyz answers 503 before the server stops taking requests (load balancers notice). */
   shutdownDelayMs: number;
+  /** Scale-out coordination (Redis or Valkey); null: one process, nothing shared. */
+  redisUrl: string | null;
+  /** Processes to start on this host sharing PORT (WORKERS); 1 without it. */
+  workers: number;
+  /** With WORKERS: worker i also listens alone on WORKER_PORTS + i (a proxy that balances itself, health checks). */
+  workerPortBase: number | null;
+  /** How long a process's ownership of a conversation lasts without renewal (a dead owner's are taken over after it). */
+  leaseMs: number;
+  /** In a worker started by the supervisor: the group's secret (shares DATA_DIR and PORT) and the worker's number. */
+  group: { secret: string; index: number } | null;
   version: string;
 }>;
 
@@ -72,6 +91,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const port = e.PORT;
+  const workers = e.WORKERS === 'auto' ? availableParallelism() : Number(e.WORKERS ?? 1);
+  if ((workers > 1 || e.WORKERS === 'auto') && !e.REDIS_URL) {
+    throw new ConfigError(`Invalid environment configuration:\n  WORKERS: ${e.WORKERS} processes need REDIS_URL (a Redis or Valkey server, e.g. redis://127.0.0.1:6379) to act as one server; set REDIS_URL, or remove WORKERS to run one process.`);
+  }
   return Object.freeze({
     port,
     host: e.HOST,
@@ -93,6 +116,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    redisUrl: e.REDIS_URL ?? null,
+    workers,
+    workerPortBase: e.WORKER_PORTS ?? null,
+    leaseMs: e.LEASE_MS,
+    group: e.SERVER_GROUP ? { secret: e.SERVER_GROUP, index: e.WORKER_INDEX ?? 0 } : null,
     version: SERVER_VERSION,
     ...overrides,
   });

@@ -24,7 +24,16 @@ export interface SubscribeOptions {
    * says yes to: a streamed delta costs nothing when no one in its workspace is watching.
    */
   volatileFor?(workspaceId: string): boolean;
+  /**
+   * Scale-out: this listener serves connections of this process (live sockets, open widgets), so it also gets
+   * the events published by the group's other processes. Listeners without it (webhooks, analytics, follow-ups)
+   * get only this process's events, so each event's durable work is done once, by the process that stored it.
+   */
+  everywhere?: boolean;
 }
+
+/** Sends this process's events to the rest of the group (src/scale); none when the server is one process. */
+export type EventRelay = (event: EventRecord, volatile: boolean) => void;
 
 export const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
@@ -46,6 +55,8 @@ class VolatileEvent implements EventRecord {
  */
 export class EventBus {
   private listeners = new Set<EventListener>();
+  private everywhere = new Set<EventListener>();
+  private relay: EventRelay | null = null;
   /** An array, not a Map: publishVolatile runs for every streamed delta and an indexed loop allocates nothing. */
   private volatileListeners: { listener: EventListener; wants(workspaceId: string): boolean }[] = [];
   private pendingCheck: PendingCheck | null = null;
@@ -58,9 +69,11 @@ export class EventBus {
   /** Stored events go to every listener; volatile ones only to those with `volatileFor` (see SubscribeOptions). */
   subscribe(listener: EventListener, options: SubscribeOptions = {}): () => void {
     this.listeners.add(listener);
+    if (options.everywhere) this.everywhere.add(listener);
     if (options.volatileFor) this.volatileListeners = [...this.volatileListeners, { listener, wants: options.volatileFor.bind(options) }];
     return () => {
       this.listeners.delete(listener);
+      this.everywhere.delete(listener);
       this.volatileListeners = this.volatileListeners.filter((v) => v.listener !== listener);
     };
   }
@@ -70,11 +83,25 @@ export class EventBus {
     this.pendingCheck = check;
   }
 
+  setRelay(relay: EventRelay | null): void {
+    this.relay = relay;
+  }
+
+  /** An event another process of the group published: to `everywhere` listeners only (volatile ones as asked). */
+  deliverRemote(event: EventRecord, volatile: boolean): void {
+    if (!volatile) {
+      for (const l of this.everywhere) this.call(l, event);
+      return;
+    }
+    for (const v of this.volatileListeners) if (this.everywhere.has(v.listener) && v.wants(event.workspaceId)) this.call(v.listener, event);
+  }
+
   async publish(workspaceId: string, type: string, data: Record<string, unknown>): Promise<EventRecord> {
     const now = this.clock.now();
     const event: EventRecord = { _id: newId('evt', now), workspaceId, type, data: { ...data, workspaceId }, createdAt: now };
     if (this.pendingCheck && await this.pendingCheck(event)) event.fanOutPending = true;
     await this.collection.insertOne(event);
+    this.relay?.(event, false);
     for (const l of this.listeners) this.call(l, event);
     return event;
   }
@@ -83,6 +110,7 @@ export class EventBus {
   publishVolatile(workspaceId: string, type: string, data: Record<string, unknown>): void {
     const subs = this.volatileListeners;
     let event: VolatileEvent | null = null;
+    if (this.relay) this.relay(event = new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now()), true);
     for (let i = 0; i < subs.length; i++) {
       if (!subs[i].wants(workspaceId)) continue;
       event ??= new VolatileEvent(workspaceId, type, { ...data, workspaceId }, this.clock.now());

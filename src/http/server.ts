@@ -22,7 +22,8 @@ export interface HttpServerOptions {
 }
 
 export interface HttpServer {
-  listen(host: string, port: number): Promise<number>;
+  /** `shared`: the port is shared with the other processes of a scale-out group (SO_REUSEPORT) on purpose. */
+  listen(host: string, port: number, shared?: boolean): Promise<number>;
   /** Stops accepting connections, closes sockets (1001) and waits for requests in flight (up to timeoutMs). */
   close(timeoutMs?: number): Promise<void>;
   readonly inFlight: number;
@@ -71,7 +72,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const app = uWS.App();
   const log = opts.logger;
   const accessLog = requestLogger(log);
-  let listenSocket: uWS.us_listen_socket | null = null;
+  const listenSockets: uWS.us_listen_socket[] = [];
   let inFlight = 0;
   const sockets: SocketRegistry = { open: new Set() };
   for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy);
@@ -160,17 +161,18 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 
   return {
     get inFlight() { return inFlight; },
-    listen(host, port) {
+    listen(host, port, shared = false) {
       return new Promise((resolve, reject) => {
-        (app as unknown as { listen: ListenWithOptions }).listen(host, port, LISTEN_OPTIONS, (ls) => {
+        // 0: uWS's default, SO_REUSEPORT; the exclusive option still refuses a server started by mistake.
+        (app as unknown as { listen: ListenWithOptions }).listen(host, port, shared ? 0 : LISTEN_OPTIONS, (ls) => {
           if (!ls) return void listenFailure(host, port).then(reject);
-          listenSocket = ls;
+          listenSockets.push(ls);
           resolve(uWS.us_socket_local_port(ls as unknown as uWS.us_socket));
         });
       });
     },
     async close(timeoutMs = 10_000) {
-      if (listenSocket) { uWS.us_listen_socket_close(listenSocket); listenSocket = null; }
+      for (const ls of listenSockets.splice(0)) uWS.us_listen_socket_close(ls);
       for (const conn of [...sockets.open]) conn.close(1001, 'server shutting down');
       const deadline = Date.now() + timeoutMs;
       while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -77,7 +77,7 @@ export const liveModule: ApiModule = {
   sockets: (app) => [liveEndpoint(app)],
   start(app) {
     const hub = liveHub(app);
-    const unsubscribe = app.events.subscribe((event) => { hub.broadcast(event); }, { volatileFor: (workspaceId) => hub.count(workspaceId) > 0 });
+    const unsubscribe = app.events.subscribe((event) => { hub.broadcast(event); }, { volatileFor: (workspaceId) => hub.count(workspaceId) > 0, everywhere: true });
     const stopClosing = onAccessEnded(app, (e) => { hub.closeFor(e); });
     app.onClose(() => { unsubscribe(); stopClosing(); hub.closeAll(); });
   },

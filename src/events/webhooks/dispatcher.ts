@@ -118,9 +118,19 @@ export class WebhookDispatcher {
   }
 
   /** Forgets the cached active endpoints of a workspace; call after any change to its endpoints. */
-  invalidate(workspaceId: string): void {
+  invalidate(workspaceId: string, fromGroup = false): void {
     this.activeByWorkspace.delete(workspaceId);
     this.cacheVersion += 1;
+    if (!fromGroup) this.app.scale?.broadcast('inv', { k: 'webhooks', workspaceId });
+  }
+
+  /**
+   * Scale-out: every process pumps the shared queue, so a try is claimed first: its due time is moved past the
+   * longest a try can take, only if nobody moved it since it was read. A claimer that dies leaves it due again then.
+   */
+  private async claim(d: DeliveryRecord): Promise<boolean> {
+    const until = this.app.clock.now() + DELIVERY_TIMEOUT_MS * (MAX_REDIRECTS + 1) + 30_000;
+    return !!(await this.deliveries.updateOne({ workspaceId: d.workspaceId, _id: d._id, nextAttemptAt: d.nextAttemptAt }, { $set: { nextAttemptAt: until } }));
   }
 
   private async activeEndpoints(workspaceId: string): Promise<EndpointTarget[]> {
@@ -265,6 +275,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(d: DeliveryRecord): Promise<void> {
+    if (this.app.scale && !(await this.claim(d))) return;
     // Both read at once: the try waits for one store round trip, not two (none for a body just fanned out).
     const recent = this.recentBodies.get(d.eventId);
     const [endpoint, event] = await Promise.all([

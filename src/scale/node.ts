@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import { ConfigError } from '../config/index.js';
+import type { Logger } from '../log.js';
+import { LEASE_SCRIPTS, LIMIT_SCRIPTS } from './scripts.js';
+
+/** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
+export class NodeGoneError extends Error { readonly code = 'node_gone'; }
+/** Redis cannot be reached now: the caller refuses what needs coordination (docs/operations.md, Scale-out). */
+export class CoordinationDownError extends Error {
+  readonly code = 'coordination_down';
+  constructor() { super('the coordination server (REDIS_URL) cannot be reached; try again in a moment'); }
+}
+
+type Handler = (msg: any) => void;
+type LeaseResult = [mine: number, token: number, owner: string];
+interface ScaleRedis extends Redis {
+  leaseAcquire(key: string, fence: string, node: string, ttl: number): Promise<LeaseResult>;
+  leaseCheck(key: string, value: string): Promise<number>;
+  leaseRelease(key: string, value: string): Promise<number>;
+  leaseRenew(n: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+  slidingHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
+}
+
+const PREFIX = 'sc:';
+/** Redis URLs may carry a password: messages show the host only. */
+export const redisWhere = (url: string) => { try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return 'REDIS_URL'; } };
+
+/**
+ * This process's membership in a scale-out group: two Redis connections (commands, subscriptions), the
+ * group's channels (events, cache invalidation, widget frames, requests to one process), conversation leases
+ * with fencing tokens and shared counters, all run as Lua scripts so each is one atomic round trip.
+ */
+export class ScaleNode {
+  readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private handlers = new Map<string, Handler[]>();
+  private rpcHandlers = new Map<string, (payload: any) => Promise<unknown>>();
+  private pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  private nextRpc = 1;
+  private wasHealthy = true;
+  /** Called when Redis goes away (false) and comes back (true). */
+  onHealth: (up: boolean) => void = () => {};
+  /** Round trips made (commands and publishes), for the bench's per-turn count. */
+  roundTrips = 0;
+
+  private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number) {}
+
+  /** Connects both clients or throws a ConfigError naming REDIS_URL (the server does not start without it). */
+  static async connect(url: string, log: Logger, leaseMs: number): Promise<ScaleNode> {
+    const options = {
+      lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 1, enableOfflineQueue: false,
+      // Reconnect for ever, never slower than once a second: the group recovers by itself when Redis returns.
+      retryStrategy: (times: number) => Math.min(times * 100, 1000),
+    };
+    const cmd = new Redis(url, options) as ScaleRedis;
+    const sub = new Redis(url, options);
+    for (const c of [cmd, sub]) c.on('error', () => { /* reported through health; ioredis reconnects */ });
+    try {
+      await Promise.all([cmd.connect(), sub.connect()]);
+    } catch (err) {
+      cmd.disconnect(); sub.disconnect();
+      throw new ConfigError(
+        `REDIS_URL ${redisWhere(url)} cannot be reached (${(err as Error).message}): scale-out (WORKERS, REDIS_URL) coordinates ` +
+        'its processes through Redis or Valkey. Start it, or fix REDIS_URL; to run one process without it, remove REDIS_URL and WORKERS.',
+      );
+    }
+    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...LIMIT_SCRIPTS })) cmd.defineCommand(name, def);
+    const node = new ScaleNode(cmd, sub, log, leaseMs);
+    await node.listen();
+    return node;
+  }
+
+  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready'; }
+
+  private async listen(): Promise<void> {
+    this.sub.on('message', (channel: string, raw: string) => {
+      let msg: any;
+      try { msg = JSON.parse(raw); } catch { return; }
+      if (channel === `${PREFIX}n:${this.id}`) return this.onDirect(msg);
+      if (msg.o === this.id) return; // our own broadcast: already delivered here
+      for (const h of this.handlers.get(channel) ?? []) {
+        try { h(msg.m); } catch (err) { this.log.error({ err, channel }, 'scale-out message handler failed'); }
+      }
+      if (typeof msg.a === 'number') void this.cmd.publish(`${PREFIX}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
+    });
+    await this.sub.subscribe(`${PREFIX}ev`, `${PREFIX}inv`, `${PREFIX}hub`, `${PREFIX}n:${this.id}`);
+    const check = () => {
+      const up = this.healthy;
+      if (up === this.wasHealthy) return;
+      this.wasHealthy = up;
+      this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: new conversations are refused until it returns');
+      this.onHealth(up);
+    };
+    for (const c of [this.cmd, this.sub]) for (const e of ['ready', 'close', 'end', 'reconnecting']) c.on(e, check);
+  }
+
+  /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
+  broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
+    if (!this.healthy) return;
+    this.roundTrips++;
+    this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
+  }
+
+  /**
+   * Broadcasts and waits until every other process of the group has handled it (at most `timeoutMs`): a
+   * revoked credential is forgotten everywhere before the revoking request is answered.
+   */
+  async broadcastAcked(topic: 'inv', message: unknown, timeoutMs = 1000): Promise<void> {
+    if (!this.healthy) return;
+    const id = this.nextRpc++;
+    let got = 0;
+    let need = Infinity; // known once PUBLISH answers; acks may come in before that
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => { finish = resolve; });
+    const timer = setTimeout(() => finish(), timeoutMs);
+    this.pending.set(id, { resolve: () => { if (++got >= need) finish(); }, reject: () => {}, timer });
+    this.roundTrips++;
+    try {
+      // `heard` counts this process's own subscription too, which never acknowledges.
+      need = (await this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
+      if (got >= need) finish();
+      await done;
+    } finally {
+      clearTimeout(timer);
+      this.pending.delete(id);
+    }
+  }
+
+  on(topic: 'ev' | 'inv' | 'hub', fn: Handler): void {
+    const list = this.handlers.get(PREFIX + topic) ?? [];
+    list.push(fn);
+    this.handlers.set(PREFIX + topic, list);
+  }
+
+  // --- requests to one process --------------------------------------------------------------------------
+
+  serve(kind: string, fn: (payload: any) => Promise<unknown>): void { this.rpcHandlers.set(kind, fn); }
+
+  /** Runs `kind` on process `node` and returns its answer; NodeGoneError when nobody listens there or it is silent. */
+  async call(node: string, kind: string, payload: unknown, timeoutMs = 15_000): Promise<unknown> {
+    if (!this.healthy) throw new CoordinationDownError();
+    const id = this.nextRpc++;
+    const answer = new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => { this.pending.delete(id); reject(new NodeGoneError(`process ${node} did not answer within ${timeoutMs} ms`)); }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+    });
+    this.roundTrips++;
+    const heard = await this.cmd.publish(`${PREFIX}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
+    if (heard === 0) {
+      const p = this.pending.get(id);
+      if (p) { clearTimeout(p.timer); this.pending.delete(id); p.reject(new NodeGoneError(`process ${node} is gone`)); }
+    }
+    return answer;
+  }
+
+  private onDirect(msg: any): void {
+    if (typeof msg.r === 'number') {
+      const p = this.pending.get(msg.r);
+      if (!p) return;
+      if (msg.ack) return p.resolve(null); // one more process handled a broadcastAcked
+      clearTimeout(p.timer); this.pending.delete(msg.r);
+      if (msg.ok) p.resolve(msg.v); else p.reject(Object.assign(new Error(msg.e?.message ?? 'failed on another process'), msg.e?.code ? { code: msg.e.code } : {}));
+      return;
+    }
+    const fn = this.rpcHandlers.get(msg.kind);
+    const reply = (body: object) => { this.roundTrips++; void this.cmd.publish(`${PREFIX}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
+    if (!fn) return reply({ ok: false, e: { message: `unknown request ${msg.kind}` } });
+    fn(msg.p).then(
+      (v) => reply({ ok: true, v: v ?? null }),
+      (err) => reply({ ok: false, e: { message: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code } }),
+    );
+  }
+
+  // --- conversation leases --------------------------------------------------------------------------------
+
+  /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
+  async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
+    this.roundTrips++;
+    const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, this.id, this.leaseMs);
+    return { mine: mine === 1, token: Number(token), owner };
+  }
+
+  /** The fencing check made before a write: true while this process still holds the lease with this token. */
+  async holds(conversationId: string, token: number): Promise<boolean> {
+    this.roundTrips++;
+    return (await this.cmd.leaseCheck(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
+  }
+
+  /** Renews leases in one round trip; returns the ids that were lost (lapsed and taken by another process). */
+  async renew(leases: Map<string, number>): Promise<string[]> {
+    if (!leases.size) return [];
+    const ids = [...leases.keys()];
+    this.roundTrips++;
+    const kept = await this.cmd.leaseRenew(ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
+    return ids.filter((_, i) => kept[i] !== 1);
+  }
+
+  async release(conversationId: string, token: number): Promise<void> {
+    this.roundTrips++;
+    await this.cmd.leaseRelease(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`);
+  }
+
+  // --- shared counters and claims -------------------------------------------------------------------------
+
+  /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
+  async hit(key: string, windowMs: number, limit: number, now: number): Promise<number> {
+    this.roundTrips++;
+    return this.cmd.slidingHit(`${PREFIX}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
+  }
+
+  /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
+  async claim(key: string, ms: number): Promise<boolean> {
+    this.roundTrips++;
+    return (await this.cmd.set(`${PREFIX}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
+    this.pending.clear();
+    await Promise.allSettled([this.sub.quit(), this.cmd.quit()]);
+  }
+}

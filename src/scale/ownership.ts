@@ -1,0 +1,109 @@
+import type { AppContext } from '../app.js';
+import type { ActorRegistry } from '../../actors/runtime/index.js';
+import { CoordinationDownError, NodeGoneError, type ScaleNode } from './node.js';
+
+/** The current owner stopped writing: its lease lapsed and another process holds the conversation now. */
+export class LeaseLostError extends Error {
+  readonly code = 'lease_lost';
+  constructor(conversationId: string) { super(`conversation ${conversationId} is owned by another process now; this one stops writing to it`); }
+}
+
+/** The part of a conversation actor the router stops when its lease is lost. */
+interface Stoppable { stop(o: { drain: boolean }): Promise<void>; s?: { reply?: { controller: AbortController } | null } }
+
+/** Message types that carry live objects (voice ports): they run on this process, which must own the lease. */
+const LOCAL_ONLY = new Set(['voiceAttach', 'voiceDetach', 'voiceTurn', 'voiceUsage', 'replyDone', 'summaryDone']);
+/** A request forwarded this many times is refused: owners changed under it over and over. */
+const MAX_HOPS = 3;
+
+/**
+ * One owner per conversation across the group. A message for a conversation runs where its lease is: here
+ * when this process holds it or can take it (free, or lapsed after its owner died), else it is sent to the
+ * owner and the answer comes back. Leases are renewed in one round trip every third of their life; a lease
+ * found lost stops the local actor (a running reply is aborted), and every stored write of the actor checks
+ * the lease first (fence), so a process that was paused past its lease never writes over the new owner.
+ */
+export class ConversationRouter {
+  /** Leases held here: conversation id -> fencing token. */
+  readonly held = new Map<string, number>();
+  private timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly node: ScaleNode,
+    private readonly registry: ActorRegistry<any>,
+  ) {
+    node.serve('conv', (p: { id: string; msg: any; ask: boolean; hops: number }) => this.route(p.id, p.msg, p.ask, p.hops + 1));
+    this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** Whether messages for this conversation run here without a round trip. */
+  holds(id: string): boolean { return this.held.has(id); }
+
+  /** Runs the message where the conversation is owned; `ask` waits for and returns the actor's answer. */
+  async route(id: string, msg: { type: string }, ask: boolean, hops = 0): Promise<unknown> {
+    const deadline = Date.now() + this.node.leaseMs + 5000;
+    for (;;) {
+      if (this.held.has(id)) return this.local(id, msg, ask);
+      if (!this.node.healthy) throw new CoordinationDownError();
+      const lease = await this.node.acquire(id);
+      if (lease.mine) { this.held.set(id, lease.token); return this.local(id, msg, ask); }
+      if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process; its voice session must start there`);
+      if (hops >= MAX_HOPS) throw new Error(`conversation ${id} changed owner while the request travelled; try again`);
+      try {
+        return await this.node.call(lease.owner, 'conv', { id, msg, ask, hops });
+      } catch (err) {
+        // The owner is gone (killed, cut off): its lease lapses within LEASE_MS, then the next try takes it here.
+        if (!(err instanceof NodeGoneError) || Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+
+  private local(id: string, msg: { type: string }, ask: boolean): unknown {
+    const actor = this.registry.get(id);
+    if (ask) return actor.ask(msg);
+    actor.send(msg);
+    return undefined;
+  }
+
+  /** The fencing check before a stored write: throws LeaseLostError when this process no longer owns it. */
+  async fence(id: string): Promise<void> {
+    const token = this.held.get(id);
+    if (token === undefined || !(await this.node.holds(id, token))) {
+      this.lost(id);
+      throw new LeaseLostError(id);
+    }
+  }
+
+  /** Renews held leases; drops (and releases) those whose actor was passivated, stops those found lost. */
+  private async renew(): Promise<void> {
+    if (!this.node.healthy) return;
+    try {
+      for (const [id, token] of this.held) {
+        if (this.registry.peek(id)) continue;
+        this.held.delete(id);
+        await this.node.release(id, token);
+      }
+      for (const id of await this.node.renew(this.held)) this.lost(id);
+    } catch (err) {
+      this.app.log.warn({ err }, 'renewing conversation leases failed');
+    }
+  }
+
+  private lost(id: string): void {
+    if (!this.held.delete(id)) return;
+    this.app.log.warn({ conversationId: id }, 'conversation lease lost: another process owns it now');
+    const actor = this.registry.peek(id) as Stoppable | undefined;
+    if (!actor) return;
+    actor.s?.reply?.controller.abort(new LeaseLostError(id));
+    void actor.stop({ drain: false }).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    for (const [id, token] of this.held) await this.node.release(id, token).catch(() => {});
+    this.held.clear();
+  }
+}

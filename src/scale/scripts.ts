@@ -1,0 +1,58 @@
+/**
+ * The group's atomic steps, as Lua run by Redis (ioredis defineCommand: sent once, then called by SHA).
+ * A lease's value is "<node>|<token>"; tokens come from one counter, so a newer owner always holds a larger
+ * one (the fencing token). Expiry is Redis's own clock (PX), so clock skew between processes does not matter.
+ */
+export const LEASE_SCRIPTS = {
+  leaseAcquire: {
+    numberOfKeys: 2,
+    lua: `
+local v = redis.call('GET', KEYS[1])
+if v then
+  local owner, tok = string.match(v, '^(.*)|(%d+)$')
+  if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return {1, tonumber(tok), owner} end
+  return {0, tonumber(tok), owner}
+end
+local tok = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. tok, 'PX', ARGV[2])
+return {1, tok, ARGV[1]}`,
+  },
+  leaseCheck: {
+    numberOfKeys: 1,
+    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end return 0`,
+  },
+  leaseRelease: {
+    numberOfKeys: 1,
+    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+  },
+  /** KEYS: the leases; ARGV[1]: ttl, ARGV[1+i]: the value expected for KEYS[i]. */
+  leaseRenew: {
+    lua: `
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i + 1] then redis.call('PEXPIRE', key, ARGV[1]); out[i] = 1 else out[i] = 0 end
+end
+return out`,
+  },
+} as const;
+
+export const LIMIT_SCRIPTS = {
+  /**
+   * Sliding-window log in a sorted set: ARGV now, window, limit, a unique member. Returns 0 and records the
+   * hit when under the limit, else the milliseconds until the oldest counted hit leaves the window.
+   */
+  slidingHit: {
+    numberOfKeys: 1,
+    lua: `
+local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win)
+local n = redis.call('ZCARD', KEYS[1])
+if n >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+  return math.max(1, tonumber(oldest[2]) + win - now)
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], win)
+return 0`,
+  },
+} as const;

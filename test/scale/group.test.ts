@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { startServer } from '../../src/server.js';
+import { addMember, createToken, setupOwner, type TestSession } from '../helpers/auth.js';
+import { connect, type FrameClient } from '../team/helpers.js';
+import { at, freePort, startFakeOpenAI, startGroup, startRedis, type FakeOpenAI, type Group, type Redis } from './world.js';
+
+let redis: Redis;
+let fake: FakeOpenAI;
+let group: Group;
+let owner: TestSession;
+let agent: TestSession;
+let botId: string;
+const opened: FrameClient[] = [];
+const w = (i: number) => at(group.workers[i].url);
+const ws = (i: number) => group.workers[i].url.replace('http', 'ws');
+const track = async (p: Promise<FrameClient>) => { const c = await p; opened.push(c); return c; };
+const widget = (i: number, q: Record<string, string> = {}) => track(connect(`${ws(i)}/widget/v1/chat?${new URLSearchParams({ botId, ...q })}`));
+const live = (i: number, who: TestSession) => track(connect(`${ws(i)}/api/v1/live`, { cookie: who.cookie }));
+const must = (what: string, r: { status: number; body: any }, ...ok: number[]) => {
+  if (!ok.includes(r.status)) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+};
+
+test.before(async () => {
+  [redis, fake] = await Promise.all([startRedis(), startFakeOpenAI()]);
+  group = await startGroup({ REDIS_URL: redis.url, LEASE_MS: '1500' });
+  const a = w(0) as never;
+  owner = await setupOwner(a);
+  agent = await addMember(w(1) as never, owner, 'agent', { name: 'Alex Agent' });
+  const provider = must('POST /providers', await w(2).request('POST', '/api/v1/providers', {
+    body: { kind: 'openai_compatible', name: 'Fake', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, headers: owner.headers,
+  }), 201);
+  const bot = must('POST /bots', await w(0).request('POST', '/api/v1/bots', { body: { name: 'Helper' }, headers: owner.headers }), 201);
+  botId = bot.id ?? bot.bot?.id;
+  must('PATCH /bots', await w(1).request('PATCH', `/api/v1/bots/${botId}`, {
+    body: { revision: bot.revision ?? bot.bot?.revision, patch: { brain: { connectionId: provider.id ?? provider.connection?.id, model: 'gpt-4o-mini' } } }, headers: owner.headers,
+  }), 200);
+  must('publish', await w(2).request('POST', `/api/v1/bots/${botId}/publish`, { body: {}, headers: owner.headers }), 200, 201);
+});
+
+test.after(async () => {
+  await Promise.all(opened.map((c) => c.close().catch(() => {})));
+  await group?.stop();
+  await Promise.all([redis?.stop(), fake?.close()]);
+});
+
+test('without Redis a server with REDIS_URL refuses to start and names the setting', async () => {
+  const port = await freePort();
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: `${group.dataDir}-alone`, NODE_ENV: 'test', LOG_LEVEL: 'silent', REDIS_URL: `redis://127.0.0.1:${port}` });
+  const err = await startServer(config).then(() => null, (e) => e);
+  assert.instance(err, ConfigError);
+  assert.match(err.message, /REDIS_URL redis:\/\/127\.0\.0\.1:\d+ cannot be reached/);
+  assert.throws(() => loadConfig({ WORKERS: '2' }), /WORKERS: 2 processes need REDIS_URL/);
+});
+
+test('a second server started by mistake on the group\'s port or data folder is refused', async () => {
+  const run = (env: Record<string, string>) => new Promise<{ code: number | null; err: string }>((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, HOST: '127.0.0.1', NODE_ENV: 'test', SECRET_KEY: 'x'.repeat(40), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr!.on('data', (c) => { err += c; });
+    p.once('exit', (code) => resolve({ code, err }));
+  });
+  const [samePort, sameDir] = await Promise.all([
+    run({ PORT: String(group.port), DATA_DIR: `${group.dataDir}-other` }),
+    run({ PORT: '0', DATA_DIR: group.dataDir }),
+  ]);
+  assert.is(samePort.code, 1);
+  assert.match(samePort.err, /already in use/);
+  assert.is(sameDir.code, 1);
+  assert.match(sameDir.err, /is in use by another server/);
+});
+
+test('a visitor on one process and an agent on another take over, reply and release; live events arrive once', async () => {
+  const ownerLive = await live(1, owner);
+  const agentLive = await live(2, agent);
+  const visitor = await widget(0);
+  await visitor.frame('ready');
+  visitor.send({ t: 'message', text: 'Can a person help me?' });
+  const { conversationId } = await visitor.frame('conversation');
+  await visitor.frame('message', (f) => f.message.role === 'assistant');
+  await ownerLive.event('message.created', (d) => d.conversationId === conversationId && d.message.role === 'assistant');
+
+  const took = must('takeover', await w(2).request('POST', `/api/v1/conversations/${conversationId}/takeover`, { headers: agent.headers }), 200);
+  assert.equal(took.takenOverBy, { userId: agent.userId, userName: 'Alex Agent' });
+  await visitor.frame('message', (f) => f.message.role === 'system_event' && f.message.text === 'Alex Agent joined the conversation.');
+  const sent = must('team message', await w(1).request('POST', `/api/v1/conversations/${conversationId}/messages`, { body: { text: 'Hi, Alex here.' }, headers: agent.headers }), 201);
+  assert.is(sent.role, 'human_agent');
+  await visitor.frame('message', (f) => f.message.role === 'human_agent' && f.message.text === 'Hi, Alex here.');
+  visitor.send({ t: 'message', text: 'Hello Alex' });
+  await agentLive.event('message.created', (d) => d.message.text === 'Hello Alex');
+  must('release', await w(2).request('POST', `/api/v1/conversations/${conversationId}/release`, { headers: agent.headers }), 200);
+  await visitor.frame('message', (f) => f.message.role === 'system_event' && f.message.text === 'Alex Agent left the conversation.');
+  visitor.send({ t: 'message', text: 'Thanks' });
+  const back = await visitor.frame('message', (f) => f.message.role === 'assistant' && f.message.text === 'You said: Thanks');
+  await ownerLive.event('message.created', (d) => d.message.id === back.message.id);
+  await agentLive.event('message.created', (d) => d.message.id === back.message.id);
+
+  // Each stored event reached each live socket exactly once, in the order it was stored.
+  const transcript = must('transcript', await w(2).request('GET', `/api/v1/conversations/${conversationId}`, { headers: owner.headers }), 200);
+  for (const socket of [ownerLive, agentLive]) {
+    const ids = socket.all('message.created').filter((f) => f.data.conversationId === conversationId).map((f) => f.data.message.id);
+    assert.equal(ids, transcript.messages.map((m: any) => m.id), 'every message once, in order');
+  }
+});
+
+test('a revoked API token is refused by every process at once', async () => {
+  const token = await createToken(w(0) as never, owner, ['bots:read']);
+  for (let i = 0; i < 3; i++) assert.is((await w(i).request('GET', '/api/v1/bots', { headers: token.headers })).status, 200, `process ${i} knows it`);
+  must('revoke', await w(1).request('DELETE', `/api/v1/tokens/${token.id}`, { headers: owner.headers }), 200, 204);
+  const after = await Promise.all([0, 1, 2].map((i) => w(i).request('GET', '/api/v1/bots', { headers: token.headers })));
+  assert.equal(after.map((r) => r.status), [401, 401, 401]);
+});
+
+test('kill -9 of the owner mid-reply: the visitor reconnects to another process and continues, nothing acknowledged is lost', async () => {
+  const visitor = await widget(0);
+  const ready = await visitor.frame('ready');
+  visitor.send({ t: 'message', text: 'First question' });
+  const { conversationId } = await visitor.frame('conversation');
+  await visitor.frame('message', (f) => f.message.role === 'assistant');
+  fake.script({ text: 'a slow answer that never arrives', delayMs: 4000 });
+  visitor.send({ t: 'message', text: 'Second question', clientId: 'c2' });
+  const acked = await visitor.frame('message', (f) => f.clientId === 'c2');
+  const victim = group.workers[0];
+  process.kill(victim.pid, 'SIGKILL');
+  await visitor.next(() => false, 5000).catch(() => {}); // the socket closes with its process
+
+  const again = await widget(1, { visitorToken: ready.visitorToken });
+  const resumed = await again.frame('ready');
+  assert.is(resumed.conversationId, conversationId, 'the visitor continues the same conversation');
+  again.send({ t: 'message', text: 'Are you there?' });
+  const reply = await again.next((f) => f.t === 'message' && f.message.role === 'assistant', 15_000);
+  // (whichever answer the fake gives next: the scripted slow one, if the killed process never asked for it)
+
+  const t = must('transcript', await w(2).request('GET', `/api/v1/conversations/${conversationId}`, { headers: owner.headers }), 200);
+  const texts = t.messages.map((m: any) => `${m.role}: ${m.text}`);
+  assert.ok(t.messages.some((m: any) => m.id === acked.message.id), 'the acknowledged message is stored');
+  assert.equal(texts.filter((x: string) => x.startsWith('assistant')), ['assistant: You said: First question', `assistant: ${reply.message.text}`], 'one reply each, none twice');
+  assert.equal(t.messages.map((m: any) => m.seq), t.messages.map((_: unknown, i: number) => i + 1), 'no gap or double in the sequence');
+  await group.waitWorker(0, victim.pid); // the supervisor started a new process in its place
+});
+
+test.run();
