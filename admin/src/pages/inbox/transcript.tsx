@@ -1,0 +1,67 @@
+/** One conversation's messages as the team sees them: who said what, when, with tools, sources, images and ratings. */
+import { RelativeTime } from '../../ui.js';
+import type { FullMessage, FullTranscript, ToolCall } from './types.js';
+
+const WHO: Record<FullMessage['role'], string> = { user: 'Visitor', assistant: 'AI', human_agent: 'Team', system_event: '' };
+
+export function Transcript({ t }: { t: FullTranscript }) {
+  if (!t.messages.length) return <p class="muted">No messages yet.</p>;
+  const tools = new Map<string, ToolCall[]>();
+  for (const c of t.toolCalls) tools.set(c.messageId, [...(tools.get(c.messageId) ?? []), c]);
+  const thumbs = new Map(t.feedback.filter((f) => f.kind === 'thumb' && f.messageId).map((f) => [f.messageId!, f]));
+  const csat = t.feedback.filter((f) => f.kind === 'csat');
+  return (
+    <ol class="transcript">
+      {t.messages.map((m) => {
+        if (m.role === 'system_event') return <li key={m.id} class="msg system_event" data-id={m.id}>{m.text}</li>;
+        const internal = m.visibility === 'internal';
+        const thumb = thumbs.get(m.id);
+        return (
+          <li key={m.id} data-id={m.id} class={`msg ${m.role}${internal ? ' internal' : ''}${m.modality === 'voice' ? ' voice' : ''}`}>
+            {(tools.get(m.id) ?? []).map((c) => <Tool key={c.id} c={c} />)}
+            <small class="msg-meta">
+              <b>{m.authorName ?? WHO[m.role]}</b>
+              {internal && <span class="badge warn">internal note</span>}
+              {m.modality === 'voice' && <span class="badge accent" title="Spoken; this is the transcript">voice</span>}
+              <RelativeTime ms={m.createdAt} />
+            </small>
+            {m.text && <p>{m.text}</p>}
+            {m.attachments?.length ? (
+              <div class="attachments">
+                {m.attachments.map((a) => (
+                  <a key={a.id} href={`/api/v1/attachments/${encodeURIComponent(a.id)}`} target="_blank" rel="noopener">
+                    <img src={`/api/v1/attachments/${encodeURIComponent(a.id)}`} width={Math.min(a.width, 240)} height={Math.round(Math.min(a.width, 240) * a.height / Math.max(1, a.width))}
+                      alt={`Image the ${m.role === 'user' ? 'visitor' : 'agent'} sent (${a.width}×${a.height})`} loading="lazy" />
+                  </a>
+                ))}
+              </div>
+            ) : null}
+            {m.citations?.length ? (
+              <p class="citations"><span class="muted">Sources:</span> {m.citations.map((c, i) => (
+                <span key={c.sourceId + i}>{i > 0 && ', '}{c.url ? <a href={c.url} target="_blank" rel="noopener noreferrer">{c.title || c.url}</a> : c.title}</span>
+              ))}</p>
+            ) : null}
+            {thumb && <small class={`rating ${thumb.value > 0 ? 'up' : 'down'}`}>{thumb.value > 0 ? 'Rated helpful' : 'Rated not helpful'}{thumb.comment ? `: ${thumb.comment}` : ''}</small>}
+          </li>
+        );
+      })}
+      {csat.map((f, i) => <li key={`csat-${i}`} class="msg system_event">Visitor rated the conversation {f.value}/5{f.comment ? `: “${f.comment}”` : ''}</li>)}
+    </ol>
+  );
+}
+
+function Tool({ c }: { c: ToolCall }) {
+  return (
+    <details class={`tool-call${c.isError ? ' failed' : ''}`}>
+      <summary><span class="tool-label">Tool</span> {c.name} <span class="muted">· {c.isError ? 'failed' : 'ok'} · {c.durationMs} ms</span></summary>
+      <div class="tool-io">
+        <div><small class="muted">Arguments</small><pre>{pretty(c.arguments)}</pre></div>
+        <div><small class="muted">Result</small><pre>{pretty(c.result)}</pre></div>
+      </div>
+    </details>
+  );
+}
+
+function pretty(s: string): string {
+  try { return JSON.stringify(JSON.parse(s), null, 2); } catch { return s; }
+}

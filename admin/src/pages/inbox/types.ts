@@ -1,0 +1,16 @@
+/** The conversation shapes the inbox reads (GET /conversations and /conversations/{id}; the OpenAPI document has them). */
+import type { ConversationSummary, Message } from '../../types.js';
+
+export interface OpenHandoff { id: string; state: 'requested' | 'accepted'; reason: string | null; summary: string | null; requestedAt: number }
+
+export interface Conv extends ConversationSummary {
+  verified: boolean; costUsd: number; csat: number | null; updatedAt: number; endedAt: number | null; handoff: OpenHandoff | null;
+}
+
+export interface Attachment { id: string; mimeType: string; width: number; height: number }
+export interface Citation { title: string; url?: string | null; sourceId: string }
+export interface FullMessage extends Message { attachments?: Attachment[]; citations?: Citation[] }
+export interface ToolCall { id: string; messageId: string; round: number; name: string; arguments: string; result: string; isError: boolean; durationMs: number; createdAt: number }
+export interface Feedback { kind: 'thumb' | 'csat'; messageId: string | null; value: number; comment?: string; createdAt: number }
+
+export interface FullTranscript extends Conv { summary: string | null; messages: FullMessage[]; toolCalls: ToolCall[]; feedback: Feedback[] }

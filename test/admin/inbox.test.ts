@@ -1,0 +1,202 @@
+/**
+ * The inbox with two people at once: a visitor in the real widget on a host page, an agent in the panel. The
+ * handoff request arrives (queue, unread count, sound, notification), the agent takes over, types and replies
+ * (the visitor sees both), adds a note (the visitor never gets it), tags, exports, hands back and closes.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import { framesOf, startWidgetWorld, type WidgetWorld } from '../widget/world.js';
+import { expectAxeClean, screenshots } from './axe.js';
+import { buildAdmin } from './build.js';
+import { signIn } from './world.js';
+
+const SHOTS = '/tmp/shots/admin-inbox';
+// Counts the beeps (oscillators started) and the browser notifications the panel makes.
+const RECORD_ALERTS = `(() => {
+  window.__beeps = 0; window.__notes = [];
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.__beeps++; return start.apply(this, a); };
+  const N = window.Notification;
+  window.Notification = class extends N { constructor(title, opts) { super(title, opts); window.__notes.push({ title, body: opts && opts.body }); } };
+  window.Notification.requestPermission = N.requestPermission.bind(N);
+  Object.defineProperty(window.Notification, 'permission', { get: () => N.permission });
+})();`;
+
+let w: WidgetWorld;
+let agent: Page;
+let visitor: Page;
+let conversationId = '';
+const errors: string[] = [];
+
+test.before(async () => {
+  w = await startWidgetWorld();
+  await buildAdmin();
+  const botId = await w.createBot({ behavior: { handoff: { enabled: true } } });
+  agent = await w.newPage({ width: 1280, height: 800 }, { permissions: ['notifications'] });
+  await agent.context().addInitScript(RECORD_ALERTS);
+  agent.on('pageerror', (e) => errors.push(e.message));
+  agent.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(m.text()); });
+  await agent.goto(`${w.server.url}/admin/#/inbox`);
+  await signIn(agent, w.owner.email);
+  visitor = await w.newPage();
+  await visitor.goto(w.page('/shop', w.embed(botId)));
+});
+test.after(async () => { await w?.close(); });
+
+test('an empty inbox says what will appear and the agent is online', async () => {
+  await agent.locator('.inbox .empty-state', { hasText: 'No open conversations' }).waitFor();
+  assert.is(await agent.locator('select[name="presence"]').inputValue(), 'online');
+  await agent.locator('.inbox-none', { hasText: 'Pick a conversation' }).waitFor();
+  await expectAxeClean(agent, 'the empty inbox');
+  await screenshots(agent, SHOTS, 'empty');
+});
+
+test("a visitor's request for a person arrives in the queue with an unread count, a sound and a notification", async () => {
+  await visitor.click('button.l');
+  w.fake.script([
+    { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Refund over the limit' } }] },
+    { text: 'I have asked a colleague to help.' },
+  ]);
+  await visitor.fill('.cp textarea', 'I want a refund of 900 EUR');
+  await visitor.press('.cp textarea', 'Enter');
+  await visitor.locator('.m.assistant', { hasText: 'asked a colleague' }).waitFor();
+
+  const queued = agent.locator('.queue li', { hasText: 'Refund over the limit' });
+  await queued.waitFor();
+  conversationId = (await agent.locator('.conv').first().getAttribute('data-id'))!;
+  assert.ok(Number(await agent.locator(`.conv[data-id="${conversationId}"] .unread-count`).textContent()) >= 2);
+  assert.match(await agent.locator('#filter-waiting .count').textContent() ?? '', '1');
+  await agent.waitForFunction(() => (window as any).__beeps > 0);
+  const notes = await agent.evaluate(() => (window as any).__notes);
+  assert.is(notes.length, 1);
+  assert.match(notes[0].title, 'is waiting for a person');
+  assert.is(notes[0].body, 'Refund over the limit');
+  await screenshots(agent, SHOTS, 'queue');
+
+  // The waiting state comes from the server, so a reload keeps the queue.
+  await agent.reload();
+  await agent.locator('.queue li', { hasText: 'Refund over the limit' }).waitFor();
+});
+
+test('the agent opens it, sees the tool call, and takes it over; the visitor is told', async () => {
+  await agent.locator(`.conv[data-id="${conversationId}"] a`).click();
+  await agent.locator('.inbox-thread .msg.user', { hasText: 'I want a refund' }).waitFor();
+  await agent.locator('.tool-call summary', { hasText: 'handoff_to_human' }).waitFor();
+  assert.is(await agent.locator(`.conv[data-id="${conversationId}"] .unread-count`).count(), 0);
+  await agent.locator('.handoff-card', { hasText: 'Refund over the limit' }).waitFor();
+  await agent.click('.thread-actions button:has-text("Take over")');
+  await agent.locator('.taken-over', { hasText: 'You are answering' }).waitFor();
+  await agent.locator('.queue').waitFor({ state: 'detached' });
+  await visitor.locator('[data-role="system_event"], .line', { hasText: 'joined the conversation' }).first().waitFor();
+});
+
+test('typing and a reply reach the visitor; an internal note does not', async () => {
+  const box = agent.locator('form[name="reply"] textarea');
+  await box.click();
+  await box.pressSequentially('Hello, this is Olivia');
+  await visitor.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'typing' && f.active));
+  await box.press('Enter');
+  await visitor.locator('[data-role="human_agent"]', { hasText: 'Hello, this is Olivia' }).waitFor();
+  await agent.locator('.inbox-thread .msg.human_agent', { hasText: 'Hello, this is Olivia' }).waitFor();
+
+  await agent.locator('form[name="reply"] label', { hasText: 'Internal note' }).click();
+  await box.fill('Customer since 2019, approve the refund');
+  await agent.click('form[name="reply"] button[type="submit"]');
+  await agent.locator('.msg.internal', { hasText: 'approve the refund' }).waitFor();
+  await new Promise((r) => setTimeout(r, 300));
+  const seen = (await framesOf(visitor, 'message')).map((f) => f.message.text);
+  assert.not.ok(seen.some((t: string) => t.includes('approve the refund')), 'the visitor got the internal note');
+  assert.is(await visitor.getByText('approve the refund').count(), 0);
+});
+
+test('what the visitor writes next appears in the open transcript without a reload', async () => {
+  await visitor.fill('.cp textarea', 'Thank you, Olivia!');
+  await visitor.press('.cp textarea', 'Enter');
+  await agent.locator('.inbox-thread .msg.user', { hasText: 'Thank you, Olivia!' }).waitFor();
+  await expectAxeClean(agent, 'the inbox with a conversation open');
+  await screenshots(agent, SHOTS, 'conversation');
+});
+
+test('tags are added and removed, and the list shows them', async () => {
+  await agent.fill('form[name="tags"] input', 'refund, vip');
+  await agent.press('form[name="tags"] input', 'Enter');
+  await agent.locator(`.conv[data-id="${conversationId}"] .badge.tag`, { hasText: '#vip' }).waitFor();
+  await agent.click('button[aria-label="Remove tag vip"]');
+  await agent.locator(`.conv[data-id="${conversationId}"] .badge.tag`, { hasText: '#vip' }).waitFor({ state: 'detached' });
+  const r = await w.server.request('GET', `/api/v1/conversations/${conversationId}`, { headers: w.owner.headers });
+  assert.equal(r.body.tags, ['refund']);
+});
+
+test('the transcript exports as Markdown', async () => {
+  const [download] = await Promise.all([agent.waitForEvent('download'), agent.click('.inbox-details a:has-text("Markdown")')]);
+  assert.is(download.suggestedFilename(), `${conversationId}.md`);
+  const { readFileSync } = await import('node:fs');
+  const text = readFileSync((await download.path())!, 'utf8');
+  assert.match(text, 'I want a refund of 900 EUR');
+  assert.match(text, 'Hello, this is Olivia');
+});
+
+test('handing back to the AI and closing end up under Ended', async () => {
+  await agent.click('button:has-text("Hand back to the AI")');
+  await agent.locator('.taken-over', { hasText: 'the AI is answering' }).waitFor();
+  await agent.click('.thread-actions button:has-text("Close")');
+  await agent.click('dialog button:has-text("Close conversation")');
+  await agent.locator('.thread-title .badge', { hasText: 'ended' }).waitFor();
+  assert.is(await agent.locator('form[name="reply"] input[value="reply"]').isDisabled(), true);
+  await agent.click('#filter-ended');
+  await agent.locator(`.conv[data-id="${conversationId}"]`).waitFor();
+  await agent.locator('#filter-ended').press('ArrowLeft');
+  assert.is(await agent.locator('#filter-mine').getAttribute('aria-selected'), 'true');
+  assert.is(await agent.evaluate(() => document.activeElement?.id), 'filter-mine');
+});
+
+test('presence set to away is what the team sees', async () => {
+  await agent.selectOption('select[name="presence"]', 'away');
+  await agent.locator('.presence-bar .dot.away').waitFor();
+  let presence = '';
+  for (let i = 0; i < 20 && presence !== 'away'; i++) {
+    presence = (await w.server.request('GET', '/api/v1/members', { headers: w.owner.headers })).body.items[0].presence;
+    if (presence !== 'away') await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.is(presence, 'away');
+  await agent.selectOption('select[name="presence"]', 'online');
+});
+
+test('at 390 px one pane shows at a time: list, conversation, details', async () => {
+  await agent.setViewportSize({ width: 390, height: 844 });
+  await agent.goto(`${w.server.url}/admin/#/inbox`);
+  await agent.click('#filter-ended');
+  await agent.locator('.inbox-list').waitFor();
+  assert.is(await agent.locator('.inbox-thread').isVisible(), false);
+  await agent.waitForTimeout(300); // the folded menu's slide-out
+  await agent.screenshot({ path: `${SHOTS}/phone-list.png` });
+  await agent.locator(`.conv[data-id="${conversationId}"] a`).click();
+  await agent.locator('.inbox-thread .msg.user').first().waitFor();
+  assert.is(await agent.locator('.inbox-list').isVisible(), false);
+  await agent.screenshot({ path: `${SHOTS}/phone-thread.png` });
+  await agent.click('button.details-toggle');
+  await agent.locator('.inbox-details').waitFor({ state: 'visible' });
+  assert.is(await agent.locator('.inbox-thread').isVisible(), false);
+  await agent.screenshot({ path: `${SHOTS}/phone-details.png` });
+  // The shell's top bar is helper A's (admin/src/nav.tsx); this test checks the inbox's panes.
+  await expectAxeClean(agent, 'the inbox details at 390 px', { exclude: ['.topbar'] });
+  await agent.click('.inbox-details .back-pane');
+  await agent.locator('.inbox-thread').waitFor({ state: 'visible' });
+  await agent.click('.thread-head a.back-pane');
+  await agent.locator('.inbox-list').waitFor({ state: 'visible' });
+  await agent.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('the old addresses lead to the inbox', async () => {
+  await agent.goto(`${w.server.url}/admin/#/conversations/${conversationId}`);
+  await agent.waitForFunction((id) => location.hash === `#/inbox/${id}`, conversationId);
+  await agent.goto(`${w.server.url}/admin/#/live`);
+  await agent.waitForFunction(() => location.hash === '#/inbox');
+});
+
+test('no page threw or broke the content security policy', () => {
+  assert.equal(errors, []);
+});
+
+test.run();
