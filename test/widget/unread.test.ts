@@ -13,6 +13,8 @@ test.after(async () => { await w?.close(); });
 test('a team reply to a closed chat shows a count on the launcher and in the title until the chat is opened', async () => {
   const botId = await w.createBot();
   const page = await w.newPage();
+  // Counts the chime's notes (two oscillators per chime).
+  await page.addInitScript(() => { const o = AudioContext.prototype.createOscillator; AudioContext.prototype.createOscillator = function () { (window as any).__notes = ((window as any).__notes || 0) + 1; return o.call(this); }; });
   await page.goto(w.page('/unread', w.embed(botId)));
   const launcher = page.locator('button.l');
   await launcher.click();
@@ -31,10 +33,12 @@ test('a team reply to a closed chat shows a count on the launcher and in the tit
   assert.is((await as('/messages', { text: 'Hi, Alex here. Let me look.' })).status, 201);
   await launcher.locator('.n', { hasText: '1' }).waitFor();
   assert.is(await page.title(), '(1) Host page');
+  assert.is(await page.evaluate(() => (window as any).__notes), 2, 'a chime for the team reply');
   assert.is(await launcher.getAttribute('aria-label'), 'Open chat (1)');
   assert.is((await as('/messages', { text: 'Found it: refunded.' })).status, 201);
   await launcher.locator('.n', { hasText: '2' }).waitFor();
   assert.is(await page.title(), '(2) Host page');
+  assert.is(await page.evaluate(() => (window as any).__notes), 4, 'a chime for each team reply');
   const badge = await launcher.locator('.n').evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
   assert.equal(badge, ['rgb(185, 28, 28)', 'rgb(255, 255, 255)']);
   await page.screenshot({ path: '/tmp/widget-unread.png' });

@@ -37,7 +37,7 @@ const emit = (e: ChatEvent, d?: any) => {
   // or the tab hidden also puts the count in the page title, until the visitor looks.
   if (e == 'message' && /^(assistant|human_agent)$/.test(d?.role) && (!opened || doc.hidden)) {
     if (!opened) unread++;
-    if (d.role == 'human_agent') titled = true;
+    if (d.role == 'human_agent') { titled = true; ding(); }
     cue();
   }
   listeners[e]?.forEach((cb) => { try { cb(d); } catch (err) { console.error(err); } });
@@ -51,6 +51,24 @@ function cue() {
   mark(opened);
   launcher?.querySelector('i')?.remove();
   if (unread) launcher?.append(el('i', 'n', unread > 9 ? '9+' : unread + ''));
+}
+let audio: AudioContext | undefined;
+/** A soft two-note chime for a team member's reply the visitor cannot see (browsers allow it once they clicked). */
+function ding() {
+  try {
+    audio ??= new AudioContext();
+    const t = audio.currentTime;
+    [660, 880].forEach((hz, i) => {
+      const o = audio!.createOscillator(), g = audio!.createGain(), at = t + i * 0.12;
+      o.frequency.value = hz;
+      g.gain.setValueAtTime(0.0001, at);
+      g.gain.exponentialRampToValueAtTime(0.15, at + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, at + 0.3);
+      o.connect(g).connect(audio!.destination);
+      o.start(at);
+      o.stop(at + 0.32);
+    });
+  } catch { /* no sound where audio is unavailable */ }
 }
 doc.addEventListener('visibilitychange', () => { if (!doc.hidden && opened && titled) { titled = false; cue(); } });
 const isMobile = () => W.matchMedia?.(MOBILE_QUERY).matches;
