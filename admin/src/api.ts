@@ -47,6 +47,14 @@ export async function send(url: string, init?: RequestInit): Promise<Response> {
   }
 }
 
+/**
+ * The path of a URL the API built from PUBLIC_URL (voice samples, face images), to load from this page's own
+ * origin: the panel's CSP allows only that, and behind a proxy PUBLIC_URL may name another host.
+ */
+export function localPath(url: string): string {
+  try { const u = new URL(url, location.href); return u.pathname + u.search; } catch { return url; }
+}
+
 /** Query string from the defined values only. */
 export function query(params: Record<string, string | number | undefined | null>): string {
   const q = new URLSearchParams();

@@ -37,9 +37,12 @@ export async function screenshots(page: Page, dir: string, name: string): Promis
   const { mkdirSync } = await import('node:fs');
   mkdirSync(dir, { recursive: true });
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `${dir}/${name}-desktop.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true });
+  // No transitions mid-shot, and from the top (sticky bars sit where the scroll left them).
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  for (const [w, h, suffix] of [[1280, 800, 'desktop'], [390, 844, '390']] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.evaluate(() => { scrollTo(0, 0); return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); });
+    await page.screenshot({ path: `${dir}/${name}-${suffix}.png`, fullPage: true });
+  }
   await page.setViewportSize(size);
 }

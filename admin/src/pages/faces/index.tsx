@@ -4,7 +4,7 @@
  * on visitors' pages), then uploaded (POST /faces). Preview, delete.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../../api.js';
+import { api, localPath } from '../../api.js';
 import { useSession } from '../../session.js';
 import {
   confirmDialog, EmptyState, ErrorText, Form, Loading, PageHeader, RelativeTime, Section, TextField, toast, useAction, useLoad,
@@ -46,7 +46,7 @@ export default function FacesPage() {
           <ul class="grid faces">
             {faces.data.items.map((f) => (
               <li class="tile" key={f.id}>
-                <img class="face-img" src={f.imageUrl} alt={`Face "${f.name}"`} width={f.width} height={f.height} loading="lazy" />
+                <img class="face-img" src={localPath(f.imageUrl)} alt={`Face "${f.name}"`} width={f.width} height={f.height} loading="lazy" />
                 <h3>{f.name}</h3>
                 <span class="muted">Added <RelativeTime ms={f.createdAt} /> · id <code>{f.id}</code></span>
                 {admin && <div class="tile-foot"><button type="button" class="danger small" onClick={() => remove(f)}>Delete</button></div>}

@@ -1,6 +1,6 @@
 /** #/providers/<id>: one connection: test, rename, replace the key, remove; its models and voices (with previews). */
 import { useState } from 'preact/hooks';
-import { api, query } from '../../api.js';
+import { api, localPath, query } from '../../api.js';
 import { go } from '../../router.js';
 import { useSession } from '../../session.js';
 import {
@@ -113,7 +113,7 @@ function VoiceList({ id }: { id: string }) {
                 <h3>{v.name}</h3>
                 <span class="muted">{v.language ?? 'any language'} · <code>{v.id}</code></span>
                 {playing === v.id
-                  ? <audio controls autoplay src={v.previewUrl} aria-label={`Sample of ${v.name}`} />
+                  ? <audio controls autoplay src={localPath(v.previewUrl)} aria-label={`Sample of ${v.name}`} />
                   : <button type="button" class="secondary small" onClick={() => setPlaying(v.id)} aria-label={`Play a sample of ${v.name}`}>▶ Play</button>}
               </li>
             ))}
