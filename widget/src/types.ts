@@ -38,6 +38,8 @@ export interface WidgetConfig {
   };
   appearance: Appearance;
   uploads: { enabled: boolean; maxPerMessage: number; maxMB: number };
+  /** The camera button (vision.webcam); the rest is there only when enabled. */
+  webcam?: { enabled: boolean; mode?: 'per_turn' | 'continuous' | 'on_demand'; maxFps?: number; maxWidth?: number; consentText?: string; privacyUrl?: string };
   behavior: {
     feedback: { thumbs: boolean; csat: boolean };
     citations: boolean;

@@ -252,6 +252,7 @@ export class Session {
       case 'handoff': this.onHandoff(!!f.available); return;
       case 'lead_form': this.set({ leadForm: { reason: f.reason, fields: f.fields ?? [] } }); return;
       case 'confirm': this.set({ confirm: { confirmId: f.confirmId, label: f.tool?.label || f.tool?.name || 'a tool', message: f.message } }); return;
+      case 'camera_request': case 'camera_frame_ok': this.onCamera(f); return;
       case 'tool_call':
         void runPageTool(this.core.tools, f.name, f.args).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
         return;
@@ -270,6 +271,9 @@ export class Session {
 
   /** Filled in by the UI: a handoff was asked for; available says whether someone may join now. */
   onHandoff: (available: boolean) => void = () => {};
+
+  /** Filled in by the camera UI (widget/src/camera): the agent asks for a picture, or a frame was stored. */
+  onCamera: (f: { t: 'camera_request' | 'camera_frame_ok'; requestId?: string; frameId?: string }) => void = () => {};
 
   /** Filled in by the UI: turns an error frame into a visible line (it owns the wording). */
   onError: (f: { code: string; message: string; retryAfterMs?: number }) => void = () => {};

@@ -11,6 +11,7 @@ import { uploadImage, uploadProblem } from './uploads.js';
 import { MicButton, useVoice, VoiceBar } from './voice-bar.js';
 import type { VoiceLink } from './voice-link.js';
 import { SoundButton, speaksReplies, type SpeakLink } from './speak-link.js';
+import { useCamera } from '../camera/camera-ui.js';
 
 function useSession(s: Session): State {
   const [st, setSt] = useState(s.state);
@@ -58,8 +59,10 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
     return () => { html.style.overflow = before; };
   }, [open]);
 
+  const cam = useCamera(core, s, t, !!voice && voice.state !== 'ended');
   const send = (text: string): boolean => {
     if (text.length > cfg.maxMessageChars) return false;
+    cam?.beforeSend();
     const done = files.filter((f) => f.id);
     s.sendMessage(text, done.map((f) => f.id!), done.map((f) => f.url));
     setFiles([]);
@@ -93,6 +96,7 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
     <div class="sp">{st.welcome.suggestedPrompts.map((q) => <button onClick={() => send(q)}>{q}</button>)}</div>
   ) : null;
   const cards = <>
+    {cam?.panel}
     {st.confirm ? <Confirm t={t} c={st.confirm} onAnswer={(approved) => { s.send({ t: 'confirm', confirmId: st.confirm!.confirmId, approved }); s.patch({ confirm: null }); }} /> : null}
     {st.leadForm ? <LeadForm t={t} form={st.leadForm} onSubmit={(fields) => { s.send({ t: 'lead', fields }); s.patch({ leadForm: null }); s.addLine('system_event', t('lead.thanks')); }} /> : null}
     {st.ended ? <div class="line">{t('ended')}</div> : null}
@@ -102,7 +106,7 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
   const mic = canTalk ? <MicButton t={t} onStart={() => v.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
   const bar = voice ? <VoiceBar v={v} s={voice} t={t} /> : null;
   const composer = (
-    <Composer t={t} mic={mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
+    <Composer t={t} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
       onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
   );
