@@ -44,7 +44,8 @@ test('a new server opens on setup, and setup signs the owner in', async () => {
   await page.click('form[name="setup"] button[type="submit"]');
   await page.locator('nav.nav').waitFor();
   assert.is(await page.locator('nav .brand').textContent(), 'Acme');
-  assert.match(page.url(), /#\/bots$/);
+  // A new owner continues on the guided first run (docs/admin.md, First run).
+  assert.match(page.url(), /#\/start$/);
 });
 
 test('signing out shows the sign-in form; a wrong password shows the API message; the right one signs in', async () => {

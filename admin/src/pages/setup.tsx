@@ -1,8 +1,8 @@
-/** #/setup: the first run: create the owner account and the workspace (POST /setup). */
+/** #/setup: the first run's first step: create the owner account and the workspace (POST /setup); Get started follows. */
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { Me } from '../types.js';
-import { ErrorText, Field, Form, useAction } from '../ui.js';
+import { ErrorText, Form, OtherErrors, TextField, useAction } from '../ui.js';
 
 export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [workspaceName, setWorkspaceName] = useState('');
@@ -11,17 +11,21 @@ export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [password, setPassword] = useState('');
   const act = useAction();
   const submit = () => act.run(async () => onSignedIn(await api<Me>('POST', '/setup', { workspaceName, name, email, password })));
+  const f = act.fields;
   return (
-    <section class="card narrow">
-      <h1>Set up this server</h1>
-      <p class="muted">Create the workspace and its owner account. This is asked once.</p>
+    <section class="card narrow auth-card" aria-labelledby="setup-title">
+      <div class="auth-mark" aria-hidden="true">💬</div>
+      <h1 id="setup-title">Welcome! Let's set up this server</h1>
+      <p class="muted">First your account (you will be its owner), then a few guided steps: connect an AI provider, create a bot and
+        talk to it. About five minutes; this page is shown once.</p>
       <Form onSubmit={submit} name="setup">
-        <Field label="Workspace name" name="workspaceName" value={workspaceName} onInput={setWorkspaceName} required />
-        <Field label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" />
-        <Field label="E-mail" name="email" type="email" value={email} onInput={setEmail} required autocomplete="username" />
-        <Field label="Password (8 characters or more)" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" />
-        <ErrorText error={act.error} />
-        <button type="submit" disabled={act.busy}>Create workspace</button>
+        <TextField label="Workspace name" name="workspaceName" value={workspaceName} onInput={setWorkspaceName} required errors={f} hint="Your company or team; shown in the panel." autocomplete="organization" />
+        <TextField label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" errors={f} />
+        <TextField label="E-mail" name="email" type="email" value={email} onInput={setEmail} required autocomplete="username" errors={f} hint="You sign in with it." />
+        <TextField label="Password" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={f} hint="8 characters or more." />
+        <OtherErrors errors={f} shown={['workspaceName', 'name', 'email', 'password']} />
+        {!Object.keys(f).length && <ErrorText error={act.error} />}
+        <button type="submit" class="wide-button" disabled={act.busy}>{act.busy ? 'Creating…' : 'Create workspace and continue'}</button>
       </Form>
     </section>
   );
