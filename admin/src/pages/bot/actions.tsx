@@ -1,0 +1,58 @@
+/** The bot's own actions in its header: rename, pause or resume, duplicate, delete (each only for admins and up). */
+import { useState } from 'preact/hooks';
+import { api } from '../../api.js';
+import { go } from '../../router.js';
+import { confirmDialog, ErrorText, Form, toast, useAction } from '../../ui.js';
+import type { BotFull } from './types.js';
+
+export function BotActions({ bot, onChanged }: { bot: BotFull; onChanged: (b: BotFull) => void }) {
+  const act = useAction();
+  const path = `/bots/${encodeURIComponent(bot.id)}`;
+  const status = (s: 'running' | 'paused') => act.run(async () => {
+    onChanged(await api<BotFull>('POST', `${path}/status`, { status: s }));
+    toast(s === 'paused' ? 'Paused: visitors see the bot as away until you resume.' : 'Running again.');
+  });
+  const duplicate = () => act.run(async () => {
+    const copy = await api<BotFull>('POST', `${path}/duplicate`, {});
+    toast(`Made "${copy.name}", a copy of the draft.`);
+    go(`/bots/${copy.id}`);
+  });
+  const remove = async () => {
+    const ok = await confirmDialog({
+      title: `Delete ${bot.name}?`, danger: true, confirmText: 'Delete bot',
+      message: 'The bot, its draft and all its versions are deleted, and websites embedding it stop showing the chat. This cannot be undone.',
+    });
+    if (!ok) return;
+    await act.run(async () => {
+      await api('DELETE', path);
+      toast(`Deleted ${bot.name}.`);
+      go('/bots');
+    });
+  };
+  return (
+    <div class="bot-actions">
+      {bot.status === 'running'
+        ? <button type="button" class="secondary" disabled={act.busy} onClick={() => status('paused')}>Pause</button>
+        : <button type="button" class="secondary" disabled={act.busy} onClick={() => status('running')}>Resume</button>}
+      <button type="button" class="secondary" disabled={act.busy} onClick={duplicate}>Duplicate</button>
+      <button type="button" class="secondary danger" disabled={act.busy} onClick={remove}>Delete</button>
+      <ErrorText error={act.error} />
+    </div>
+  );
+}
+
+export function Rename({ bot, onRenamed, onConflict }: { bot: BotFull; onRenamed: (b: BotFull) => void; onConflict: (e: unknown) => boolean }) {
+  const [name, setName] = useState(bot.name);
+  const act = useAction();
+  const submit = () => act.run(async () => {
+    try { onRenamed(await api<BotFull>('PATCH', `/bots/${encodeURIComponent(bot.id)}`, { revision: bot.revision, name })); toast('Renamed.'); } catch (e) { if (!onConflict(e)) throw e; }
+  });
+  return (
+    <Form onSubmit={submit} class="inline-form rename" name="rename">
+      <label class="field"><span>Bot name (only your team sees it)</span>
+        <input name="name" value={name} required maxLength={80} onInput={(e) => setName(e.currentTarget.value)} /></label>
+      <button type="submit" class="secondary" disabled={act.busy || !name.trim() || name === bot.name}>Rename</button>
+      <ErrorText error={act.error} />
+    </Form>
+  );
+}

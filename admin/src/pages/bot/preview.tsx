@@ -1,0 +1,33 @@
+/**
+ * The live preview beside the editor: the real widget, booted with a preview token for this bot's saved draft,
+ * in the server's chat page (/chat/<id>, framed as the try-it page does: the panel's CSP keeps the widget's styles
+ * out of the panel itself), in the draft's layout. It reloads after every save.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../api.js';
+import { messageOf } from '../../ui.js';
+
+export function Preview({ botId, revision, dirty, layout }: { botId: string; revision: number; dirty: boolean; layout: string }) {
+  const [token, setToken] = useState<{ token: string; expiresAt: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    // A token lasts 30 minutes: a fresh one with each saved revision keeps a long session working.
+    api<{ token: string; expiresAt: number }>('POST', `/bots/${encodeURIComponent(botId)}/preview`)
+      .then((t) => { if (live) { setToken(t); setError(null); } }, (e) => { if (live) setError(messageOf(e)); });
+    return () => { live = false; };
+  }, [botId, revision]);
+  return (
+    <aside class="preview" aria-label="Preview">
+      <div class="preview-head">
+        <h2>Preview</h2>
+        <span class="muted">{dirty ? 'Save to see your changes here' : 'The saved draft, as visitors would see it'}</span>
+      </div>
+      {error ? <p class="error" role="alert">{error}</p> : token ? (
+        <iframe key={`${revision}:${layout}:${token.token}`} title="Chat preview of the saved draft" class="preview-frame"
+          src={`/chat/${encodeURIComponent(botId)}?layout=${encodeURIComponent(layout)}#preview=${encodeURIComponent(token.token)}`} />
+      ) : <p class="muted">Loading the preview…</p>}
+      <p class="muted small-print">Chats here are real conversations with the draft; they show in Conversations.</p>
+    </aside>
+  );
+}
