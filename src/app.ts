@@ -19,7 +19,7 @@ export interface AppContext {
   /** 32-byte key derived from the server secret: encrypts provider keys and secrets at rest. */
   readonly secretKey: Buffer;
   /** Scale-out membership (REDIS_URL): null when the server is one process. */
-  readonly scale: ScaleNode | null;
+  readonly scale?: ScaleNode | null;
   /** Registers work to run at shutdown (after HTTP stops, before stores close), last registered first. */
   onClose(fn: () => Promise<void> | void): void;
 }

@@ -9,6 +9,7 @@ import { RateLimiter } from '../../src/chat/rate-limit.js';
 import { chatCollections, type ConversationRecord, type EndReason } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';
+import { takeShared } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
 import { ConversationActor, idleEndFromLastMessage } from './actor.js';
@@ -104,7 +105,9 @@ export class ConversationService {
   /** Creates a conversation record (the first visitor message then starts it). Refuses past conversationsPerIpPerHour. */
   async start(input: StartConversationInput): Promise<{ ok: true; conversation: ConversationRecord } | { ok: false; retryAfterMs: number }> {
     const { chat } = input;
-    const wait = this.newConversations.take(`${chat.bot._id}|${input.ip}`, chat.config.security.rateLimits.conversationsPerIpPerHour);
+    // Redis lost (scale-out): no new conversation until it returns; the open ones owned here go on.
+    if (this.app.scale && !this.app.scale.healthy) return { ok: false, retryAfterMs: 5000 };
+    const wait = await takeShared(this.app, this.newConversations, 'conv', `${chat.bot._id}|${input.ip}`, chat.config.security.rateLimits.conversationsPerIpPerHour, 3600_000);
     if (wait > 0) return { ok: false, retryAfterMs: wait };
     const now = this.app.clock.now();
     const ctx = contextFromIdentity(chat.config.identity, { page: input.page, visitor: { ...input.visitor, verified: input.verified } });

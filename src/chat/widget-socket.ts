@@ -1,3 +1,4 @@
+import { takeShared } from '../scale/limits.js';
 import { conversations, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
@@ -63,7 +64,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     maxPayloadBytes: MAX_SOCKET_PAYLOAD_BYTES,
     idleTimeoutSec: 120,
     async upgrade(req: UpgradeRequest): Promise<WidgetSocketData> {
-      const wait = connections.take(req.ip, CONNECTIONS_PER_IP_PER_MINUTE);
+      const wait = await takeShared(app, connections, 'wconn', req.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
       if (wait > 0) throw rateLimited(wait / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
       const botId = req.query.get('botId');
       if (!botId) throw badRequest('botId: required');
@@ -194,7 +195,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
     case 'message': {
       const clientId = frame.clientId;
       const perMinute = d.chat.config.security.rateLimits.messagesPerMinute;
-      const wait = limiter.take(`${d.chat.bot._id}|${d.visitor.visitorId}`, perMinute);
+      const wait = await takeShared(app, limiter, 'wmsg', `${d.chat.bot._id}|${d.visitor.visitorId}`, perMinute, 60_000);
       if (wait > 0) return void send({ t: 'error', code: 'rate_limited', message: `too many messages; at most ${perMinute} a minute`, retryAfterMs: wait, ...(clientId ? { clientId } : {}) });
       // leadCapture.when start: the form's answer opens the conversation; a message before it gets the form again.
       const lc = d.chat.config.behavior.leadCapture;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
@@ -114,6 +115,30 @@ test('a revoked API token is refused by every process at once', async () => {
   assert.equal(after.map((r) => r.status), [401, 401, 401]);
 });
 
+test('webhooks of events stored by every process are delivered once each', async () => {
+  const seen: string[] = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => { seen.push(JSON.parse(body).id); res.end('ok'); });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+  must('add webhook', await w(0).request('POST', '/api/v1/webhooks', { body: { url, events: ['message.created'] }, headers: owner.headers }), 201);
+  const visitors = await Promise.all([0, 1, 2].map((i) => widget(i)));
+  await Promise.all(visitors.map(async (v, i) => {
+    await v.frame('ready');
+    v.send({ t: 'message', text: `hello from process ${i}` });
+    await v.frame('message', (f) => f.message.role === 'assistant');
+  }));
+  const deadline = Date.now() + 10_000;
+  while (seen.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500)); // any second delivery would come now
+  receiver.close();
+  assert.is(seen.length, 6, 'a visitor message and a reply on each of three processes');
+  assert.is(new Set(seen).size, 6, 'no event delivered twice');
+});
+
 test('kill -9 of the owner mid-reply: the visitor reconnects to another process and continues, nothing acknowledged is lost', async () => {
   const visitor = await widget(0);
   const ready = await visitor.frame('ready');
@@ -140,6 +165,17 @@ test('kill -9 of the owner mid-reply: the visitor reconnects to another process 
   assert.equal(texts.filter((x: string) => x.startsWith('assistant')), ['assistant: You said: First question', `assistant: ${reply.message.text}`], 'one reply each, none twice');
   assert.equal(t.messages.map((m: any) => m.seq), t.messages.map((_: unknown, i: number) => i + 1), 'no gap or double in the sequence');
   await group.waitWorker(0, victim.pid); // the supervisor started a new process in its place
+});
+
+test('the widget connection limit per address is counted across the processes', async () => {
+  // 30 a minute per address: one process alone would take 30 on each of the three.
+  let accepted = 0;
+  let refusedAt = -1;
+  for (let n = 0; n < 40 && refusedAt < 0; n++) {
+    try { await widget(n % 3); accepted++; } catch (err) { refusedAt = n; assert.is((err as { status: number }).status, 429); }
+  }
+  assert.ok(refusedAt >= 0 && accepted < 30, `refused after ${accepted} (the earlier tests opened the rest of the 30)`);
+  for (const i of [0, 1, 2]) assert.is(await widget(i).then(() => 101, (e) => e.status), 429, `process ${i} refuses too`);
 });
 
 test.run();
