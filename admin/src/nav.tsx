@@ -32,6 +32,7 @@ export function Nav({ route, onLogout }: { route: string[]; onLogout: () => void
         <div class="brand-row">
           <span class="logo" aria-hidden="true">{me.workspace.name.slice(0, 1).toUpperCase()}</span>
           <strong class="brand">{me.workspace.name}</strong>
+          {open && <button type="button" class="icon nav-close" aria-label="Close menu" onClick={() => { setOpen(false); document.getElementById('menu-button')?.focus(); }}>×</button>}
         </div>
         {GROUPS.map((g) => {
           const list = areas.filter((a) => a.group === g);
