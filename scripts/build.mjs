@@ -49,7 +49,7 @@ for (const f of existsSync(i18nDir) ? readdirSync(i18nDir).filter((n) => n.endsW
 }
 define.__I18N__ = JSON.stringify(i18n);
 let bundles = 0;
-for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
+for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
   if (!existsSync(join(root, entry))) continue;
   const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, write: false });
   const code = r.outputFiles[0].contents;
@@ -61,6 +61,13 @@ for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE
     define[key] = JSON.stringify(file);
   }
   bundles++;
+}
+// The launcher's face pictures (widget/src/face/pictures.ts), drawn once here rather than by the loader.
+if (existsSync(join(root, 'widget/src/face/pictures.ts'))) {
+  const r = await build({ ...esb, entryPoints: [join(root, 'widget/src/face/pictures.ts')], platform: 'node', write: false });
+  const { pictures } = await import(`data:text/javascript;base64,${Buffer.from(r.outputFiles[0].contents).toString('base64')}`);
+  mkdirSync(join(widgetDir, 'faces'), { recursive: true });
+  for (const [file, svgText] of pictures()) writeFileSync(join(widgetDir, 'faces', file), svgText);
 }
 // The admin panel: app.<hash>.js and app.<hash>.css, and its page pointing at them (main.tsx imports the stylesheet).
 if (existsSync(join(root, 'admin/src/main.tsx'))) {
@@ -84,7 +91,7 @@ for (const file of walkAll(join(out, 'public'))) {
   const gz = gzipSync(data, { level: 9 });
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gz);
-  if (/widget\/(loader|chat|voice)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
+  if (/widget\/(loader|chat|voice|face)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
 }
 console.log(`built dist/ (${bundles} browser bundles)\n  ${sizes.join('\n  ')}`);
 

@@ -5,7 +5,7 @@ import { citationsUsed, type Citation } from '../knowledge/citations.js';
 import { toolRegistry, type ToolResult } from '../tools/registry.js';
 import type { ChatBrain } from './bot-source.js';
 import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
-import { MoodFilter } from './mood.js';
+import { isMood, MoodFilter } from './mood.js';
 import { buildSystemPrompt } from './prompt.js';
 import type { ConversationRecord, MessageRecord, ToolCallRecord } from './records.js';
 import { runToolCall } from './tool-call.js';
@@ -124,9 +124,11 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   const onEvent = (e: ChatEvent) => {
     if (e.type === 'text') {
       roundText.push(e.delta);
-      const visible = expressions ? mood.push(e.delta) : e.delta;
+      // Tags are always removed (a model may write one unasked); only documented moods reach the face, and only
+      // when the bot lets it change expression.
+      const visible = mood.push(e.delta);
       if (visible) emit(visible);
-      if (mood.moods.length) for (const m of mood.moods.splice(0)) input.onMood(m);
+      if (mood.moods.length) for (const m of mood.moods.splice(0)) if (expressions && isMood(m)) input.onMood(m);
     } else if (e.type === 'tool_call') calls.push(e.call);
     else if (e.type === 'usage') addUsage(e);
   };

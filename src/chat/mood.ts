@@ -2,6 +2,11 @@
  * Strips mood tags ([mood:happy]) from streamed reply text and reports them, for face.expressions. A tag may
  * arrive split over several deltas, so a possible tag start is held back until it completes or cannot be one.
  */
+import { MOODS } from './prompt.js';
+
+/** One of the documented moods (docs/faces.md); anything else a model writes is dropped, never forwarded. */
+export const isMood = (m: string): boolean => (MOODS as readonly string[]).includes(m);
+
 const TAG = /\[mood:\s*([a-z_-]{1,24})\s*\]/gi;
 const MAX_TAG = 40;
 

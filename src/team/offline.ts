@@ -14,12 +14,17 @@ import { offlineNotices } from './records.js';
 
 export const OFFLINE_NOTICE_EVERY_MS = 3600_000;
 
+/** The AI is offline now: outside opening hours with scope bot (the widget's config says so; the face sleeps). */
+export function botOfflineNow(config: BotConfig, ms: number): boolean {
+  const hours = config.behavior.hours;
+  return hours.enabled && hours.scope === 'bot' && !isOpen(hours, ms);
+}
+
 export async function botOffline(
   app: AppContext, conv: Pick<ConversationRecord, '_id' | 'workspaceId'>, config: BotConfig,
 ): Promise<{ notice: string | null; leadForm: LeadFormFrame | null } | null> {
-  const hours = config.behavior.hours;
   const now = app.clock.now();
-  if (!hours.enabled || hours.scope !== 'bot' || isOpen(hours, now)) return null;
+  if (!botOfflineNow(config, now)) return null;
   const id = `off_${conv._id}`;
   const last = await offlineNotices(app).findById(conv.workspaceId, id);
   const due = !last || now - last.sentAt >= OFFLINE_NOTICE_EVERY_MS;

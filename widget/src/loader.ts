@@ -176,10 +176,27 @@ function mark(open: boolean) {
   launcher.setAttribute('aria-expanded', open + '');
   launcher.classList.toggle('on', open);
   if (launcher.className[2] == 'b') {
-    launcher.innerHTML = open ? ICON_X : ICON_CHAT;
+    const pic = open ? '' : facePicture(core!);
+    launcher.innerHTML = open ? ICON_X : pic || ICON_CHAT;
+    // A picture that cannot be loaded (an old preset name, a deleted face) leaves the chat icon.
+    launcher.querySelector('img')?.addEventListener('error', () => { if (launcher) launcher.innerHTML = ICON_CHAT; });
     const key = open ? 'header.close' : 'launcher.open';
     launcher.ariaLabel = (core!.cfg.texts.strings[key] ?? core!.strings[key] ?? (open ? 'Close chat' : 'Open chat')) + (unread ? ` (${unread})` : '');
   }
+}
+
+/**
+ * launcher.icon face or avatar: the face's picture (a catalogue face drawn by the build in its preset, or a
+ * custom face's photo); face breathes gently (CSS, still under reduced motion). Empty: no picture.
+ */
+function facePicture(c: Core): string {
+  const skin = c.cfg.face?.skin;
+  const icon = c.cfg.appearance.launcher.icon;
+  if (!skin || icon == 'chat') return '';
+  const preset = String(c.cfg.face?.config?.preset ?? 'cyan');
+  const src = skin.kind == 'custom' ? `${c.base}/api/v1/faces/${encodeURIComponent(skin.assetId)}/image`
+    : `${c.base}/static/widget/faces/${encodeURIComponent(skin.id)}-${encodeURIComponent(preset)}.svg`;
+  return `<img class="fa${icon == 'face' ? ' br' : ''}${skin.kind == 'custom' ? ' ph' : ''}" src="${src}" alt="">`;
 }
 
 function hideTeaser() { teaser?.remove(); teaser = null; }
@@ -243,7 +260,10 @@ function css(cfg: WidgetConfig): string {
 .t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;color-scheme:${t.mode === 'auto' ? 'light dark' : t.mode};background:light-dark(#fff,#1f2937);color:light-dark(#111,#f9fafb);padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}
 .p{all:unset;cursor:pointer}.p:focus-visible,.tx:focus-visible{outline:2px solid}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:inherit;opacity:.75}
 .n{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;border-radius:10px;background:#b91c1c;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}
-@media ${MOBILE_QUERY}{.hm{display:none}}`;
+@media ${MOBILE_QUERY}{.hm{display:none}}
+.fa{width:100%;height:100%;border-radius:50%;pointer-events:none}.ph{object-fit:cover}
+.br{animation:br 4.2s ease-in-out infinite}@keyframes br{50%{transform:translateY(-1.5%) scale(1.035)}}
+@media (prefers-reduced-motion:reduce){.br{animation:none}}`;
 }
 
 const api = {

@@ -24,6 +24,15 @@ export interface Appearance {
   mobile: { fullscreen: boolean };
   captions: boolean;
   zIndex: number;
+  face?: { show: boolean; size: 'small' | 'medium' | 'large'; textReplies: 'still' | 'mime' | 'speak' };
+}
+
+/** The bot's face (bot-config.md, face; docs/faces.md). */
+export interface FaceConfig {
+  config: Record<string, unknown>;
+  skin: { kind: 'catalogue'; id: string } | { kind: 'custom'; assetId: string } | null;
+  defaultMood: string | null;
+  expressions: boolean;
 }
 
 export interface WidgetConfig {
@@ -37,6 +46,9 @@ export interface WidgetConfig {
     pages: { include: string[]; exclude: string[] }; mobile: boolean;
   };
   appearance: Appearance;
+  face?: FaceConfig;
+  /** Outside opening hours with behavior.hours.scope bot: the AI does not answer (the face sleeps). */
+  offline?: boolean;
   uploads: { enabled: boolean; maxPerMessage: number; maxMB: number };
   /** The camera button (vision.webcam); the rest is there only when enabled. */
   webcam?: { enabled: boolean; mode?: 'per_turn' | 'continuous' | 'on_demand'; maxFps?: number; maxWidth?: number; consentText?: string; privacyUrl?: string };
@@ -133,4 +145,5 @@ declare global {
   /** Content-hashed bundle names, set by the build (esbuild define); absent, the plain names are used. */
   const __CHAT_FILE__: string | undefined;
   const __VOICE_FILE__: string | undefined;
+  const __FACE_FILE__: string | undefined;
 }

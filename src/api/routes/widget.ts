@@ -8,6 +8,7 @@ import { voiceSetup } from '../../chat/voice-setup.js';
 import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden } from '../../errors.js';
+import { botOfflineNow } from '../../team/offline.js';
 import { publicCamera } from '../../chat/camera.js';
 import { cameraToolSource } from '../../chat/camera-tool.js';
 import { toolRegistry } from '../../tools/registry.js';
@@ -27,6 +28,8 @@ const WidgetConfigResponse = z.object({
     enabled: z.boolean(), mode: z.enum(['per_turn', 'continuous', 'on_demand']).optional(), maxFps: z.number().optional(), maxWidth: z.number().optional(),
     consentText: z.string().optional(), privacyUrl: z.string().optional(),
   }),
+  /** Outside opening hours with behavior.hours.scope bot: the AI does not answer now (the face shows it). */
+  offline: z.boolean(),
   behavior: Section, maxMessageChars: z.number(), voice: z.object({
     enabled: z.boolean(), mode: z.enum(['realtime', 'cascade', 'hosted_agent']), pushToTalk: z.enum(['off', 'allowed', 'only']), bargeIn: z.boolean(),
   }),
@@ -61,7 +64,7 @@ export const widgetModule: ApiModule = {
           welcome: { message: renderField('welcome.message', c.welcome.message, ctx), suggestedPrompts: c.welcome.suggestedPrompts },
           texts: { ...c.texts, offline: renderField('texts.offline', c.texts.offline, ctx) },
           greeting: { ...c.greeting, text: renderField('greeting.text', c.greeting.text, ctx) },
-          appearance: c.appearance, face: c.face,
+          appearance: c.appearance, face: c.face, offline: botOfflineNow(c, app.clock.now()),
           uploads: { enabled: c.vision.uploads.enabled && !!chat.brain?.canSee, maxPerMessage: c.vision.uploads.maxPerMessage, maxMB: c.vision.uploads.maxMB },
           webcam: publicCamera(chat, (text) => renderField('vision.webcam.consentText', text, ctx)),
           behavior: {

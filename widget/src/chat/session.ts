@@ -51,6 +51,9 @@ export interface State {
   leadForm: { reason: string; fields: LeadField[] } | null;
   confirm: { confirmId: string; label: string; message?: string } | null;
   visitorToken: string | null;
+  /** The face's mood from the latest face frame, and when it came (the same mood twice is still news). */
+  mood: string | null;
+  moodAt: number;
 }
 
 const PING_MS = 50_000;
@@ -80,7 +83,7 @@ export class Session {
     const cfg = core.cfg;
     this.state = {
       conn: 'connecting', conversationId: null, messages: [], welcome: cfg.welcome, feedback: cfg.behavior.feedback,
-      agent: null, typing: null, ended: null, leadForm: null, confirm: null, visitorToken: this.storedToken(),
+      agent: null, typing: null, ended: null, leadForm: null, confirm: null, visitorToken: this.storedToken(), mood: null, moodAt: 0,
     };
     this.connect();
   }
@@ -242,6 +245,7 @@ export class Session {
       case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
       case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
+      case 'face': this.set({ mood: String(f.mood), moodAt: Date.now() }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
       case 'typing': this.set({ typing: f.active ? f.authorName || '' : null }); return;
       case 'ended': this.set({ ended: { askCsat: !!f.askCsat, rated: null }, agent: null, typing: null }); return;

@@ -6,6 +6,8 @@ export const STRINGS = {
   'launcher.open': 'Open chat',
   'header.close': 'Close chat',
   'menu.label': 'Menu',
+  'face.hide': 'Hide the face',
+  'face.show': 'Show the face',
   'menu.new': 'New conversation',
   'menu.transcript': 'Download transcript',
   'menu.handoff': 'Talk to a person',

@@ -41,7 +41,7 @@ export function chatCss(a: Appearance): string {
 .floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none}
 .fl>*{pointer-events:auto}
 .inline{position:relative;width:100%;height:100%;border:1px solid var(--line);border-radius:var(--r)}
-${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}.floating .face{margin:auto;width:160px;height:160px;font-size:64px}.floating .fl{padding:12px}}` : ''}
+${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}.floating .fc.big{margin:auto;width:200px}.floating .fl{padding:12px}}` : ''}
 .hd{display:flex;align-items:center;gap:10px;padding:12px 14px;background:var(--accent);color:var(--on)}
 .av{flex:none;width:34px;height:34px;border-radius:50%;display:flex;align-items:center;justify-content:center;font-weight:700;background:rgba(255,255,255,.25);color:inherit}
 .hd .tt{flex:1;min-width:0}.hd b{display:block;font-size:15px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.hd small{display:block;font-size:12px}
@@ -101,7 +101,14 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fl{display:flex;flex-direction:column;height:100%;gap:8px;justify-content:flex-end;padding:4px}
 .fl .top{display:flex;justify-content:flex-end;gap:6px}
 .fl .top .ib{background:var(--bg);color:var(--fg);box-shadow:0 2px 8px rgba(0,0,0,.2)}
-.face{align-self:center;width:96px;height:96px;border-radius:50%;background:var(--accent);color:var(--on);display:flex;align-items:center;justify-content:center;font-size:40px;font-weight:700;box-shadow:0 6px 24px rgba(0,0,0,.25)}
+.fc{flex:none;align-self:center;aspect-ratio:1;transition:filter .6s}
+.fc svg,.fc canvas{display:block;width:100%;height:100%}
+.fc.small{width:64px;margin-top:8px}.fc.medium{width:104px;margin-top:10px}.fc.large{width:150px;margin-top:12px}
+.fc.big{width:min(168px,56%);filter:drop-shadow(0 10px 22px rgba(0,0,0,.28))}
+.fc[data-kind=custom]{border-radius:50%;overflow:hidden;box-shadow:0 6px 20px rgba(0,0,0,.2)}
+.fc[data-mood=offline]{filter:grayscale(.8) opacity(.72)}
+.line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
+.fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
 .cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);max-height:40%;overflow-y:auto;white-space:pre-wrap}
 .fl .cp{border:0;border-radius:var(--r);box-shadow:0 6px 24px rgba(0,0,0,.18)}
 .fl .sp{padding:0}

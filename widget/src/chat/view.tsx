@@ -11,6 +11,7 @@ import { uploadImage, uploadProblem } from './uploads.js';
 import { MicButton, useVoice, VoiceBar } from './voice-bar.js';
 import type { VoiceLink } from './voice-link.js';
 import { SoundButton, speaksReplies, type SpeakLink } from './speak-link.js';
+import { Face, FaceButton, hasFace, useFaceShown } from './face-view.js';
 import { useCamera } from '../camera/camera-ui.js';
 
 function useSession(s: Session): State {
@@ -31,6 +32,11 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
   const title = cfg.texts.title || cfg.identity.agentName;
   const subtitle = cfg.texts.subtitle || cfg.identity.role;
   const started = st.messages.some((m) => m.role === 'user');
+  const [faceShown, toggleFace] = useFaceShown(core);
+  const withFace = hasFace(core);
+  const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} /> : null;
+  // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front.
+  const offline = cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
 
   s.onSpeakError = (message) => s.addLine('error', message);
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
@@ -127,8 +133,8 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
       <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title} onKeyDown={onKey}>
         <div class="fl">
           <div class="top">{sound}{close}</div>
-          {/* The face engine is loaded only when used (not in this bundle): the agent's initial stands in for it. */}
-          <div class="face" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
+          {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" /> : null}
+          {offline}
           {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />}</div> : messages}
           {status}
           {prompts}
@@ -147,9 +153,12 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
           <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
           <div class="tt"><b>{title}</b>{subtitle ? <small>{subtitle}</small> : null}</div>
           {sound}
+          {withFace ? <FaceButton shown={faceShown} onToggle={toggleFace} t={t} /> : null}
           {menuItems.length ? <Menu label={t('menu.label')} items={menuItems} /> : null}
           {close}
         </div>
+        {face}
+        {offline}
         {messages}
         {prompts}
         {cards}

@@ -1,0 +1,88 @@
+/**
+ * The face engine (face.js), loaded by the chat only when a face is shown (docs/faces.md). createFace() draws
+ * the bot's face into an element and animates it: a catalogue face as SVG, a custom face as the photo warped
+ * on a WebGL mesh of its landmarks (face/custom.ts). The chat tells it the mood, the audio level of what
+ * plays, whether a typed reply is being mimed, and whether the bot is offline.
+ */
+import { SvgFace } from './face/draw.js';
+import { Motion, type Frame } from './face/motion.js';
+import { lookOf, SKIN_IDS } from './face/skins.js';
+
+export type FaceSkin = { kind: 'catalogue'; id: string } | { kind: 'custom'; assetId: string };
+
+export interface FaceOptions {
+  skin: FaceSkin;
+  config?: Record<string, unknown>;
+  /** The widget's accent colour (preset "accent"). */
+  accent?: string;
+  mood?: string | null;
+  /** The server's origin, for custom faces' photo and landmarks. */
+  base: string;
+  /** prefers-reduced-motion: the face holds still. */
+  still?: boolean;
+}
+
+export interface FaceHandle {
+  /** False when the mood is not one of the documented moods (nothing changes). */
+  setMood(mood: string): boolean;
+  /** The level 0..1 of audio the widget plays now (lip sync). */
+  setLevel(level: number): void;
+  setMiming(on: boolean): void;
+  setOffline(off: boolean): void;
+  setStill(still: boolean): void;
+  /** The frame last drawn (tests and the bench read it). */
+  readonly frame: Frame;
+  readonly kind: 'svg' | 'custom';
+  destroy(): void;
+}
+
+interface Renderer { draw(f: Frame): void; destroy?(): void }
+
+let uid = 0;
+
+export function createFace(host: HTMLElement, o: FaceOptions): FaceHandle {
+  const look = lookOf(o.config, o.accent);
+  const motion = new Motion(!!o.still, look.motion, o.mood);
+  const u = `sf${uid++}-`;
+  const catalogue = (id: string): Renderer => new SvgFace(host, (SKIN_IDS as readonly string[]).includes(id) ? id : 'default', look, u);
+  let kind: 'svg' | 'custom' = 'svg';
+  let r: Renderer = catalogue(o.skin.kind === 'catalogue' ? o.skin.id : 'default');
+  let raf = 0;
+  let dead = false;
+  if (o.skin.kind === 'custom') {
+    // The catalogue face stands in until the photo and landmarks are loaded (and stays if they cannot be).
+    const assetId = o.skin.assetId;
+    void import('./face/custom.js').then((m) => m.loadCustomFace(o.base, assetId)).then((face) => {
+      if (dead) return;
+      const c = face.mount(host);
+      r = c;
+      kind = 'custom';
+      host.dataset.kind = 'custom';
+      wake();
+    }).catch((err) => console.warn('ServiceChat: the custom face could not be shown; a catalogue face stands in:', err?.message ?? err));
+  }
+  host.dataset.kind = 'svg';
+
+  const tick = (now: number) => {
+    raf = 0;
+    if (dead) return;
+    r.draw(motion.step(now));
+    // Still (reduced motion) faces draw once per change; hidden tabs get no frames from the browser anyway.
+    if (!motion.still) raf = requestAnimationFrame(tick);
+  };
+  const wake = () => { if (!raf && !dead) raf = requestAnimationFrame(tick); };
+  wake();
+  const mark = () => { host.dataset.mood = motion.offline ? 'offline' : motion.mood; };
+  mark();
+
+  return {
+    setMood(m) { const ok = motion.setMood(m); if (ok) { mark(); wake(); } return ok; },
+    setLevel(l) { motion.level = l; },
+    setMiming(on) { motion.miming = on; },
+    setOffline(off) { motion.setOffline(off); mark(); wake(); },
+    setStill(still) { motion.still = still; wake(); },
+    get frame() { return motion.frame; },
+    get kind() { return kind; },
+    destroy() { dead = true; cancelAnimationFrame(raf); r.destroy?.(); host.textContent = ''; },
+  };
+}
