@@ -222,7 +222,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
       case 'error':
         this.log.warn({ sessionId: this.id, message: e.message, fatal: e.fatal }, 'voice engine error');
         // A failure the visitor notices (cascade: a stage failed mid-turn) is told in the chat; the session goes on.
-        if (e.line && !e.fatal) this.sendFrame({ t: 'error', code: 'internal', message: e.line });
+        if (e.line && !e.fatal) this.sendFrame({ t: 'error', code: 'internal', message: e.line, ...(e.stage ? { stage: e.stage } : {}) });
         if (e.fatal) this.end('engine_error');
         return;
       case 'closed': return this.end('engine_error');

@@ -76,7 +76,7 @@ export type ServerFrame =
   | { t: 'typing'; active: boolean; authorName?: string | null }
   | { t: 'ended'; conversationId: string; reason: string; askCsat: boolean }
   | { t: 'feedback_ok'; kind: 'thumb' | 'csat'; messageId: string | null; value: number }
-  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string }
+  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string; /** a cascade voice stage that failed mid-turn */ stage?: 'stt' | 'brain' | 'tts' }
   /** Run a page tool in the browser; answer with tool_result and the same callId. */
   | { t: 'tool_call'; callId: string; name: string; args: Record<string, unknown> }
   /** Ask the visitor before a destructive tool runs; answer with confirm and the same confirmId. */

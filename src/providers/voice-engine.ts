@@ -48,6 +48,9 @@ export interface VoiceUsage {
   costUsd?: number;
 }
 
+/** A cascade stage: speech to text, the brain, text to speech. */
+export type VoiceStage = 'stt' | 'brain' | 'tts';
+
 export type VoiceEngineEvent =
   /** The session is configured; audio may flow. */
   | { type: 'ready' }
@@ -76,7 +79,11 @@ export type VoiceEngineEvent =
   /** The engine stopped its reply because the visitor spoke over it (Gemini's interrupted). */
   | { type: 'interrupted' }
   /** A non-fatal error (a refused event); fatal errors close the engine (then `closed`). */
-  | { type: 'error'; message: string; fatal: boolean; /** A line for the visitor when the failure changes what they hear. */ line?: string }
+  | {
+    type: 'error'; message: string; fatal: boolean;
+    /** A line for the visitor when the failure changes what they hear, and the cascade stage that failed (the widget words it in the visitor's language). */
+    line?: string; stage?: VoiceStage;
+  }
   /** The provider socket closed; no more events follow. */
   | { type: 'closed'; reason: string };
 

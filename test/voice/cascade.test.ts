@@ -125,11 +125,12 @@ test('each stage failing mid-turn tells the visitor in the chat, voice goes on, 
     const e1 = await seen(v, 'error', () => true, 5000);
     assert.is(e1.code, 'internal');
     assert.match(e1.message, /could not make out what you said/);
+    assert.is(e1.stage, 'stt', 'the widget words the failed stage in the visitor\'s language');
     // The brain fails (and fails again when retried once): the question is stored, the visitor told.
     fake.script([{ error: { status: 503, message: 'model overloaded' } }, { error: { status: 503, message: 'model overloaded' } }]);
     await talk('What do you sell?');
     await seen(v, 'message', (f) => f.message.role === 'user' && f.message.text === 'What do you sell?', 5000);
-    await seen(v, 'error', (f) => /could not answer that/.test(f.message), 5000);
+    await seen(v, 'error', (f) => /could not answer that/.test(f.message) && f.stage === 'brain', 5000);
     // Speech fails: the answer still reaches the chat as text and is stored.
     fake.failNext('/audio/speech', 500, 'voice down');
     fake.script({ text: 'We sell bread. And cakes.' });

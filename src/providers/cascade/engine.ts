@@ -67,7 +67,7 @@ export class CascadeEngine implements VoiceEngine {
         itemDone: (itemId, text) => this.deliver({ type: 'agent_item_done', itemId, text }),
         failed: (err) => this.deliver({
           type: 'error', fatal: false, message: `text to speech (${tts.label}) failed: ${err.message}`,
-          line: 'The voice is not working right now; the rest of the reply is shown as text.',
+          stage: 'tts', line: 'The voice is not working right now; the rest of the reply is shown as text.',
         }),
         synthesized: (characters, seconds) => { this.unreportedUsd += estimateSpeechCostUsd(tts.model, { characters, seconds }); },
       },
@@ -79,7 +79,7 @@ export class CascadeEngine implements VoiceEngine {
       toolCall: (callId, name, args) => this.deliver({ type: 'tool_call', callId, name, arguments: args }),
       failed: (err) => this.deliver({
         type: 'error', fatal: false, message: `the brain (${parts.brain.label}) failed: ${err.message}`,
-        line: 'Sorry, I could not answer that just now. Please say it again, or type your message.',
+        stage: 'brain', line: 'Sorry, I could not answer that just now. Please say it again, or type your message.',
       }),
       done: (reply, status) => this.responseDone(reply, status),
       maxToolRounds: parts.brain.maxToolRounds,
@@ -198,7 +198,7 @@ export class CascadeEngine implements VoiceEngine {
         if (err) {
           this.deliver({
             type: 'error', fatal: false, message: `speech to text (${stt.label}) failed: ${err.message}`,
-            line: 'Sorry, I could not make out what you said. Please say it again, or type your message.',
+            stage: 'stt', line: 'Sorry, I could not make out what you said. Please say it again, or type your message.',
           });
         }
         if (text) this.replies.ask({ role: 'user', content: text });

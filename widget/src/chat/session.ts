@@ -280,7 +280,7 @@ export class Session {
   onCamera: (f: { t: 'camera_request' | 'camera_frame_ok'; requestId?: string; frameId?: string }) => void = () => {};
 
   /** Filled in by the UI: turns an error frame into a visible line (it owns the wording). */
-  onError: (f: { code: string; message: string; retryAfterMs?: number }) => void = () => {};
+  onError: (f: { code: string; message: string; retryAfterMs?: number; stage?: 'stt' | 'brain' | 'tts' }) => void = () => {};
 }
 
 function toMsg(m: any): Msg {

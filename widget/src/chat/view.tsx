@@ -43,7 +43,9 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
   s.onHandoff = (available) => { if (available) s.addLine('system_event', t('handoff.waiting')); };
   s.onError = (f) => {
     const known = ['rate_limited', 'session_limit', 'internal', 'unavailable'].includes(f.code);
-    s.addLine('error', known ? t(`error.${f.code}` as 'error.internal') : f.message);
+    // A cascade voice stage that failed mid-turn says which, in the visitor's language; the chat goes on.
+    if (f.stage) s.addLine('error', t(`voice.failed.${f.stage}`));
+    else s.addLine('error', known ? t(`error.${f.code}` as 'error.internal') : f.message);
     if (f.code === 'unavailable') setTimeout(() => s.reconnect(), 1000);
   };
 
