@@ -64,12 +64,15 @@ function Upload({ onDone }: { onDone: () => void }) {
   const [file, setFile] = useState<File | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const act = useAction();
-  useEffect(() => { loadFinder().then(setFn); }, []);
+  // Wrapped: a function given to a state setter would be called as an updater.
+  useEffect(() => { loadFinder().then((f) => setFn(() => f)); }, []);
   useEffect(() => {
     if (!file) { setShown(null); return; }
-    const url = URL.createObjectURL(file);
-    setShown(url);
-    return () => URL.revokeObjectURL(url);
+    // A data: URL, not a blob: one: the panel's CSP allows images from this server and data: only.
+    const r = new FileReader();
+    r.onload = () => setShown(String(r.result));
+    r.readAsDataURL(file);
+    return () => r.abort();
   }, [file]);
   const submit = () => act.run(async () => {
     if (!fn || !file) return;
