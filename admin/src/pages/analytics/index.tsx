@@ -35,7 +35,7 @@ export default function AnalyticsArea() {
   const days = d?.series.items.map((i) => i.day) ?? [];
   const col = (f: (i: Timeseries['items'][number]) => number) => d?.series.items.map(f) ?? [];
   return (
-    <section class="analytics">
+    <section class="k-area analytics">
       <PageHeader title="Analytics" description="How your bots are doing: conversations, leads, handoffs, ratings, tool use and what the providers cost." />
       <div class="toolbar card period">
         <label class="field"><span>Period</span>

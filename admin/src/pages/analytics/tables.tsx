@@ -44,7 +44,7 @@ export function UsageTable({ u }: { u: Usage }) {
           <tbody>{u.items.map((r) => row(r.model, r))}{row('Total', u.total, true)}</tbody>
         </table>
       </div>
-      <p class="hint">{u.note}</p>
+      <p class="k-hint">{u.note}</p>
     </>
   );
 }

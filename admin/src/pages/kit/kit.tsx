@@ -88,7 +88,7 @@ export function usePoll(fn: () => void, ms: number, active: boolean): void {
 
 /** A pill with a state colour: good, bad, busy or plain. */
 export function Pill({ tone, children }: { tone: 'good' | 'bad' | 'busy' | 'plain'; children: ComponentChildren }) {
-  return <span class={`pill ${tone}`}>{children}</span>;
+  return <span class={`status-pill ${tone}`}>{children}</span>;
 }
 
 /** A box of monospaced text (a request, a response, JSON). */

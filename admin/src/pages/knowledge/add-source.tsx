@@ -14,7 +14,7 @@ const KINDS: Array<[SourceKind, string, string]> = [
 ];
 const TYPES: Record<string, string> = { pdf: 'application/pdf', md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', html: 'text/html', htm: 'text/html' };
 
-export function AddSource({ onAdded }: { onAdded: (s: Source) => void }) {
+export function AddSource({ onAdded, onCancel }: { onAdded: (s: Source) => void; onCancel?: () => void }) {
   const { me } = useSession();
   const [kind, setKind] = useState<SourceKind>('page');
   const [name, setName] = useState('');
@@ -59,7 +59,7 @@ export function AddSource({ onAdded }: { onAdded: (s: Source) => void }) {
           <label key={k}><input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} />{label}</label>
         ))}
       </div>
-      <p class="hint">{KINDS.find((k) => k[0] === kind)?.[2]}</p>
+      <p class="k-hint">{KINDS.find((k) => k[0] === kind)?.[2]}</p>
       <div class="grid2">
         {kind !== 'text' && kind !== 'file' && (
           <Field label={kind === 'sitemap' ? 'Sitemap address' : kind === 'crawl' ? 'Start page' : 'Page address'} name="url" type="url" value={url} onInput={setUrl} required />
@@ -76,7 +76,10 @@ export function AddSource({ onAdded }: { onAdded: (s: Source) => void }) {
       {kind === 'text' && (
         <label class="field"><span>Text</span><textarea name="text" rows={6} required value={text} onInput={(e) => setText(e.currentTarget.value)} /></label>
       )}
-      <button type="submit" disabled={act.busy}>{act.busy ? 'Adding…' : 'Add source'}</button>
+      <div class="row-actions">
+        <button type="submit" disabled={act.busy}>{act.busy ? 'Adding…' : 'Add source'}</button>
+        {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
+      </div>
       <ErrorText error={act.error} />
     </Form>
   );

@@ -15,10 +15,10 @@ const TABS = [
 ];
 
 export default function KnowledgeArea({ rest }: { rest: string[] }) {
-  if (rest[0] === 'source' && rest[1]) return <section class="knowledge"><SourcePage id={rest[1]} /></section>;
+  if (rest[0] === 'source' && rest[1]) return <section class="k-area knowledge"><SourcePage id={rest[1]} /></section>;
   const tab = TABS.some((t) => t.id === rest[0]) ? rest[0] : 'sources';
   return (
-    <section class="knowledge">
+    <section class="k-area knowledge">
       <PageHeader title="Knowledge" description="What your bots can look up: web pages, whole sites, files and text. Bots with knowledge turned on search it before they answer." />
       <Tabs tabs={TABS} current={tab} label="Knowledge sections" />
       {tab === 'sources' && <SourcesTab />}

@@ -41,7 +41,7 @@ export function SettingsTab() {
         {' '}Now: {current ? <strong>{current}{settings.embedding?.model ? `, ${settings.embedding.model}` : ', its default model'}</strong> : <strong>words only</strong>}
         {!settings.explicit && current ? ' (chosen by default: the oldest OpenAI or Gemini connection)' : ''}.
       </p>
-      {connections.length === 0 && <p class="hint">Connect an OpenAI, Gemini or OpenAI-compatible provider to search by meaning.</p>}
+      {connections.length === 0 && <p class="k-hint">Connect an OpenAI, Gemini or OpenAI-compatible provider to search by meaning.</p>}
       <fieldset disabled={!canEdit} class="grid2" style={{ border: 0, padding: 0 }}>
         <label class="field"><span>Embedding connection</span>
           <select name="connection" value={conn} onChange={(e) => setConn(e.currentTarget.value)}>

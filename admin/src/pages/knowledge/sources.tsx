@@ -16,16 +16,20 @@ export function SourcesTab() {
   const canEdit = atLeast('admin');
   const list = useLoad(() => api<{ items: Source[] }>('GET', '/knowledge'));
   const [quiet, setQuiet] = useState(0);
+  // The form is open while there is nothing yet; otherwise behind a button, so the list comes first.
+  const [adding, setAdding] = useState<boolean | null>(null);
   // A quiet reload keeps the list on screen (no "Loading…" flash) while polling.
   usePoll(() => { api<{ items: Source[] }>('GET', '/knowledge').then((d) => list.setData(d), () => setQuiet((n) => n + 1)); }, POLL_MS, !!list.data?.items.some(busy));
-  const added = (s: Source) => list.setData((d) => ({ items: [s, ...(d?.items ?? []).filter((x) => x.id !== s.id)] }));
+  const added = (s: Source) => { setAdding(false); list.setData((d) => ({ items: [s, ...(d?.items ?? []).filter((x) => x.id !== s.id)] })); };
+  const open = adding ?? list.data?.items.length === 0;
 
   return (
     <>
-      {canEdit && <AddSource onAdded={added} />}
+      {canEdit && (open ? <AddSource onAdded={added} onCancel={list.data?.items.length ? () => setAdding(false) : undefined} />
+        : list.data && <p><button type="button" onClick={() => setAdding(true)}>Add a source</button></p>)}
       {!list.data ? <Loading error={list.error} /> : list.data.items.length === 0 ? (
         <EmptyState title="No knowledge yet" icon="📚">
-          {canEdit ? 'Add your help centre, a sitemap, or a file above. Pages are read, split into passages and indexed; then turn on knowledge in a bot\'s settings.'
+          {canEdit ? 'Add your help centre, a sitemap, or a file with the form above. Pages are read, split into passages and indexed; then turn on knowledge in a bot\'s settings.'
             : 'An admin adds web pages, files or text here; bots then answer from them.'}
         </EmptyState>
       ) : (
@@ -52,7 +56,7 @@ function SourceRow({ s, canEdit, onChange }: { s: Source; canEdit: boolean; onCh
     <article class="row-card source" data-id={s.id} data-status={s.status}>
       <div class="row-head">
         <span class="kind">{KIND_TEXT[s.kind]}</span>
-        <h3 class="grow"><a href={`#/knowledge/source/${encodeURIComponent(s.id)}`}>{s.name}</a></h3>
+        <h2 class="grow"><a href={`#/knowledge/source/${encodeURIComponent(s.id)}`}>{s.name}</a></h2>
         <Status s={s} />
       </div>
       {where && <div class="row-meta"><span class="where">{where}</span></div>}

@@ -47,7 +47,7 @@ export function HttpToolForm({ tool, onSaved, onCancel }: { tool?: HttpTool; onS
           <input name="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://api.example.com/orders/{{args.orderId}}" />
         </label>
       </div>
-      <p class="hint">Use <code>{'{{args.name}}'}</code> for an argument and <code>{'{{secrets.NAME}}'}</code> for a secret, in the path, query, headers or body; never in the host.</p>
+      <p class="k-hint">Use <code>{'{{args.name}}'}</code> for an argument and <code>{'{{secrets.NAME}}'}</code> for a secret, in the path, query, headers or body; never in the host.</p>
       <label class="field"><span>Headers, one per line (Name: value)</span>
         <textarea name="headers" rows={2} value={headers} onInput={(e) => setHeaders(e.currentTarget.value)} placeholder={'Authorization: Bearer {{secrets.ORDERS_KEY}}'} />
       </label>

@@ -39,7 +39,7 @@ function HttpToolRow({ tool, canEdit, onChange }: { tool: HttpTool; canEdit: boo
     <article class="row-card http-tool" data-name={tool.name}>
       <div class="row-head">
         <span class="kind">{tool.method}</span>
-        <h3 class="grow"><code>{tool.name}</code>{tool.label && <span class="muted"> · {tool.label}</span>}</h3>
+        <h2 class="grow"><code>{tool.name}</code>{tool.label && <span class="muted"> · {tool.label}</span>}</h2>
       </div>
       <p class="row-meta" style={{ wordBreak: 'break-all' }}>{tool.url}</p>
       <p style={{ margin: '.35rem 0 0' }}>{tool.description}</p>
@@ -80,9 +80,9 @@ function TestRun({ tool }: { tool: HttpTool }) {
       <ErrorText error={act.error} />
       {run && r && (
         <div class="test-result" aria-live="polite">
-          <h4>Request</h4>
+          <h3>Request</h3>
           <Code label="Request">{`${tool.method} ${filled(tool.url, run.args)}${Object.keys(tool.headers).length ? `\n${Object.keys(tool.headers).map((h) => `${h}: …`).join('\n')}` : ''}\n\narguments ${JSON.stringify(run.args, null, 2)}`}</Code>
-          <h4>Response {r.ok ? <Pill tone="good">{`${r.status} in ${r.durationMs} ms`}</Pill> : <Pill tone="bad">{r.status ? `${r.status} in ${r.durationMs} ms` : 'no answer'}</Pill>}</h4>
+          <h3>Response {r.ok ? <Pill tone="good">{`${r.status} in ${r.durationMs} ms`}</Pill> : <Pill tone="bad">{r.status ? `${r.status} in ${r.durationMs} ms` : 'no answer'}</Pill>}</h3>
           {r.error && <p class="error">{r.error.message}</p>}
           {r.body ? <Code label="Response body">{r.body + (r.truncated ? '\n… (cut for display)' : '')}</Code> : <p class="muted">The answer had no body.</p>}
         </div>

@@ -15,7 +15,7 @@ export default function ToolsArea({ rest }: { rest: string[] }) {
   ];
   const tab = tabs.some((t) => t.id === rest[0]) ? rest[0] : 'http';
   return (
-    <section class="tools">
+    <section class="k-area tools">
       <PageHeader title="Tools" description="Actions your bots can take: call your own APIs, or use the tools of MCP servers. Turn them on per bot in its settings." />
       <Tabs tabs={tabs} current={tab} label="Tool sections" />
       {tab === 'http' && <HttpToolsTab />}

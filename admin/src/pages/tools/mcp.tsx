@@ -47,7 +47,7 @@ function McpRow({ s: initial, canEdit, onChange }: { s: McpServer; canEdit: bool
     <article class="row-card mcp-server" data-name={s.name}>
       <div class="row-head">
         <span class="kind">{s.transport === 'http' ? 'HTTP' : 'Program'}</span>
-        <h3 class="grow">{s.name}</h3>
+        <h2 class="grow">{s.name}</h2>
         {s.lastError ? <Pill tone="bad">Unreachable</Pill> : <Pill tone="good">Connected</Pill>}
       </div>
       <p class="row-meta" style={{ wordBreak: 'break-all' }}>
@@ -108,7 +108,7 @@ function McpTestRun({ s }: { s: McpServer }) {
       <ErrorText error={act.error} />
       {result && (
         <div class="test-result" aria-live="polite">
-          <h4>Result {result.ok && !result.isError ? <Pill tone="good">{`ok in ${result.durationMs} ms`}</Pill> : <Pill tone="bad">{result.isError ? 'the tool reported an error' : 'failed'}</Pill>}</h4>
+          <h3>Result {result.ok && !result.isError ? <Pill tone="good">{`ok in ${result.durationMs} ms`}</Pill> : <Pill tone="bad">{result.isError ? 'the tool reported an error' : 'failed'}</Pill>}</h3>
           {result.error && <p class="error">{result.error.message}</p>}
           {result.content && <Code label="Tool result">{result.content}</Code>}
         </div>

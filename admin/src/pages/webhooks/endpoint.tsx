@@ -50,10 +50,12 @@ function EndpointSettings({ e, events, onSaved }: { e: Endpoint; events: string[
   const [url, setUrl] = useState(e.url);
   const [chosen, setChosen] = useState(e.events);
   const [saved, setSaved] = useState(false);
+  // Open at first when the endpoint is off; after that it stays as the person leaves it.
+  const [openAtFirst] = useState(!e.active);
   const act = useAction();
   const patch = (body: Partial<Endpoint>) => act.run(async () => { onSaved(await api<Endpoint>('PATCH', `/webhooks/${encodeURIComponent(e.id)}`, body)); setSaved(true); });
   return (
-    <details class="more card" open={!e.active}>
+    <details class="more card" open={openAtFirst}>
       <summary>Settings {e.active ? <Pill tone="good">Active</Pill> : <Pill tone="bad">Off</Pill>}{e.consecutiveFailures > 0 && <span class="error"> · {e.consecutiveFailures} failures in a row</span>}</summary>
       <Form onSubmit={() => patch({ url: url.trim(), events: chosen })} name="edit-webhook">
         <Field label="Endpoint URL" name="url" type="url" value={url} onInput={(v) => { setUrl(v); setSaved(false); }} required />

@@ -10,7 +10,7 @@ import { SecretOnce } from './secret-once.js';
 import type { Endpoint } from './types.js';
 
 export default function WebhooksArea({ rest }: { rest: string[] }) {
-  return <section class="webhooks">{rest[0] ? <EndpointPage id={rest[0]} /> : <WebhooksList />}</section>;
+  return <section class="k-area webhooks">{rest[0] ? <EndpointPage id={rest[0]} /> : <WebhooksList />}</section>;
 }
 
 function WebhooksList() {
@@ -30,7 +30,7 @@ function WebhooksList() {
               {list.data.items.map((e) => (
                 <article key={e.id} class="row-card endpoint">
                   <div class="row-head">
-                    <h3 class="grow" style={{ wordBreak: 'break-all' }}><a href={`#/webhooks/${encodeURIComponent(e.id)}`}>{e.url}</a></h3>
+                    <h2 class="grow" style={{ wordBreak: 'break-all' }}><a href={`#/webhooks/${encodeURIComponent(e.id)}`}>{e.url}</a></h2>
                     {e.active ? <Pill tone="good">Active</Pill> : <Pill tone="bad">{e.disabledAt ? 'Switched off after failures' : 'Off'}</Pill>}
                   </div>
                   <p class="row-meta"><span>{e.events.join(', ')}</span>{e.consecutiveFailures > 0 && <span class="error">{e.consecutiveFailures} failures in a row</span>}</p>

@@ -1,0 +1,137 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import { startFakeOpenAI } from '../fakes/openai.js';
+import type { FakeServer } from '../fakes/script.js';
+import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startFakeSite, type FakeSite } from '../knowledge/fake-site.js';
+import { expectAxeClean, screenshots } from './axe.js';
+import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
+
+const SHOTS = '/tmp/shots/admin-build';
+let w: { server: TestServer; owner: TestSession; site: FakeSite; openai: FakeServer };
+let viewer: TestSession;
+let b: AdminBrowser;
+let page: Page;
+
+test.before(async () => {
+  const [server, site, openai] = await Promise.all([startTestServer(), startFakeSite(), startFakeOpenAI()]);
+  const owner = await setupOwner(server);
+  w = { server, owner, site, openai };
+  // Connected as a person would (the key is checked against the fake); the oldest OpenAI connection embeds.
+  const conn = await server.request('POST', '/api/v1/providers', { body: { kind: 'openai', name: 'Fake OpenAI', apiKey: openai.apiKey, baseUrl: openai.baseUrl }, headers: owner.headers });
+  assert.is(conn.status, 201, JSON.stringify(conn.body));
+  viewer = await addMember(w.server, w.owner, 'viewer', { name: 'Vera Viewer' });
+  b = await startAdminBrowser(w.server);
+  page = await b.open('knowledge');
+  await signIn(page, w.owner.email);
+});
+test.after(async () => {
+  await b?.close();
+  await w?.server.stop();
+  await w?.site.close();
+  await w?.openai.close();
+});
+
+test('an empty knowledge base says what to add, and the page is accessible', async () => {
+  await page.locator('.empty-state', { hasText: 'No knowledge yet' }).waitFor();
+  await expectAxeClean(page, 'knowledge (empty)');
+  await screenshots(page, SHOTS, 'knowledge-empty');
+});
+
+test('a website added to crawl shows its progress while it is read, then its documents', async () => {
+  w.site.hold();
+  await page.check('form[name="add-source"] input[value="crawl"]');
+  await page.fill('form[name="add-source"] input[name="url"]', `${w.site.url}/`);
+  await page.fill('form[name="add-source"] input[name="maxDepth"]', '1');
+  await page.click('form[name="add-source"] button[type="submit"]');
+  const row = page.locator('.source').first();
+  // The site answers nothing yet: the source is shown as being indexed, with a progress bar.
+  await row.locator('[role="progressbar"]').waitFor();
+  assert.match(await row.getAttribute('data-status') ?? '', /queued|indexing/);
+  await screenshots(page, SHOTS, 'knowledge-indexing');
+  w.site.release();
+  await page.locator('.source[data-status="ready"]').waitFor();
+  assert.match(await row.locator('.counts').textContent() ?? '', /^4 documents/);
+  assert.is(await row.locator('[role="progressbar"]').count(), 0);
+
+  await row.locator('a:has-text("Documents")').click();
+  await page.locator('table.documents').waitFor();
+  const text = await page.locator('table.documents').textContent() ?? '';
+  for (const t of ['Growing tomatoes', 'Making compost', 'About us']) assert.match(text, t);
+  await expectAxeClean(page, 'knowledge source documents');
+  await screenshots(page, SHOTS, 'knowledge-documents');
+  await page.click('a.back');
+});
+
+test('a text source is added, reindexed and deleted after a confirmation', async () => {
+  await page.click('button:has-text("Add a source")');
+  await page.check('form[name="add-source"] input[value="text"]');
+  await page.fill('form[name="add-source"] input[name="name"]', 'Gift cards');
+  await page.fill('form[name="add-source"] textarea[name="text"]', 'Gift cards never expire and can be used online or in the shop.');
+  await page.click('form[name="add-source"] button[type="submit"]');
+  const row = page.locator('.source', { hasText: 'Gift cards' });
+  await page.locator('.source[data-status="ready"]', { hasText: 'Gift cards' }).waitFor();
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/reindex')), row.locator('button:has-text("Reindex")').click()]);
+  await page.locator('.source[data-status="ready"]', { hasText: 'Gift cards' }).waitFor();
+  await row.locator('button:has-text("Delete")').click();
+  // Nothing is deleted until the question is answered; the confirming button has the focus.
+  assert.match(await row.locator('.confirm').textContent() ?? '', 'Delete “Gift cards”');
+  await page.waitForFunction(() => document.activeElement?.textContent === 'Delete');
+  await page.keyboard.press('Enter');
+  await row.waitFor({ state: 'detached' });
+  const left = (await w.server.request('GET', '/api/v1/knowledge', { headers: w.owner.headers })).body.items;
+  assert.equal(left.map((s: any) => s.kind), ['crawl']);
+});
+
+test('the search playground shows what the agent would find, with scores and excerpts', async () => {
+  await page.click('a.tab:has-text("Search playground")');
+  await page.fill('form[name="search"] input[name="query"]', 'how much sunlight do tomatoes need');
+  await page.click('form[name="search"] button[type="submit"]');
+  const first = page.locator('.search-results .result').first();
+  await first.waitFor();
+  assert.match(await first.textContent() ?? '', 'Growing tomatoes');
+  assert.match(await first.locator('.excerpt').textContent() ?? '', 'eight hours of direct sunlight');
+  assert.match(await first.locator('.score').textContent() ?? '', /score \d\.\d{3}/);
+  assert.match(await page.locator('.verdict').textContent() ?? '', 'would answer from these passages');
+  await expectAxeClean(page, 'knowledge search');
+  await screenshots(page, SHOTS, 'knowledge-search');
+});
+
+test('unanswered questions and the embedding settings have their own tabs', async () => {
+  await page.click('a.tab:has-text("Unanswered questions")');
+  await page.locator('.empty-state', { hasText: 'No unanswered questions' }).waitFor();
+  await page.click('a.tab:has-text("Settings")');
+  await page.locator('form[name="knowledge-settings"]').waitFor();
+  assert.match(await page.locator('form[name="knowledge-settings"]').textContent() ?? '', 'Fake OpenAI');
+  await page.selectOption('form[name="knowledge-settings"] select[name="connection"]', '');
+  await page.click('form[name="knowledge-settings"] button[type="submit"]');
+  await page.locator('form[name="knowledge-settings"] .ok').waitFor();
+  await page.locator('form[name="knowledge-settings"]', { hasText: 'Now: words only' }).waitFor();
+  const s = await w.server.request('GET', '/api/v1/knowledge/settings', { headers: w.owner.headers });
+  assert.equal(s.body.embedding, null);
+  await expectAxeClean(page, 'knowledge settings');
+  await screenshots(page, SHOTS, 'knowledge-settings');
+});
+
+test('a viewer reads sources and searches but is offered no changes', async () => {
+  const v = await b.open('knowledge');
+  await signIn(v, viewer.email);
+  await v.locator('.source[data-status="ready"]').first().waitFor();
+  assert.is(await v.locator('form[name="add-source"]').count(), 0);
+  assert.is(await v.locator('.source button').count(), 0);
+  await v.click('a.tab:has-text("Search playground")');
+  await v.fill('form[name="search"] input[name="query"]', 'compost');
+  await v.click('form[name="search"] button[type="submit"]');
+  await v.locator('.search-results .result').first().waitFor();
+  await v.click('a.tab:has-text("Settings")');
+  await v.locator('text=Only admins change these settings.').waitFor();
+  await expectAxeClean(v, 'knowledge (viewer)');
+});
+
+test('no page threw or broke the content security policy', () => {
+  assert.equal(b.errors, []);
+});
+
+test.run();
