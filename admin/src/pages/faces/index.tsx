@@ -63,6 +63,7 @@ function Upload({ onDone }: { onDone: () => void }) {
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [shown, setShown] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
   const act = useAction();
   // Wrapped: a function given to a state setter would be called as an updater.
   useEffect(() => { loadFinder().then((f) => setFn(() => f)); }, []);
@@ -79,7 +80,7 @@ function Upload({ onDone }: { onDone: () => void }) {
     const made = await fn(file).catch((e: unknown) => { throw new Error(`No face was found in this photo (${(e as Error)?.message ?? e}). Use a clear, front-facing photo with the whole face visible.`); });
     await api('POST', '/faces', { name: name || file.name.replace(/\.\w+$/, ''), image: made.image ?? made.imageDataUrl ?? made.dataUrl, landmarks: made.landmarks });
     toast('Face added');
-    setName(''); setFile(null);
+    setName(''); setFile(null); setRound((n) => n + 1);
     onDone();
   });
   return (
@@ -88,7 +89,7 @@ function Upload({ onDone }: { onDone: () => void }) {
         <p class="notice warn">This server's widget cannot make faces from photos yet (<code>ServiceChat.skinFromPhoto</code> is missing from
           <code> /static/widget/loader.js</code>). Update the server; faces made elsewhere can still be uploaded through <code>POST /api/v1/faces</code>.</p>
       ) : (
-        <Form onSubmit={submit} name="face-upload">
+        <Form key={round} onSubmit={submit} name="face-upload">
           <div class="row face-upload">
             {shown && <img class="face-img" src={shown} alt="The chosen photo" />}
             <div>
