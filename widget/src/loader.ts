@@ -196,7 +196,8 @@ function facePicture(c: Core): string {
   const preset = String(c.cfg.face?.config?.preset ?? 'cyan');
   const src = skin.kind == 'custom' ? `${c.base}/api/v1/faces/${encodeURIComponent(skin.assetId)}/image`
     : `${c.base}/static/widget/faces/${encodeURIComponent(skin.id)}-${encodeURIComponent(preset)}.svg`;
-  return `<img class="fa${icon == 'face' ? ' br' : ''}${skin.kind == 'custom' ? ' ph' : ''}" src="${src}" alt="">`;
+  // crossorigin: the face engine loads the same photo as a WebGL texture (CORS), and the two share the cache entry.
+  return `<img class="fa${icon == 'face' ? ' br' : ''}${skin.kind == 'custom' ? ' ph' : ''}" src="${src}" crossorigin="anonymous" alt="">`;
 }
 
 function hideTeaser() { teaser?.remove(); teaser = null; }
@@ -266,6 +267,9 @@ function css(cfg: WidgetConfig): string {
 @media (prefers-reduced-motion:reduce){.br{animation:none}}`;
 }
 
+/** The face-photo bundle's content-hashed name, set by the build. */
+declare const __FACE_PHOTO_FILE__: string | undefined;
+
 const api = {
   boot,
   open: () => setOpen(true),
@@ -286,6 +290,13 @@ const api = {
   // Voice opens the chat first (it lives there); events come as on('voice').
   startVoice: (o?: VoiceStartOptions) => setOpen(true).then(() => chat?.startVoice(o)),
   stopVoice: () => chat?.stopVoice(),
+  // A face from a photo (docs/faces.md): its own bundle, and MediaPipe from this server, loaded on first call only.
+  skinFromPhoto(image: unknown, o: { name?: string } = {}) {
+    const base = (opts.baseUrl || (script?.src ?? '').replace(/\/static\/widget\/loader\.js.*$/, '')).replace(/\/$/, '');
+    const load = (f: string) => import(/* @vite-ignore */ `${base}/static/widget/${f}`);
+    const file = typeof __FACE_PHOTO_FILE__ == 'string' ? __FACE_PHOTO_FILE__ : 'face-photo.js';
+    return load(file).catch(() => load('face-photo.js')).then((m) => m.skinFromPhoto(image, { base, name: o.name }));
+  },
   on(e: ChatEvent, cb: (d?: unknown) => void) { (listeners[e] ??= new Set()).add(cb); },
   off(e: ChatEvent, cb: (d?: unknown) => void) { listeners[e]?.delete(cb); },
 };

@@ -34,7 +34,7 @@ function mountGl(host: HTMLElement, img: HTMLImageElement, mesh: Mesh) {
   const canvas = document.createElement('canvas');
   const size = Math.round(Math.min(2, devicePixelRatio || 1) * (host.clientWidth || 160));
   canvas.width = canvas.height = size;
-  const gl = canvas.getContext('webgl', { premultipliedAlpha: false, antialias: true });
+  const gl = canvas.getContext('webgl', { premultipliedAlpha: false, antialias: true, preserveDrawingBuffer: true });
   if (!gl) throw new Error('WebGL is not available');
   const sh = (type: number, src: string) => { const s = gl.createShader(type)!; gl.shaderSource(s, src); gl.compileShader(s); return s; };
   const prog = gl.createProgram()!;
