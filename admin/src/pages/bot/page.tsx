@@ -82,7 +82,7 @@ export function BotPage({ rest }: { rest: string[] }) {
       setErrors({});
       toast('Saved. The preview shows the new draft.');
     } catch (e) {
-      const found = fieldErrors(e);
+      const found = e instanceof ApiFailure && e.code === 'invalid' ? fieldErrors(e) : {};
       if (!Object.keys(found).length) throw e;
       setErrors(found);
       const first = Object.keys(found)[0];

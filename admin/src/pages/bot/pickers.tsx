@@ -12,11 +12,15 @@ interface Model { id: string; label: string; capabilities: Record<string, boolea
 interface Voice { id: string; name: string; language?: string; previewUrl: string }
 
 const cache = new Map<string, Promise<any>>();
+/** Lists already read, so a group drawn again shows them at once (a field that flickers loses its focus). */
+const lists = new Map<string, any>();
 function cached<T>(path: string): Promise<T> {
   let p = cache.get(path);
-  if (!p) { p = api<T>('GET', path); cache.set(path, p); p.catch(() => cache.delete(path)); }
+  if (!p) { p = api<T>('GET', path).then((v) => { lists.set(path, v); return v; }); cache.set(path, p); p.catch(() => cache.delete(path)); }
   return p as Promise<T>;
 }
+const modelsPath = (conn: string | null) => (conn ? `/providers/${encodeURIComponent(conn)}/models` : '');
+const voicesPath = (conn: string | null) => (conn ? `/providers/${encodeURIComponent(conn)}/voices` : '');
 
 function Wrap(props: { path: string; label: string; hint: string; children: preact.ComponentChildren; note?: string | null }) {
   const ed = useEditor();
@@ -66,13 +70,13 @@ export function ModelPicker(props: { path: string; connectionPath: string; fallb
   const ed = useEditor();
   const conn = (getAt(ed.draft, props.connectionPath) as string | null) ?? props.fallbackConnection ?? null;
   const value = String(getAt(ed.draft, props.path) ?? '');
-  const [models, setModels] = useState<{ items: Model[]; recommended: string | null } | null>(null);
+  const [models, setModels] = useState<{ items: Model[]; recommended: string | null } | null>(() => lists.get(modelsPath(conn)) ?? null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    setModels(null); setError(null);
+    setModels(lists.get(modelsPath(conn)) ?? null); setError(null);
     if (!conn) return;
     let live = true;
-    cached<{ items: Model[]; recommended: string | null }>(`/providers/${encodeURIComponent(conn)}/models`)
+    cached<{ items: Model[]; recommended: string | null }>(modelsPath(conn))
       .then((m) => { if (live) setModels(m); }, (e) => { if (live) setError(messageOf(e)); });
     return () => { live = false; };
   }, [conn]);
@@ -104,12 +108,12 @@ export function VoicePicker(props: { path: string; connectionPath: string; fallb
   const ed = useEditor();
   const conn = (getAt(ed.draft, props.connectionPath) as string | null) ?? props.fallbackConnection ?? null;
   const value = String(getAt(ed.draft, props.path) ?? '');
-  const [voices, setVoices] = useState<Voice[] | null>(null);
+  const [voices, setVoices] = useState<Voice[] | null>(() => lists.get(voicesPath(conn))?.items ?? null);
   useEffect(() => {
-    setVoices(null);
+    setVoices(lists.get(voicesPath(conn))?.items ?? null);
     if (!conn) return;
     let live = true;
-    cached<{ items: Voice[] }>(`/providers/${encodeURIComponent(conn)}/voices`).then((v) => { if (live) setVoices(v.items); }, () => { if (live) setVoices([]); });
+    cached<{ items: Voice[] }>(voicesPath(conn)).then((v) => { if (live) setVoices(v.items); }, () => { if (live) setVoices([]); });
     return () => { live = false; };
   }, [conn]);
   const fieldError = errorAt(ed.errors, props.path);
