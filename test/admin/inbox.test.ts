@@ -7,6 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { framesOf, startWidgetWorld, type WidgetWorld } from '../widget/world.js';
+import { newId } from '../../src/store/ids.js';
+import { addMember } from '../helpers/auth.js';
 import { expectAxeClean, screenshots } from './axe.js';
 import { buildAdmin } from './build.js';
 import { signIn } from './world.js';
@@ -27,12 +29,13 @@ let w: WidgetWorld;
 let agent: Page;
 let visitor: Page;
 let conversationId = '';
+let botId = '';
 const errors: string[] = [];
 
 test.before(async () => {
   w = await startWidgetWorld();
   await buildAdmin();
-  const botId = await w.createBot({ behavior: { handoff: { enabled: true } } });
+  botId = await w.createBot({ behavior: { handoff: { enabled: true } } });
   agent = await w.newPage({ width: 1280, height: 800 }, { permissions: ['notifications'] });
   await agent.context().addInitScript(RECORD_ALERTS);
   agent.on('pageerror', (e) => errors.push(e.message));
@@ -74,9 +77,10 @@ test("a visitor's request for a person arrives in the queue with an unread count
   assert.is(notes[0].body, 'Refund over the limit');
   await screenshots(agent, SHOTS, 'queue');
 
-  // The waiting state comes from the server, so a reload keeps the queue.
+  // The waiting state and the last message come from the server, so a reload keeps the queue and the preview.
   await agent.reload();
   await agent.locator('.queue li', { hasText: 'Refund over the limit' }).waitFor();
+  await agent.locator(`.conv[data-id="${conversationId}"] .conv-line`, { hasText: 'AI: I have asked a colleague to help.' }).waitFor();
 });
 
 test('the agent opens it, sees the tool call, and takes it over; the visitor is told', async () => {
@@ -193,6 +197,58 @@ test('the old addresses lead to the inbox', async () => {
   await agent.waitForFunction((id) => location.hash === `#/inbox/${id}`, conversationId);
   await agent.goto(`${w.server.url}/admin/#/live`);
   await agent.waitForFunction(() => location.hash === '#/inbox');
+});
+
+test('a viewer reads the conversation and is offered no action', async () => {
+  const viewer = await addMember(w.server, w.owner, 'viewer', { name: 'Vera Viewer' });
+  const v = await w.newPage();
+  v.on('pageerror', (e) => errors.push(e.message));
+  await v.goto(`${w.server.url}/admin/#/inbox/${conversationId}`);
+  await signIn(v, viewer.email);
+  await v.locator('.inbox-thread .msg.user', { hasText: 'I want a refund' }).waitFor();
+  assert.is(await v.locator('form[name="reply"], .thread-actions button:not(.details-toggle), form[name="tags"], select[name="presence"]').count(), 0);
+  await v.locator('.inbox-details a', { hasText: 'Markdown' }).waitFor();
+  assert.is(await v.locator('.inbox-details button:has-text("Delete")').count(), 0);
+  await v.context().close();
+});
+
+test('a transcript shows voice turns, images, the sources a reply cited and ratings', async () => {
+  const { app } = w.server;
+  const ws = w.owner.workspaceId;
+  const id = newId('conv');
+  const now = Date.now();
+  await app.store.collection('conversations').insertOne({
+    _id: id, workspaceId: ws, botId, visitorId: 'vis_rich0001', verified: true, status: 'open', endReason: null, tags: ['voice'], takenOverBy: null,
+    configVersion: 1, prompt: { instructions: '', guardrails: '' }, page: { url: 'https://shop.example/help', title: 'Help centre' }, summary: null, nextSeq: 3,
+    messageCount: 3, costUsd: 0.0123, ip: '', createdAt: now - 60_000, updatedAt: now, lastMessageAt: now, idleEndsAt: null, endedAt: null, csat: 5,
+  } as any);
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const imgId = newId('att');
+  await app.store.files.put(imgId, png, { workspaceId: ws, contentType: 'image/png', size: png.length, kind: 'chat-attachment' });
+  await app.store.collection('attachments').insertOne({ _id: imgId, workspaceId: ws, botId, visitorId: 'vis_rich0001', conversationId: id, mimeType: 'image/png', width: 1, height: 1, size: png.length, createdAt: now } as any);
+  const msg = (seq: number, role: string, text: string, extra: object = {}) => ({
+    _id: newId('msg'), workspaceId: ws, conversationId: id, botId, seq, role, text, modality: 'text', createdAt: now - 50_000 + seq * 1000, authorName: null, visibility: 'visible', attachments: [], ...extra,
+  });
+  const reply = msg(2, 'assistant', 'Returns are free within 30 days.', { modality: 'voice', citations: [{ title: 'Returns policy', url: 'https://shop.example/returns', sourceId: 'ks_1' }] });
+  await app.store.collection('messages').insertMany([
+    msg(0, 'user', 'Here is the broken part', { attachments: [{ id: imgId, mimeType: 'image/png', width: 1, height: 1 }] }),
+    msg(1, 'user', 'Can I return it?', { modality: 'voice' }),
+    reply,
+  ] as any);
+  await app.store.collection('feedback').insertOne({ _id: newId('fb'), workspaceId: ws, botId, conversationId: id, messageId: reply._id, kind: 'thumb', value: 1, createdAt: now } as any);
+
+  await agent.goto(`${w.server.url}/admin/#/inbox/${id}`);
+  const voice = agent.locator('.msg.voice', { hasText: 'Can I return it?' });
+  await voice.waitFor();
+  assert.match(await voice.locator('.msg-meta').textContent() ?? '', 'voice');
+  const img = agent.locator('.msg.user .attachments img');
+  await img.waitFor();
+  await agent.waitForFunction(() => (document.querySelector('.attachments img') as HTMLImageElement | null)?.naturalWidth === 1);
+  await agent.locator('.msg.assistant .citations a', { hasText: 'Returns policy' }).waitFor();
+  await agent.locator('.msg.assistant .rating', { hasText: 'Rated helpful' }).waitFor();
+  await agent.locator('.inbox-details .badge', { hasText: 'verified' }).waitFor();
+  await expectAxeClean(agent, 'a transcript with voice, images and sources');
+  await screenshots(agent, SHOTS, 'rich-transcript');
 });
 
 test('no page threw or broke the content security policy', () => {

@@ -18,6 +18,8 @@ const ConversationSummary = z.object({
     id: z.string(), state: z.enum(['requested', 'accepted']), reason: z.string().nullable(), summary: z.string().nullable(), requestedAt: z.number(),
   }).nullable().describe('the open request for a person: requested (waiting for someone to take over) or accepted; null when none is open'),
 });
+const LastMessage = z.object({ role: z.enum(['user', 'assistant', 'human_agent', 'system_event']), text: z.string(), createdAt: z.number() }).nullable()
+  .describe('the last message the visitor could see, its text cut to 140 characters (lists only)');
 const Message = z.object({
   id: z.string(), seq: z.number(), role: z.enum(['user', 'assistant', 'human_agent', 'system_event']), text: z.string(),
   modality: z.enum(['text', 'voice']), createdAt: z.number(), authorName: z.string().nullable(), visibility: z.string(),
@@ -40,6 +42,15 @@ async function openHandoffs(app: AppContext, workspaceId: string, ids: string[])
   if (!ids.length) return new Map();
   const open = await handoffs(app).find({ workspaceId, conversationId: { $in: ids }, state: { $in: ['requested', 'accepted'] } });
   return new Map(open.map((h) => [h.conversationId, h]));
+}
+
+const PREVIEW_CHARS = 140;
+
+/** The inbox's preview line: each conversation's last visible message (one indexed read per conversation). */
+async function lastMessages(app: AppContext, workspaceId: string, ids: string[]): Promise<Map<string, z.infer<typeof LastMessage>>> {
+  const db = chatCollections(app);
+  const rows = await Promise.all(ids.map((conversationId) => db.messages.find({ workspaceId, conversationId, visibility: 'visible' }, { sort: [['seq', -1]], limit: 1 })));
+  return new Map(rows.flatMap((r) => r.map((m) => [m.conversationId, { role: m.role, text: m.text.slice(0, PREVIEW_CHARS), createdAt: m.createdAt }] as const)));
 }
 
 const summaryOf = (c: ConversationRecord, h?: OpenHandoff) => ({
@@ -78,14 +89,15 @@ export const conversationsModule: ApiModule = {
     route({
       op: 'GET /api/v1/conversations',
       query: z.object({ botId: z.string().max(80).optional(), limit: z.coerce.number().int().min(1).max(100).default(25), before: z.string().max(80).optional() }),
-      response: z.object({ items: z.array(ConversationSummary), nextBefore: z.string().nullable() }),
+      response: z.object({ items: z.array(ConversationSummary.extend({ lastMessage: LastMessage })), nextBefore: z.string().nullable() }),
       async handler({ app, workspaceId, query }) {
         const rows = await chatCollections(app).conversations.find(
           { workspaceId, ...(query.botId ? { botId: query.botId } : {}) }, { limit: query.limit + 1, before: query.before },
         );
         const page = rows.slice(0, query.limit);
-        const open = await openHandoffs(app, workspaceId, page.map((c) => c._id));
-        return { items: page.map((c) => summaryOf(c, open.get(c._id))), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
+        const ids = page.map((c) => c._id);
+        const [open, last] = await Promise.all([openHandoffs(app, workspaceId, ids), lastMessages(app, workspaceId, ids)]);
+        return { items: page.map((c) => ({ ...summaryOf(c, open.get(c._id)), lastMessage: last.get(c._id) ?? null })), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
       },
     }),
     route({

@@ -64,10 +64,10 @@ export function ListPane({ model, bots, selected, botName }: { model: InboxModel
 
 function Item({ c, model, active, botName }: { c: Conv; model: InboxModel; active: boolean; botName: ((id: string) => string) | null }) {
   const unread = model.unread(c);
-  const preview = model.preview.get(c.id);
+  const preview = model.preview.get(c.id) ?? c.lastMessage ?? undefined;
   const typing = model.typing.has(c.id);
   const who: Record<string, string> = { user: '', human_agent: 'Team: ', assistant: 'AI: ', system_event: '' };
-  const line = typing ? 'typing…' : preview ? `${who[preview.role] ?? ''}${preview.text}`
+  const line = typing ? 'typing…' : preview ? `${who[preview.role] ?? ''}${preview.text}` : c.handoff?.reason ? c.handoff.reason
     : c.page.title || c.page.url || `${c.messageCount} message${c.messageCount === 1 ? '' : 's'}`;
   return (
     <li class={`conv${active ? ' active' : ''}${unread ? ' unread' : ''}`} data-id={c.id}>
