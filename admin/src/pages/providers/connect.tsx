@@ -2,7 +2,7 @@
  * Connecting a provider: the catalog as tiles (what each gives), then the form for the chosen one. The server
  * checks the key against the provider before it saves anything, so a wrong key is refused here with its reason.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { ErrorText, Form, Loading, OtherErrors, TextField, useAction, useLoad } from '../../ui.js';
 import { BLURB, GIVES, type CatalogEntry, type Connection, type Kind } from './model.js';
@@ -38,18 +38,26 @@ export function ConnectForm({ entry, onConnected, onCancel }: { entry: CatalogEn
   const [advanced, setAdvanced] = useState(false);
   const act = useAction();
   const local = entry.kind === 'openai_compatible';
+  const box = useRef<HTMLDivElement>(null);
+  // Picking a tile brings its form into view with the first field to fill focused.
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    box.current?.querySelector<HTMLInputElement>(local ? 'input[name="baseUrl"]' : 'input[name="apiKey"]')?.focus({ preventScroll: true });
+  }, [entry.kind]);
   const submit = () => act.run(async () => {
     const body: Record<string, unknown> = { kind: entry.kind, name, apiKey: apiKey || (local ? 'none' : '') };
     if (baseUrl.trim()) body.baseUrl = baseUrl.trim();
     onConnected(await api<Connection>('POST', '/providers', body));
   });
   return (
-    <Form onSubmit={submit} name="connect" class="card connect-form">
+    <div ref={box} class="card connect-form">
+    <Form onSubmit={submit} name="connect">
       <h3>Connect {entry.label}</h3>
-      <p class="muted">{entry.docsHint}</p>
+      {!local && <p class="muted">{entry.docsHint}</p>}
       {local && (
         <div class="notice">
-          <strong>Running a model on your own machine?</strong> Start Ollama (<code>ollama serve</code>), LM Studio's server or vLLM, and use
+          <strong>Any server with the OpenAI Chat Completions API</strong>: Ollama, LM Studio, vLLM, llama.cpp, or a hosted one such as
+          OpenRouter, Groq or Together (their address and key). <strong>Running a model on your own machine?</strong> Start Ollama (<code>ollama serve</code>), LM Studio's server or vLLM, and use
           its address ending in <code>/v1</code>, for example <code>http://localhost:11434/v1</code> for Ollama or <code>http://localhost:1234/v1</code> for
           LM Studio. Addresses on this machine or your own network (localhost, 192.168.x.x, 10.x.x.x) are refused unless this server was
           started with <code>ALLOW_PRIVATE_NETWORK=true</code> (a safety default: bots cannot reach into your network). If this server runs in
@@ -71,5 +79,6 @@ export function ConnectForm({ entry, onConnected, onCancel }: { entry: CatalogEn
         {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
       </div>
     </Form>
+    </div>
   );
 }
