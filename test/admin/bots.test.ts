@@ -36,6 +36,8 @@ test('a bot is created from a template and opens on its own page', async () => {
   botId = page.url().split('#/bots/')[1];
   const bot = await server.request('GET', `/api/v1/bots/${botId}`, { headers: owner.headers });
   assert.is(bot.body.name, 'Support desk');
+  await page.click('.tabs a:has-text("Embed")');
+  await page.locator('pre.snippet').first().waitFor();
   assert.match(await page.locator('pre.snippet').first().textContent() ?? '', `data-bot-id="${botId}"`);
 });
 
@@ -57,7 +59,7 @@ test('with a provider connected the draft publishes, and pause and resume change
   await page.locator('section.bot .error').waitFor();
   await page.reload();
   await page.click('button:has-text("Publish draft")');
-  await page.locator('.ok', { hasText: 'Published as version 1.' }).waitFor();
+  await page.locator('.toast', { hasText: 'Published as version 1.' }).waitFor();
   assert.is(await page.locator('ul.problems').count(), 0);
 
   await page.click('button:has-text("Pause")');
