@@ -49,7 +49,7 @@ for (const f of existsSync(i18nDir) ? readdirSync(i18nDir).filter((n) => n.endsW
 }
 define.__I18N__ = JSON.stringify(i18n);
 let bundles = 0;
-for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
+for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['face-photo', 'widget/src/face-photo.ts', '__FACE_PHOTO_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
   if (!existsSync(join(root, entry))) continue;
   const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, write: false });
   const code = r.outputFiles[0].contents;

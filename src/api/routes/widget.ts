@@ -12,7 +12,8 @@ import { botOfflineNow } from '../../team/offline.js';
 import { publicCamera } from '../../chat/camera.js';
 import { cameraToolSource } from '../../chat/camera-tool.js';
 import { toolRegistry } from '../../tools/registry.js';
-import { extraRoute, type ApiModule } from '../define.js';
+import { extraRoute, reply, type ApiModule } from '../define.js';
+import { faceMeshFiles } from '../../http/face-mesh.js';
 
 const PUBLIC = { kind: 'public' } as const;
 
@@ -77,6 +78,11 @@ export const widgetModule: ApiModule = {
           voice: { enabled: !('error' in setup), mode: c.voice.mode, pushToTalk: c.voice.pushToTalk, bargeIn: c.voice.bargeIn },
         };
       },
+    }),
+    extraRoute({
+      method: 'GET', path: '/widget/v1/face-mesh/*', access: PUBLIC, tag: 'Widget', cors: true, hidden: true,
+      summary: 'MediaPipe Face Mesh (script, wasm, model) for ServiceChat.skinFromPhoto, served from the @mediapipe/face_mesh package',
+      handler: ({ req, params }) => reply(faceMeshFiles(req, params.rest)),
     }),
     extraRoute({
       method: 'POST', path: '/widget/v1/uploads', access: PUBLIC, tag: 'Widget', cors: true, status: 201,
