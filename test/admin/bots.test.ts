@@ -81,7 +81,7 @@ test('the bots list shows the new bot with its published version', async () => {
 
 test('the leads page offers the CSV download and an empty list', async () => {
   await page.click('nav a:has-text("Leads")');
-  await page.locator('text=No leads yet.').waitFor();
+  await page.locator('.empty-state', { hasText: 'No leads yet' }).waitFor();
   assert.is(await page.locator('a:has-text("Download CSV")').getAttribute('href'), '/api/v1/leads.csv');
   const csv = await page.evaluate(() => fetch('/api/v1/leads.csv').then(async (r) => ({ status: r.status, type: r.headers.get('content-type') })));
   assert.is(csv.status, 200, 'the session cookie is enough for the download');
