@@ -15,7 +15,7 @@ export const widgetOut = join(root, 'dist/public/widget');
 
 export interface BundleSize { bytes: number; gzip: number; file: string }
 
-export type Bundle = 'loader' | 'chat' | 'voice' | 'face';
+export type Bundle = 'loader' | 'chat' | 'voice' | 'face' | 'face-photo';
 
 /** Test files run in parallel and serve this folder: write aside, then rename (atomic on one file system). */
 function put(name: string, code: Uint8Array) {
@@ -40,7 +40,7 @@ export async function buildWidget(): Promise<Record<Bundle, BundleSize>> {
   }
   define.__I18N__ = JSON.stringify(i18n);
   // voice.js is loaded by chat.js, chat.js by the loader: each is built knowing the hashed name of the next.
-  for (const [name, entry, names] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['loader', 'widget/src/loader.ts', '']] as const) {
+  for (const [name, entry, names] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['face-photo', 'widget/src/face-photo.ts', '__FACE_PHOTO_FILE__'], ['loader', 'widget/src/loader.ts', '']] as const) {
     const r = await build({
       entryPoints: [join(root, entry)], bundle: true, minify: true, format: 'esm', target: ['es2020'], define: { ...define },
       jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'warning', write: false, outfile: join(widgetOut, `${name}.js`),
