@@ -172,8 +172,28 @@ test('on_demand: look_at_camera asks the widget for a picture and the model gets
   await v.close();
 });
 
+test('a brain that cannot see gets the camera picture in words from the vision proxy', async () => {
+  await republish(w, { brain: { model: 'o4-mini' }, vision: { webcam: { enabled: true, mode: 'per_turn' }, proxy: { model: 'gpt-4o-mini' } } });
+  const v = await visitorWithCamera();
+  await clock.advance(2000);
+  w.fake.script([{ text: 'A blue mug with a chipped handle.' }, { text: 'Your mug looks chipped.' }]);
+  v.send({ t: 'camera_frame', data: await b64(320) });
+  await v.frame('camera_frame_ok');
+  const describe = w.fake.lastBody('/chat/completions');
+  assert.is(describe.model, 'gpt-4o-mini', 'the proxy model was asked to describe the frame');
+  v.send({ t: 'message', text: 'is it broken?' });
+  const reply = await v.frame('message', (f) => f.message.role === 'assistant');
+  assert.is(reply.message.text, 'Your mug looks chipped.');
+  const body = w.fake.lastBody('/chat/completions');
+  assert.is(body.model, 'o4-mini');
+  const user = body.messages.filter((m: any) => m.role === 'user').at(-1);
+  assert.is(typeof user.content, 'string', 'no image part for a brain that cannot see');
+  assert.match(user.content, /is it broken\?\n\[The visitor's camera showed: A blue mug with a chipped handle\.\]/);
+  await v.close();
+});
+
 test('a bot without the camera offers none, and refuses camera frames', async () => {
-  await republish(w, { vision: { webcam: { enabled: false } } });
+  await republish(w, { brain: { model: 'gpt-4o-mini' }, vision: { webcam: { enabled: false } } });
   const r = await w.server.request('GET', `/widget/v1/bots/${w.botId}/config`);
   assert.equal(r.body.webcam, { enabled: false });
   const v = await w.widget();
