@@ -1,0 +1,26 @@
+/**
+ * vision.webcam continuous during a Gemini Live voice session: frames are the engine's live view (sent as video
+ * realtime input), not attached to messages.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import sharp from 'sharp';
+import { startVoice, startVoiceWorld, until } from '../voice/world.js';
+
+test('continuous: during a Gemini Live session each camera frame reaches the engine as live video', async () => {
+  const w = await startVoiceWorld({ kind: 'gemini', config: { vision: { webcam: { enabled: true, mode: 'continuous' } } } });
+  try {
+    const live = (w.fake as unknown as { live: { events: Array<{ kind: string; keys?: string[] }> } }).live;
+    const v = await w.visitor();
+    await startVoice(v);
+    v.send({ t: 'camera', state: 'on' });
+    const data = (await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc3300' } }).jpeg().toBuffer()).toString('base64');
+    v.send({ t: 'camera_frame', data });
+    await until(() => live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), 5000, 'a video input at the engine');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test.run();
