@@ -183,6 +183,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
         const item = this.turns.agentItem(e.itemId, newId('msg', now), newId('rsp', now), now);
         this.state.current = e.itemId;
         this.sendFrame({ t: 'voice_item', itemId: e.itemId, messageId: item.messageId });
+        this.tools.speaking();
         return this.setPhase('speaking');
       }
       case 'audio': {

@@ -23,6 +23,18 @@ export class VoiceTools {
     return visitorRequests(this.a.init.app).pageToolsFor(this.a.conversationId);
   }
 
+  /** A "thinking" line is showing in the chat since the last tool finished; the answer starting clears it. */
+  private statusShown = false;
+
+  /** The agent started speaking: a status left from a tool round is cleared (text replies end theirs the same way). */
+  speaking(): void {
+    if (!this.statusShown || !this.conv) return;
+    this.statusShown = false;
+    const conversationId = this.conv._id;
+    this.a.init.hub.push(conversationId, { t: 'status', conversationId, state: 'idle' });
+    this.a.init.app.events.publishVolatile(this.conv.workspaceId, 'agent.status', { conversationId, state: 'idle' });
+  }
+
   offer(tools: AgentTool[], conv: ConversationRecord): void {
     this.byName = new Map(tools.map((t) => [t.name, t]));
     this.conv = conv;
@@ -65,7 +77,7 @@ export class VoiceTools {
     void this.a.collections.toolCalls.insertOne(msg.rec).catch((err) => app.log.error({ err }, 'storing a voice tool call failed'));
     void app.events.publish(conv.workspaceId, 'tool.called', { botId: conv.botId, conversationId: conv._id, name: msg.rec.name, isError: msg.rec.isError, durationMs: msg.rec.durationMs })
       .catch((err) => app.log.error({ err }, 'publishing tool.called failed'));
-    if (this.running === 0) hub.push(conv._id, { t: 'status', conversationId: conv._id, state: 'thinking' });
+    if (this.running === 0) { hub.push(conv._id, { t: 'status', conversationId: conv._id, state: 'thinking' }); this.statusShown = true; }
     if (msg.endConversation) this.a.s.goodbye = true;
     this.a.engine?.sendToolResult(msg.callId, msg.output);
   }
