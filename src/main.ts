@@ -38,6 +38,8 @@ try {
   throw err;
 }
 const running = server;
+// The one address a new user needs: the panel (setup happens there on the first run).
+running.app.log.info({ url: `${config.publicUrl}/admin/` }, `admin panel: ${config.publicUrl}/admin/`);
 const { readiness } = await import('./ops/readiness.js');
 /**
  * Graceful stop, made visible: /readyz answers 503 at once, requests are still served for SHUTDOWN_DELAY_MS (so
