@@ -70,6 +70,7 @@ test("a visitor's request for a person arrives in the queue with an unread count
   conversationId = (await agent.locator('.conv').first().getAttribute('data-id'))!;
   assert.ok(Number(await agent.locator(`.conv[data-id="${conversationId}"] .unread-count`).textContent()) >= 2);
   assert.match(await agent.locator('#filter-waiting .count').textContent() ?? '', '1');
+  assert.match(await agent.title(), /^\(\d+\) Inbox$/);
   await agent.waitForFunction(() => (window as any).__beeps > 0);
   const notes = await agent.evaluate(() => (window as any).__notes);
   assert.is(notes.length, 1);
@@ -115,7 +116,8 @@ test('typing and a reply reach the visitor; an internal note does not', async ()
 });
 
 test('what the visitor writes next appears in the open transcript without a reload', async () => {
-  await visitor.fill('.cp textarea', 'Thank you, Olivia!');
+  await visitor.locator('.cp textarea').pressSequentially('Thank you, Olivia!');
+  await agent.locator('.visitor-typing', { hasText: 'is typing' }).waitFor();
   await visitor.press('.cp textarea', 'Enter');
   await agent.locator('.inbox-thread .msg.user', { hasText: 'Thank you, Olivia!' }).waitFor();
   await expectAxeClean(agent, 'the inbox with a conversation open');
@@ -190,6 +192,25 @@ test('at 390 px one pane shows at a time: list, conversation, details', async ()
   await agent.click('.thread-head a.back-pane');
   await agent.locator('.inbox-list').waitFor({ state: 'visible' });
   await agent.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('keyboard only: a filter, a conversation from the list, and a note sent with Enter', async () => {
+  await agent.goto(`${w.server.url}/admin/#/inbox`);
+  await agent.locator('#filter-ended').click();
+  await agent.locator('#filter-ended').focus();
+  await agent.keyboard.press('Tab');
+  assert.match(await agent.evaluate(() => document.activeElement?.closest('.conv')?.getAttribute('data-id') ?? ''), conversationId);
+  await agent.keyboard.press('Enter');
+  await agent.waitForFunction((id) => location.hash === `#/inbox/${id}`, conversationId);
+  await agent.locator('.inbox-thread .msg.user').first().waitFor();
+  for (let i = 0; i < 30; i++) {
+    if (await agent.evaluate(() => document.activeElement?.tagName === 'TEXTAREA')) break;
+    await agent.keyboard.press('Tab');
+  }
+  assert.ok(await agent.evaluate(() => document.activeElement?.tagName === 'TEXTAREA'), 'the composer is reachable with Tab');
+  await agent.keyboard.type('Noted from the keyboard');
+  await agent.keyboard.press('Enter');
+  await agent.locator('.msg.internal', { hasText: 'Noted from the keyboard' }).waitFor();
 });
 
 test('the old addresses lead to the inbox', async () => {

@@ -44,6 +44,10 @@ export default function InboxArea({ rest }: { rest: string[] }) {
   useEffect(() => { setPane(selected ? 'thread' : 'list'); model.view(selected); }, [selected]);
   useEffect(() => () => model.view(null), [model]);
   const conv = selected ? model.convs.get(selected) : undefined;
+  // The tab's title counts unread messages, so a person in another tab sees new work arrive.
+  const unread = model.totalUnread();
+  useEffect(() => { const before = document.title; return () => { document.title = before; }; }, []);
+  useEffect(() => { document.title = unread ? `(${unread}) Inbox` : 'Inbox'; }, [unread]);
   const botName = (id: string) => bots.find((b) => b.id === id)?.name ?? id;
 
   return (

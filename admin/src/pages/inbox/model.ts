@@ -49,13 +49,23 @@ export class InboxModel {
 
   start(): () => void {
     this.load();
-    const off = this.live.subscribe((e) => { if (e) this.apply(e); else this.emit(); });
+    let state = this.live.state;
+    const off = this.live.subscribe((e) => {
+      if (e) { this.apply(e); return; }
+      // Back after a drop: events may have been missed, so the list is read again.
+      if (this.live.state === 'open' && state !== 'open' && this.loaded) this.load();
+      state = this.live.state;
+      this.emit();
+    });
     return () => { off(); clearTimeout(this.refetch); };
   }
 
   subscribe(fn: () => void): () => void { this.listeners.add(fn); return () => { this.listeners.delete(fn); }; }
 
   list(): Conv[] { return [...this.convs.values()].sort((a, b) => b.lastMessageAt - a.lastMessageAt); }
+
+  /** All unread messages of open conversations (the tab title shows it). */
+  totalUnread(): number { let n = 0; for (const c of this.convs.values()) if (c.status === 'open') n += this.unread(c); return n; }
 
   unread(c: Conv): number {
     if (c.id === this.viewing) return 0;

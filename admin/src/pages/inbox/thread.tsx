@@ -21,11 +21,15 @@ export function Thread({ id, model, botName, onPane }: { id: string; model: Inbo
   const [streaming, setStreaming] = useState<{ id: string; text: string } | null>(null);
   const refetch = useRef<ReturnType<typeof setTimeout>>();
   const endRef = useRef<HTMLDivElement>(null);
+  const wasDown = useRef(false);
 
   const load = () => api<FullTranscript>('GET', path).then((x) => { setT(x); setError(null); model.put(x); }, (e) => setError(e.message));
   useEffect(() => { load(); return () => clearTimeout(refetch.current); }, [id]);
   useEffect(() => live.subscribe((e) => {
-    if (!e || e.data.conversationId !== id) return;
+    // A reconnect may have missed messages: read the transcript again.
+    if (!e && live.state === 'open' && wasDown.current) load();
+    if (!e) { wasDown.current = live.state !== 'open'; return; }
+    if (e.data.conversationId !== id) return;
     if (e.type === 'message.delta') {
       setStreaming((s) => (s && s.id === e.data.messageId ? { id: s.id, text: s.text + e.data.delta } : { id: e.data.messageId, text: e.data.delta }));
     } else if (e.type === 'message.created') {
