@@ -32,6 +32,7 @@ export default function StartPage({ rest }: { rest: string[] }) {
 
 function Build() {
   const conns = useLoad(() => api<{ items: Connection[] }>('GET', '/providers'));
+  const bots = useLoad(() => api<{ items: unknown[] }>('GET', '/bots?limit=1'));
   const [chosen, setChosen] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [entry, setEntry] = useState<CatalogEntry | null>(null);
@@ -41,7 +42,8 @@ function Build() {
   const connected = (c: Connection) => { setAdding(false); setEntry(null); setChosen(c.id); conns.reload(); };
   return (
     <>
-      <PageHeader title="Set up your first bot" description="Five short steps. At the end your bot answers here, and you get the code to put it on your website." />
+      <PageHeader title={bots.data?.items.length ? 'Create a bot' : 'Set up your first bot'}
+        description="Five short steps. At the end your bot answers here, and you get the code to put it on your website." />
       <Steps at={conn && !adding ? 1 : 0} />
       {(!conn || adding) ? (
         <Section title="1. Connect a provider" id="step-provider" description="Your bot's replies are written by an AI model from a provider you choose. Paste an API key; it is checked before it is saved.">

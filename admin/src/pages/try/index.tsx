@@ -63,7 +63,7 @@ function TryBot({ id }: { id: string }) {
             {LAYOUTS.map(([v, t]) => <option key={v} value={v}>{t}</option>)}
           </select>
         </label>
-        <button type="button" class="secondary" onClick={() => setRun((n) => n + 1)}>Start over</button>
+        <button type="button" class="secondary" onClick={() => setRun((n) => n + 1)}>Reload the chat</button>
       </div>
       {!published && <p class="notice warn">Not published yet: visitors cannot chat with it. Publish it in the bot's settings to get the shareable link and embed it.</p>}
       {b.status === 'paused' && <p class="notice warn">This bot is paused: the widget says it is unavailable until you resume it.</p>}
