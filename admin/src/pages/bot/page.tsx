@@ -172,7 +172,7 @@ export function BotPage({ rest }: { rest: string[] }) {
                   </div>
                 )}
               </form>
-              <Preview botId={bot.id} revision={bot.revision} dirty={dirty} layout={bot.draft.appearance?.layout ?? 'inline'} />
+              <Preview botId={bot.id} revision={bot.revision} dirty={dirty} />
             </div>
           </EditorContext.Provider>
         )}

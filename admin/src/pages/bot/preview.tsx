@@ -1,13 +1,14 @@
 /**
  * The live preview beside the editor: the real widget, booted with a preview token for this bot's saved draft,
  * in the server's chat page (/chat/<id>, framed as the try-it page does: the panel's CSP keeps the widget's styles
- * out of the panel itself), in the draft's layout. It reloads after every save.
+ * out of the panel itself). Inline layout: the other layouts open with the keyboard in the chat, which would take it
+ * from the field being edited; the try-it page shows each layout. It reloads after every save.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { messageOf } from '../../ui.js';
 
-export function Preview({ botId, revision, dirty, layout }: { botId: string; revision: number; dirty: boolean; layout: string }) {
+export function Preview({ botId, revision, dirty }: { botId: string; revision: number; dirty: boolean }) {
   const [token, setToken] = useState<{ token: string; expiresAt: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -24,10 +25,10 @@ export function Preview({ botId, revision, dirty, layout }: { botId: string; rev
         <span class="muted">{dirty ? 'Save to see your changes here' : 'The saved draft, as visitors would see it'}</span>
       </div>
       {error ? <p class="error" role="alert">{error}</p> : token ? (
-        <iframe key={`${revision}:${layout}:${token.token}`} title="Chat preview of the saved draft" class="preview-frame"
-          src={`/chat/${encodeURIComponent(botId)}?layout=${encodeURIComponent(layout)}#preview=${encodeURIComponent(token.token)}`} />
+        <iframe key={`${revision}:${token.token}`} title="Chat preview of the saved draft" class="preview-frame"
+          src={`/chat/${encodeURIComponent(botId)}?layout=inline#preview=${encodeURIComponent(token.token)}`} />
       ) : <p class="muted">Loading the preview…</p>}
-      <p class="muted small-print">Chats here are real conversations with the draft; they show in Conversations.</p>
+      <p class="muted small-print">Chats here are real conversations with the draft; they show in Conversations. <a href={`#/try/${botId}`}>Try every layout</a></p>
     </aside>
   );
 }
