@@ -8,9 +8,11 @@ import { Loading } from '../ui.js';
 const loaded = new Map<string, AreaPage>();
 
 export function SignedInPage({ route }: { route: string[] }) {
-  const { atLeast } = useSession();
+  const { atLeast, me } = useSession();
   const [path, ...rest] = route;
   const area = areaOf(path);
+  // The tab names the page (and the workspace, for people with several open).
+  useEffect(() => { document.title = area ? `${area.text} · ${me.workspace.name}` : me.workspace.name; }, [area?.path, me.workspace.name]);
   const [, setTick] = useState(0);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
