@@ -75,14 +75,27 @@ test('a text source is added, reindexed and deleted after a confirmation', async
   await page.locator('.source[data-status="ready"]', { hasText: 'Gift cards' }).waitFor();
   await Promise.all([page.waitForResponse((r) => r.url().endsWith('/reindex')), row.locator('button:has-text("Reindex")').click()]);
   await page.locator('.source[data-status="ready"]', { hasText: 'Gift cards' }).waitFor();
+  // Nothing is deleted until the question is answered: Escape keeps it, the dialog's Delete removes it.
   await row.locator('button:has-text("Delete")').click();
-  // Nothing is deleted until the question is answered; the confirming button has the focus.
-  assert.match(await row.locator('.confirm').textContent() ?? '', 'Delete “Gift cards”');
-  await page.waitForFunction(() => document.activeElement?.textContent === 'Delete');
-  await page.keyboard.press('Enter');
+  assert.match(await page.locator('dialog[open]').textContent() ?? '', 'Delete “Gift cards”?');
+  await page.keyboard.press('Escape');
+  await page.locator('dialog[open]').waitFor({ state: 'detached' });
+  assert.is(await row.count(), 1);
+  await row.locator('button:has-text("Delete")').click();
+  await page.click('dialog[open] button:has-text("Delete")');
   await row.waitFor({ state: 'detached' });
   const left = (await w.server.request('GET', '/api/v1/knowledge', { headers: w.owner.headers })).body.items;
   assert.equal(left.map((s: any) => s.kind), ['crawl']);
+});
+
+test('a Markdown file is uploaded as it is and indexed', async () => {
+  await page.click('button:has-text("Add a source")');
+  await page.check('form[name="add-source"] input[value="file"]');
+  await page.setInputFiles('form[name="add-source"] input[name="file"]', { name: 'returns.md', mimeType: 'text/markdown', buffer: Buffer.from('# Returns\n\nUnopened seed packets can be returned within thirty days.\n') });
+  await page.click('form[name="add-source"] button[type="submit"]');
+  const row = page.locator('.source[data-status="ready"]', { hasText: 'returns.md' });
+  await row.waitFor();
+  assert.match(await row.locator('.counts').textContent() ?? '', /^1 document/);
 });
 
 test('the search playground shows what the agent would find, with scores and excerpts', async () => {

@@ -73,7 +73,8 @@ test('an HTTP tool is added, and a test run shows the request made and the answe
   const result = await row.locator('.test-result').textContent() ?? '';
   assert.match(result, `GET ${api.url}/orders/A-17`);
   assert.match(result, /Response\s*200 in \d+ ms/);
-  assert.match(result, '"url":"/orders/A-17"');
+  assert.match(result, '"url": "/orders/A-17"');
+  assert.match(result, 'Authorization: Bearer ••••');
   // The secret went to the API; the page shows neither it nor its value.
   assert.is(api.received.at(-1)?.headers.authorization, 'Bearer sk-orders-456');
   assert.not.match(await page.content(), 'sk-orders-456');
@@ -102,7 +103,7 @@ test('an HTTP tool is deleted after a confirmation', async () => {
   await page.reload();
   const row = page.locator('.http-tool[data-name="old_tool"]');
   await row.locator('button:has-text("Delete")').click();
-  await row.locator('.confirm button:has-text("Delete")').click();
+  await page.click('dialog[open] button:has-text("Delete")');
   await row.waitFor({ state: 'detached' });
   const left = await server.request('GET', '/api/v1/tools/http', { headers: owner.headers });
   assert.equal(left.body.items.map((t: any) => t.name), ['lookup_order']);

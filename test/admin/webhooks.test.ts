@@ -95,7 +95,7 @@ test('a failed delivery shows the status and answer, and is redelivered from the
 
 test('rotating the secret asks first, then shows the new one once; later pings are signed with it', async () => {
   await page.click('button:has-text("Rotate secret")');
-  await page.click('.confirm button:has-text("Rotate")');
+  await page.click('dialog[open] button:has-text("Rotate")');
   const next = await page.locator('input.webhook-secret').inputValue();
   assert.ok(next.length >= 20 && next !== secret);
   await page.click('.secret-once button:has-text("Done")');

@@ -23,13 +23,14 @@ export function DayChart({ title, days, series, id }: { title: string; days: str
     const axis = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, font: '12px system-ui, sans-serif' };
     const opts: uPlot.Options = {
       width: Math.max(260, el.clientWidth), height: 220,
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.15)] } },
+      // Counts start at a scale of 1; money at a tenth of a cent, so small costs still show as a line above zero.
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(money ? 0.001 : 1, max * 1.15)] } },
       axes: [
         { ...axis, values: (_u, ticks) => ticks.map(fmtDay), space: 60 },
-        { ...axis, size: 48, values: (_u, ticks) => ticks.map((v) => (money ? `$${v.toFixed(v < 1 ? 2 : 0)}` : Number.isInteger(v) ? String(v) : '')) },
+        { ...axis, size: money ? 64 : 48, values: (_u, ticks) => ticks.map((v) => (money ? `$${v === 0 ? '0' : v < 0.01 ? v.toFixed(4) : v.toFixed(2)}` : Number.isInteger(v) ? String(v) : '')) },
       ],
       series: [
-        { value: (_u, v) => (v == null ? '' : fmtDay(v)) },
+        { label: 'Day', value: (_u, v) => (v == null ? '' : fmtDay(v)) },
         ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: `${s.color}1f`, points: { size: 5 }, value: (_u: uPlot, v: number | null) => (v == null ? '—' : s.money ? `$${v.toFixed(4)}` : String(v)) })),
       ],
       legend: { live: true },

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../../api.js';
 import type { BotSummary, Page } from '../../types.js';
 import { EmptyState, PageHeader } from '../../ui/layout.js';
-import { Loading, useLoad } from '../../ui.js';
+import { ErrorText, Loading, useLoad } from '../../ui.js';
 import { GapsTable } from '../knowledge/gaps.js';
 import type { Gap } from '../knowledge/types.js';
 import { DayChart } from './chart.js';
@@ -51,9 +51,9 @@ export default function AnalyticsArea() {
             {bots.data?.items.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
           </select>
         </label>
-        {d && <p class="muted" style={{ margin: 0 }}>{d.summary.from} to {d.summary.to}</p>}
+        {d && !data.error && <p class="muted" style={{ margin: 0 }}>{d.summary.from} to {d.summary.to}</p>}
       </div>
-      {!ready ? <p class="muted">Choose the first and last day.</p> : !d ? <Loading error={data.error} /> : (
+      {!ready ? <p class="muted">Choose the first and last day.</p> : data.error ? <ErrorText error={data.error} /> : !d ? <Loading error={null} /> : (
         <>
           <Totals s={d.summary} />
           {d.summary.conversations === 0 && d.summary.tokens.input === 0 ? (

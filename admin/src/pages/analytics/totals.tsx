@@ -11,10 +11,10 @@ export function Totals({ s }: { s: Summary }) {
     ['Visitor messages', fmtNumber(s.messages.visitor), `${fmtNumber(s.messages.agent)} bot replies · ${fmtNumber(s.messages.team)} from the team`],
     ['Leads', fmtNumber(s.leads), `${pct(s.leads, s.conversations)} of conversations`],
     ['Handoffs', fmtNumber(s.handoffs.requested), `${fmtNumber(s.handoffs.accepted)} taken over`],
-    ['Satisfaction', s.feedback.csatAverage == null ? '—' : `${s.feedback.csatAverage.toFixed(1)} / 5`, `${fmtNumber(s.feedback.csatCount)} ratings · ${pct(s.feedback.thumbsUp, thumbs)} thumbs up`],
+    ['Satisfaction', s.feedback.csatAverage == null ? '—' : `${s.feedback.csatAverage.toFixed(1)} / 5`, thumbs ? `${fmtNumber(s.feedback.csatCount)} ratings · ${pct(s.feedback.thumbsUp, thumbs)} thumbs up` : `${fmtNumber(s.feedback.csatCount)} ratings · no thumbs yet`],
     ['Tool calls', fmtNumber(s.tools.calls), `${fmtNumber(s.tools.errors)} failed`],
     ['Tokens', fmtNumber(s.tokens.input + s.tokens.output), `${fmtNumber(s.tokens.input)} in · ${fmtNumber(s.tokens.output)} out`],
-    ['Estimated cost', `$${s.costUsd.toFixed(2)}`, 'at list prices'],
+    ['Estimated cost', `$${s.costUsd < 0.01 && s.costUsd > 0 ? s.costUsd.toFixed(4) : s.costUsd.toFixed(2)}`, 'at list prices'],
   ];
   return (
     <dl class="stats totals">

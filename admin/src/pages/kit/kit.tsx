@@ -1,54 +1,24 @@
 /**
- * Small pieces the knowledge, tools, webhooks and analytics areas share: a two-step delete, a copy button,
- * tabs that are links, a progress bar, polling while something runs, and one line for API failures.
+ * Small pieces the knowledge, tools, webhooks and analytics areas share: a button that asks before it acts,
+ * tabs that are links, a progress bar, polling while something runs, state pills.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure } from '../../api.js';
+import { useEffect, useRef } from 'preact/hooks';
+import { confirmDialog } from '../../ui/feedback.js';
 import './kit.css';
 
-/** The API's message; a fetch that never reached the server reads as a sentence, not "Failed to fetch". */
-export function failureText(err: unknown): string {
-  if (err instanceof ApiFailure) return err.message;
-  if (err instanceof TypeError) return 'The server could not be reached. Check your connection and try again.';
-  return err instanceof Error ? err.message : String(err);
-}
-
 /**
- * A destructive action asks first, in place: the button turns into "Delete X? [Delete] [Keep]". Keyboard
- * focus moves to the confirming button and back, so it works without a mouse.
+ * A destructive action asks first in the panel's confirm dialog (modal: focus stays inside, Escape cancels,
+ * focus returns to the button afterwards).
  */
-export function ConfirmButton(props: { label: string; question: string; confirm?: string; onConfirm: () => void | Promise<unknown>; disabled?: boolean; class?: string }) {
-  const [asking, setAsking] = useState(false);
-  const yes = useRef<HTMLButtonElement>(null);
-  const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => { if (asking) yes.current?.focus(); }, [asking]);
-  if (!asking) {
-    return <button ref={first} type="button" class={props.class ?? 'secondary danger'} disabled={props.disabled} onClick={() => setAsking(true)}>{props.label}</button>;
-  }
-  const close = () => { setAsking(false); };
-  return (
-    <span class="confirm" role="group" aria-label={props.question}>
-      <span>{props.question}</span>
-      <button ref={yes} type="button" class="danger-solid" onClick={async () => { close(); await props.onConfirm(); }}>{props.confirm ?? props.label}</button>
-      <button type="button" class="secondary" onClick={close} onKeyDown={(e) => { if (e.key === 'Escape') close(); }}>Cancel</button>
-    </span>
-  );
+export function ConfirmButton(props: { label: string; question: string; message?: string; confirm?: string; onConfirm: () => void | Promise<unknown>; disabled?: boolean; class?: string }) {
+  const ask = async () => {
+    if (await confirmDialog({ title: props.question, message: props.message, confirmText: props.confirm ?? props.label, danger: true })) await props.onConfirm();
+  };
+  return <button type="button" class={props.class ?? 'secondary danger'} disabled={props.disabled} onClick={ask}>{props.label}</button>;
 }
 
-/** Copies `text` and says so for two seconds (to screen readers too). */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [done, setDone] = useState<'copied' | 'failed' | null>(null);
-  const copy = async () => {
-    try { await navigator.clipboard.writeText(text); setDone('copied'); } catch { setDone('failed'); }
-    setTimeout(() => setDone(null), 2000);
-  };
-  return (
-    <button type="button" class="secondary copy" onClick={copy} aria-live="polite">
-      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Select and copy it' : label}
-    </button>
-  );
-}
+export { CopyButton } from '../../ui/copy.js';
 
 /** Tabs as links (each tab is a route, so reload and back work). */
 export function Tabs({ tabs, current, label }: { tabs: Array<{ href: string; text: string; id: string; count?: number | null }>; current: string; label: string }) {

@@ -69,7 +69,7 @@ function SourceRow({ s, canEdit, onChange }: { s: Source; canEdit: boolean; onCh
       <div class="row-actions">
         <a class="button secondary small" href={`#/knowledge/source/${encodeURIComponent(s.id)}`}>Documents</a>
         {canEdit && <button type="button" class="secondary small" disabled={act.busy || busy(s)} onClick={reindex}>Reindex</button>}
-        {canEdit && <ConfirmButton class="secondary danger small" label="Delete" question={`Delete “${s.name}” and its ${s.documentCount} documents?`} onConfirm={remove} disabled={act.busy} />}
+        {canEdit && <ConfirmButton class="secondary danger small" label="Delete" question={`Delete “${s.name}”?`} message={`Its ${s.documentCount} ${s.documentCount === 1 ? 'document is' : 'documents are'} removed from the knowledge at once. This cannot be undone.`} onConfirm={remove} disabled={act.busy} />}
       </div>
       <ErrorText error={act.error} />
     </article>

@@ -57,9 +57,12 @@ function HttpToolRow({ tool, canEdit, onChange }: { tool: HttpTool; canEdit: boo
   );
 }
 
-/** The URL as requested: arguments filled in (URL-encoded, as the server does), secrets left hidden. */
-const filled = (url: string, args: Record<string, unknown>) =>
-  url.replace(/\{\{\s*args\.([\w-]+)\s*\}\}/g, (_, k: string) => encodeURIComponent(String(args[k] ?? ''))).replace(/\{\{\s*secrets\.[\w-]+\s*\}\}/g, '••••');
+/** A template as requested: arguments filled in (URL-encoded in the URL, as the server does), secrets left hidden. */
+const filled = (text: string, args: Record<string, unknown>, encode = true) =>
+  text.replace(/\{\{\s*args\.([\w-]+)\s*\}\}/g, (_, k: string) => (encode ? encodeURIComponent(String(args[k] ?? '')) : String(args[k] ?? ''))).replace(/\{\{\s*secrets\.[\w-]+\s*\}\}/g, '••••');
+
+/** JSON answers are shown indented; anything else as it came. */
+const pretty = (body: string) => { try { return JSON.stringify(JSON.parse(body), null, 2); } catch { return body; } };
 
 /** The server makes the real request (secrets filled in, then redacted from what comes back). */
 function TestRun({ tool }: { tool: HttpTool }) {
@@ -81,10 +84,10 @@ function TestRun({ tool }: { tool: HttpTool }) {
       {run && r && (
         <div class="test-result" aria-live="polite">
           <h3>Request</h3>
-          <Code label="Request">{`${tool.method} ${filled(tool.url, run.args)}${Object.keys(tool.headers).length ? `\n${Object.keys(tool.headers).map((h) => `${h}: …`).join('\n')}` : ''}\n\narguments ${JSON.stringify(run.args, null, 2)}`}</Code>
+          <Code label="Request">{`${tool.method} ${filled(tool.url, run.args)}${Object.entries(tool.headers).map(([h, v]) => `\n${h}: ${filled(v, run.args, false)}`).join('')}\n\narguments ${JSON.stringify(run.args, null, 2)}`}</Code>
           <h3>Response {r.ok ? <Pill tone="good">{`${r.status} in ${r.durationMs} ms`}</Pill> : <Pill tone="bad">{r.status ? `${r.status} in ${r.durationMs} ms` : 'no answer'}</Pill>}</h3>
           {r.error && <p class="error">{r.error.message}</p>}
-          {r.body ? <Code label="Response body">{r.body + (r.truncated ? '\n… (cut for display)' : '')}</Code> : <p class="muted">The answer had no body.</p>}
+          {r.body ? <Code label="Response body">{pretty(r.body) + (r.truncated ? '\n… (cut for display)' : '')}</Code> : <p class="muted">The answer had no body.</p>}
         </div>
       )}
     </Form>
