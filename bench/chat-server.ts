@@ -7,7 +7,7 @@
  * checking), --log=<level> writes its log lines at that level to a file in its DATA_DIR (as an operator's server
  * writes them to stdout), and the ready line carries the owner's session (cookie, csrf) for API calls.
  *
- *   node --import tsx bench/chat-server.ts <fakeBaseUrl> [--env=test|production] [--log=silent|info]
+ *   node --import tsx bench/chat-server.ts <fakeBaseUrl> [--env=test|production] [--log=silent|info] [--metrics]
  *     -> prints {"port":N,"botId":"...","cookie":"...","csrf":"..."} on stdout
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { startServer } from '../src/server.js';
 import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
 
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789';
 const fakeBaseUrl = process.argv[2];
 if (!fakeBaseUrl) throw new Error('usage: chat-server.ts <fakeBaseUrl>');
 
@@ -31,6 +32,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-chat-'));
 const config = loadConfig({
   PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: option('env', 'test'), LOG_LEVEL: option('log', 'silent'), ALLOW_PRIVATE_NETWORK: 'true',
   TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+  // --metrics: metrics on (recorded, and served to the bench's scraper), to measure what they cost per turn.
+  ...(process.argv.includes('--metrics') ? { METRICS_TOKEN: BENCH_METRICS_TOKEN } : {}),
 });
 // BENCH_SERVER_LOG=stderr sends the lines to stderr instead (to see what went wrong).
 const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: process.env.BENCH_SERVER_LOG === 'stderr' ? 2 : join(dataDir, 'server.log'), sync: true }));

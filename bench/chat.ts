@@ -33,6 +33,9 @@
  *   --trace-store prints the server's
  *   store calls per phase to stderr. Summarise a profile with `node bench/prof-top.mjs <file>`.)
  *
+ *   --metrics turns the server's Prometheus metrics on (METRICS_TOKEN) and scrapes /metrics every 5 s during each phase,
+ *   as Prometheus would: compare its CPU ms per turn with a run without it (docs/performance.md, ## Metrics).
+ *
  * Results are kept in docs/performance.md (## Chat).
  */
 import { execFileSync } from 'node:child_process';
@@ -65,6 +68,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** --tsx runs the server from the TypeScript sources under tsx (as tests do) instead of the build `npm start` runs. */
 const TSX = process.argv.includes('--tsx');
 const wallNow = () => performance.timeOrigin + performance.now();
+const METRICS = process.argv.includes('--metrics');
 
 interface PhaseStats { loopP50: number; loopP99: number; loopMax: number; cpuPct: number; rssMb: number; gcCount: number; gcMs: number; gcMax: number }
 const clientLoop = loopDelay();
@@ -113,6 +117,7 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
   await fake.call('loopStart');
   clientLoop.start();
   const start = performance.now();
+  const scraper = METRICS ? setInterval(() => void fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: 'Bearer bench-metrics-token-0123456789' } }).then((r) => r.text()), 5000) : null;
   let timedOut = false;
   const limit = new Promise<void>((r) => setTimeout(() => { timedOut = true; r(); }, SCENARIO_LIMIT_MS).unref());
   await Promise.race([limit, Promise.all(sockets.map((ws, i) => new Promise<void>((resolve, reject) => {
@@ -141,6 +146,7 @@ async function throughServer(port: number, botId: string, n: number, scenario: n
     if (RAMP_MS) setTimeout(ask, Math.random() * RAMP_MS); else ask();
   })))]);
   const elapsed = (performance.now() - start) / 1000;
+  if (scraper) clearInterval(scraper);
   flight(0);
   const streams = { mean: area / (performance.now() - start), max: maxInFlight };
   const stats = await server.call<PhaseStats>('phaseStop');
@@ -155,13 +161,13 @@ const fakePort = fake.ready.port as number;
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(fake.proc.pid)]);
 if (PIN) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
 if (PROF) mkdirSync(join(here, '.prof'), { recursive: true });
-const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...process.argv.filter((a) => a === '--trace-store' || a.startsWith('--heap-sample=')), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [], !TSX);
+const server = await startChild('chat-server.ts', [`http://127.0.0.1:${fakePort}/v1`, ...process.argv.filter((a) => a === '--trace-store' || a === '--metrics' || a.startsWith('--heap-sample=')), ...(PROF ? [`--prof=${join(here, '.prof')}`] : [])], process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [], !TSX);
 // The server's main thread (the event loop) gets CPU 0 to itself; its other threads (the store's, V8's GC helpers,
 // libuv's pool) share CPU 1 with the clients and the fake.
 if (PIN === 'main') { execFileSync('taskset', ['-a', '-p', '-c', '1', String(server.proc.pid)]); execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]); }
 if (PIN === 'server') execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.proc.pid)]);
 const f = (x: number) => x.toFixed(2);
-console.log(`chat bench: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
+console.log(`chat bench${METRICS ? ' (metrics on, scraped every 5 s)' : ''}: ${TURNS} turns per socket, think time ${THINK_MS ? `${THINK_MS} ms mean` : 'none'}, ${CHUNKS} chunks per reply ${CHUNK_GAP_MS} ms apart; server, provider and clients in separate processes`);
 console.log('sockets | streams mean / max | baseline first token p50/p99 ms | via server first delta p50/p99 ms | added p50/p99 ms | ratio p99 | turns/s (baseline streams/s) | server loop p99 / max ms | server CPU % (ms per turn) | server peak RSS MB | GC pauses n / total ms / max ms | clients, fake loop p99 ms');
 try {
   // Warm-up (not reported): lazy imports, JIT, first prepared statements, on both paths.

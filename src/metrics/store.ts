@@ -30,7 +30,10 @@ export function instrumentStore(store: DocumentStore): DocumentStore {
     let w = wrapped.get(c);
     if (!w) {
       w = Object.create(c) as Collection<Doc>;
-      for (const call of CALLS) (w as unknown as Record<string, unknown>)[call] = timed(adapter, call, (c[call] as (...a: unknown[]) => Promise<unknown>).bind(c));
+      for (const call of CALLS) {
+        const fn = c[call] as ((...a: unknown[]) => Promise<unknown>) | undefined;
+        if (typeof fn === 'function') (w as unknown as Record<string, unknown>)[call] = timed(adapter, call, fn.bind(c));
+      }
       wrapped.set(c, w);
     }
     return w as unknown as Collection<T>;

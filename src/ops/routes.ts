@@ -64,7 +64,8 @@ export async function mountOperations(app: AppContext, router: Router, settings:
     return { status: 302, headers: { Location: '/admin', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }, cookies: [s.cookie] };
   });
   if (settings.metricsPort === null) return null;
-  return startMetricsPort(app, settings.metricsHost, settings.metricsPort);
+  // In a WORKERS group every worker is its own process with its own numbers: worker i listens on METRICS_PORT + i.
+  return startMetricsPort(app, settings.metricsHost, settings.metricsPort + (app.config.group?.index ?? 0));
 }
 
 /** A plain node:http listener: it must answer even when the main port is saturated. */
