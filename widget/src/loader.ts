@@ -270,9 +270,6 @@ function css(cfg: WidgetConfig): string {
 /** The face-photo bundle's content-hashed name, set by the build. */
 declare const __FACE_PHOTO_FILE__: string | undefined;
 
-/** The face-photo bundle's content-hashed name, set by the build. */
-declare const __FACE_PHOTO_FILE__: string | undefined;
-
 const api = {
   boot,
   open: () => setOpen(true),
@@ -293,13 +290,6 @@ const api = {
   // Voice opens the chat first (it lives there); events come as on('voice').
   startVoice: (o?: VoiceStartOptions) => setOpen(true).then(() => chat?.startVoice(o)),
   stopVoice: () => chat?.stopVoice(),
-  // A face from a photo (docs/faces.md): its own bundle, and MediaPipe from this server, loaded on first call only.
-  skinFromPhoto(image: unknown, o: { name?: string } = {}) {
-    const base = (opts.baseUrl || (script?.src ?? '').replace(/\/static\/widget\/loader\.js.*$/, '')).replace(/\/$/, '');
-    const load = (f: string) => import(/* @vite-ignore */ `${base}/static/widget/${f}`);
-    const file = typeof __FACE_PHOTO_FILE__ == 'string' ? __FACE_PHOTO_FILE__ : 'face-photo.js';
-    return load(file).catch(() => load('face-photo.js')).then((m) => m.skinFromPhoto(image, { base, name: o.name }));
-  },
   // A face from a photo (docs/faces.md): its own bundle, and MediaPipe from this server, loaded on first call only.
   skinFromPhoto(image: unknown, o: { name?: string } = {}) {
     const base = (opts.baseUrl || (script?.src ?? '').replace(/\/static\/widget\/loader\.js.*$/, '')).replace(/\/$/, '');
