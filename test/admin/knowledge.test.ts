@@ -42,8 +42,13 @@ test('an empty knowledge base says what to add, and the page is accessible', asy
 
 test('a website added to crawl shows its progress while it is read, then its documents', async () => {
   w.site.hold();
-  await page.check('form[name="add-source"] input[value="crawl"]');
-  await page.fill('form[name="add-source"] input[name="url"]', `${w.site.url}/`);
+  // Keyboard only: the kinds are radio buttons (arrows move), then Tab through the fields.
+  await page.focus('form[name="add-source"] input[value="page"]');
+  await page.keyboard.press('ArrowRight');
+  assert.ok(await page.isChecked('form[name="add-source"] input[value="crawl"]'));
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(`${w.site.url}/`);
+  assert.is(await page.inputValue('form[name="add-source"] input[name="url"]'), `${w.site.url}/`);
   await page.fill('form[name="add-source"] input[name="maxDepth"]', '1');
   await page.click('form[name="add-source"] button[type="submit"]');
   const row = page.locator('.source').first();

@@ -57,7 +57,7 @@ export default function AnalyticsArea() {
         <>
           <Totals s={d.summary} />
           {d.summary.conversations === 0 && d.summary.tokens.input === 0 ? (
-            <EmptyState title="No conversations in this period" icon="📈">Charts fill in as visitors talk to your bots. Try a longer period, or open a bot's try-it page and start a chat.</EmptyState>
+            <EmptyState title="No conversations in this period">Charts fill in as visitors talk to your bots. Try a longer period, or open a bot's try-it page and start a chat.</EmptyState>
           ) : (
             <div class="charts">
               <DayChart id="chart-conversations" title="Conversations and messages" days={days} series={[

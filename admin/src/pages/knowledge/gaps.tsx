@@ -34,7 +34,7 @@ export function GapsTab() {
     <>
       <p class="muted">When a bot searched its knowledge and found nothing close enough, the question lands here. Add a source or a text answer for the common ones.</p>
       {list.items.length === 0 ? (
-        <EmptyState title="No unanswered questions" icon="✓">Every question visitors asked so far was found in the knowledge. Check back after more conversations.</EmptyState>
+        <EmptyState title="No unanswered questions">Every question visitors asked so far was found in the knowledge. Check back after more conversations.</EmptyState>
       ) : <GapsTable items={list.items} />}
       <ErrorText error={list.error} />
       {list.hasMore && <button type="button" class="secondary" onClick={list.more}>Older questions</button>}

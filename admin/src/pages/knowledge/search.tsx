@@ -41,7 +41,7 @@ export function SearchTab() {
       <ErrorText error={act.error} />
       {!answer ? (
         sources.data?.items.length === 0
-          ? <EmptyState title="Nothing to search yet" icon="🔎" action={<a class="button" href="#/knowledge">Add a source</a>}>Add a source first; then try the questions your visitors ask.</EmptyState>
+          ? <EmptyState title="Nothing to search yet" action={<a class="button" href="#/knowledge">Add a source</a>}>Add a source first; then try the questions your visitors ask.</EmptyState>
           : <p class="muted">Type a question to see the passages a bot would read before answering, best first.</p>
       ) : (
         <div class="card search-results" aria-live="polite">

@@ -47,7 +47,7 @@ export function SourcePage({ id }: { id: string }) {
       {canEdit && <EditSource s={s} onSaved={(next) => data.setData({ source: next, docs })} />}
       <h2>Documents</h2>
       {docs.length === 0 ? (
-        <EmptyState title={busy(s) ? 'Reading pages…' : 'No documents'} icon="📄">
+        <EmptyState title={busy(s) ? 'Reading pages…' : 'No documents'}>
           {busy(s) ? 'Documents appear here as they are indexed.' : 'Nothing could be read from this source. Check the address, then reindex.'}
         </EmptyState>
       ) : (

@@ -28,7 +28,7 @@ export function SourcesTab() {
       {canEdit && (open ? <AddSource onAdded={added} onCancel={list.data?.items.length ? () => setAdding(false) : undefined} />
         : list.data && <p><button type="button" onClick={() => setAdding(true)}>Add a source</button></p>)}
       {!list.data ? <Loading error={list.error} /> : list.data.items.length === 0 ? (
-        <EmptyState title="No knowledge yet" icon="📚">
+        <EmptyState title="No knowledge yet">
           {canEdit ? 'Add your help centre, a sitemap, or a file with the form above. Pages are read, split into passages and indexed; then turn on knowledge in a bot\'s settings.'
             : 'An admin adds web pages, files or text here; bots then answer from them.'}
         </EmptyState>

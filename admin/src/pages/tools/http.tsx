@@ -20,7 +20,7 @@ export function HttpToolsTab() {
         ? <HttpToolForm onSaved={() => { setAdding(false); list.reload(); }} onCancel={() => setAdding(false)} />
         : <p><button type="button" onClick={() => setAdding(true)}>Add an HTTP tool</button></p>)}
       {list.data.items.length === 0 ? (
-        <EmptyState title="No HTTP tools yet" icon="🔧">
+        <EmptyState title="No HTTP tools yet">
           {canEdit ? 'An HTTP tool lets a bot call your API: look up an order, book a slot, check stock. Add one, test it here, then turn it on in a bot\'s settings.'
             : 'An admin adds tools that call your company\'s APIs; bots then use them in conversations.'}
         </EmptyState>

@@ -21,7 +21,7 @@ export function McpTab() {
         ? <McpForm onSaved={() => { setAdding(false); list.reload(); }} onCancel={() => setAdding(false)} />
         : <p><button type="button" onClick={() => setAdding(true)}>Connect an MCP server</button></p>)}
       {list.data.items.length === 0 ? (
-        <EmptyState title="No MCP servers yet" icon="🔌">
+        <EmptyState title="No MCP servers yet">
           {canEdit ? 'Connect a Model Context Protocol server to give bots its tools (a CRM, a calendar, your own service). Its tools are listed as soon as it connects.'
             : 'An admin connects MCP servers; their tools then appear here.'}
         </EmptyState>

@@ -16,7 +16,7 @@ export function SecretsTab() {
     <>
       <SetSecret onSaved={list.reload} />
       {!list.data ? <Loading error={list.error} /> : list.data.items.length === 0 ? (
-        <EmptyState title="No secrets yet" icon="🔑">Store API keys here, then use them in an HTTP tool as <code>{'{{secrets.NAME}}'}</code>. Values are never shown again, to anyone.</EmptyState>
+        <EmptyState title="No secrets yet">Store API keys here, then use them in an HTTP tool as <code>{'{{secrets.NAME}}'}</code>. Values are never shown again, to anyone.</EmptyState>
       ) : (
         <div class="table-wrap">
           <table class="list stack secrets">

@@ -26,7 +26,7 @@ export function Deliveries({ endpointId, refresh }: { endpointId: string; refres
       <p class="muted">The last 100 deliveries. Failed ones are retried after 1 min, 5 min, 30 min, 2 h, 6 h and 24 h; events are kept a week for redelivery.</p>
       <ErrorText error={act.error} />
       {!list.items ? <Loading error={list.error} /> : list.items.length === 0 ? (
-        <EmptyState title="Nothing sent yet" icon="✉">Send a test ping to check your receiver; real events appear here as they happen.</EmptyState>
+        <EmptyState title="Nothing sent yet">Send a test ping to check your receiver; real events appear here as they happen.</EmptyState>
       ) : (
         <div class="table-wrap">
           <table class="list stack deliveries">

@@ -24,7 +24,7 @@ function WebhooksList() {
           <AddEndpoint events={list.data.events} onAdded={(e) => { setCreated(e); list.reload(); }} />
           {created && <SecretOnce secret={created.secret} onDone={() => setCreated(null)} />}
           {list.data.items.length === 0 ? (
-            <EmptyState title="No endpoints yet" icon="📡">Add the URL of your receiver above and choose its events. Then send a test ping and watch it arrive in the delivery log.</EmptyState>
+            <EmptyState title="No endpoints yet">Add the URL of your receiver above and choose its events. Then send a test ping and watch it arrive in the delivery log.</EmptyState>
           ) : (
             <div class="rows endpoints">
               {list.data.items.map((e) => (
