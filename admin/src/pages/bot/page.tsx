@@ -56,6 +56,13 @@ export function BotPage({ rest }: { rest: string[] }) {
   // The field's group is drawn after the hash change: keep trying on each render until the field is there.
   useEffect(() => { if (focus && focusField(focus)) setFocus(null); });
   const pending = useMemo(() => (bot && draft ? diff(bot.draft, draft) : []), [bot, draft]);
+  // Leaving the page (reload, closing the tab) with unsaved edits asks first, as the browser words it.
+  useEffect(() => {
+    if (!pending.length) return;
+    const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); e.returnValue = ''; };
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [pending.length > 0]);
 
   if (!bot || !draft) return <section class="bot"><p><a href="#/bots">← Bots</a></p><Loading error={loaded.error} /></section>;
   const base = `/bots/${encodeURIComponent(bot.id)}`;
@@ -93,8 +100,9 @@ export function BotPage({ rest }: { rest: string[] }) {
   const publish = () => run(async () => {
     setProblems([]);
     try {
-      accept(await api<BotFull>('POST', `${base}/publish`, { revision: bot.revision }));
-      toast(`Published as version ${bot.versions.length ? Math.max(...bot.versions.map((v) => v.version)) + 1 : 1}.`);
+      const updated = await api<BotFull>('POST', `${base}/publish`, { revision: bot.revision });
+      accept(updated);
+      toast(`Published as version ${updated.published?.version}.`);
       setErrors({});
     } catch (e) {
       if (!(e instanceof ApiFailure) || e.code !== 'invalid' || !Array.isArray(e.details)) throw e;
