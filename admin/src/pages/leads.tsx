@@ -58,23 +58,23 @@ export function LeadsPage() {
         </EmptyState>
       ) : (
         <div class="table-wrap">
-          <table class="list leads">
+          <table class="list leads stack">
             <thead><tr><th>Captured</th><th>Details</th><th>Status</th><th>From</th><th>Conversation</th>{atLeast('admin') && <th><span class="visually-hidden">Actions</span></th>}</tr></thead>
             <tbody>
               {list.items.map((orig) => {
                 const l = items[orig.id] ?? orig;
                 return (
                   <tr key={l.id} data-id={l.id}>
-                    <td><RelativeTime ms={l.createdAt} /></td>
-                    <td>{Object.entries(l.fields).map(([k, v]) => <div key={k}><small class="muted">{k}</small> {v}</div>)}</td>
-                    <td>{atLeast('agent') ? (
+                    <td data-label="Captured"><RelativeTime ms={l.createdAt} /></td>
+                    <td data-label="Details">{Object.entries(l.fields).map(([k, v]) => <div key={k}><small class="muted">{k}</small> {v}</div>)}</td>
+                    <td data-label="Status">{atLeast('agent') ? (
                       <select name="lead-status" aria-label={`Status of ${l.fields.name || l.fields.email || 'this lead'}`} value={l.status} disabled={act.busy}
                         onChange={(e) => change(l, e.currentTarget.value)}>
                         {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
                       </select>
                     ) : <span class="badge">{l.status}</span>}</td>
-                    <td>{botName(l.botId)}<br /><small class="muted">{SOURCE[l.source] ?? l.source}</small></td>
-                    <td>{l.conversationId ? <a href={`#/inbox/${l.conversationId}`}>Open</a> : '—'}</td>
+                    <td data-label="From">{botName(l.botId)}<br /><small class="muted">{SOURCE[l.source] ?? l.source}</small></td>
+                    <td data-label="Conversation">{l.conversationId ? <a href={`#/inbox/${l.conversationId}`}>Open</a> : '—'}</td>
                     {atLeast('admin') && <td><button type="button" class="danger small" disabled={act.busy} onClick={() => remove(l)}>Delete</button></td>}
                   </tr>
                 );

@@ -40,19 +40,19 @@ export function TeamPage() {
       <PageHeader title="Team" description={ROLE_HELP} />
       <ErrorText error={act.error} />
       <div class="table-wrap">
-        <table class="list members">
+        <table class="list members stack">
           <thead><tr><th>Name</th><th>E-mail</th><th>Role</th><th>Presence</th>{admin && <th><span class="visually-hidden">Actions</span></th>}</tr></thead>
           <tbody>
             {items.map((u) => (
               <tr key={u.id} data-id={u.id}>
-                <td>{u.name}{u.id === me.user.id && <small class="muted"> (you)</small>}</td>
-                <td>{u.email}</td>
-                <td>{admin && u.id !== me.user.id ? (
+                <td data-label="Name">{u.name}{u.id === me.user.id && <small class="muted"> (you)</small>}</td>
+                <td data-label="E-mail">{u.email}</td>
+                <td data-label="Role">{admin && u.id !== me.user.id ? (
                   <select name="role" aria-label={`Role of ${u.name}`} value={u.role} disabled={act.busy} onChange={(e) => setRole(u, e.currentTarget.value)}>
                     {ROLES.map(([v, t]) => <option key={v} value={v}>{t}</option>)}
                   </select>
                 ) : u.role}</td>
-                <td><span class={`badge presence ${u.presence}`}>{u.presence}</span> <small class="muted"><RelativeTime ms={u.presenceAt} /></small></td>
+                <td data-label="Presence"><span class={`badge presence ${u.presence}`}>{u.presence}</span> <small class="muted"><RelativeTime ms={u.presenceAt} /></small></td>
                 {admin && <td>{u.id !== me.user.id && <button type="button" class="danger small" disabled={act.busy} onClick={() => remove(u)}>Remove</button>}</td>}
               </tr>
             ))}

@@ -33,19 +33,19 @@ export function TokensPage() {
         <EmptyState title="No tokens yet">Create one above for a program that reads conversations, adds leads or manages bots through the API.</EmptyState>
       ) : (
         <div class="table-wrap">
-          <table class="list tokens">
+          <table class="list tokens stack">
             <thead><tr><th>Name</th><th>Scopes</th><th>Acts as</th><th>Created</th><th>Last used</th><th>Expires</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {tokens.data.items.map((t) => {
                 const expired = t.expiresAt !== null && t.expiresAt <= Date.now();
                 return (
                   <tr key={t.id} data-id={t.id}>
-                    <td>{t.name}</td>
-                    <td class="scopes-cell">{t.scopes.map((s) => <span key={s} class="badge">{s}</span>)}</td>
-                    <td>{t.role}</td>
-                    <td><RelativeTime ms={t.createdAt} /></td>
-                    <td><RelativeTime ms={t.lastUsedAt} empty="never" /></td>
-                    <td class="expires">{t.expiresAt === null ? 'never' : expired ? <span class="badge bad">expired</span> : <RelativeTime ms={t.expiresAt} />}</td>
+                    <td data-label="Name">{t.name}</td>
+                    <td class="scopes-cell" data-label="Scopes">{t.scopes.map((s) => <span key={s} class="badge">{s}</span>)}</td>
+                    <td data-label="Acts as">{t.role}</td>
+                    <td data-label="Created"><RelativeTime ms={t.createdAt} /></td>
+                    <td data-label="Last used"><RelativeTime ms={t.lastUsedAt} empty="never" /></td>
+                    <td class="expires" data-label="Expires">{t.expiresAt === null ? 'never' : expired ? <span class="badge bad">expired</span> : <RelativeTime ms={t.expiresAt} />}</td>
                     <td><button type="button" class="danger small" disabled={act.busy} onClick={() => revoke(t)}>Revoke</button></td>
                   </tr>
                 );
