@@ -95,6 +95,7 @@ export async function runLoadtest(argv: string[], out: (l: string) => void = (l)
     out('');
     out(reportTable(report));
     out(`\nreport: ${join(outDir, 'report.html')} and report.json`);
+    if (report.errors['connect 429']) out('connect 429: the server allows 30 chat connections a minute per address. All visitors come from this machine: set TRUST_PROXY=true on the server (each visitor then sends its own X-Forwarded-For) or run the test from several machines (docs/operations.md).');
     if (!report.turnsDone) { err('no turn completed: see the errors above'); return { code: 1, report, outDir }; }
     return { code: 0, report, outDir };
   } catch (e) {

@@ -56,7 +56,10 @@ export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorRes
   const visitor = async (i: number) => {
     await sleep(plan.rampMs ? Math.random() * plan.rampMs : 0);
     if (stopping) return;
-    const ws = new WebSocket(`${plan.wsBase}/widget/v1/chat?botId=${encodeURIComponent(plan.botId)}`, { perMessageDeflate: false });
+    // Each visitor has its own address in the benchmarking range (198.18.0.0/15, RFC 2544): a server with
+    // TRUST_PROXY=true counts its per-address limits per visitor, as it would for real visitors.
+    const headers = { 'x-forwarded-for': `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}` };
+    const ws = new WebSocket(`${plan.wsBase}/widget/v1/chat?botId=${encodeURIComponent(plan.botId)}`, { perMessageDeflate: false, headers });
     sockets.add(ws);
     let waiting: { kind: 'ready' | 'reply'; sentAt: number; gotDelta: boolean; resolve: () => void } | null = null;
     let closed = false;
