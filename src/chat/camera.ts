@@ -122,9 +122,10 @@ export async function describeFrame(app: AppContext, chat: ChatBot, image: { mim
 export const teamMaySee = (rec: Pick<AttachmentRecord, 'camera'>) => !rec.camera || rec.camera.shared;
 
 /** For the widget's public config: what the camera button needs (null: no button). */
-export function publicCamera(chat: Pick<ChatBot, 'config' | 'brain'>, render: (text: string) => string) {
+export function publicCamera(chat: Pick<ChatBot, 'config' | 'brain'>, render: (text: string) => string, liveVideo: boolean) {
   const s = cameraSettings(chat);
   if (!s) return { enabled: false as const };
   const w: BotConfig['vision']['webcam'] = chat.config.vision.webcam;
-  return { enabled: true as const, mode: s.mode, maxFps: s.maxFps, maxWidth: s.maxWidth, consentText: render(w.consentText), privacyUrl: w.privacyUrl };
+  // liveVideo: the voice engine takes a live view (continuous); otherwise the widget sends frames with messages only.
+  return { enabled: true as const, mode: s.mode, maxFps: s.maxFps, maxWidth: s.maxWidth, consentText: render(w.consentText), privacyUrl: w.privacyUrl, liveVideo: s.mode === 'continuous' && liveVideo };
 }

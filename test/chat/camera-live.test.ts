@@ -11,6 +11,8 @@ test('continuous: during a Gemini Live session each camera frame reaches the eng
   const w = await startVoiceWorld({ kind: 'gemini', config: { vision: { webcam: { enabled: true, mode: 'continuous' } } } });
   try {
     const live = (w.fake as unknown as { live: { events: Array<{ kind: string; keys?: string[] }> } }).live;
+    const cfg = await (await fetch(`${w.server.url}/widget/v1/bots/${w.botId}/config`)).json() as any;
+    assert.is(cfg.webcam.liveVideo, true, 'the widget is told to stream a live view during voice');
     const v = await w.visitor();
     await startVoice(v);
     v.send({ t: 'camera', state: 'on' });

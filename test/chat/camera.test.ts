@@ -42,7 +42,7 @@ test('the widget config offers the camera with the consent text naming the agent
   assert.is(r.status, 200);
   assert.equal(r.body.webcam, {
     enabled: true, mode: 'per_turn', maxFps: 0.5, maxWidth: 640,
-    consentText: 'Turn on your camera so Mira can see what you show it. Video is not recorded.', privacyUrl: 'https://example.com/privacy',
+    consentText: 'Turn on your camera so Mira can see what you show it. Video is not recorded.', privacyUrl: 'https://example.com/privacy', liveVideo: false,
   });
 });
 

@@ -51,7 +51,7 @@ export interface WidgetConfig {
   offline?: boolean;
   uploads: { enabled: boolean; maxPerMessage: number; maxMB: number };
   /** The camera button (vision.webcam); the rest is there only when enabled. */
-  webcam?: { enabled: boolean; mode?: 'per_turn' | 'continuous' | 'on_demand'; maxFps?: number; maxWidth?: number; consentText?: string; privacyUrl?: string };
+  webcam?: { enabled: boolean; mode?: 'per_turn' | 'continuous' | 'on_demand'; maxFps?: number; maxWidth?: number; consentText?: string; privacyUrl?: string; liveVideo?: boolean };
   behavior: {
     feedback: { thumbs: boolean; csat: boolean };
     citations: boolean;

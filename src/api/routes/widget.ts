@@ -27,7 +27,7 @@ const WidgetConfigResponse = z.object({
   /** The camera button (vision.webcam), when the bot can see what it shows. */
   webcam: z.object({
     enabled: z.boolean(), mode: z.enum(['per_turn', 'continuous', 'on_demand']).optional(), maxFps: z.number().optional(), maxWidth: z.number().optional(),
-    consentText: z.string().optional(), privacyUrl: z.string().optional(),
+    consentText: z.string().optional(), privacyUrl: z.string().optional(), liveVideo: z.boolean().optional(),
   }),
   /** Outside opening hours with behavior.hours.scope bot: the AI does not answer now (the face shows it). */
   offline: z.boolean(),
@@ -67,7 +67,7 @@ export const widgetModule: ApiModule = {
           greeting: { ...c.greeting, text: renderField('greeting.text', c.greeting.text, ctx) },
           appearance: c.appearance, face: c.face, offline: botOfflineNow(c, app.clock.now()),
           uploads: { enabled: c.vision.uploads.enabled && !!chat.brain?.canSee, maxPerMessage: c.vision.uploads.maxPerMessage, maxMB: c.vision.uploads.maxMB },
-          webcam: publicCamera(chat, (text) => renderField('vision.webcam.consentText', text, ctx)),
+          webcam: publicCamera(chat, (text) => renderField('vision.webcam.consentText', text, ctx), !('error' in setup) && setup.mode === 'realtime' && setup.connection.kind === 'gemini'),
           behavior: {
             feedback: c.behavior.feedback, citations: c.behavior.citations, newConversation: c.behavior.newConversation,
             transcriptDownload: c.behavior.transcriptDownload, poweredBy: c.behavior.poweredBy,

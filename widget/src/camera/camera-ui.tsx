@@ -38,7 +38,7 @@ export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean): Cam
   useEffect(() => () => ref.current?.stop(), []);
   // continuous during a voice session: the live view, at maxFps (the server holds it to one a second).
   useEffect(() => {
-    if (!on || !voiceLive || w?.mode !== 'continuous') return;
+    if (!on || !voiceLive || !w?.liveVideo) return;
     const timer = setInterval(() => { const data = ref.current?.grab(); if (data) s.send({ t: 'camera_frame', data }); }, 1000 / (w.maxFps ?? 1));
     return () => clearInterval(timer);
   }, [on, voiceLive]);
@@ -99,7 +99,7 @@ export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean): Cam
     button,
     panel,
     beforeSend() {
-      if (cam.status !== 'on' || w.mode === 'on_demand' || (w.mode === 'continuous' && voiceLive)) return;
+      if (cam.status !== 'on' || w.mode === 'on_demand' || (w.liveVideo && voiceLive)) return;
       if (!cam.due(w.maxFps ?? 0.5)) return;
       const data = cam.grab();
       if (data) s.send({ t: 'camera_frame', data });
