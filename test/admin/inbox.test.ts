@@ -30,6 +30,7 @@ let agent: Page;
 let visitor: Page;
 let conversationId = '';
 let botId = '';
+let richId = '';
 const errors: string[] = [];
 
 test.before(async () => {
@@ -270,6 +271,21 @@ test('a transcript shows voice turns, images, the sources a reply cited and rati
   await agent.locator('.inbox-details .badge', { hasText: 'verified' }).waitFor();
   await expectAxeClean(agent, 'a transcript with voice, images and sources');
   await screenshots(agent, SHOTS, 'rich-transcript');
+  richId = id;
+});
+
+test("a colleague's takeover shows at once: their name, and notes only for everyone else", async () => {
+  const alex = await addMember(w.server, w.owner, 'agent', { name: 'Alex Agent' });
+  const took = await w.server.request('POST', `/api/v1/conversations/${richId}/takeover`, { body: {}, headers: alex.headers });
+  assert.is(took.status, 200);
+  await agent.locator('.taken-over', { hasText: 'Alex Agent is answering' }).waitFor();
+  assert.is(await agent.locator('form[name="reply"] input[value="reply"]').isDisabled(), true);
+  await agent.locator('.composer-hint', { hasText: 'Alex Agent is answering: notes only.' }).waitFor();
+  // The server refuses a visible reply too, so the panel's notes-only state matches what it allows.
+  const r = await w.server.request('POST', `/api/v1/conversations/${richId}/messages`, { body: { text: 'hi' }, headers: w.owner.headers });
+  assert.is(r.status, 409);
+  await w.server.request('POST', `/api/v1/conversations/${richId}/release`, { body: {}, headers: alex.headers });
+  await agent.locator('.taken-over', { hasText: 'the AI is answering' }).waitFor();
 });
 
 test('no page threw or broke the content security policy', () => {
