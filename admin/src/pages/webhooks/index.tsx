@@ -16,15 +16,19 @@ export default function WebhooksArea({ rest }: { rest: string[] }) {
 function WebhooksList() {
   const list = useLoad(() => api<{ items: Endpoint[]; events: string[] }>('GET', '/webhooks'));
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
+  // The form is open while there is no endpoint; otherwise behind a button, so the list comes first.
+  const [adding, setAdding] = useState<boolean | null>(null);
+  const open = adding ?? list.data?.items.length === 0;
   return (
     <>
       <PageHeader title="Webhooks" description="Send the workspace's events (conversations, messages, leads, handoffs, feedback) to your own HTTPS endpoint as signed POST requests." />
       {!list.data ? <Loading error={list.error} /> : (
         <>
-          <AddEndpoint events={list.data.events} onAdded={(e) => { setCreated(e); list.reload(); }} />
           {created && <SecretOnce secret={created.secret} onDone={() => setCreated(null)} />}
+          {open ? <AddEndpoint events={list.data.events} onAdded={(e) => { setCreated(e); setAdding(false); list.reload(); }} onCancel={list.data.items.length ? () => setAdding(false) : undefined} />
+            : <p><button type="button" onClick={() => setAdding(true)}>Add an endpoint</button></p>}
           {list.data.items.length === 0 ? (
-            <EmptyState title="No endpoints yet">Add the URL of your receiver above and choose its events. Then send a test ping and watch it arrive in the delivery log.</EmptyState>
+            <EmptyState title="No endpoints yet">Add the URL of your receiver with the form above and choose its events. Then send a test ping and watch it arrive in the delivery log.</EmptyState>
           ) : (
             <div class="rows endpoints">
               {list.data.items.map((e) => (
@@ -45,7 +49,7 @@ function WebhooksList() {
   );
 }
 
-function AddEndpoint({ events, onAdded }: { events: string[]; onAdded: (e: { id: string; secret: string }) => void }) {
+function AddEndpoint({ events, onAdded, onCancel }: { events: string[]; onAdded: (e: { id: string; secret: string }) => void; onCancel?: () => void }) {
   const [url, setUrl] = useState('');
   const [chosen, setChosen] = useState<string[]>(events.filter((e) => e !== 'ping'));
   const act = useAction();
@@ -59,7 +63,10 @@ function AddEndpoint({ events, onAdded }: { events: string[]; onAdded: (e: { id:
       <h2>Add an endpoint</h2>
       <Field label="Endpoint URL (https)" name="url" type="url" value={url} onInput={setUrl} required />
       <EventChecks all={events} chosen={chosen} onChange={setChosen} />
-      <button type="submit" disabled={act.busy}>Add endpoint</button>
+      <div class="row-actions">
+        <button type="submit" disabled={act.busy}>Add endpoint</button>
+        {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
+      </div>
       <ErrorText error={act.error} />
     </Form>
   );
