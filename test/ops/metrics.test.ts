@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
 import { startReceiver } from '../tools/helpers.js';
 import { startChatWorld, type ChatWorld } from '../chat/helpers.js';
 import { parseMetrics, value, type Sample } from './prom.js';
@@ -97,6 +98,16 @@ test('label sets stay bounded over a thousand conversations', async () => {
   const values = new Set(samples.flatMap((s) => Object.values(s.labels)));
   for (const v of values) assert.not.match(v, /conv_|bot_|usr_|ws_|[0-9a-f]{16}/, `label value ${v} looks like an id`);
   assert.is(value(samples, 'servicechat_http_request_duration_seconds_count', { operation: 'GET /api/v1/conversations/{id}', status: '404' }), 1000);
+});
+
+test('every metric the ready-made dashboard and alert rules use is exported', async () => {
+  const res = await w.server.fetch('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+  // Declared metrics (a labelled counter nothing has counted yet has its TYPE line and no sample).
+  const names = new Set([...(await res.text()).matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
+  const texts = ['docs/examples/grafana-dashboard.json', 'docs/examples/prometheus-alerts.yml'].map((f) => readFileSync(f, 'utf8'));
+  const used = new Set(texts.flatMap((t) => [...t.matchAll(/\b((?:servicechat|nodejs|process)_[a-z0-9_]+)/g)].map((m) => m[1].replace(/_(bucket|sum|count)$/, ''))));
+  assert.ok(used.size > 20);
+  for (const n of used) assert.ok(names.has(n), `${n} is used by docs/examples but not exported`);
 });
 
 test.run();
