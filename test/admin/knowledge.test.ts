@@ -6,6 +6,7 @@ import type { FakeServer } from '../fakes/script.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeSite, type FakeSite } from '../knowledge/fake-site.js';
+import { recordGap } from '../../src/knowledge/gaps.js';
 import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
@@ -120,6 +121,14 @@ test('the search playground shows what the agent would find, with scores and exc
 test('unanswered questions and the embedding settings have their own tabs', async () => {
   await page.click('a.tab:has-text("Unanswered questions")');
   await page.locator('.empty-state', { hasText: 'No unanswered questions' }).waitFor();
+  // Questions the agent searched for and did not find (recorded as the agent's knowledge hook does).
+  for (const q of ['Do you ship to Canada?', 'do you ship to canada', 'Can I pay by invoice?']) await recordGap(w.server.app, w.owner.workspaceId, q, { botId: null });
+  await page.reload();
+  await page.locator('table.gaps tbody tr').nth(1).waitFor();
+  const gaps = await page.locator('table.gaps tbody tr').allTextContents();
+  assert.is(gaps.length, 2);
+  assert.ok(gaps.some((g) => /ship to canada.*2/i.test(g)), gaps.join(' | '));
+  await screenshots(page, SHOTS, 'knowledge-gaps');
   await page.click('a.tab:has-text("Settings")');
   await page.locator('form[name="knowledge-settings"]').waitFor();
   assert.match(await page.locator('form[name="knowledge-settings"]').textContent() ?? '', 'Fake OpenAI');
