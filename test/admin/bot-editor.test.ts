@@ -115,7 +115,8 @@ test('the changes tab shows what the draft changes against the published version
   await page.click('.groups a:has-text("Welcome")');
   await input('welcome.message').fill('Hello from {{agent.name}} at {{business.name}}!');
   await save();
-  await page.click('.tabs a:has-text("Changes")');
+  // The header says the draft now differs from what visitors see, and leads to the comparison.
+  await page.click('.bot-head a:has-text("1 unpublished change")');
   const row = page.locator('table.diff tr', { hasText: 'welcome.message' });
   await row.waitFor();
   assert.match(await row.locator('td.after').textContent() ?? '', 'Hello from {{agent.name}}');
@@ -164,8 +165,14 @@ test('the editor is clean for axe, and the preview frames the real widget with t
   assert.match(src, '#preview=bpv_');
   const frame = page.frameLocator('iframe.preview-frame');
   await frame.locator('[data-service-chat]').waitFor({ state: 'attached' });
-  await expectAxeClean(page, 'the settings editor', { exclude: ['iframe.preview-frame'] });
   await screenshots(page, SHOTS, 'settings-identity');
+  // Every group, drawn with its conditional parts on where a setting shows them (voice engine, launcher, hours).
+  for (const title of ['Identity', 'Welcome', 'Brain', 'Knowledge', 'Tools', 'Voice', 'Vision', 'Face & appearance', 'Texts & greeting', 'Behaviour', 'Security']) {
+    await page.click(`.groups a:has-text("${title}")`);
+    await page.locator('#group-title', { hasText: title }).waitFor();
+    await expectAxeClean(page, `the ${title} settings`, { exclude: ['iframe.preview-frame'] });
+  }
+  await screenshots(page, SHOTS, 'settings-security');
 });
 
 test('no page threw or broke the content security policy', () => {

@@ -67,6 +67,7 @@ export function BotPage({ rest }: { rest: string[] }) {
   if (!bot || !draft) return <section class="bot"><p><a href="#/bots">← Bots</a></p><Loading error={loaded.error} /></section>;
   const base = `/bots/${encodeURIComponent(bot.id)}`;
   const dirty = pending.length > 0;
+  const unpublished = bot.published ? diff(bot.published.config, bot.draft).length : 0;
   const accept = (b: BotFull, keepEdits = false) => { setBot(b); if (!keepEdits) setDraft(b.draft); setConflict(null); };
   const openField = (path: string) => { go(`/bots/${bot.id}/settings/${groupOf(path).id}`); setFocus(path); };
 
@@ -129,6 +130,7 @@ export function BotPage({ rest }: { rest: string[] }) {
           <dl class="facts">
             <dt>Status</dt><dd><span class={`badge ${bot.status}`}>{bot.status}</span></dd>
             <dt>Live version</dt><dd>{bot.published ? `version ${bot.published.version}, ${when(bot.published.publishedAt)}` : 'not published yet'}</dd>
+            {unpublished > 0 && <><dt>Draft</dt><dd><a class="badge warn" href={`#/bots/${bot.id}/changes`}>{unpublished} unpublished change{unpublished === 1 ? '' : 's'}</a></dd></>}
           </dl>
         </div>
         {canEdit && (
