@@ -62,6 +62,8 @@ export class VoiceTools {
         const mood = JSON.parse(args || '{}').mood;
         hub.push(conversationId, { t: 'face', mood });
       }
+      // A picture a tool took (look_at_camera) goes to engines that take pictures (a hosted agent gets it described).
+      for (const img of result?.images ?? []) this.a.engine?.sendImage?.(img);
       const msg: VoiceMsg = { type: 'toolDone', callId, output: content, endConversation: !!result?.endConversation, rec };
       try { this.a.send(msg); } catch { /* the session ended meanwhile */ }
     }, (err) => {

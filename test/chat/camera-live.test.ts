@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
-import { startVoice, startVoiceWorld, until } from '../voice/world.js';
+import { RATES, seen, speak, startVoice, startVoiceWorld, until } from '../voice/world.js';
 
 test('continuous: during a Gemini Live session each camera frame reaches the engine as live video', async () => {
   const w = await startVoiceWorld({ kind: 'gemini', config: { vision: { webcam: { enabled: true, mode: 'continuous' } } } });
@@ -19,6 +19,27 @@ test('continuous: during a Gemini Live session each camera frame reaches the eng
     const data = (await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc3300' } }).jpeg().toBuffer()).toString('base64');
     v.send({ t: 'camera_frame', data });
     await until(() => live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), 5000, 'a video input at the engine');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('on_demand in a voice session: look_at_camera takes a picture and the engine sees it', async () => {
+  const w = await startVoiceWorld({ kind: 'gemini', config: { vision: { webcam: { enabled: true, mode: 'on_demand' } } } });
+  try {
+    const live = (w.fake as unknown as { live: { hear(...t: string[]): void; events: Array<{ kind: string; keys?: string[]; functionResponses?: any[] }> } }).live;
+    live.hear('What am I holding?');
+    w.fake.script([{ toolCalls: [{ name: 'look_at_camera', arguments: {} }] }, { text: 'A red card.' }]);
+    const v = await w.visitor();
+    await startVoice(v);
+    v.send({ t: 'camera', state: 'on' });
+    speak(v, RATES.gemini.input);
+    const req = await seen(v, 'camera_request');
+    const data = (await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc0000' } }).jpeg().toBuffer()).toString('base64');
+    v.send({ t: 'camera_frame', data, requestId: req.requestId });
+    await until(() => live.events.some((e) => e.kind === 'toolResponse'), 5000, 'the tool result at the engine');
+    assert.ok(live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), 'the picture reached the engine');
     await v.close();
   } finally {
     await w.close();
