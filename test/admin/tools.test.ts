@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { startFakeMcpHttp, type FakeMcpHttp } from '../fakes/mcp-server.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
@@ -9,6 +10,7 @@ import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
 const SHOTS = '/tmp/shots/admin-build';
+const STDIO_SCRIPT = fileURLToPath(new URL('../fakes/mcp-stdio-server.ts', import.meta.url));
 let server: TestServer;
 let owner: TestSession;
 let viewer: TestSession;
@@ -138,6 +140,25 @@ test('an MCP server lists its tools with destructive ones marked; refresh finds 
   await screenshots(page, SHOTS, 'tools-mcp');
 });
 
+test('a program on this server is connected as an MCP server with its environment; a command that cannot start shows why', async () => {
+  await page.click('button:has-text("Connect an MCP server")');
+  const form = page.locator('form[name="add-mcp"]');
+  await form.locator('input[name="name"]').fill('Local files');
+  await form.locator('select[name="transport"]').selectOption('stdio');
+  await form.locator('input[name="command"]').fill('/nonexistent/program');
+  await form.locator('button[type="submit"]').click();
+  await form.locator('.error').waitFor();
+  assert.ok((await form.locator('.error').textContent() ?? '').length > 10);
+  await form.locator('input[name="command"]').fill(process.execPath);
+  await form.locator('textarea[name="args"]').fill(['--import', 'tsx', STDIO_SCRIPT].join('\n'));
+  await form.locator('textarea[name="env"]').fill('REGION=eu');
+  await form.locator('button[type="submit"]').click();
+  const row = page.locator('.mcp-server[data-name="Local files"]');
+  await row.locator('.mcp-tool[data-tool="echo"]').waitFor({ timeout: 20_000 });
+  assert.match(await row.locator('.row-meta').first().textContent() ?? '', 'with REGION');
+  assert.not.match(await page.content(), 'REGION=eu');
+});
+
 test('a viewer sees the tools and MCP servers but no actions and no secrets', async () => {
   const v = await b.open('tools');
   await signIn(v, viewer.email);
@@ -145,7 +166,7 @@ test('a viewer sees the tools and MCP servers but no actions and no secrets', as
   assert.is(await v.locator('a.tab:has-text("Secrets")').count(), 0);
   assert.is(await v.locator('main button').count(), 0);
   await v.click('a.tab:has-text("MCP servers")');
-  await v.locator('.mcp-tool[data-tool="delete_item"]').waitFor();
+  await v.locator('.mcp-tool[data-tool="delete_item"]').first().waitFor();
   assert.is(await v.locator('main button').count(), 0);
   await expectAxeClean(v, 'tools (viewer)');
 });
