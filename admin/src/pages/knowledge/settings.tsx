@@ -42,7 +42,7 @@ export function SettingsTab() {
         {!settings.explicit && current ? ' (chosen by default: the oldest OpenAI or Gemini connection)' : ''}.
       </p>
       {connections.length === 0 && <p class="k-hint">Connect an OpenAI, Gemini or OpenAI-compatible provider to search by meaning.</p>}
-      <fieldset disabled={!canEdit} class="grid2" style={{ border: 0, padding: 0 }}>
+      <fieldset disabled={!canEdit} class="grid2" style={{ border: 0, padding: 0, margin: 0, maxWidth: '44rem' }}>
         <label class="field"><span>Embedding connection</span>
           <select name="connection" value={conn} onChange={(e) => setConn(e.currentTarget.value)}>
             <option value="">None: search by words only</option>
