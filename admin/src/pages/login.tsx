@@ -11,7 +11,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const submit = () => act.run(async () => onSignedIn(await api<Me>('POST', '/auth/login', { email, password })));
   return (
     <section class="card narrow auth-card" aria-labelledby="login-title">
-      <div class="auth-mark" aria-hidden="true">💬</div>
+      <div class="auth-mark" aria-hidden="true"><svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg></div>
       <h1 id="login-title">Sign in</h1>
       <Form onSubmit={submit} name="login">
         <TextField label="E-mail" name="email" type="email" value={email} onInput={setEmail} required autocomplete="username" />

@@ -14,7 +14,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const f = act.fields;
   return (
     <section class="card narrow auth-card" aria-labelledby="setup-title">
-      <div class="auth-mark" aria-hidden="true">💬</div>
+      <div class="auth-mark" aria-hidden="true"><svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg></div>
       <h1 id="setup-title">Welcome! Let's set up this server</h1>
       <p class="muted">First your account (you will be its owner), then a few guided steps: connect an AI provider, create a bot and
         talk to it. About five minutes; this page is shown once.</p>

@@ -54,7 +54,29 @@ const JS = `(function () {
     .catch(function () { show('Cannot reach the server. Check your connection and reload the page.'); });
 })();`;
 
+/**
+ * The admin panel's face finder frame: the widget's skinFromPhoto needs MediaPipe, whose wasm glue evaluates
+ * strings, which the panel's own CSP forbids. It runs here instead, asked by the panel (same origin only) with
+ * postMessage: { id, photo: Blob, name } -> { id, face } or { id, error }.
+ */
+const FINDER_CSP = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval' blob:; worker-src 'self' blob:; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'self'";
+const FINDER_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Face finder</title></head><body>
+<script src="/static/widget/loader.js"></script><script src="/admin/face-finder.js"></script></body></html>`;
+const FINDER_JS = `addEventListener('message', function (e) {
+  if (e.origin !== location.origin || !e.data || typeof e.data.id !== 'number') return;
+  var reply = function (m) { m.id = e.data.id; e.source.postMessage(m, location.origin); };
+  var sc = window.ServiceChat;
+  if (!sc || typeof sc.skinFromPhoto !== 'function') { reply({ error: 'unavailable' }); return; }
+  sc.skinFromPhoto(e.data.photo, { name: e.data.name }).then(function (face) { reply({ face: face }); },
+    function (err) { reply({ error: (err && err.message) || String(err) }); });
+});
+parent.postMessage({ ready: typeof (window.ServiceChat && window.ServiceChat.skinFromPhoto) === 'function' }, location.origin);`;
+
 export const chatPageRoutes: RouteDef[] = [
+  extraRoute({ method: 'GET', path: '/admin/face-finder', access: { kind: 'public' }, tag: 'System', summary: 'admin panel: face finder frame', hidden: true,
+    handler: () => reply({ headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Security-Policy': FINDER_CSP, 'X-Content-Type-Options': 'nosniff' }, body: FINDER_HTML }) }),
+  extraRoute({ method: 'GET', path: '/admin/face-finder.js', access: { kind: 'public' }, tag: 'System', summary: 'admin panel: face finder script', hidden: true,
+    handler: () => reply({ headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }, body: FINDER_JS }) }),
   extraRoute({ method: 'GET', path: '/', access: { kind: 'public' }, tag: 'System', summary: 'the admin panel', hidden: true,
     handler: () => reply({ status: 302, headers: { Location: '/admin/' }, body: '' }) }),
   extraRoute({ method: 'GET', path: '/chat/{botId}', access: { kind: 'public' }, tag: 'Widget', summary: "a full-page chat with a bot's published config (shareable link)", hidden: true,

@@ -11,19 +11,40 @@ import {
 } from '../../ui.js';
 
 interface Face { id: string; name: string; createdAt: number; width: number; height: number; contentType: string; imageUrl: string; landmarksUrl: string }
-type SkinFromPhoto = (photo: Blob) => Promise<{ image?: string; imageDataUrl?: string; dataUrl?: string; landmarks: number[][] }>;
+/** widget/src/face-photo.ts: resolves { name, image (base64 JPEG), landmarks }; rejects with a message saying what to do. */
+type SkinFromPhoto = (photo: Blob, o?: { name?: string }) => Promise<{ name?: string; image: string; landmarks: number[][] }>;
 
-/** Loads the widget's loader once and resolves its skinFromPhoto, or null when this widget build has none. */
+/**
+ * The face finder runs in a frame (/admin/face-finder) with the looser CSP MediaPipe needs; this page's own CSP
+ * stays strict. Resolves a function that asks the frame, or null when this widget build has no skinFromPhoto.
+ */
 let finder: Promise<SkinFromPhoto | null> | null = null;
 function loadFinder(): Promise<SkinFromPhoto | null> {
+  const stub = (window as any).ServiceChat?.skinFromPhoto as SkinFromPhoto | undefined;
+  if (stub) return Promise.resolve(stub);
   finder ??= new Promise((resolve) => {
-    const have = () => (window as any).ServiceChat?.skinFromPhoto as SkinFromPhoto | undefined;
-    if (have()) { resolve(have()!); return; }
-    const s = document.createElement('script');
-    s.src = '/static/widget/loader.js';
-    s.onload = () => resolve(have() ?? null);
-    s.onerror = () => resolve(null);
-    document.head.appendChild(s);
+    const frame = document.createElement('iframe');
+    frame.src = '/admin/face-finder';
+    frame.title = 'Face finder';
+    frame.hidden = true;
+    frame.setAttribute('aria-hidden', 'true');
+    let next = 1;
+    const waiting = new Map<number, (m: { face?: any; error?: string }) => void>();
+    addEventListener('message', (e) => {
+      if (e.origin !== location.origin || e.source !== frame.contentWindow) return;
+      if ('ready' in e.data) {
+        resolve(e.data.ready ? (photo, o) => new Promise((ok, fail) => {
+          const id = next++;
+          waiting.set(id, (m) => (m.face ? ok(m.face) : fail(new Error(m.error))));
+          frame.contentWindow!.postMessage({ id, photo, name: o?.name }, location.origin);
+        }) : null);
+        return;
+      }
+      waiting.get(e.data.id)?.(e.data);
+      waiting.delete(e.data.id);
+    });
+    frame.onerror = () => resolve(null);
+    document.body.appendChild(frame);
   });
   return finder;
 }
@@ -41,7 +62,7 @@ export default function FacesPage() {
       <PageHeader title="Faces" description="Give a bot a face of its own: upload a photo of a face looking at the camera. Choose it in a bot's Face and appearance settings." />
       {admin && <Upload onDone={faces.reload} />}
       {!faces.data ? <Loading error={faces.error} /> : faces.data.items.length === 0
-        ? <EmptyState title="No custom faces yet" icon="🙂">{admin ? 'Upload a photo above. Until then bots use the built-in faces.' : 'An admin can upload one. Until then bots use the built-in faces.'}</EmptyState>
+        ? <EmptyState title="No custom faces yet" icon="☺">{admin ? 'Upload a photo above. Until then bots use the built-in faces.' : 'An admin can upload one. Until then bots use the built-in faces.'}</EmptyState>
         : (
           <ul class="grid faces">
             {faces.data.items.map((f) => (
@@ -77,8 +98,10 @@ function Upload({ onDone }: { onDone: () => void }) {
   }, [file]);
   const submit = () => act.run(async () => {
     if (!fn || !file) return;
-    const made = await fn(file).catch((e: unknown) => { throw new Error(`No face was found in this photo (${(e as Error)?.message ?? e}). Use a clear, front-facing photo with the whole face visible.`); });
-    await api('POST', '/faces', { name: name || file.name.replace(/\.\w+$/, ''), image: made.image ?? made.imageDataUrl ?? made.dataUrl, landmarks: made.landmarks });
+    const faceName = name.trim() || file.name.replace(/\.\w+$/, '').slice(0, 80) || 'Face';
+    // The finder's own errors already say what to do (no face, several faces, too small).
+    const made = await fn(file, { name: faceName }).catch((e: unknown) => { throw new Error((e as Error)?.message || 'No face was found in this photo. Use a clear, front-facing photo with the whole face visible.'); });
+    await api('POST', '/faces', { name: faceName, image: made.image, landmarks: made.landmarks });
     toast('Face added');
     setName(''); setFile(null); setRound((n) => n + 1);
     onDone();
@@ -86,8 +109,8 @@ function Upload({ onDone }: { onDone: () => void }) {
   return (
     <Section title="Add a face" id="add-face">
       {fn === undefined ? <Loading error={null} text="Loading the face finder…" /> : fn === null ? (
-        <p class="notice warn">This server's widget cannot make faces from photos yet (<code>ServiceChat.skinFromPhoto</code> is missing from
-          <code> /static/widget/loader.js</code>). Update the server; faces made elsewhere can still be uploaded through <code>POST /api/v1/faces</code>.</p>
+        <p class="notice warn">This server's widget cannot make faces from photos (<code>ServiceChat.skinFromPhoto</code> is missing from
+          <code> /static/widget/loader.js</code>; build the widget with <code>npm run build</code>). Update the server; faces made elsewhere can still be uploaded through <code>POST /api/v1/faces</code>.</p>
       ) : (
         <Form key={round} onSubmit={submit} name="face-upload">
           <div class="row face-upload">

@@ -29,7 +29,7 @@ function ProvidersPage() {
         actions={admin && items.length > 0 && !adding ? <button type="button" onClick={() => setAdding(true)}>Connect a provider</button> : undefined} />
       {!list.data ? <Loading error={list.error} /> : (
         <>
-          {items.length === 0 && !admin && <EmptyState title="No providers connected" icon="⚡">An admin of this workspace connects a provider (OpenAI, Gemini or your own server) before bots can answer.</EmptyState>}
+          {items.length === 0 && !admin && <EmptyState title="No providers connected" icon="⚙">An admin of this workspace connects a provider (OpenAI, Gemini or your own server) before bots can answer.</EmptyState>}
           {items.length > 0 && (
             <table class="list">
               <thead><tr><th scope="col">Name</th><th scope="col">Service</th><th scope="col">Key</th><th scope="col">Connected</th></tr></thead>

@@ -21,7 +21,7 @@ function PickBot() {
     <>
       <PageHeader title="Try it" description="Talk to a bot the way visitors will, in the real chat widget." />
       {bots.data.items.length === 0
-        ? <EmptyState title="No bots yet" icon="💬" action={<a class="button" href="#/start">Set up your first bot</a>}>Create a bot first; the guided set-up connects a provider, picks a model and creates one in a few steps.</EmptyState>
+        ? <EmptyState title="No bots yet" icon="✉" action={<a class="button" href="#/start">Set up your first bot</a>}>Create a bot first; the guided set-up connects a provider, picks a model and creates one in a few steps.</EmptyState>
         : <ul class="grid">{bots.data.items.map((b) => (
             <li class="tile" key={b.id}><h3>{b.name}</h3><span class="muted">{b.publishedVersion ? `Published v${b.publishedVersion}` : 'Draft only'}</span>
               <div class="tile-foot"><a class="button secondary small" href={`#/try/${b.id}`}>Try {b.name}</a></div></li>))}</ul>}
