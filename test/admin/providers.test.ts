@@ -109,9 +109,12 @@ test('try-it shows the draft with a preview token before publishing, then the pu
   await page.reload();
   await page.locator('#share code', { hasText: `/chat/${botId}` }).waitFor();
   assert.not.match(await frame.getAttribute('src') ?? '', /preview/);
-  await page.selectOption('select[name="layout"]', 'floating');
-  await page.waitForFunction(() => document.querySelector('iframe.try-frame')?.getAttribute('src')?.includes('layout=floating'));
-  await chat.locator('.w:not([hidden])').first().waitFor();
+  for (const layout of ['panel', 'drawer', 'floating']) {
+    await page.selectOption('select[name="layout"]', layout);
+    await page.waitForFunction((l) => document.querySelector('iframe.try-frame')?.getAttribute('src')?.includes(`layout=${l}`), layout);
+    await chat.locator('.w:not([hidden])').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/try-${layout}-desktop.png` });
+  }
   await expectAxeClean(page, 'try-it', { exclude: ['iframe'] });
   await screenshots(page, SHOTS, 'try-floating');
 });
@@ -135,6 +138,28 @@ test('the faces page explains faces and lists none yet', async () => {
   await expectAxeClean(page, 'faces');
   await screenshots(page, SHOTS, 'faces');
   assert.equal(b.errors, []);
+});
+
+test('on a server without ALLOW_PRIVATE_NETWORK a local address is refused at the address field, saying how to allow it', async () => {
+  const strict = await startTestServer({ env: { ALLOW_PRIVATE_NETWORK: 'false' } });
+  const sb = await startAdminBrowser(strict);
+  try {
+    const admin = await setupOwner(strict, { workspaceName: 'Strict' });
+    const p = await sb.open('providers');
+    await signIn(p, admin.email);
+    await p.click('button:has-text("Connect OpenAI-compatible server")');
+    const form = p.locator('form[name="connect"]');
+    await form.locator('input[name="baseUrl"]').fill(fake.baseUrl);
+    await form.locator('button[type="submit"]').click();
+    const err = form.locator('.has-error .field-error');
+    await err.waitFor();
+    assert.match(await err.textContent() ?? '', 'ALLOW_PRIVATE_NETWORK=true');
+    assert.is(await form.locator('input[name="baseUrl"]').getAttribute('aria-invalid'), 'true');
+    await screenshots(p, SHOTS, 'provider-private-refused');
+  } finally {
+    await sb.close();
+    await strict.stop();
+  }
 });
 
 test.run();

@@ -18,7 +18,8 @@ export function fieldErrors(err: unknown): FieldErrors {
     }
   }
   if (!Object.keys(out).length) {
-    for (const part of err.message.split('; ')) {
+    // Problems are joined with '; ', but a message may hold '; ' itself: split only where a path follows.
+    for (const part of err.message.split(/; (?=[A-Za-z_][\w.[\]]*: )/)) {
       const m = /^([A-Za-z_][\w.[\]]*): (.+)$/.exec(part);
       if (m) out[m[1]!] ??= m[2]!;
     }
