@@ -3,7 +3,7 @@
 // in the same run. Loopback only.
 import { spawnSync } from 'node:child_process';
 
-const ALL = ['chat', 'stream-memory', 'rest', 'idle-sockets', 'webhooks', 'knowledge', 'analytics', 'voice'];
+const ALL = ['chat', 'stream-memory', 'rest', 'idle-sockets', 'webhooks', 'knowledge', 'analytics', 'voice', 'admin-size'];
 const names = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 let failed = 0;
 for (const name of names) {
