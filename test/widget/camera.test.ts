@@ -101,6 +101,7 @@ test('on_demand: look_at_camera takes a picture only when the agent asks, and th
   assert.is(frames.length, 1, 'one picture, when asked');
   assert.ok(frames[0].requestId, 'it answers the camera_request');
   assert.is(imageParts().length, 1);
+  await chat(page).getByText('Ava took a picture with your camera').waitFor();
   await page.screenshot({ path: `${SHOTS}/on-demand.png` });
   await page.close();
 });
@@ -112,6 +113,10 @@ test('continuous outside a voice session works like per_turn', async () => {
   await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'message' && f.message.role === 'assistant'));
   assert.is((await sentOf(page, 'camera_frame')).length, 1);
   assert.is(imageParts().length, 1);
+  // Closing the chat window turns the camera off.
+  await page.getByRole('button', { name: 'Close chat' }).first().click();
+  await page.waitForFunction(() => (window as any).__sent.some((f: any) => f.t === 'camera' && f.state === 'off'));
+  assert.is(await page.evaluate(() => (window as any).__gum), 1);
   await page.close();
 });
 

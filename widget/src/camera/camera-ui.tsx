@@ -27,7 +27,7 @@ export interface CameraUi {
   beforeSend(): void;
 }
 
-export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean): CameraUi | null {
+export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean, open: boolean): CameraUi | null {
   const w = core.cfg.webcam;
   const [, redraw] = useState(0);
   const ref = useRef<Camera | null>(null);
@@ -36,6 +36,13 @@ export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean): Cam
   // The live preview is the camera's own video element, moved into the panel.
   useEffect(() => { if (on && ref.current && slot.current && !slot.current.contains(ref.current.video)) slot.current.append(ref.current.video); });
   useEffect(() => () => ref.current?.stop(), []);
+  // Closing the chat window turns the camera off: it never runs where the visitor cannot see that it does.
+  useEffect(() => {
+    if (open || ref.current?.status !== 'on') return;
+    ref.current.stop();
+    s.send({ t: 'camera', state: 'off' });
+    redraw((n) => n + 1);
+  }, [open]);
   // continuous during a voice session: the live view, at maxFps (the server holds it to one a second).
   useEffect(() => {
     if (!on || !voiceLive || !w?.liveVideo) return;
@@ -50,6 +57,8 @@ export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean): Cam
     if (f.t !== 'camera_request') return;
     const data = cam.status === 'on' ? cam.grab() : null;
     s.send(data ? { t: 'camera_frame', data, requestId: f.requestId } : { t: 'camera_fail', requestId: f.requestId, message: cam.status === 'on' ? 'the camera showed no picture yet' : 'the camera is off' });
+    // The visitor is told each time the agent looks.
+    if (data) s.addLine('system_event', t('camera.taken', { name: core.cfg.identity.agentName }));
   };
 
   const allow = async () => {

@@ -60,6 +60,7 @@ export const STRINGS = {
   'camera.live': 'Camera on: a picture goes with each message',
   'camera.continuous': 'Camera on: the assistant sees a live view while you talk, and a picture with each message',
   'camera.onDemand': 'Camera on: the assistant may take a picture when it needs one',
+  'camera.taken': '{name} took a picture with your camera',
   'camera.denied': 'Camera access was blocked. To show something, allow the camera for this site in your browser settings, then press the camera button again.',
   'camera.failed': 'The camera could not start (none was found, or another app is using it). Check it and press the camera button again.',
   'voice.start': 'Talk by voice',

@@ -67,7 +67,7 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
     return () => { html.style.overflow = before; };
   }, [open]);
 
-  const cam = useCamera(core, s, t, !!voice && voice.state !== 'ended');
+  const cam = useCamera(core, s, t, !!voice && voice.state !== 'ended', open);
   const send = (text: string): boolean => {
     if (text.length > cfg.maxMessageChars) return false;
     cam?.beforeSend();
