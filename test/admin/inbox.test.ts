@@ -214,6 +214,19 @@ test('keyboard only: a filter, a conversation from the list, and a note sent wit
   await agent.locator('.msg.internal', { hasText: 'Noted from the keyboard' }).waitFor();
 });
 
+test('with two bots the list can show one bot only', async () => {
+  const other = await w.createBot({ behavior: { handoff: { enabled: true } } });
+  await agent.goto(`${w.server.url}/admin/#/inbox`);
+  await agent.locator('#filter-ended').click();
+  await agent.locator(`.conv[data-id="${conversationId}"]`).waitFor();
+  const options = await agent.locator('select[name="bot"] option').allTextContents();
+  assert.is(options.length, 3);
+  await agent.selectOption('select[name="bot"]', other);
+  await agent.locator('.inbox .empty-state', { hasText: 'No ended conversations' }).waitFor();
+  await agent.selectOption('select[name="bot"]', botId);
+  await agent.locator(`.conv[data-id="${conversationId}"]`).waitFor();
+});
+
 test('the old addresses lead to the inbox', async () => {
   await agent.goto(`${w.server.url}/admin/#/conversations/${conversationId}`);
   await agent.waitForFunction((id) => location.hash === `#/inbox/${id}`, conversationId);

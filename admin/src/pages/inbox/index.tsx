@@ -37,7 +37,12 @@ export default function InboxArea({ rest }: { rest: string[] }) {
   useEffect(() => model.start(), [model]);
   useModel(model);
   const [bots, setBots] = useState<BotSummary[]>([]);
-  useEffect(() => { api<Page<BotSummary>>('GET', `/bots${query({ limit: 100 })}`).then((p) => setBots(p.items), () => {}); }, []);
+  useEffect(() => {
+    const read = () => { api<Page<BotSummary>>('GET', `/bots${query({ limit: 100 })}`).then((p) => setBots(p.items), () => {}); };
+    read();
+    // A bot published after the inbox opened joins the bot picker.
+    return live.subscribe((e) => { if (e?.type === 'bot.published') read(); });
+  }, [live]);
 
   const selected = rest[0] ?? null;
   const [pane, setPane] = useState<Pane>(selected ? 'thread' : 'list');
