@@ -16,8 +16,8 @@ export function ChangeTable(props: { changes: Change[]; before: string; after: s
                 {props.onField ? <button type="button" class="link" onClick={() => props.onField!(c.path)}><code>{c.path}</code></button> : <code>{c.path}</code>}
                 <small class="muted"> {whereIs(c.path)}</small>
               </th>
-              <td class="before">{shown(c.before)}</td>
-              <td class="after">{shown(c.after)}</td>
+              <td class="before" data-label={props.before}>{shown(c.before)}</td>
+              <td class="after" data-label={props.after}>{shown(c.after)}</td>
             </tr>
           ))}
         </tbody>
