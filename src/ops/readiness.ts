@@ -25,6 +25,8 @@ export class Readiness {
       await app.store.collection('workspaces').count({}, { crossWorkspace: true });
       return null;
     });
+    const scale = app.scale;
+    if (scale) this.add('coordination', () => (scale.healthy ? null : 'the coordination server (REDIS_URL) does not answer: new conversations are refused until it returns'));
   }
 
   /** Adds (or replaces) a named check. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/server.js';
 import { readiness } from '../../src/ops/readiness.js';
+import { startRedis } from '../scale/world.js';
 
 // Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers
 // during SHUTDOWN_DELAY_MS, then exits 0) and when the store is lost.
@@ -36,6 +37,23 @@ test('a lost store makes the server not ready, naming the store', async () => {
   assert.ok(res.body.checks.store.problem.length > 0);
   assert.is(res.body.checks.draining.ok, true);
   await s.stop().catch(() => { /* the store is already closed */ });
+});
+
+test('scaled out, losing the coordination server makes the process not ready until it is back', async () => {
+  const redis = await startRedis();
+  const s = await startTestServer({ env: { REDIS_URL: redis.url } });
+  try {
+    const ok = await s.request('GET', '/readyz');
+    assert.is(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.checks.coordination, { ok: true });
+    await redis.stop();
+    let res = await s.request('GET', '/readyz');
+    for (let i = 0; i < 50 && res.status === 200; i++) { await new Promise((r) => setTimeout(r, 100)); res = await s.request('GET', '/readyz'); }
+    assert.is(res.status, 503);
+    assert.match(res.body.checks.coordination.problem, /REDIS_URL/);
+  } finally {
+    await s.stop().catch(() => {});
+  }
 });
 
 test('on SIGTERM the process stops being ready at once, still answers during the delay, and exits 0', async () => {
