@@ -50,7 +50,9 @@ const drawAndRead = (page: Page, state: { level?: number; mood?: string; offline
 
 test('a custom face is drawn from its photo and landmarks and moves without tearing', async () => {
   const bot = await w.createBot({ face: { skin: { kind: 'custom', assetId: faceId } } });
-  const page = await openFace(w, bot, { layout: 'floating', theme: { mode: 'light' } });
+  // The test reads the WebGL canvas back after it was shown, so its pixels must be kept (the engine does not keep them).
+  const keep = `{ const get = HTMLCanvasElement.prototype.getContext; HTMLCanvasElement.prototype.getContext = function (kind, o) { return get.call(this, kind, kind === 'webgl' ? { ...o, preserveDrawingBuffer: true } : o); }; }`;
+  const page = await openFace(w, bot, { layout: 'floating', theme: { mode: 'light' } }, {}, keep);
   await page.locator('.fc[data-kind=custom] canvas').waitFor();
   assert.is((await faceState(page)).kind, 'custom');
   const rest = await drawAndRead(page, {});

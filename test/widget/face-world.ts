@@ -9,8 +9,9 @@ export const SHOTS = '/tmp/shots/face';
 export const MOODS = ['content', 'happy', 'excited', 'playful', 'thinking', 'surprised', 'confused', 'concerned', 'sad'];
 
 /** A host page that boots the widget with these options (layout, theme...) and opens it; resolves once the face is drawn. */
-export async function openFace(w: WidgetWorld, bot: string, boot: Record<string, unknown> = {}, options: Parameters<WidgetWorld['newPage']>[1] = {}): Promise<Page> {
+export async function openFace(w: WidgetWorld, bot: string, boot: Record<string, unknown> = {}, options: Parameters<WidgetWorld['newPage']>[1] = {}, init?: string): Promise<Page> {
   const page = await w.newPage({ width: 1100, height: 760 }, options);
+  if (init) await page.addInitScript(init);
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>Host</title><style>body{font-family:serif;background:#eef2f7;margin:0;padding:24px}#slot{width:420px;height:600px;margin-left:40px}</style></head>
 <body><h1>Acme Widgets</h1><p>The host page.</p><div id="slot"></div>
 <script type="module">import '${w.server.url}/static/widget/loader.js'; ServiceChat.boot(${JSON.stringify({ botId: bot, baseUrl: w.server.url, open: true, ...boot })});</script></body></html>`;

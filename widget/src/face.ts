@@ -63,26 +63,37 @@ export function createFace(host: HTMLElement, o: FaceOptions): FaceHandle {
   }
   host.dataset.kind = 'svg';
 
+  let drawn = 0;
+  let timer = 0;
   const tick = (now: number) => {
     raf = 0;
     if (dead) return;
-    r.draw(motion.step(now));
-    // Still (reduced motion) faces draw once per change; hidden tabs get no frames from the browser anyway.
-    if (!motion.still) raf = requestAnimationFrame(tick);
+    // 30 drawings a second are plenty for a face (film has 24) and leave every other display frame untouched;
+    // a still face (or one just woken) draws at once.
+    if (motion.still || now - drawn >= 30) { drawn = now; r.draw(motion.step(now)); }
+    // Still (reduced motion) faces draw once per change. A face at rest draws only to breathe (ten times a second:
+    // the motion is slow) until its next blink or glance. A CSS animation would cost main-thread work every frame.
+    if (motion.still) return;
+    const until = motion.restUntil(now);
+    if (until > now + 50) timer = window.setTimeout(wake, Math.min(until - now, 10_000));
+    else raf = requestAnimationFrame(tick);
   };
-  const wake = () => { if (!raf && !dead) raf = requestAnimationFrame(tick); };
+  const wake = () => {
+    clearTimeout(timer);
+    if (!raf && !dead) raf = requestAnimationFrame(tick);
+  };
   wake();
   const mark = () => { host.dataset.mood = motion.offline ? 'offline' : motion.mood; };
   mark();
 
   return {
     setMood(m) { const ok = motion.setMood(m); if (ok) { mark(); wake(); } return ok; },
-    setLevel(l) { motion.level = l; },
-    setMiming(on) { motion.miming = on; },
+    setLevel(l) { motion.level = l; if (l > 0.02) wake(); },
+    setMiming(on) { motion.miming = on; if (on) wake(); },
     setOffline(off) { motion.setOffline(off); mark(); wake(); },
     setStill(still) { motion.still = still; wake(); },
     get frame() { return motion.frame; },
     get kind() { return kind; },
-    destroy() { dead = true; cancelAnimationFrame(raf); r.destroy?.(); host.textContent = ''; },
+    destroy() { dead = true; cancelAnimationFrame(raf); clearTimeout(timer); r.destroy?.(); host.textContent = ''; },
   };
 }

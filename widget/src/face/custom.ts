@@ -34,7 +34,7 @@ function mountGl(host: HTMLElement, img: HTMLImageElement, mesh: Mesh) {
   const canvas = document.createElement('canvas');
   const size = Math.round(Math.min(2, devicePixelRatio || 1) * (host.clientWidth || 160));
   canvas.width = canvas.height = size;
-  const gl = canvas.getContext('webgl', { premultipliedAlpha: false, antialias: true, preserveDrawingBuffer: true });
+  const gl = canvas.getContext('webgl', { premultipliedAlpha: false, antialias: true });
   if (!gl) throw new Error('WebGL is not available');
   const sh = (type: number, src: string) => { const s = gl.createShader(type)!; gl.shaderSource(s, src); gl.compileShader(s); return s; };
   const prog = gl.createProgram()!;
@@ -75,10 +75,15 @@ function mountGl(host: HTMLElement, img: HTMLImageElement, mesh: Mesh) {
   gl.viewport(0, 0, size, size);
   gl.clearColor(0, 0, 0, 0);
   const pts = new Float32Array(mesh.rest.length);
+  let last = '';
   host.textContent = '';
   host.append(canvas);
   return {
     draw(f: Frame) {
+      // Only when something visible changed: drawings that would not change are skipped.
+      const key = [f.breathe, f.talk, f.jaw, f.blink, f.open, f.squint, f.smile, f.brow, f.tilt, f.head, f.gx, f.gy].map((v) => Math.round(v * 80)).join();
+      if (key === last) return;
+      last = key;
       deform(mesh, f, pts);
       for (let k = 0; k < n; k++) { const i = mesh.tris[k]; pos[k * 2] = pts[i * 2]; pos[k * 2 + 1] = pts[i * 2 + 1]; }
       gl.bindBuffer(gl.ARRAY_BUFFER, posBuf);

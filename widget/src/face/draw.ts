@@ -22,7 +22,7 @@ function parts(L: Layout, f: Frame): Parts {
   const low = lid * (1 - 2 * f.squint);
   // Solid eyes look where the visitor is by moving whole; eyes with whites move the iris inside.
   const shift = L.iris ? 0 : 1;
-  const gx = f.gx * 3.2, gy = f.gy * 2.6;
+  const gx = Math.round(f.gx * 8) / 2.5, gy = Math.round(f.gy * 6) / 2.3;
   const eyes: string[] = [], iris: string[] = [], shine: string[] = [], brows: string[] = [];
   for (const side of [-1, 1]) {
     const cx = 100 + side * L.eyeX + gx * shift, cy = L.eyeY + gy * shift;
@@ -40,7 +40,7 @@ function parts(L: Layout, f: Frame): Parts {
   const up = r1(cy + lift * 0.7 - o * 4), down = r1(cy + lift * 0.85 + o * 19 + 0.6), y0 = r1(cy - lift);
   const xl = r1(100 - w), xr = r1(100 + w), il = r1(100 - w * 0.55), ir = r1(100 + w * 0.55), ol = r1(100 - w * 0.8), or = r1(100 + w * 0.8);
   const mouth = `M${xl} ${y0}C${il} ${up} ${ir} ${up} ${xr} ${y0}C${or} ${down} ${ol} ${down} ${xl} ${y0}Z`;
-  const head = `translate(0 ${r1(f.breathe * 1.4)}) rotate(${r1(f.head)} 100 170) scale(${1 + f.breathe * 0.006})`;
+  const head = `translate(0 ${r1(f.breathe * 1.5)}) rotate(${Math.round(f.head * 2) / 2} 100 170)`;
   return { eyes, clips: eyes, iris, shine, brows, mouth, head, cheek: 0.12 + f.blush * 0.5 };
 }
 
@@ -49,10 +49,11 @@ export function faceMarkup(skinId: string, look: Look, u: string, frame?: Frame)
   const L = s.layout;
   const p = parts(L, frame ?? { ...POSES.content, blink: 0, breathe: 0, gx: 0, gy: 0, talk: 0 });
   const brow = `<path d="M${-L.browW} 2Q0 -3 ${L.browW} 2" fill="none" stroke="${L.brow}" stroke-width="${L.browWidth}" stroke-linecap="round"`;
+  // Eyes with whites draw one path three times (white, clip for the iris, lid line) through <use>: one attribute per frame.
   const eye = (i: number) => L.iris
-    ? `<clipPath id="${u}c${i}"><path class="fc${i}" d="${p.eyes[i]}"/></clipPath><path class="fe${i}" d="${p.eyes[i]}" fill="${L.eye}"/>
+    ? `<defs><path id="${u}e${i}" class="fe${i}" d="${p.eyes[i]}"/></defs><clipPath id="${u}c${i}"><use href="#${u}e${i}"/></clipPath><use href="#${u}e${i}" fill="${L.eye}"/>
 <g clip-path="url(#${u}c${i})"><g class="fi${i}" transform="${p.iris[i]}"><circle cx="${100 + (i ? 1 : -1) * L.eyeX}" cy="${L.eyeY}" r="6.6" fill="${look.pal.deep}"/><circle cx="${100 + (i ? 1 : -1) * L.eyeX}" cy="${L.eyeY}" r="3.2" fill="#111"/><circle cx="${100 + (i ? 1 : -1) * L.eyeX + 2.4}" cy="${L.eyeY - 2.4}" r="1.7" fill="#fff"/></g></g>
-<path class="fl${i}" d="${p.eyes[i]}" fill="none" stroke="#2b1a14" stroke-width="2.2"/>`
+<use href="#${u}e${i}" fill="none" stroke="#2b1a14" stroke-width="2.2"/>`
     : `<path class="fe${i}" d="${p.eyes[i]}" fill="${L.eye}"/><circle class="fs${i}" r="3.4" fill="${L.shine}" fill-opacity=".9" transform="${p.shine[i]}"/>`;
   const cheeks = look.blush ? [-1, 1].map((sd) => `<ellipse cx="${100 + sd * L.cheekX}" cy="${L.cheekY}" rx="12" ry="7" fill="${L.cheek}"/>`).join('') : '';
   return `<svg viewBox="0 0 200 200" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">${s.body ?? ''}<g class="fh" transform="${p.head}">${s.back}
@@ -70,7 +71,7 @@ export class SvgFace {
   constructor(private readonly host: Element, skinId: string, look: Look, u: string) {
     host.innerHTML = faceMarkup(skinId, look, u);
     this.L = skinOf(skinId, look, u).layout;
-    for (const c of ['fh', 'fk', 'fm', 'fe0', 'fe1', 'fc0', 'fc1', 'fl0', 'fl1', 'fi0', 'fi1', 'fs0', 'fs1', 'fb0', 'fb1']) this.els[c] = host.querySelector(`.${c}`);
+    for (const c of ['fh', 'fk', 'fm', 'fe0', 'fe1', 'fi0', 'fi1', 'fs0', 'fs1', 'fb0', 'fb1']) this.els[c] = host.querySelector(`.${c}`);
   }
 
   private set(cls: string, attr: string, value: string) {
@@ -87,8 +88,6 @@ export class SvgFace {
     this.set('fm', 'd', p.mouth);
     for (const i of [0, 1]) {
       this.set(`fe${i}`, 'd', p.eyes[i]);
-      this.set(`fc${i}`, 'd', p.eyes[i]);
-      this.set(`fl${i}`, 'd', p.eyes[i]);
       this.set(`fi${i}`, 'transform', p.iris[i]);
       this.set(`fs${i}`, 'transform', p.shine[i]);
       this.set(`fb${i}`, 'transform', p.brows[i]);

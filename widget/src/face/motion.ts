@@ -29,7 +29,7 @@ export class Motion {
   private target: Pose = POSES.content;
   private last = 0;
   private nextBlink = 0;
-  private blinkStart = -1;
+  private blinkStart = -1e9;
   private nextGaze = 0;
   private gaze = { x: 0, y: 0 };
   private talk = 0;
@@ -74,7 +74,7 @@ export class Motion {
       this.blinkStart = now;
       this.nextBlink = now + (Math.random() < 0.15 ? 260 : 2000 + Math.random() * 4000);
     }
-    const b = this.blinkStart < 0 ? 1 : (now - this.blinkStart) / 170;
+    const b = (now - this.blinkStart) / 170;
     f.blink = b >= 1 ? 0 : Math.sin(b * Math.PI);
 
     // Gaze: a glance elsewhere now and then, mostly back to the visitor.
@@ -97,5 +97,17 @@ export class Motion {
     this.talk += (want - this.talk) * (1 - Math.exp(-dt / (want > this.talk ? 35 : 70)));
     f.talk = this.talk;
     return f;
+  }
+
+  /**
+   * After step(now): 0 while something is moving fast (easing, a blink, speech); otherwise when the next blink,
+   * glance or breath step is due, so the face can sleep until then instead of drawing at the display's rate.
+   */
+  restUntil(now: number): number {
+    const f = this.frame, t = this.target;
+    if (this.miming || this.level > 0.02 || this.talk > 0.004 || now - this.blinkStart < 200) return 0;
+    for (const k in t) if (Math.abs((f as any)[k] - (t as any)[k]) > 0.01) return 0;
+    if (Math.abs(f.gx - t.lookX - this.gaze.x * 0.6 * this.amp) > 0.02 || Math.abs(f.gy - t.lookY - this.gaze.y * 0.6 * this.amp) > 0.02) return 0;
+    return Math.min(this.offline ? Infinity : this.nextBlink, this.nextGaze, now + 100);
   }
 }
