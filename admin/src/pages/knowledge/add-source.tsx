@@ -1,6 +1,6 @@
 /** Adding a knowledge source: a web page, a sitemap, a whole site to crawl, pasted text, or an uploaded file. */
 import { useState } from 'preact/hooks';
-import { api, ApiFailure } from '../../api.js';
+import { api, ApiFailure, OFFLINE_MESSAGE } from '../../api.js';
 import { useSession } from '../../session.js';
 import { ErrorText, Field, Form, useAction } from '../../ui.js';
 import type { Source, SourceKind } from './types.js';
@@ -30,7 +30,9 @@ export function AddSource({ onAdded, onCancel }: { onAdded: (s: Source) => void;
     const type = TYPES[ext] ?? f.type;
     if (!type) throw new Error('Choose a PDF, Markdown (.md), text (.txt) or HTML file.');
     const q = new URLSearchParams({ filename: f.name, ...(name.trim() ? { name: name.trim() } : {}) });
-    const res = await fetch(`/api/v1/knowledge/files?${q}`, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': type, 'X-CSRF-Token': me.csrfToken }, body: f });
+    // The file goes as the body itself (not JSON), so this one request bypasses api().
+    const res = await fetch(`/api/v1/knowledge/files?${q}`, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': type, 'X-CSRF-Token': me.csrfToken }, body: f })
+      .catch(() => { throw new Error(OFFLINE_MESSAGE); });
     const data = await res.json().catch(() => null);
     if (!res.ok) throw new ApiFailure(res.status, data?.error?.code ?? 'internal', data?.error?.message ?? `the server answered ${res.status}`);
     return data as Source;
