@@ -15,6 +15,11 @@ import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
 const SHOTS = '/tmp/shots/admin-bot';
+/** Screenshots at desktop and 390 px, with the notes of earlier actions dismissed so they cover nothing. */
+async function shot(p: Page, name: string) {
+  for (const close of await p.locator('.toast button').all()) await close.click().catch(() => {});
+  await screenshots(p, SHOTS, name);
+}
 let server: TestServer;
 let fake: FakeServer;
 let owner: TestSession;
@@ -62,7 +67,7 @@ test('the identity secret is shown once with a copy button, and replacing it ask
   assert.ok(secret.length >= 20, secret);
   assert.ok(await once.locator('button:has-text("Copy secret")').isVisible());
   assert.is((await api('GET', `/bots/${botId}`)).hasIdentitySecret, true);
-  await screenshots(page, SHOTS, 'identity-secret');
+  await shot(page, 'identity-secret');
   await page.click('button:has-text("Replace identity secret")');
   await page.locator('dialog', { hasText: 'Replace the identity secret?' }).waitFor();
   await page.click('dialog button:has-text("Cancel")');
@@ -79,7 +84,7 @@ test('the embed tab offers every layout snippet with its own copy button', async
   await page.locator('.embed button', { hasText: 'Copy snippet' }).click();
   await page.locator('.embed button', { hasText: 'Copied' }).waitFor();
   await expectAxeClean(page, 'the embed tab');
-  await screenshots(page, SHOTS, 'embed');
+  await shot(page, 'embed');
 });
 
 test('a setting is changed and saved with the keyboard only', async () => {
@@ -109,7 +114,7 @@ test('the editor works at 390 px wide', async () => {
   await page.locator('.save-bar').waitFor();
   await page.click('.save-bar button:has-text("Discard")');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await screenshots(page, SHOTS, 'voice');
+  await shot(page, 'voice');
 });
 
 test('duplicate makes a copy of the draft and opens it', async () => {
@@ -127,7 +132,7 @@ test('delete asks for confirmation, then removes the bot and returns to the list
   await page.click('.bot-actions button:has-text("Delete")');
   const dialog = page.locator('dialog', { hasText: 'Delete Sales (copy)?' });
   await dialog.waitFor();
-  await screenshots(page, SHOTS, 'delete-confirm');
+  await shot(page, 'delete-confirm');
   await dialog.locator('button:has-text("Delete bot")').click();
   await page.waitForFunction(() => location.hash === '#/bots');
   const gone = await server.request('GET', `/api/v1/bots/${copyId}`, { headers: owner.headers });
@@ -149,7 +154,7 @@ test('a viewer reads the settings but sees no action it cannot take', async () =
   await vpage.locator('.versions li').first().waitFor();
   assert.is(await vpage.locator('.versions button', { hasText: 'Restore' }).count(), 0);
   await expectAxeClean(vpage, "a viewer's versions tab");
-  await screenshots(vpage, SHOTS, 'viewer-versions');
+  await shot(vpage, 'viewer-versions');
 });
 
 test('no page threw or broke the content security policy', () => {

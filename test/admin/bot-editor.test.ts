@@ -15,6 +15,11 @@ import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
 const SHOTS = '/tmp/shots/admin-bot';
+/** Screenshots at desktop and 390 px, with the notes of earlier actions dismissed so they cover nothing. */
+async function shot(p: Page, name: string) {
+  for (const close of await p.locator('.toast button').all()) await close.click().catch(() => {});
+  await screenshots(p, SHOTS, name);
+}
 let server: TestServer;
 let fake: FakeServer;
 let owner: TestSession;
@@ -74,7 +79,7 @@ test('settings in several groups are edited and saved as one change', async () =
   assert.is(d.behavior.handoff.enabled, true);
   assert.is(d.appearance.theme.accent, '#0e7c66');
   assert.is(d.brain.connectionId, providerId, 'untouched settings stay');
-  await screenshots(page, SHOTS, 'settings-appearance');
+  await shot(page, 'settings-appearance');
 });
 
 test('a value out of range is refused by the API and its message is shown at the field', async () => {
@@ -87,7 +92,7 @@ test('a value out of range is refused by the API and its message is shown at the
   assert.is(await input('brain.maxOutputTokens').getAttribute('aria-invalid'), 'true');
   assert.is(await page.locator('.groups a.active .dot.bad').count(), 1, 'the group is marked as having an error');
   assert.is((await bot()).draft.brain.maxOutputTokens, 2048, 'nothing was saved');
-  await screenshots(page, SHOTS, 'field-error');
+  await shot(page, 'field-error');
   await input('brain.maxOutputTokens').fill('4096');
   await save();
 });
@@ -102,7 +107,7 @@ test('publishing a draft with problems lists them, and each opens its field', as
   await item.locator('button').click();
   await page.locator('#group-title', { hasText: 'Brain' }).waitFor();
   await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'brain.model');
-  await screenshots(page, SHOTS, 'publish-problems');
+  await shot(page, 'publish-problems');
   await input('brain.model').selectOption('gpt-4o-mini');
   await save();
   await page.click('button.publish');
@@ -120,7 +125,7 @@ test('the changes tab shows what the draft changes against the published version
   const row = page.locator('table.diff tr', { hasText: 'welcome.message' });
   await row.waitFor();
   assert.match(await row.locator('td.after').textContent() ?? '', 'Hello from {{agent.name}}');
-  await screenshots(page, SHOTS, 'changes');
+  await shot(page, 'changes');
   await expectAxeClean(page, 'the changes tab');
 });
 
@@ -130,7 +135,7 @@ test('a version is restored into the draft', async () => {
   await v1.waitFor();
   await v1.locator('button', { hasText: 'Compare with draft' }).click();
   await v1.locator('table.diff', { hasText: 'welcome.message' }).waitFor();
-  await screenshots(page, SHOTS, 'versions');
+  await shot(page, 'versions');
   await v1.locator('button', { hasText: 'Restore' }).click();
   await page.click('dialog button:has-text("Restore into draft")');
   await page.locator('.toast', { hasText: 'Version 1 is now the draft' }).waitFor();
@@ -150,7 +155,7 @@ test('a save after someone else changed the bot shows their change and reloads o
   await box.waitFor();
   assert.match(await box.textContent() ?? '', 'identity.guardrails');
   assert.match(await box.textContent() ?? '', 'Never discuss prices');
-  await screenshots(page, SHOTS, 'conflict');
+  await shot(page, 'conflict');
   await box.locator('button', { hasText: 'Keep my 1 edit' }).click();
   await save();
   const d = (await bot()).draft;
@@ -165,14 +170,14 @@ test('the editor is clean for axe, and the preview frames the real widget with t
   assert.match(src, '#preview=bpv_');
   const frame = page.frameLocator('iframe.preview-frame');
   await frame.locator('[data-service-chat]').waitFor({ state: 'attached' });
-  await screenshots(page, SHOTS, 'settings-identity');
+  await shot(page, 'settings-identity');
   // Every group, drawn with its conditional parts on where a setting shows them (voice engine, launcher, hours).
   for (const title of ['Identity', 'Welcome', 'Brain', 'Knowledge', 'Tools', 'Voice', 'Vision', 'Face & appearance', 'Texts & greeting', 'Behaviour', 'Security']) {
     await page.click(`.groups a:has-text("${title}")`);
     await page.locator('#group-title', { hasText: title }).waitFor();
     await expectAxeClean(page, `the ${title} settings`, { exclude: ['iframe.preview-frame'] });
   }
-  await screenshots(page, SHOTS, 'settings-security');
+  await shot(page, 'settings-security');
 });
 
 test('no page threw or broke the content security policy', () => {
