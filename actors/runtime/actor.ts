@@ -182,19 +182,34 @@ export abstract class Actor<Msg extends { type: string }, State, Replies extends
     for (const env of this.mailbox.clear()) env.reject?.(err);
   }
 
-  private async process(env: Envelope<Msg>): Promise<void> {
+  /** Runs one message; synchronous handlers finish here without a promise (see Mailbox.drain). */
+  private process(env: Envelope<Msg>): Promise<void> | void {
     this.handling = true;
+    let result: unknown;
     try {
-      const result = await this.handle(env.msg);
-      env.resolve?.(result);
+      result = this.handle(env.msg);
     } catch (err) {
-      this.log.error({ err, actorId: this.id, msgType: env.msg.type }, 'actor message handler failed');
-      env.reject?.(err);
-      try {
-        await this.onHandlerError(err, env.msg);
-      } catch (hookErr) {
-        this.log.error({ err: hookErr, actorId: this.id, msgType: env.msg.type }, 'actor onHandlerError failed');
-      }
+      return this.failed(env, err);
+    }
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      return (result as Promise<unknown>).then((value) => this.settled(env, value), (err) => this.failed(env, err));
+    }
+    this.settled(env, result);
+  }
+
+  private settled(env: Envelope<Msg>, result: unknown): void {
+    this.handling = false;
+    this.lastActivity = this.clock.now();
+    env.resolve?.(result);
+  }
+
+  private async failed(env: Envelope<Msg>, err: unknown): Promise<void> {
+    this.log.error({ err, actorId: this.id, msgType: env.msg.type }, 'actor message handler failed');
+    env.reject?.(err);
+    try {
+      await this.onHandlerError(err, env.msg);
+    } catch (hookErr) {
+      this.log.error({ err: hookErr, actorId: this.id, msgType: env.msg.type }, 'actor onHandlerError failed');
     } finally {
       this.handling = false;
       this.lastActivity = this.clock.now();

@@ -61,4 +61,20 @@ test('bad options are refused with the option named', () => {
   assert.throws(() => new Mailbox(() => {}, () => {}, { urgentCapacity: 1.5 }), /urgentCapacity/);
 });
 
+test('handlers that finish synchronously and ones that wait keep their order, and a throwing one does not stop the rest', async () => {
+  const seen: string[] = [];
+  const errors: string[] = [];
+  const box = new Mailbox<string>((item) => {
+    if (item === 'boom') throw new Error('boom');
+    if (item.startsWith('wait')) return new Promise<void>((r) => setTimeout(() => { seen.push(item); r(); }, 5));
+    seen.push(item);
+  }, (err) => errors.push((err as Error).message));
+  box.start();
+  for (const item of ['a', 'wait1', 'b', 'boom', 'c', 'wait2', 'd']) box.enqueue(item);
+  await box.whenIdle();
+  assert.equal(seen, ['a', 'wait1', 'b', 'c', 'wait2', 'd']);
+  assert.equal(errors, ['boom']);
+  assert.is(box.busy, false);
+});
+
 test.run();
