@@ -27,7 +27,10 @@ test('an uploaded image is checked, resized to 1568 px, sent to the model and ke
     const badToken = await upload(w, 'v1.vis_x.nope', png);
     assert.is(badToken.status, 401);
 
-    v.say('too many', { attachments: [up.body.id, 'att_other'] });
+    v.say('unknown', { attachments: [up.body.id, 'att_other'] });
+    assert.match((await v.next('error')).message, /att_other not found/);
+    const second = await upload(w, v.ready.visitorToken, png);
+    v.say('too many', { attachments: [up.body.id, second.body.id] });
     assert.match((await v.next('error')).message, /at most 1 images/);
 
     v.say('What is this?', { attachments: [up.body.id] });
