@@ -192,7 +192,8 @@ function mark(open: boolean) {
 function facePicture(c: Core): string {
   const skin = c.cfg.face?.skin;
   const icon = c.cfg.appearance.launcher.icon;
-  if (!skin || icon == 'chat') return '';
+  // A face in a colour of its own (config.color) has no prebuilt picture: the chat icon rather than wrong colours.
+  if (!skin || icon == 'chat' || (skin.kind != 'custom' && c.cfg.face?.config?.color)) return '';
   const preset = String(c.cfg.face?.config?.preset ?? 'cyan');
   const src = skin.kind == 'custom' ? `${c.base}/api/v1/faces/${encodeURIComponent(skin.assetId)}/image`
     : `${c.base}/static/widget/faces/${encodeURIComponent(skin.id)}-${encodeURIComponent(preset)}.svg`;
