@@ -15,7 +15,7 @@ import { EmbedTab } from './embed.js';
 import { GROUPS, groupOf } from './groups.js';
 import { diff, patchOf, setAt, type Change } from './paths.js';
 import { Preview } from './preview.js';
-import { Problems, PublishTab } from './publish.js';
+import { forPeople, Problems, PublishTab } from './publish.js';
 import { loadConfigSchema } from './schema.js';
 import type { BotFull, Json, Problem } from './types.js';
 import { VersionsTab } from './versions.js';
@@ -108,7 +108,7 @@ export function BotPage({ rest }: { rest: string[] }) {
     } catch (e) {
       if (!(e instanceof ApiFailure) || e.code !== 'invalid' || !Array.isArray(e.details)) throw e;
       setProblems(e.details as Problem[]);
-      setErrors(fieldErrors(e));
+      setErrors(Object.fromEntries(Object.entries(fieldErrors(e)).map(([k, m]) => [k, forPeople(m)])));
     }
   });
   const editor: Editor = {

@@ -7,6 +7,17 @@ import { ChangeTable } from './changes.js';
 import { whereIs } from './groups.js';
 import { diff } from './paths.js';
 
+/**
+ * The API words its problems for programs too ("one of the models GET /api/v1/providers/prv_1/models lists"); on
+ * this page the lists are the pickers beside the field, so those references read as people say them.
+ */
+export function forPeople(message: string): string {
+  return message
+    .replace(/one of the models GET \/api\/v1\/providers\/[^/\s]+\/models lists/g, "one of the connection's models")
+    .replace(/one of the connections GET \/api\/v1\/providers lists/g, 'one of the connections under Providers')
+    .replace(/(GET|POST) \/api\/v1\/providers\/[^/\s]+\/(voices|models)/g, "the connection's $2");
+}
+
 export function Problems({ problems, onField }: { problems: Problem[]; onField: (path: string) => void }) {
   if (!problems.length) return null;
   return (
@@ -15,7 +26,7 @@ export function Problems({ problems, onField }: { problems: Problem[]; onField: 
       <ul class="problems">
         {problems.map((p) => (
           <li key={p.path + p.message}>
-            <button type="button" class="link" onClick={() => onField(p.path)}><code>{p.path}</code></button> {p.message}
+            <button type="button" class="link" onClick={() => onField(p.path)}><code>{p.path}</code></button> {forPeople(p.message)}
             <small class="muted"> ({whereIs(p.path)})</small>
           </li>
         ))}
