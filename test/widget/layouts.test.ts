@@ -75,7 +75,7 @@ test('the floating layout shows the face, the latest reply as a caption and a sm
   const page = await w.newPage();
   await page.goto(w.page('/floating', w.embed(botId, { layout: 'floating' })));
   await page.click('button.l');
-  await page.locator('.w.floating:not([hidden]) .face').waitFor();
+  await page.locator('.w.floating:not([hidden]) .fc svg').waitFor();
   assert.is(await page.locator('.cap').textContent(), 'Hello! Ask me about our widgets.');
   w.fake.script({ text: 'We are open 9 to 5, Monday to Friday.' });
   await page.fill('.cp textarea', 'When are you open?');
