@@ -270,6 +270,7 @@ test('a transcript shows voice turns, images, the sources a reply cited and rati
     msg(1, 'user', 'Can I return it?', { modality: 'voice' }),
     reply,
   ] as any);
+  await app.store.collection('leads').insertOne({ _id: newId('lead'), workspaceId: ws, botId, conversationId: id, visitorId: 'vis_rich0001', fields: { name: 'Grace Hopper', email: 'grace@example.com' }, status: 'new', source: 'tool', createdAt: now, updatedAt: now } as any);
   await app.store.collection('feedback').insertOne({ _id: newId('fb'), workspaceId: ws, botId, conversationId: id, messageId: reply._id, kind: 'thumb', value: 1, createdAt: now } as any);
 
   await agent.goto(`${w.server.url}/admin/#/inbox/${id}`);
@@ -282,6 +283,9 @@ test('a transcript shows voice turns, images, the sources a reply cited and rati
   await agent.locator('.msg.assistant .citations a', { hasText: 'Returns policy' }).waitFor();
   await agent.locator('.msg.assistant .rating', { hasText: 'Rated helpful' }).waitFor();
   await agent.locator('.inbox-details .badge', { hasText: 'verified' }).waitFor();
+  // Who the visitor is comes from the lead they left.
+  await agent.locator('.thread-title h2', { hasText: 'Grace Hopper' }).waitFor();
+  await agent.locator('.inbox-details a[href="mailto:grace@example.com"]').waitFor();
   await expectAxeClean(agent, 'a transcript with voice, images and sources');
   await screenshots(agent, SHOTS, 'rich-transcript');
   richId = id;

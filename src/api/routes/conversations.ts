@@ -7,6 +7,7 @@ import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
 import { handoffs, type HandoffRecord } from '../../team/records.js';
+import { leadsCollection } from '../../leads/service.js';
 import { reply, route, type ApiModule } from '../define.js';
 
 const ConversationSummary = z.object({
@@ -18,6 +19,9 @@ const ConversationSummary = z.object({
     id: z.string(), state: z.enum(['requested', 'accepted']), reason: z.string().nullable(), summary: z.string().nullable(), requestedAt: z.number(),
   }).nullable().describe('the open request for a person: requested (waiting for someone to take over) or accepted; null when none is open'),
 });
+const VisitorShape = z.object({ name: z.string().nullable(), email: z.string().nullable() })
+  .describe("who the visitor is, when known: from a verified identity, else from the newest lead they left (lists and transcripts)");
+type VisitorInfo = z.infer<typeof VisitorShape>;
 const LastMessage = z.object({ role: z.enum(['user', 'assistant', 'human_agent', 'system_event']), text: z.string(), createdAt: z.number() }).nullable()
   .describe('the last message the visitor could see, its text cut to 140 characters (lists only)');
 const Message = z.object({
@@ -29,7 +33,7 @@ const Message = z.object({
 });
 const ToolCall = z.object({ id: z.string(), messageId: z.string(), round: z.number(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(), durationMs: z.number(), createdAt: z.number() });
 const Transcript = ConversationSummary.extend({
-  summary: z.string().nullable(), messages: z.array(Message), toolCalls: z.array(ToolCall),
+  visitor: VisitorShape, summary: z.string().nullable(), messages: z.array(Message), toolCalls: z.array(ToolCall),
   feedback: z.array(z.object({ kind: z.enum(['thumb', 'csat']), messageId: z.string().nullable(), value: z.number(), comment: z.string().optional(), createdAt: z.number() })),
 });
 
@@ -53,6 +57,27 @@ async function lastMessages(app: AppContext, workspaceId: string, ids: string[])
   return new Map(rows.flatMap((r) => r.map((m) => [m.conversationId, { role: m.role, text: m.text.slice(0, PREVIEW_CHARS), createdAt: m.createdAt }] as const)));
 }
 
+const NOBODY: VisitorInfo = { name: null, email: null };
+
+/** Names and e-mails of these visitors: a verified identity's, else the newest lead's fields name and email. */
+async function visitorsOf(app: AppContext, workspaceId: string, visitorIds: string[]): Promise<Map<string, VisitorInfo>> {
+  const ids = [...new Set(visitorIds)];
+  const out = new Map<string, VisitorInfo>();
+  if (!ids.length) return out;
+  const [people, leads] = await Promise.all([
+    chatCollections(app).visitors.find({ workspaceId, _id: { $in: ids } }),
+    leadsCollection(app).find({ workspaceId, visitorId: { $in: ids } }),
+  ]);
+  for (const l of leads.sort((a, b) => a.createdAt - b.createdAt)) {
+    if (l.visitorId) out.set(l.visitorId, { name: l.fields.name || out.get(l.visitorId)?.name || null, email: l.fields.email || out.get(l.visitorId)?.email || null });
+  }
+  for (const v of people) {
+    const lead = out.get(v._id);
+    if (v.name || v.email) out.set(v._id, { name: v.name ?? lead?.name ?? null, email: v.email ?? lead?.email ?? null });
+  }
+  return out;
+}
+
 const summaryOf = (c: ConversationRecord, h?: OpenHandoff) => ({
   id: c._id, botId: c.botId, visitorId: c.visitorId, verified: c.verified, status: c.status, endReason: c.endReason, tags: c.tags,
   takenOverBy: c.takenOverBy, messageCount: c.messageCount, costUsd: c.costUsd, csat: c.csat, page: c.page,
@@ -69,14 +94,15 @@ async function load(app: AppContext, workspaceId: string, id: string): Promise<C
 export async function transcriptOf(app: AppContext, c: ConversationRecord): Promise<z.infer<typeof Transcript>> {
   const db = chatCollections(app);
   const scope = { workspaceId: c.workspaceId, conversationId: c._id };
-  const [messages, toolCalls, feedback, open] = await Promise.all([
+  const [messages, toolCalls, feedback, open, who] = await Promise.all([
     db.messages.find(scope, { sort: [['seq', 1]] }),
     db.toolCalls.find(scope, { sort: [['_id', 1]] }),
     db.feedback.find(scope, { sort: [['_id', 1]] }),
     openHandoffs(app, c.workspaceId, [c._id]),
+    visitorsOf(app, c.workspaceId, [c.visitorId]),
   ]);
   return {
-    ...summaryOf(c, open.get(c._id)), summary: c.summary?.text ?? null,
+    ...summaryOf(c, open.get(c._id)), visitor: who.get(c.visitorId) ?? NOBODY, summary: c.summary?.text ?? null,
     messages: messages.map(widgetMessage),
     toolCalls: toolCalls.map((t) => ({ id: t._id, messageId: t.messageId, round: t.round, name: t.name, arguments: t.arguments, result: t.result, isError: t.isError, durationMs: t.durationMs, createdAt: t.createdAt })),
     feedback: feedback.map((f) => ({ kind: f.kind, messageId: f.messageId, value: f.value, ...(f.comment ? { comment: f.comment } : {}), createdAt: f.createdAt })),
@@ -89,15 +115,15 @@ export const conversationsModule: ApiModule = {
     route({
       op: 'GET /api/v1/conversations',
       query: z.object({ botId: z.string().max(80).optional(), limit: z.coerce.number().int().min(1).max(100).default(25), before: z.string().max(80).optional() }),
-      response: z.object({ items: z.array(ConversationSummary.extend({ lastMessage: LastMessage })), nextBefore: z.string().nullable() }),
+      response: z.object({ items: z.array(ConversationSummary.extend({ lastMessage: LastMessage, visitor: VisitorShape })), nextBefore: z.string().nullable() }),
       async handler({ app, workspaceId, query }) {
         const rows = await chatCollections(app).conversations.find(
           { workspaceId, ...(query.botId ? { botId: query.botId } : {}) }, { limit: query.limit + 1, before: query.before },
         );
         const page = rows.slice(0, query.limit);
         const ids = page.map((c) => c._id);
-        const [open, last] = await Promise.all([openHandoffs(app, workspaceId, ids), lastMessages(app, workspaceId, ids)]);
-        return { items: page.map((c) => ({ ...summaryOf(c, open.get(c._id)), lastMessage: last.get(c._id) ?? null })), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
+        const [open, last, who] = await Promise.all([openHandoffs(app, workspaceId, ids), lastMessages(app, workspaceId, ids), visitorsOf(app, workspaceId, page.map((c) => c.visitorId))]);
+        return { items: page.map((c) => ({ ...summaryOf(c, open.get(c._id)), lastMessage: last.get(c._id) ?? null, visitor: who.get(c.visitorId) ?? NOBODY })), nextBefore: rows.length > query.limit ? page[page.length - 1]._id : null };
       },
     }),
     route({

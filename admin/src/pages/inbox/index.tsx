@@ -18,7 +18,8 @@ import './inbox.css';
 
 export type Pane = 'list' | 'thread' | 'details';
 
-export const visitorName = (c: { visitorId: string }) => `Visitor ${c.visitorId.slice(-4).toUpperCase()}`;
+/** The visitor's name or e-mail when known, else a short stable label from their id. */
+export const visitorName = (c: Pick<Conv, 'visitorId' | 'visitor'>) => c.visitor?.name || c.visitor?.email || `Visitor ${c.visitorId.slice(-4).toUpperCase()}`;
 
 /** Redraws the component whenever the model changes. */
 export function useModel(model: InboxModel): void {

@@ -72,7 +72,7 @@ function Item({ c, model, active, botName }: { c: Conv; model: InboxModel; activ
   return (
     <li class={`conv${active ? ' active' : ''}${unread ? ' unread' : ''}`} data-id={c.id}>
       <a href={`#/inbox/${c.id}`} aria-current={active ? 'true' : undefined}>
-        <span class="avatar" aria-hidden="true">{c.visitorId.slice(-2).toUpperCase()}</span>
+        <span class="avatar" aria-hidden="true">{initials(visitorName(c))}</span>
         <span class="conv-main">
           <span class="conv-top">
             <strong class="conv-name">{visitorName(c)}</strong>
@@ -92,6 +92,8 @@ function Item({ c, model, active, botName }: { c: Conv; model: InboxModel; activ
     </li>
   );
 }
+
+const initials = (name: string) => (name.startsWith('Visitor ') ? name.slice(-2) : name.split(/[\s@.]+/).filter(Boolean).map((w) => w[0]).join('').slice(0, 2)).toUpperCase();
 
 /** The handoff queue: who waits, how long, why; agents take one over from here. */
 function Queue({ waiting, botName }: { waiting: Conv[]; botName: (id: string) => string }) {

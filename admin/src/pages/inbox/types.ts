@@ -5,6 +5,8 @@ export interface OpenHandoff { id: string; state: 'requested' | 'accepted'; reas
 
 export interface Conv extends ConversationSummary {
   verified: boolean; costUsd: number; csat: number | null; updatedAt: number; endedAt: number | null; handoff: OpenHandoff | null;
+  /** Who the visitor is when known (a verified identity, or a lead they left). */
+  visitor?: { name: string | null; email: string | null };
   /** In lists only: the last message the visitor could see (text cut short). */
   lastMessage?: { role: FullMessage['role']; text: string; createdAt: number } | null;
 }
