@@ -46,7 +46,7 @@ const { readiness } = await import('./ops/readiness.js');
  * load balancers move new visitors away), then sockets close, actors drain and stores close, all within 15 s more.
  */
 const stop = async (signal: string) => {
-  running.app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down: not ready any more');
+  running.app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down');
   readiness(running.app).beginDrain();
   const force = setTimeout(() => { running.app.log.error('shutdown took too long; exiting'); process.exit(1); }, config.shutdownDelayMs + 15_000);
   force.unref();
