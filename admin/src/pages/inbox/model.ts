@@ -159,6 +159,11 @@ export class InboxModel {
       }
       case 'handoff.accepted': this.patch(id, (c) => ({ handoff: c.handoff ? { ...c.handoff, state: 'accepted' } : null, takenOverBy: { userId: d.userId, userName: d.userName } })); break;
       case 'handoff.resolved': this.patch(id, () => ({ handoff: null })); break;
+      case 'lead.captured': {
+        const f = d.fields ?? {};
+        if (f.name || f.email) this.patch(id, (c) => ({ visitor: { name: f.name || c.visitor?.name || null, email: f.email || c.visitor?.email || null } }));
+        break;
+      }
       case 'visitor.typing': if (d.active) this.typing.add(id); else this.typing.delete(id); break;
       case 'agent.status': if (d.state === 'idle') this.aiStatus.delete(id); else this.aiStatus.set(id, d.tool?.label ?? d.tool?.name ?? d.state); break;
       default: return;
