@@ -23,8 +23,8 @@ test.after(async () => { await w?.close(); });
 
 test('the loader stays within its size budget and the chat UI is a separate bundle', () => {
   // Issue 23's budgets are gzipped bytes on the wire: loader <= 6 KB, chat UI <= 40 KB. The minified ceiling keeps
-  // the loader small for servers that do not compress.
-  assert.ok(w.sizes.loader.gzip <= 6 * 1024 && w.sizes.loader.bytes < 7 * 1024, `loader is ${w.sizes.loader.bytes} bytes minified, ${w.sizes.loader.gzip} gzipped`);
+  // the loader small behind a proxy that does not compress (it holds the page API, languages, the launcher's face).
+  assert.ok(w.sizes.loader.gzip <= 6 * 1024 && w.sizes.loader.bytes < 12 * 1024, `loader is ${w.sizes.loader.bytes} bytes minified, ${w.sizes.loader.gzip} gzipped`);
   assert.ok(w.sizes.chat.gzip <= 40 * 1024, `chat UI is ${w.sizes.chat.gzip} bytes gzipped`);
   assert.ok(w.sizes.chat.bytes > w.sizes.loader.bytes);
 });
