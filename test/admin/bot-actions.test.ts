@@ -142,6 +142,16 @@ test('delete asks for confirmation, then removes the bot and returns to the list
   assert.is((await api('GET', `/bots/${botId}`)).id, botId, 'the original stays');
 });
 
+test('the bots list shows each bot with its status and live version', async () => {
+  await page.click('nav a:has-text("Bots")');
+  const row = page.locator('table.bots tr', { hasText: 'Sales' });
+  await row.waitFor();
+  assert.match(await row.textContent() ?? '', 'version 1');
+  assert.is(await row.locator('a', { hasText: 'Try it' }).getAttribute('href'), `#/try/${botId}`);
+  await expectAxeClean(page, 'the bots list', { exclude: ['.topbar'] });
+  await shot(page, 'bots-list');
+});
+
 test('a viewer reads the settings but sees no action it cannot take', async () => {
   const vpage = await b.open();
   await signIn(vpage, viewer.email);

@@ -75,7 +75,7 @@ test('the bots list shows the new bot with its published version', async () => {
   const row = page.locator('table.bots tr', { hasText: 'Support desk' });
   await row.waitFor();
   assert.match(await row.textContent() ?? '', 'version 1');
-  await row.locator('a').click();
+  await row.locator('a').first().click();
   await page.locator('section.bot h1', { hasText: 'Support desk' }).waitFor();
 });
 
