@@ -126,6 +126,7 @@ test('the shareable link is a full-page chat with the published bot, and an unkn
   await p.locator('.cp textarea').fill('Hi');
   await p.locator('.cp textarea').press('Enter');
   await p.locator('.m.assistant[data-role="assistant"]', { hasText: 'Published here.' }).waitFor();
+  assert.is(await p.title(), 'Chat with Ava');
   await screenshots(p, SHOTS, 'chat-link');
   await p.goto(`${server.url}/chat/bot_nope`);
   await p.locator('#problem', { hasText: 'not available' }).waitFor();

@@ -21,7 +21,6 @@ const page = (botId: string) => `<!doctype html>
 <div id="chat" class="chat"></div>
 <p id="problem" class="problem" role="alert" hidden></p>
 <script src="/chat/assets/page.js"></script>
-<script src="/static/widget/loader.js" async></script>
 </body></html>`;
 
 const CSS = `html,body{margin:0;height:100%;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f5f6f8;color:#17202c}
@@ -31,7 +30,7 @@ const CSS = `html,body{margin:0;height:100%;font:15px/1.5 system-ui,-apple-syste
 @media (prefers-color-scheme:dark){html,body{background:#0f1318;color:#e6e9ef}.problem{background:#181d24;border-color:#2c3440}.bar,.lines span{background:#262d38}}`;
 
 /**
- * Boots the widget: inline filling the page by default; another layout (?layout=floating|panel|drawer) over a
+ * Loads and boots the widget: inline filling the page by default; another layout (?layout=floating|panel|drawer) over a
  * sketch of a website. The config is asked for first so a bot that cannot chat here says why in words.
  */
 const JS = `(function () {
@@ -45,7 +44,16 @@ const JS = `(function () {
   (window.ServiceChat = window.ServiceChat || { q: [] });
   fetch('/widget/v1/bots/' + encodeURIComponent(botId) + '/config' + (preview ? '?preview=' + encodeURIComponent(preview) : ''))
     .then(function (r) {
-      if (r.ok) { window.ServiceChat.q ? window.ServiceChat.q.push(['boot', opts]) : window.ServiceChat.boot(opts); return; }
+      if (r.ok) {
+        // The title before the loader: it keeps the page's title to restore after its unread notices.
+        return r.json().catch(function () { return null; }).then(function (c) {
+          if (c && c.identity && c.identity.agentName) document.title = 'Chat with ' + c.identity.agentName;
+          window.ServiceChat.q.push(['boot', opts]);
+          var s = document.createElement('script');
+          s.src = '/static/widget/loader.js';
+          document.body.appendChild(s);
+        });
+      }
       return r.json().then(function (b) {
         var m = b && b.error ? b.error.message : '';
         show(r.status === 404 ? 'This chat is not available: the bot does not exist or is not published yet.' : 'This chat is not available here: ' + m);
