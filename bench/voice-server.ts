@@ -9,10 +9,12 @@
  *   live                     voice sessions live
  *   probe <n> <url>          opens n bare engine sockets (ws, the engine's options) to the fake: their own cost
  *   probeClose               closes them
+ *   markThreads              notes the threads alive now; CPU of threads started later (the cascade VAD's worker
+ *                            and its model's threads) is reported apart as lateCpuPct
  *   sampleStart [all] / sampleStop <file>   a sampling heap profile of what is allocated between them and still
  *                            alive (all: every allocation)
  *
- *   node bench/voice-server.ts <fakeBaseUrl> <sessions>   -> prints {"port":N,"botId":"..."} on stdout
+ *   node bench/voice-server.ts <fakeBaseUrl> <sessions> [--mode=cascade]   -> prints {"port":N,"botId":"..."} on stdout
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -31,6 +33,8 @@ import { API_KEY, MODEL } from './voice-wire.js';
 const [fakeBaseUrl, sessionsArg] = process.argv.slice(2);
 if (!fakeBaseUrl) throw new Error('usage: voice-server.ts <fakeBaseUrl> <sessions>');
 const sessions = Math.max(1, Math.min(Number(sessionsArg) || 200, 1000));
+/** --mode=cascade: the bot's voice is cascade (speech to text, brain and speech all on the fake's OpenAI connection). */
+const cascade = process.argv.includes('--mode=cascade');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-voice-'));
 const config = loadConfig({
@@ -42,7 +46,7 @@ await seedBenchBot(server, dataDir, {
   fakeBaseUrl, apiKey: API_KEY,
   config: (connectionId) => ({
     brain: { connectionId, model: 'gpt-4o-mini' },
-    voice: { enabled: true, mode: 'realtime', realtime: { model: MODEL } },
+    voice: cascade ? { enabled: true, mode: 'cascade' } : { enabled: true, mode: 'realtime', realtime: { model: MODEL } },
     security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 }, caps: { concurrentVoiceSessions: sessions } },
   }),
 });
@@ -67,8 +71,8 @@ const probes: WebSocket[] = [];
  * CPU time (ms) of the main thread (the event loop) and of all the process's other threads (the store's, V8's GC
  * helpers, libuv's pool), from /proc (Linux; clock ticks of 10 ms). Empty elsewhere.
  */
-function threadCpu(): { main: number; others: number } {
-  const out = { main: 0, others: 0 };
+function threadCpu(): { main: number; others: number; late: number } {
+  const out = { main: 0, others: 0, late: 0 };
   try {
     for (const tid of readdirSync('/proc/self/task')) {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
@@ -76,18 +80,23 @@ function threadCpu(): { main: number; others: number } {
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ms = (Number(f[11]) + Number(f[12])) * 10;
       if (Number(tid) === process.pid) out.main += ms; else out.others += ms;
+      if (early && !early.has(tid)) out.late += ms;
     }
   } catch { /* not Linux */ }
   return out;
 }
 
+/** Threads alive at `markThreads` (before any voice session): those started later are the VAD's worker and its model's. */
+let early: Set<string> | null = null;
+
 /** CPU and wall time of the phase so far, counted only while it runs (between resume and pause). */
-const phase = { cpuMs: 0, mainMs: 0, wall: 0, windows: [] as Array<{ p50: number; p99: number; max: number }> };
+const phase = { cpuMs: 0, mainMs: 0, lateMs: 0, wall: 0, windows: [] as Array<{ p50: number; p99: number; max: number }> };
 function count(): void {
   const used = process.cpuUsage(cpu);
   const th = threadCpu();
   phase.cpuMs += (used.user + used.system) / 1000;
   phase.mainMs += th.main - threads.main;
+  phase.lateMs += th.late - threads.late;
   phase.wall += performance.now() - t0;
 }
 
@@ -120,18 +129,19 @@ process.on('message', async (m: { cmd: string }) => {
     // Each window's loop delay is its own histogram (monitorEventLoopDelay cannot skip the pause between windows).
     if (gc.on) { phase.windows.push(loop.stop()); gc.on = false; count(); }
     if (cmd === 'phasePause') { process.send!({ ok: true }); return; }
-    const { cpuMs, mainMs, wall, windows } = phase;
+    const { cpuMs, mainMs, lateMs, wall, windows } = phase;
     const worst = (k: 'p50' | 'p99' | 'max') => Math.max(...windows.map((w) => w[k]));
     const delay = { p50: worst('p50'), p99: worst('p99'), max: worst('max') };
     if (profDir) {
       const { profile } = await inspector!.post('Profiler.stop');
       writeFileSync(join(profDir, `voice-${sessions}.cpuprofile`), JSON.stringify(profile));
     }
-    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, live: voiceSessions(app).live });
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, live: voiceSessions(app).live });
   } else if (cmd === 'phaseResume') {
     loop.start(); gc.on = true; cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (cmd === 'mem') process.send!(memory());
+  else if (cmd === 'markThreads') { early = new Set(readdirSync('/proc/self/task')); process.send!({ ok: true }); }
   else if (cmd === 'live') process.send!({ live: voiceSessions(app).live });
   else if (cmd === 'probe') { await probe(Number(args[0]), args[1]); process.send!({ ok: true }); }
   else if (cmd === 'probeClose') {

@@ -20,6 +20,7 @@
  * answers the bot's text brain too) before any voice, and the share of the engine sockets themselves (N bare ws
  * sockets to the fake, opened by the server process, against the same point after the sessions ended).
  *
+ *   npx tsx bench/voice.ts [sessions=200] [seconds=15] --mode=cascade ...   cascade voice instead (bench/voice-cascade.ts)
  *   npx tsx bench/voice.ts [sessions=200] [seconds=15] [--listen=1000] [--reply=2000] [--window=5] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample[=all]]
  *   seconds: recorded per path, in windows of --window seconds.
  *   --pin gives the server's main thread CPU 0 and puts everything else on CPU 1 (as bench/chat.ts --pin).
@@ -42,6 +43,9 @@ import { startChild } from './child.js';
 import { loopDelay } from './loop-delay.js';
 import { Direct, openAll, recorder, Widget } from './voice-clients.js';
 import { MODEL, spread, type Spread } from './voice-wire.js';
+
+// Cascade voice (speech to text, the brain, speech; Silero VAD on the server) has a bench of its own.
+if (process.argv.includes('--mode=cascade')) { await import('./voice-cascade.js'); process.exit(0); }
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flag = (name: string, dflt: number) => { const a = process.argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : dflt; };

@@ -1,0 +1,89 @@
+/**
+ * The cascade voice bench's fake providers (bench/voice-cascade.ts), in their own process: the OpenAI wire protocols
+ * a cascade turn uses, each with a fixed, known processing time so the bench can take it off what it measures.
+ *   POST /v1/audio/transcriptions  (multipart upload) -> after STT_MS, { text, usage }
+ *   POST /v1/chat/completions      (streamed, SSE) -> after BRAIN_MS the first sentence and the start of the second in
+ *                                  one delta (so a sentence splitter needs nothing more to cut it), the rest 20 ms later
+ *   POST /v1/audio/speech          (response_format pcm) -> after TTS_MS, SPEECH_MS of 24 kHz PCM16 per sentence in
+ *                                  100 ms chunks, one every 50 ms (twice real time, as the providers make it)
+ * The bench's direct clients call the same endpoints, so the fake's own time (and loopback HTTP) is measured in the run.
+ *
+ *   node --import tsx bench/voice-cascade-fake.ts <sttMs> <brainMs> <ttsMs>   -> prints {"port":N} on stdout
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { loopDelay } from './loop-delay.js';
+
+const [STT_MS, BRAIN_MS, TTS_MS] = process.argv.slice(2, 5).map((a, i) => Math.max(0, Number(a) || [100, 150, 100][i]));
+const HEARD = 'What are your opening hours on Saturday?';
+const REPLY = ['We are open until six on Saturday. Is', ' there anything else I can help you with?'];
+const SPEECH_MS = 600;
+const CHUNK = Buffer.alloc(24_000 * 0.1 * 2, 1);
+const loop = loopDelay();
+let cpu = process.cpuUsage();
+let t0 = performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of req) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  const route = `${req.method} ${req.url}`;
+  if (req.headers.authorization !== 'Bearer sk-bench') return json(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+  if (route === 'POST /v1/audio/transcriptions') {
+    if (!body.includes('name="model"')) return json(res, 400, { error: { message: 'file and model are required', type: 'invalid_request_error', param: null, code: null } });
+    await sleep(STT_MS);
+    return json(res, 200, { text: HEARD, usage: { type: 'duration', seconds: 2 } });
+  }
+  if (route === 'POST /v1/chat/completions') {
+    const head = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[';
+    const delta = (text: string) => `${head}{"index":0,"delta":{"content":${JSON.stringify(text)}},"finish_reason":null}]}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    await sleep(BRAIN_MS);
+    res.write(delta(REPLY[0]));
+    await sleep(20);
+    res.write(delta(REPLY[1]));
+    res.write(`${head}{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`);
+    res.write(`${head}],"usage":{"prompt_tokens":300,"completion_tokens":20}}\n\n`);
+    res.end('data: [DONE]\n\n');
+    return;
+  }
+  if (route === 'POST /v1/audio/speech') {
+    const ask = JSON.parse(body.toString()) as { response_format?: string; input?: string };
+    if (ask.response_format !== 'pcm' || !ask.input) return json(res, 400, { error: { message: 'the bench fake speaks pcm only', type: 'invalid_request_error', param: null, code: null } });
+    let gone = false;
+    res.once('close', () => { gone = true; });
+    await sleep(TTS_MS);
+    res.writeHead(200, { 'content-type': 'audio/pcm', 'transfer-encoding': 'chunked' });
+    for (let ms = 0; ms < SPEECH_MS && !gone; ms += 100) {
+      res.write(CHUNK);
+      if (ms + 100 < SPEECH_MS) await sleep(50);
+    }
+    res.end();
+    return;
+  }
+  json(res, 404, { error: { message: `Invalid URL (${route})`, type: 'invalid_request_error', param: null, code: null } });
+}
+
+const http = createServer((req, res) => { handle(req, res).catch((err) => { if (!res.headersSent) json(res, 500, { error: { message: String(err) } }); else res.destroy(); }); });
+http.keepAliveTimeout = 60_000;
+http.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (http.address() as AddressInfo).port })}\n`));
+
+process.on('message', (m: { cmd: string }) => {
+  if (m.cmd === 'measureStart') { loop.start(); cpu = process.cpuUsage(); t0 = performance.now(); process.send!({ ok: true }); }
+  else if (m.cmd === 'measureStop') {
+    const used = process.cpuUsage(cpu);
+    process.send!({ loop: loop.stop(), cpuPct: ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100 });
+  } else if (m.cmd === 'quit') { http.closeAllConnections(); http.close(() => process.exit(0)); }
+});

@@ -1,0 +1,136 @@
+/**
+ * Cascade voice benchmark (issue 20, Performance), `bench/voice.ts --mode=cascade`: N concurrent cascade sessions,
+ * each a widget on the chat socket sending 16 kHz 20 ms frames in real time, looping over one visitor's cycle
+ * (espeak-ng speech made at run time, so Silero VAD on the server hears speech, then silence). The server detects
+ * the end of the turn, sends the turn to speech to text, the words to the brain, its first sentence to speech, and
+ * relays the audio; the fakes (bench/voice-cascade-fake.ts, their own process) answer each with a fixed time.
+ *
+ *   through the server = first reply audio frame at the widget - send time of the turn's last speech frame
+ *   direct             = the same three provider calls made by a client itself (bench/voice-cascade-clients.ts)
+ *   server-added       = through the server - the VAD's end-of-turn silence (hangover, 800 ms) - direct
+ * Both populations stay connected and take turns in windows (direct, server, ...: a cycle to settle, WINDOW_S
+ * recorded, 2 s to drain), so a machine whose load changes weighs on both alike. Also: the server's event-loop
+ * delay and CPU in its windows (all threads, the main thread, and the threads started by the first voice session:
+ * the VAD's worker and its model's), and memory per session (after a full GC; N sessions live - the same N sockets
+ * with their conversations before voice).
+ *
+ *   npx tsx bench/voice.ts [sessions=200] [seconds=24] --mode=cascade [--window=12] [--cycle=6000] [--stt=100] [--brain=150] [--tts=100] [--tsx] [--pin]
+ *
+ * Results are kept in docs/performance.md (## Voice relay, Cascade voice).
+ */
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { buildPrivately } from './build.js';
+import { startChild } from './child.js';
+import { CascadeDirect, CascadeWidget, cycleFrames, IN_RATE, recorder } from './voice-cascade-clients.js';
+import { spread, type Spread } from './voice-wire.js';
+import { openAll } from './voice-clients.js';
+import { silentPcm, spokenPcm } from '../test/helpers/spoken.js';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flag = (name: string, dflt: number) => { const a = process.argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : dflt; };
+const N = Math.max(1, Math.min(Number(args[0]) || 200, 1000));
+const SECONDS = Math.max(1, Math.min(Number(args[1]) || 24, 300));
+const WINDOW_S = Math.max(2, Math.min(flag('window', 12), 120));
+const WINDOWS = Math.ceil(SECONDS / WINDOW_S);
+const CYCLE_MS = Math.max(3000, flag('cycle', 6000));
+const STT_MS = flag('stt', 100), BRAIN_MS = flag('brain', 150), TTS_MS = flag('tts', 100);
+/** The turn detector's end-of-turn silence (src/providers/cascade/turn-detector.ts, TURN_DEFAULTS.hangoverMs). */
+const HANGOVER_MS = 800;
+const TSX = process.argv.includes('--tsx');
+const PIN = process.argv.includes('--pin');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const deadline = setTimeout(() => { console.error('cascade voice bench: cut off after 15 minutes'); process.exit(1); }, 900_000);
+deadline.unref();
+
+interface Mem { rss: number; heapUsed: number; external: number; arrayBuffers: number }
+
+/** espeak-ng's question, its quiet ends cut off, so the last frame sent is speech. */
+function visitorSpeech(): Buffer {
+  const pcm = spokenPcm('What are your opening hours on Saturday?', IN_RATE);
+  let first = 0, last = pcm.length / 2 - 1;
+  while (first < last && Math.abs(pcm.readInt16LE(first * 2)) < 300) first++;
+  while (last > first && Math.abs(pcm.readInt16LE(last * 2)) < 300) last--;
+  return pcm.subarray(first * 2, (last + 1) * 2);
+}
+const speech = visitorSpeech();
+const cycle = cycleFrames(speech, CYCLE_MS);
+// The turn the server sends to speech to text: 300 ms before speech, the speech, 160 ms after (TURN_DEFAULTS).
+const turnPcm = Buffer.concat([silentPcm(300), speech, silentPcm(160)]);
+
+const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
+const fake = await startChild('voice-cascade-fake.ts', [String(STT_MS), String(BRAIN_MS), String(TTS_MS)]);
+const fakeUrl = `http://127.0.0.1:${fake.ready.port as number}/v1`;
+const server = await startChild('voice-server.ts', [fakeUrl, String(N), '--mode=cascade'], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], built);
+if (PIN) {
+  for (const pid of [fake.proc.pid, process.pid, server.proc.pid]) execFileSync('taskset', ['-a', '-p', '-c', '1', String(pid)]);
+  execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]);
+}
+const url = `ws://127.0.0.1:${server.ready.port as number}/widget/v1/chat?botId=${server.ready.botId}`;
+const ms = (x: number) => x.toFixed(1);
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const load0 = loadavg()[0];
+
+try {
+  console.log(`cascade voice bench: ${N} sessions, ${WINDOWS} windows of ${WINDOW_S} s recorded per path; each visitor says ${(speech.length / 32).toFixed(0)} ms of espeak-ng speech every ${CYCLE_MS} ms (16 kHz, 20 ms frames, real time); fakes: speech to text ${STT_MS} ms, the brain's first words ${BRAIN_MS} ms, speech's first audio ${TTS_MS} ms; server${TSX ? ' (tsx)' : ' (built)'}, fakes and clients in separate processes${PIN ? ', server main thread pinned to CPU 0' : ''}`);
+  const direct = Array.from({ length: N }, () => new CascadeDirect(fakeUrl, turnPcm, CYCLE_MS, 'You are the assistant of a bakery. '.repeat(20)));
+  const ip = (i: number) => `10.9.${(i >> 8) & 255}.${i & 255}`;
+  const widgets = await openAll(N, (i) => CascadeWidget.open(url, ip(i), cycle));
+  await openAll(N, (i) => widgets[i].say('hello'));
+  await sleep(3000);
+  await server.call('markThreads');
+  const noVoice = await server.call<Mem>('mem');
+  await openAll(N, (i) => widgets[i].startVoice());
+
+  /** One path's window: a cycle to settle, WINDOW_S recorded, 2 s for the last turns to be answered. */
+  const window = async (path: 'direct' | 'server', record: boolean) => {
+    const on = path === 'direct' ? direct.map((d) => ({ start: () => d.start(), stop: () => d.stop() })) : widgets.map((w) => w.mic);
+    for (const m of on) m.start();
+    await sleep(CYCLE_MS);
+    if (record) {
+      recorder.on = true;
+      if (path === 'server') await server.call('phaseResume');
+      await sleep(WINDOW_S * 1000);
+      recorder.on = false;
+      if (path === 'server') await server.call('phasePause');
+    }
+    await sleep(2000);
+    for (const m of on) m.stop();
+  };
+  // Warm-up (not recorded): both paths once.
+  await window('direct', false);
+  await window('server', false);
+  await Promise.all([fake.call('measureStart'), server.call('phaseStart')]);
+  await server.call('phasePause');
+  for (let w = 0; w < WINDOWS; w++) { await window('direct', true); await window('server', true); }
+  const [f, s] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop')]);
+  // Memory with the sessions live and listening.
+  for (const w of widgets) w.mic.start();
+  await sleep(2000);
+  const withVoice = await server.call<Mem>('mem');
+  await openAll(N, (i) => widgets[i].stopVoice());
+  for (const w of widgets) w.ws.terminate();
+
+  const via = spread(recorder.server), base = spread(recorder.direct);
+  const stage = (xs: number[]) => { const sp = spread(xs); return `${ms(sp.p50)} / ${ms(sp.p99)}`; };
+  const row = (name: string, m: Spread) => `${name.padEnd(34)} | ${ms(m.p50)} / ${ms(m.p95)} / ${ms(m.p99)} / ${ms(m.max)} | ${m.n}`;
+  console.log('\nend of speech -> first reply audio (ms)  | p50 / p95 / p99 / max | turns');
+  console.log(row('through the server', via));
+  console.log(row('direct (the fakes called directly)', base));
+  const added = (p: 'p50' | 'p95' | 'p99') => ms(via[p] - HANGOVER_MS - base[p]);
+  console.log(`server-added (through - ${HANGOVER_MS} ms end-of-turn silence - direct) | ${added('p50')} / ${added('p95')} / ${added('p99')} |`);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  console.log(`server-added, means: ${ms(mean(recorder.server) - HANGOVER_MS - mean(recorder.direct))} ms`);
+  console.log(`direct stages p50 / p99 ms: speech to text ${stage(recorder.stages.stt)}, brain to first sentence ${stage(recorder.stages.brain)}, speech to first audio ${stage(recorder.stages.tts)}`);
+  const sessionSeconds = s.cpuPct / 100;
+  console.log(`server, its windows: event-loop delay (worst window) p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % of a core (main thread ${s.mainCpuPct.toFixed(0)} %, VAD worker and model threads ${s.lateCpuPct.toFixed(0)} %); GC pauses ${s.gcCount}, longest ${ms(s.gcMax)} ms`);
+  console.log(`CPU per session: ${(sessionSeconds * 1000 / N).toFixed(2)} ms a second in all, of which the VAD's threads ${((s.lateCpuPct / 100) * 1000 / N).toFixed(2)} ms (the main thread's share includes relaying, the turn detector's gate and the provider calls)`);
+  console.log(`fakes: loop p99 ${ms(f.loop.p99)} ms, CPU ${f.cpuPct.toFixed(0)} % over all windows`);
+  const per = (k: keyof Mem) => kb((withVoice[k] - noVoice[k]) / N);
+  console.log(`memory per session (KB, after a full GC; N listening sessions - the same sockets and conversations before voice): heapUsed ${per('heapUsed')}, external ${per('external')} (arrayBuffers ${per('arrayBuffers')}), RSS ${per('rss')}`);
+  console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
+  console.log('targets (issue 20, 200 sessions): server-added p99 <= 50 ms; server event-loop delay p99 <= 10 ms');
+  if (recorder.problems.size) console.log(`\nproblems seen (times, what):\n${[...recorder.problems].map(([what, n]) => `  ${n} x ${what}`).join('\n')}`);
+} finally {
+  await Promise.all([server, fake].map((c) => new Promise<void>((r) => { c.proc.once('exit', () => r()); c.proc.send({ cmd: 'quit' }); })));
+}
