@@ -190,15 +190,11 @@ function mark(open: boolean) {
  * custom face's photo); face breathes gently (CSS, still under reduced motion). Empty: no picture.
  */
 function facePicture(c: Core): string {
-  const skin = c.cfg.face?.skin;
-  const icon = c.cfg.appearance.launcher.icon;
+  const f = c.cfg.face, k = f?.skin, i = c.cfg.appearance.launcher.icon, e = encodeURIComponent;
   // A face in a colour of its own (config.color) has no prebuilt picture: the chat icon rather than wrong colours.
-  if (!skin || icon == 'chat' || (skin.kind != 'custom' && c.cfg.face?.config?.color)) return '';
-  const preset = String(c.cfg.face?.config?.preset ?? 'cyan');
-  const src = skin.kind == 'custom' ? `${c.base}/api/v1/faces/${encodeURIComponent(skin.assetId)}/image`
-    : `${c.base}/static/widget/faces/${encodeURIComponent(skin.id)}-${encodeURIComponent(preset)}.svg`;
+  if (!k || i == 'chat' || (k.kind != 'custom' && f!.config?.color)) return '';
   // crossorigin: the face engine loads the same photo as a WebGL texture (CORS), and the two share the cache entry.
-  return `<img class="fa${icon == 'face' ? ' br' : ''}${skin.kind == 'custom' ? ' ph' : ''}" src="${src}" crossorigin="anonymous" alt="">`;
+  return `<img class="fa${i == 'face' ? ' br' : ''}" src="${c.base}/${k.kind == 'custom' ? `api/v1/faces/${e(k.assetId)}/image` : `static/widget/faces/${e(k.id)}-${e(String(f!.config?.preset ?? 'cyan'))}.svg`}" crossorigin="anonymous" alt="">`;
 }
 
 function hideTeaser() { teaser?.remove(); teaser = null; }
@@ -263,7 +259,7 @@ function css(cfg: WidgetConfig): string {
 .p{all:unset;cursor:pointer}.p:focus-visible,.tx:focus-visible{outline:2px solid}.tx{position:absolute;top:4px;right:6px;border:0;background:none;font-size:16px;cursor:pointer;color:inherit;opacity:.75}
 .n{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;border-radius:10px;background:#b91c1c;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}
 @media ${MOBILE_QUERY}{.hm{display:none}}
-.fa{width:100%;height:100%;border-radius:50%;pointer-events:none}.ph{object-fit:cover}
+.fa{width:100%;height:100%;border-radius:50%;pointer-events:none;object-fit:cover}
 .br{animation:br 4.2s ease-in-out infinite}@keyframes br{50%{transform:translateY(-1.5%) scale(1.035)}}
 @media (prefers-reduced-motion:reduce){.br{animation:none}}`;
 }
