@@ -67,7 +67,7 @@ export const sampled = {
   poolRunning: new Gauge({ ...reg, name: 'servicechat_worker_pool_running', help: 'Worker-pool tasks running, by lane', labelNames: ['lane'] }),
   webhookQueue: new Gauge({ ...reg, name: 'servicechat_webhook_queue_depth', help: 'Webhook deliveries waiting to be sent (queued or waiting to retry)' }),
   voiceSessions: new Gauge({ ...reg, name: 'servicechat_voice_sessions', help: 'Live voice sessions (each runs on a widget socket)' }),
-  ready: new Gauge({ ...reg, name: 'servicechat_ready', help: '1 while /readyz answers 200' }),
+  ready: new Gauge({ ...reg, name: 'servicechat_ready', help: '1 when the readiness checks (/readyz) pass at scrape time' }),
 };
 
 /** The text Prometheus reads: samplers run first. */

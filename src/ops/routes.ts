@@ -12,7 +12,7 @@ import { ConfigError } from '../config/index.js';
 import { ApiError, unauthorized } from '../errors.js';
 import type { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
-import { enableMetrics, scrape, sampled } from '../metrics/registry.js';
+import { addSampler, enableMetrics, scrape, sampled } from '../metrics/registry.js';
 import { installAppSamplers } from '../metrics/samplers.js';
 import { readiness } from './readiness.js';
 
@@ -29,7 +29,6 @@ const sameToken = (a: string, b: string) => timingSafeEqual(sha(a), sha(b));
 
 async function readyAnswer(app: AppContext): Promise<HttpResponse> {
   const report = await readiness(app).report();
-  sampled.ready.set(report.ready ? 1 : 0);
   if (report.ready) return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: report };
   const failing = Object.entries(report.checks).filter(([, c]) => !c.ok).map(([n, c]) => `${n}: ${c.problem}`).join('; ');
   return { status: 503, headers: { 'Cache-Control': 'no-store' }, body: { ...report, error: { code: 'unavailable', message: `not ready: ${failing}` } } };
@@ -43,7 +42,12 @@ async function metricsAnswer(): Promise<HttpResponse> {
 /** Mounts the routes and starts the metrics port; returns the metrics port's number (null without one). */
 export async function mountOperations(app: AppContext, router: Router, settings: OperationsSettings): Promise<number | null> {
   const metricsOn = settings.metricsToken !== null || settings.metricsPort !== null;
-  if (metricsOn) { enableMetrics(); installAppSamplers(app); }
+  if (metricsOn) {
+    enableMetrics();
+    installAppSamplers(app);
+    // Checked at each scrape, so the ready gauge is current even when nothing polls /readyz.
+    app.onClose(addSampler(async () => { sampled.ready.inc((await readiness(app).report()).ready ? 1 : 0); }));
+  }
   router.add('GET', '/readyz', () => readyAnswer(app));
   router.add('GET', '/metrics', (req: HttpRequest) => {
     if (!settings.metricsToken) {

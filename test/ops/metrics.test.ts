@@ -75,6 +75,7 @@ test('a conversation with a tool shows up in the metrics as it happened', async 
   assert.match(raw, /# TYPE nodejs_gc_duration_seconds histogram/);
   assert.ok(during.some((s) => s.name === 'servicechat_worker_pool_queue' && s.labels.lane === 'interactive'));
   assert.ok(during.some((s) => s.name === 'servicechat_webhook_queue_depth'));
+  assert.is(value(during, 'servicechat_ready'), 1, 'ready at scrape time');
   assert.is(d('servicechat_http_request_duration_seconds_count', { operation: 'GET /metrics', status: '200' }), 1, 'the scrape before this one');
 
   await v.close();
