@@ -11,7 +11,8 @@ export default function BehaviourGroup() {
       <Block title="Lead capture">
         <Setting path="behavior.leadCapture.enabled" label="Collect contact details" />
         <Setting path="behavior.leadCapture.when" label="When" options={[['tool', 'The agent asks in conversation'], ['start', 'A form before the first message'], ['before_handoff', 'A form when a handoff starts'], ['offline', 'A form only when nobody is available']]} />
-        {b.leadCapture?.enabled && b.leadCapture?.when !== 'tool' && <LeadFields />}
+        {/* The form shows in offline flows whatever `when` says, so its fields matter whenever capture is on. */}
+        {b.leadCapture?.enabled && <LeadFields />}
       </Block>
       <Block title="Handoff to a person">
         <Setting path="behavior.handoff.enabled" label="Allow handoff" help="The agent, or the visitor from the chat menu, may ask for a team member" />

@@ -1,14 +1,19 @@
 /** Texts and greeting: the chat's own words, and the teaser bubble by the launcher. */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useEditor } from './editor.js';
 import { Block, Setting } from './fields.js';
+
+const lines = (map: Record<string, string>) => Object.entries(map).map(([k, v]) => `${k} = ${v}`).join('\n');
+const parse = (text: string): Record<string, string> =>
+  Object.fromEntries(text.split('\n').map((l) => l.split(/=(.*)/s).map((x) => x.trim())).filter(([k]) => k).map(([k, v]) => [k, v ?? '']));
 
 /** texts.strings: own wording for interface texts, as key = text lines. */
 function Strings() {
   const ed = useEditor();
   const map: Record<string, string> = ed.draft.texts?.strings ?? {};
-  const [raw, setRaw] = useState(() => Object.entries(map).map(([k, v]) => `${k} = ${v}`).join('\n'));
-  const parse = (text: string) => Object.fromEntries(text.split('\n').map((l) => l.split(/=(.*)/s).map((x) => x.trim())).filter(([k]) => k).map(([k, v]) => [k, v ?? '']));
+  const [raw, setRaw] = useState(() => lines(map));
+  // Discard or a reload changes the map under the text: show it again (typing keeps the two in step).
+  useEffect(() => { if (JSON.stringify(parse(raw)) !== JSON.stringify(map)) setRaw(lines(map)); }, [JSON.stringify(map)]);
   return (
     <div class="setting textarea wide" data-path="texts.strings">
       <div class="setting-label"><label for="set-texts-strings">Own wording</label></div>
