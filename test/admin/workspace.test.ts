@@ -132,6 +132,7 @@ test('settings: saved through the API, and a bad value is shown at its field', a
   await form.locator('.field.has-error', { hasText: 'must be a language tag' }).waitFor();
   assert.is((await as(owner, 'GET', '/settings')).defaultLanguage, 'en');
   await form.locator('input[name="defaultLanguage"]').fill('en');
+  assert.is(await form.locator('.field.has-error').count(), 0);
   await expectAxeClean(page, 'settings');
   await screenshots(page, SHOTS, 'settings');
 });

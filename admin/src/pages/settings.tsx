@@ -35,6 +35,8 @@ function SettingsForm({ initial, canEdit, onSaved }: { initial: Settings; canEdi
   const [domains, setDomains] = useState(initial.allowedEmailDomains.join(', '));
   useEffect(() => { setName(initial.name); }, [initial.name]);
   const act = useAction();
+  // An error shown at a field goes once the field is edited again.
+  const edit = <T,>(set: (v: T) => void) => (v: T) => { set(v); if (act.error) act.clear(); };
   const zoneList = zones();
   const zoneOptions: Array<[string, string]> = (zoneList.includes(timezone) ? zoneList : [timezone, ...zoneList]).map((z) => [z, z.replace(/_/g, ' ')]);
   const save = () => act.run(async () => {
@@ -50,15 +52,15 @@ function SettingsForm({ initial, canEdit, onSaved }: { initial: Settings; canEdi
   return (
     <Form onSubmit={save} class="card settings-form" name="settings">
       <fieldset disabled={!canEdit} class="plain">
-        <TextField label="Workspace name" name="name" value={name} onInput={setName} required maxLength={100} errors={act.fields}
+        <TextField label="Workspace name" name="name" value={name} onInput={edit(setName)} required maxLength={100} errors={act.fields}
           hint="Shown in the panel and on invitation pages." />
-        <TextField label="Default language" name="defaultLanguage" value={language} onInput={setLanguage} required maxLength={35} errors={act.fields}
+        <TextField label="Default language" name="defaultLanguage" value={language} onInput={edit(setLanguage)} required maxLength={35} errors={act.fields}
           hint="A language tag such as en, de or pt-BR. New bots start in this language." />
-        <SelectField label="Time zone" name="timezone" value={timezone} options={zoneOptions} onChange={setTimezone} errors={act.fields}
+        <SelectField label="Time zone" name="timezone" value={timezone} options={zoneOptions} onChange={edit(setTimezone)} errors={act.fields}
           hint="Analytics count days in this zone; new bots use it for opening hours." />
-        <TextField label="Keep conversations for (days)" name="conversationRetentionDays" type="number" value={keep} onInput={setKeep} errors={act.fields}
+        <TextField label="Keep conversations for (days)" name="conversationRetentionDays" type="number" value={keep} onInput={edit(setKeep)} errors={act.fields}
           hint="Conversations whose last message is older are deleted with their images. Leave empty to keep them." />
-        <TextField label="Invitations only to these e-mail domains" name="allowedEmailDomains" value={domains} onInput={setDomains} errors={act.fields}
+        <TextField label="Invitations only to these e-mail domains" name="allowedEmailDomains" value={domains} onInput={edit(setDomains)} errors={act.fields}
           placeholder="example.com, example.org" hint="Separate with commas. Leave empty to allow any address." />
       </fieldset>
       <OtherErrors errors={act.fields} shown={shown} />
