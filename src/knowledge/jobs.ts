@@ -1,3 +1,4 @@
+import { holdClaim, type HeldClaim } from '../scale/claims.js';
 import type { AppContext } from '../app.js';
 import type { GuardedClient } from '../security/guarded-client.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
@@ -13,6 +14,8 @@ import { recordKnowledgeJob } from '../metrics/record.js';
 export const CRAWL_CONCURRENCY = 2;
 const MAX_SITEMAP_NESTING = 5;
 const MAX_ERRORS_KEPT = 20;
+/** Scale-out: how long a job stays with a process that stopped renewing its claim. */
+const JOB_CLAIM_MS = 15_000;
 // Links to these are not pages; skipping them saves requests that would only fail.
 const NOT_A_PAGE = /\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp[34]|wav|webm|woff2?|ttf|exe|dmg)$/i;
 
@@ -23,6 +26,7 @@ const NOT_A_PAGE = /\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp[
  */
 export class IngestRunner {
   private running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private sweeping: NodeJS.Timeout | null = null;
   private jobs;
 
   constructor(private app: AppContext, private lexical: LexicalIndex, private client: GuardedClient, private hosts: HostLimiter) {
@@ -48,8 +52,12 @@ export class IngestRunner {
     return updated;
   }
 
-  /** Picks up every job a previous process left running. */
+  /** Picks up every job a previous process left running (scale-out: also every JOB_CLAIM_MS, for a dead process's). */
   async resumeAll(): Promise<number> {
+    if (this.app.scale && !this.sweeping) {
+      this.sweeping = setInterval(() => void this.resumeAll().catch(() => {}), JOB_CLAIM_MS);
+      this.sweeping.unref();
+    }
     const left = await this.jobs.find({ status: 'running' }, { crossWorkspace: true, sort: [['_id', 1]] });
     for (const job of left) if (!this.running.has(job.sourceId)) this.launch(job);
     if (left.length) this.app.log.info({ jobs: left.length }, 'resuming knowledge ingestion');
@@ -73,6 +81,7 @@ export class IngestRunner {
 
   /** Stops every run without marking it: the jobs stay 'running' and resume at the next start. */
   async close(): Promise<void> {
+    if (this.sweeping) clearInterval(this.sweeping);
     const runs = [...this.running.values()];
     for (const r of runs) r.controller.abort();
     await Promise.all(runs.map((r) => r.done));
@@ -81,13 +90,22 @@ export class IngestRunner {
   private launch(job: IngestJob): void {
     const controller = new AbortController();
     recordKnowledgeJob('started');
-    const done = this.loop(job, controller.signal)
+    const done = this.claimAndLoop(job, controller.signal)
       .catch((err) => this.app.log.error({ err, sourceId: job.sourceId }, 'knowledge ingestion failed'))
       .finally(() => { recordKnowledgeJob('ended', job.status); if (this.running.get(job.sourceId)?.controller === controller) this.running.delete(job.sourceId); });
     this.running.set(job.sourceId, { controller, done });
   }
 
-  private async loop(job: IngestJob, signal: AbortSignal): Promise<void> {
+  /** Scale-out: a job runs on the one process that claims it; the others skip it (resumeAll retries later). */
+  private async claimAndLoop(job: IngestJob, signal: AbortSignal): Promise<void> {
+    const node = this.app.scale;
+    if (!node) return this.loop(job, signal);
+    const claim = await holdClaim(node, `kjob:${job._id}`, JOB_CLAIM_MS);
+    if (!claim) return;
+    try { await this.loop(job, signal, claim); } finally { await claim.release(); }
+  }
+
+  private async loop(job: IngestJob, signal: AbortSignal, claim?: HeldClaim): Promise<void> {
     const { sources } = knowledgeCollections(this.app);
     let source = await sources.findById(job.workspaceId, job.sourceId);
     if (!source || source.generation !== job.generation) {
@@ -98,6 +116,8 @@ export class IngestRunner {
     const robots = new Map<string, Robots>();
     while (job.queue.length > 0) {
       if (signal.aborted) return;
+      // Scale-out: cancelled (or restarted) on another process, or the claim lapsed: this run stops.
+      if (claim && (claim.lost || (await this.jobs.findById(job.workspaceId, job._id))?.status !== 'running')) return;
       const batch = job.queue.splice(0, CRAWL_CONCURRENCY);
       const results = await Promise.allSettled(batch.map((item) => this.step(source!, item, robots, signal)));
       if (signal.aborted) return; // the batch is still in the saved queue: it runs again on resume
@@ -130,7 +150,11 @@ export class IngestRunner {
   private async save(job: IngestJob, source: KnowledgeSource): Promise<void> {
     const now = this.app.clock.now();
     job.updatedAt = now;
-    await this.jobs.replaceOne(job);
+    if (this.app.scale) {
+      // Only while still running: a cancel from another process must not be overwritten (the next batch stops).
+      const { _id, workspaceId, status, ...rest } = job;
+      await this.jobs.updateOne({ workspaceId, _id, status: 'running' }, { $set: rest });
+    } else await this.jobs.replaceOne(job);
     const done = job.pagesDone + job.pagesFailed;
     await knowledgeCollections(this.app).sources.updateOne({ workspaceId: source.workspaceId, _id: source._id, generation: job.generation }, {
       $set: { progress: { done, total: done + job.queue.filter((q) => q.kind !== 'sitemap').length }, updatedAt: now },

@@ -4,7 +4,12 @@ import { credentialCache } from '../auth/credential-cache.js';
 import { chatHub } from '../chat/hub.js';
 import type { EventRecord } from '../events/bus.js';
 import { webhooks } from '../events/webhooks/index.js';
+import { handoffs } from '../team/records.js';
+import { workspaceActors } from '../team/workspace.js';
 import type { ScaleNode } from './node.js';
+
+/** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
+const HANDOFF_WAKE_MS = 5000;
 
 type Invalidation =
   | { k: 'token'; hash: string }
@@ -31,5 +36,21 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
       case 'webhooks': webhooks(app).dispatcher.invalidate(m.workspaceId, true); return;
     }
   });
-  app.onClose(() => { app.events.setRelay(null); hub.relay = null; });
+  // Durable timers: a handoff waiting for acceptance is armed by every process of the group (each process's
+  // workspace actor re-arms waiting handoffs from the store), so its deadline fires even when the process that
+  // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
+  const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
+  wake.unref();
+  app.onClose(() => { clearInterval(wake); app.events.setRelay(null); hub.relay = null; });
+}
+
+/** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */
+async function armWaitingHandoffs(app: AppContext): Promise<void> {
+  let after = '';
+  for (;;) {
+    const page = await handoffs(app).find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: 500 });
+    for (const h of page) workspaceActors(app).get(h.workspaceId).send({ type: 'armHandoff', conversationId: h.conversationId, handoffId: h._id, dueAt: h.deadlineAt });
+    if (page.length < 500) return;
+    after = page[page.length - 1]._id;
+  }
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
-import { LEASE_SCRIPTS, LIMIT_SCRIPTS } from './scripts.js';
+import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS } from './scripts.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
@@ -21,6 +21,8 @@ interface ScaleRedis extends Redis {
   leaseRelease(key: string, value: string): Promise<number>;
   leaseRenew(n: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   slidingHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
+  claimRenew(key: string, holder: string, ttl: number): Promise<number>;
+  claimRelease(key: string, holder: string): Promise<number>;
 }
 
 const PREFIX = 'sc:';
@@ -39,6 +41,7 @@ export class ScaleNode {
   private pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   private nextRpc = 1;
   private wasHealthy = true;
+  private closing = false;
   /** Called when Redis goes away (false) and comes back (true). */
   onHealth: (up: boolean) => void = () => {};
   /** Round trips made (commands and publishes), for the bench's per-turn count. */
@@ -65,7 +68,7 @@ export class ScaleNode {
         'its processes through Redis or Valkey. Start it, or fix REDIS_URL; to run one process without it, remove REDIS_URL and WORKERS.',
       );
     }
-    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...LIMIT_SCRIPTS })) cmd.defineCommand(name, def);
+    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS })) cmd.defineCommand(name, def);
     const node = new ScaleNode(cmd, sub, log, leaseMs);
     await node.listen();
     return node;
@@ -86,6 +89,7 @@ export class ScaleNode {
     });
     await this.sub.subscribe(`${PREFIX}ev`, `${PREFIX}inv`, `${PREFIX}hub`, `${PREFIX}n:${this.id}`);
     const check = () => {
+      if (this.closing) return;
       const up = this.healthy;
       if (up === this.wasHealthy) return;
       this.wasHealthy = up;
@@ -181,6 +185,13 @@ export class ScaleNode {
     return { mine: mine === 1, token: Number(token), owner };
   }
 
+  /** Which process holds the conversation's lease now (null: nobody), without taking it. */
+  async peekOwner(conversationId: string): Promise<string | null> {
+    this.roundTrips++;
+    const v = await this.cmd.get(`${PREFIX}lease:${conversationId}`);
+    return v ? v.slice(0, v.lastIndexOf('|')) : null;
+  }
+
   /** The fencing check made before a write: true while this process still holds the lease with this token. */
   async holds(conversationId: string, token: number): Promise<boolean> {
     this.roundTrips++;
@@ -215,7 +226,19 @@ export class ScaleNode {
     return (await this.cmd.set(`${PREFIX}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
   }
 
+  /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
+  async renewClaim(key: string, ms: number): Promise<boolean> {
+    this.roundTrips++;
+    return (await this.cmd.claimRenew(`${PREFIX}claim:${key}`, this.id, ms)) === 1;
+  }
+
+  async releaseClaim(key: string): Promise<void> {
+    this.roundTrips++;
+    await this.cmd.claimRelease(`${PREFIX}claim:${key}`, this.id);
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
     this.pending.clear();
     await Promise.allSettled([this.sub.quit(), this.cmd.quit()]);

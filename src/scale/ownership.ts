@@ -13,6 +13,7 @@ interface Stoppable { stop(o: { drain: boolean }): Promise<void>; s?: { reply?: 
 
 /** Message types that carry live objects (voice ports): they run on this process, which must own the lease. */
 const LOCAL_ONLY = new Set(['voiceAttach', 'voiceDetach', 'voiceTurn', 'voiceUsage', 'replyDone', 'summaryDone']);
+const MOVED = Symbol('moved');
 /** A request forwarded this many times is refused: owners changed under it over and over. */
 const MAX_HOPS = 3;
 
@@ -26,6 +27,8 @@ const MAX_HOPS = 3;
 export class ConversationRouter {
   /** Leases held here: conversation id -> fencing token. */
   readonly held = new Map<string, number>();
+  /** Until when (this process's clock) each held lease is surely still ours: last grant or renewal + LEASE_MS - margin. */
+  private validUntil = new Map<string, number>();
   private timer: NodeJS.Timeout;
 
   constructor(
@@ -48,17 +51,38 @@ export class ConversationRouter {
       if (this.held.has(id)) return this.local(id, msg, ask);
       if (!this.node.healthy) throw new CoordinationDownError();
       const lease = await this.node.acquire(id);
-      if (lease.mine) { this.held.set(id, lease.token); return this.local(id, msg, ask); }
+      if (lease.mine) { this.held.set(id, lease.token); this.granted([id]); return this.local(id, msg, ask); }
       if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process; its voice session must start there`);
       if (hops >= MAX_HOPS) throw new Error(`conversation ${id} changed owner while the request travelled; try again`);
       try {
-        return await this.node.call(lease.owner, 'conv', { id, msg, ask, hops });
+        const answer = await this.callOwner(id, lease.owner, { id, msg, ask, hops });
+        if (answer !== MOVED) return answer;
       } catch (err) {
         // The owner is gone (killed, cut off): its lease lapses within LEASE_MS, then the next try takes it here.
         if (!(err instanceof NodeGoneError) || Date.now() > deadline) throw err;
         await new Promise((r) => setTimeout(r, 200));
       }
     }
+  }
+
+  /**
+   * Sends the message to the owner and waits for its answer while the owner keeps its lease. An owner that
+   * stops renewing (paused, cut off from Redis) without dying loses it: then MOVED, and the caller retries with
+   * the new owner (or here). If the old owner wakes and runs the message after all, its writes fail the fence.
+   */
+  private async callOwner(id: string, owner: string, payload: unknown): Promise<unknown> {
+    let watching = true;
+    const answer = this.node.call(owner, 'conv', payload);
+    const moved = (async () => {
+      while (watching) {
+        await new Promise((r) => setTimeout(r, Math.max(100, this.node.leaseMs / 2)));
+        if (!watching || !this.node.healthy) continue;
+        const now = await this.node.peekOwner(id).catch(() => owner);
+        if (now !== owner) return MOVED;
+      }
+      return MOVED;
+    })();
+    try { return await Promise.race([answer, moved]); } finally { watching = false; answer.catch(() => {}); }
   }
 
   private local(id: string, msg: { type: string }, ask: boolean): unknown {
@@ -68,10 +92,28 @@ export class ConversationRouter {
     return undefined;
   }
 
-  /** The fencing check before a stored write: throws LeaseLostError when this process no longer owns it. */
+  private granted(ids: string[], from = Date.now()): void {
+    // A margin for the time the grant took to come back and for the difference between clocks' rates.
+    const until = from + this.node.leaseMs - Math.min(1000, this.node.leaseMs / 5);
+    for (const id of ids) this.validUntil.set(id, until);
+  }
+
+  /**
+   * The fencing check before a stored write: throws LeaseLostError when this process no longer owns it. While
+   * Redis cannot be asked, a lease granted or renewed less than LEASE_MS ago is still ours (nobody else can have
+   * taken it yet), so conversations owned here go on writing until then.
+   */
   async fence(id: string): Promise<void> {
     const token = this.held.get(id);
-    if (token === undefined || !(await this.node.holds(id, token))) {
+    if (token === undefined) throw new LeaseLostError(id);
+    let holds: boolean;
+    try {
+      holds = await this.node.holds(id, token);
+    } catch {
+      if (Date.now() < (this.validUntil.get(id) ?? 0)) return;
+      throw new CoordinationDownError();
+    }
+    if (!holds) {
       this.lost(id);
       throw new LeaseLostError(id);
     }
@@ -84,15 +126,20 @@ export class ConversationRouter {
       for (const [id, token] of this.held) {
         if (this.registry.peek(id)) continue;
         this.held.delete(id);
+        this.validUntil.delete(id);
         await this.node.release(id, token);
       }
-      for (const id of await this.node.renew(this.held)) this.lost(id);
+      const asked = Date.now();
+      const lost = await this.node.renew(this.held);
+      for (const id of lost) this.lost(id);
+      this.granted([...this.held.keys()], asked);
     } catch (err) {
       this.app.log.warn({ err }, 'renewing conversation leases failed');
     }
   }
 
   private lost(id: string): void {
+    this.validUntil.delete(id);
     if (!this.held.delete(id)) return;
     this.app.log.warn({ conversationId: id }, 'conversation lease lost: another process owns it now');
     const actor = this.registry.peek(id) as Stoppable | undefined;

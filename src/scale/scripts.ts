@@ -36,6 +36,18 @@ return out`,
   },
 } as const;
 
+export const CLAIM_SCRIPTS = {
+  /** Keeps a claim this process holds (ARGV: holder, ttl); 0 when it lapsed or another holds it. */
+  claimRenew: {
+    numberOfKeys: 1,
+    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
+  },
+  claimRelease: {
+    numberOfKeys: 1,
+    lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+  },
+} as const;
+
 export const LIMIT_SCRIPTS = {
   /**
    * Sliding-window log in a sorted set: ARGV now, window, limit, a unique member. Returns 0 and records the

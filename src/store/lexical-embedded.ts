@@ -78,6 +78,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
   const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000'); // the workers of a scale-out group share this file
   db.exec(`CREATE TABLE IF NOT EXISTS lex_meta (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ws TEXT NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL)`);
   db.exec('CREATE INDEX IF NOT EXISTS lex_meta_source ON lex_meta (ws, source)');
   db.exec('CREATE INDEX IF NOT EXISTS lex_meta_doc ON lex_meta (ws, doc)');
@@ -125,6 +126,13 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
     return corrections.get(word)!;
   };
   const counted = (key: string, fn: () => number) => { let n = counts.get(key); if (n === undefined) { n = fn(); counts.set(key, n); } return n; };
+  // Another process of the group committed (data_version moved): counts and frequencies kept here are stale.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  const fresh = () => {
+    const v = dataVersion.get();
+    if (v !== seenVersion) { seenVersion = v; counts.clear(); dfCache = new Map(); corrections = new Map(); }
+  };
   const wrote = (n: number) => {
     counts.clear();
     writesSinceDf += n;
@@ -152,6 +160,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
       wrote(entries.length);
     },
     async search(workspaceId, terms, { sourceIds, limit }) {
+      fresh();
       const uniq = [...new Set(terms.filter(Boolean))];
       if (uniq.length === 0 || limit <= 0 || (sourceIds && sourceIds.length === 0)) return [];
       const all = counted('', () => countAll.get() as number);
@@ -215,6 +224,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
       return n;
     },
     async count(scope) {
+      fresh();
       const params: unknown[] = [];
       return stmt(`SELECT COUNT(*) FROM lex_meta WHERE ${scopeWhere(scope, params)}`).pluck().get(...params) as number;
     },

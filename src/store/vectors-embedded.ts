@@ -27,8 +27,14 @@ export function openEmbeddedVectors(dataDir: string): VectorStore {
   const put = db.prepare('INSERT INTO points (coll, id, vec, payload) VALUES (?, ?, ?, ?) ON CONFLICT(coll, id) DO UPDATE SET vec = excluded.vec, payload = excluded.payload');
   const del = db.prepare('DELETE FROM points WHERE coll = ? AND id = ?');
   const loaded = new Map<string, Loaded>();
+  // Scale-out: the workers of one host share vectors.db. data_version changes when another connection
+  // commits, so what this process keeps in memory is dropped and read again after another process wrote.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
 
   function load(name: string): Loaded | null {
+    const version = dataVersion.get();
+    if (version !== seenVersion) { seenVersion = version; loaded.clear(); }
     let l = loaded.get(name);
     if (l) return l;
     const c = db.prepare('SELECT dim FROM collections WHERE name = ?').get(name) as { dim: number } | undefined;

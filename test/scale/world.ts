@@ -4,7 +4,7 @@
  * embedded store). Each worker also listens on its own port (WORKER_PORTS), so a test can pick the process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +77,8 @@ export async function startGroup(env: Record<string, string>, n = 3): Promise<Gr
   const waiters: Array<() => void> = [];
   let buf = '';
   let stderr = '';
-  supervisor.stderr!.on('data', (c) => { stderr += c; });
+  supervisor.stderr!.on('data', (c) => { stderr += c; if (process.env.SCALE_TEST_LOG) appendFileSync(process.env.SCALE_TEST_LOG, c); });
+  if (process.env.SCALE_TEST_LOG) supervisor.stdout!.on('data', (c) => appendFileSync(process.env.SCALE_TEST_LOG!, c));
   supervisor.stdout!.on('data', (c) => {
     buf += c;
     let i;
@@ -91,7 +92,7 @@ export async function startGroup(env: Record<string, string>, n = 3): Promise<Gr
       }
     }
   });
-  const waitWorker = async (index: number, notPid?: number, timeoutMs = 30_000) => {
+  const waitWorker = async (index: number, notPid?: number, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(workers[index] && workers[index].pid !== notPid)) {
       if (supervisor.exitCode !== null) throw new Error(`the group stopped: ${stderr}`);
