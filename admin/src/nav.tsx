@@ -22,12 +22,12 @@ export function Nav({ route, onLogout }: { route: string[]; onLogout: () => void
   const initials = me.user.name.split(/\s+/).map((w) => w[0]).join('').slice(0, 2).toUpperCase();
   return (
     <>
-      <div class="topbar">
+      <header class="topbar">
         <button type="button" id="menu-button" class="secondary menu-button" aria-expanded={open} aria-controls="side-nav" onClick={() => setOpen((o) => !o)}>
           <span aria-hidden="true">☰</span> Menu
         </button>
         <span class="brand">{me.workspace.name}</span>
-      </div>
+      </header>
       <nav id="side-nav" class={`nav${open ? ' open' : ''}`} aria-label="Main">
         <div class="brand-row">
           <span class="logo" aria-hidden="true">{me.workspace.name.slice(0, 1).toUpperCase()}</span>
