@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/server.js';
 import { readiness } from '../../src/ops/readiness.js';
-import { startRedis } from '../scale/world.js';
+import { freePort, startRedis } from '../scale/world.js';
 
 // Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers
 // during SHUTDOWN_DELAY_MS, then exits 0) and when the store is lost.
@@ -25,6 +25,33 @@ test('a started server is ready, and a check added by another part counts', asyn
     assert.match(bad.body.error.message, /coordination: Redis/);
   } finally {
     await s.stop();
+  }
+});
+
+test('with METRICS_PORT, metrics and readiness are served on that port without a token, and the main port says where', async () => {
+  const port = await freePort();
+  const s = await startTestServer({ env: { METRICS_PORT: String(port) } });
+  try {
+    assert.is(s.metricsPort, port);
+    const m = await fetch(`http://127.0.0.1:${port}/metrics`);
+    assert.is(m.status, 200);
+    assert.match(await m.text(), /servicechat_ready 1/);
+    assert.is((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+    const other = await fetch(`http://127.0.0.1:${port}/api/v1/setup`);
+    assert.is(other.status, 404);
+    const main = await s.request('GET', '/metrics');
+    assert.is(main.status, 404);
+    assert.match(main.body.error.message, new RegExp(`own port \\(${port}\\)`));
+  } finally {
+    await s.stop();
+  }
+  const off = await startTestServer();
+  try {
+    const res = await off.request('GET', '/metrics');
+    assert.is(res.status, 404);
+    assert.match(res.body.error.message, /metrics are off: set METRICS_TOKEN .* or METRICS_PORT/);
+  } finally {
+    await off.stop();
   }
 });
 
