@@ -30,7 +30,8 @@ export function App() {
     });
     const at = parts()[0];
     if (firstRun) go('/start');
-    else if (at === undefined || at === 'setup' || at === 'login' || at === 'invite') go('/bots');
+    // Agents work conversations: they start in the inbox; admins and viewers on the bots.
+    else if (at === undefined || at === 'setup' || at === 'login' || at === 'invite') go(me.user.role === 'agent' ? '/inbox' : '/bots');
   };
   const signOut = () => {
     setCsrfToken('');
