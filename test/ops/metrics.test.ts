@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { startReceiver } from '../tools/helpers.js';
 import { startChatWorld, type ChatWorld } from '../chat/helpers.js';
+import { ingestionIdle } from '../knowledge/helpers.js';
 import { parseMetrics, value, type Sample } from './prom.js';
 
 // Issue 26: /metrics scraped during a scripted conversation with a tool; the numbers are checked against what
@@ -91,6 +92,20 @@ test('a conversation with a tool shows up in the metrics as it happened', async 
   await v.close();
   await new Promise((r) => setTimeout(r, 50));
   assert.is(value(await scrape(), 'servicechat_sockets_open', { endpoint: 'widget' }), 0, 'the socket closed');
+});
+
+test('a knowledge source indexed shows as one finished job and its worker tasks', async () => {
+  const before = await scrape();
+  const r = await w.server.request('POST', '/api/v1/knowledge', { headers: w.owner.headers, body: { kind: 'text', name: 'Returns', text: '# Returns\n\nUnopened items can be returned within thirty days.' } });
+  assert.is(r.status, 201, JSON.stringify(r.body));
+  await ingestionIdle(w.server.app, r.body.id);
+  const after = await scrape();
+  const d = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+  assert.is(d('servicechat_knowledge_jobs_total', { status: 'done' }), 1);
+  assert.is(value(after, 'servicechat_knowledge_jobs_running'), 0);
+  const tasks = after.filter((s) => s.name === 'servicechat_worker_task_duration_seconds_count' && s.value > 0).map((s) => s.labels.task);
+  assert.ok(tasks.length > 0, 'the document went through the worker pool');
+  for (const t of tasks) assert.ok(['resize-image', 'parse-document', 'chunk-document', 'embed-batch'].includes(t), t);
 });
 
 test('label sets stay bounded over a thousand conversations', async () => {
