@@ -133,12 +133,11 @@ export function BotPage({ rest }: { rest: string[] }) {
             {unpublished > 0 && <><dt>Draft</dt><dd><a class="badge warn" href={`#/bots/${bot.id}/changes`}>{unpublished} unpublished change{unpublished === 1 ? '' : 's'}</a></dd></>}
           </dl>
         </div>
-        {canEdit && (
-          <div class="bot-head-actions">
-            <button type="button" class="publish" disabled={busy || dirty} title={dirty ? 'Save your edits first' : undefined} onClick={publish}>Publish draft</button>
-            <BotActions bot={bot} onChanged={(b) => accept(b, true)} />
-          </div>
-        )}
+        <div class="bot-head-actions">
+          {canEdit && <button type="button" class="publish" disabled={busy || dirty} title={dirty ? 'Save your edits first' : undefined} onClick={publish}>Publish draft</button>}
+          <a class="button secondary" href={`#/try/${bot.id}`}>Try it</a>
+          {canEdit && <BotActions bot={bot} onChanged={(b) => accept(b, true)} />}
+        </div>
       </header>
       {conflict && <ConflictBox conflict={conflict} revision={bot.revision} onReload={() => accept(conflict.latest)}
         onKeepMine={() => { const mine = conflict.mine; setBot(conflict.latest); setDraft(mine.reduce((d, c) => setAt(d, c.path, c.after), conflict.latest.draft)); setConflict(null); }} />}
