@@ -37,8 +37,10 @@ export function Setting(p: SettingProps) {
   const id = fieldId(p.path);
   const choices = rule.options ?? p.options?.map(([v]) => v);
   const labelOf = (v: string) => p.options?.find(([o]) => o === v)?.[1] ?? humanize(v);
-  const kind: Kind = p.kind ?? (rule.type === 'boolean' ? 'toggle' : choices ? 'select' : rule.type === 'number' || rule.type === 'integer' ? 'number'
-    : rule.type === 'array' ? 'lines' : (rule.maxLength ?? 0) > 300 ? 'textarea' : 'text');
+  // Without the schema (its load failed) the value's own type picks the control.
+  const type = rule.type !== 'unknown' ? rule.type : typeof value === 'boolean' ? 'boolean' : typeof value === 'number' ? 'number' : Array.isArray(value) ? 'array' : 'string';
+  const kind: Kind = p.kind ?? (type === 'boolean' ? 'toggle' : choices ? 'select' : type === 'number' || type === 'integer' ? 'number'
+    : type === 'array' ? 'lines' : (rule.maxLength ?? 0) > 300 ? 'textarea' : 'text');
   const range = rangeText(rule);
   const def = defaultText(rule, choices ? labelOf : undefined);
   const facts = [range && `${range}${p.unit ? ` ${p.unit}` : ''}`, def && `default ${def}${p.unit && rule.type !== 'boolean' && def !== 'none' ? ` ${p.unit}` : ''}`].filter(Boolean).join(' · ');

@@ -64,7 +64,8 @@ export function BotPage({ rest }: { rest: string[] }) {
     return () => removeEventListener('beforeunload', warn);
   }, [pending.length > 0]);
 
-  if (!bot || !draft) return <section class="bot"><p><a href="#/bots">← Bots</a></p><Loading error={loaded.error} /></section>;
+  // The schema is waited for (it decides each control), unless its load failed: then the values' types decide.
+  if (!bot || !draft || (!schema.data && !schema.error)) return <section class="bot"><p><a href="#/bots">← Bots</a></p><Loading error={loaded.error} /></section>;
   const base = `/bots/${encodeURIComponent(bot.id)}`;
   const dirty = pending.length > 0;
   const unpublished = bot.published ? diff(bot.published.config, bot.draft).length : 0;
