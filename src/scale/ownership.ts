@@ -14,8 +14,6 @@ interface Stoppable { stop(o: { drain: boolean }): Promise<void>; s?: { reply?: 
 /** Message types that carry live objects (voice ports): they run on this process, which must own the lease. */
 const LOCAL_ONLY = new Set(['voiceAttach', 'voiceDetach', 'voiceTurn', 'voiceUsage', 'replyDone', 'summaryDone']);
 const MOVED = Symbol('moved');
-/** A request forwarded this many times is refused: owners changed under it over and over. */
-const MAX_HOPS = 3;
 
 /**
  * One owner per conversation across the group. A message for a conversation runs where its lease is: here
@@ -36,7 +34,12 @@ export class ConversationRouter {
     private readonly node: ScaleNode,
     private readonly registry: ActorRegistry<any>,
   ) {
-    node.serve('conv', (p: { id: string; msg: any; ask: boolean; hops: number }) => this.route(p.id, p.msg, p.ask, p.hops + 1));
+    // Run only by the owner the sender saw (same token), never passed on: a request that reaches a process that
+    // lost the lease meanwhile is answered "moved" and the sender looks the owner up again, so it runs once.
+    node.serve('conv', async (p: { id: string; msg: any; ask: boolean; token: number }) => {
+      if (this.held.get(p.id) !== p.token) throw Object.assign(new Error(`conversation ${p.id} moved to another process`), { code: 'moved' });
+      return this.local(p.id, p.msg, p.ask);
+    });
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
     this.timer.unref();
   }
@@ -45,7 +48,7 @@ export class ConversationRouter {
   holds(id: string): boolean { return this.held.has(id); }
 
   /** Runs the message where the conversation is owned; `ask` waits for and returns the actor's answer. */
-  async route(id: string, msg: { type: string }, ask: boolean, hops = 0): Promise<unknown> {
+  async route(id: string, msg: { type: string }, ask: boolean): Promise<unknown> {
     const deadline = Date.now() + this.node.leaseMs + 5000;
     for (;;) {
       if (this.held.has(id)) return this.local(id, msg, ask);
@@ -53,14 +56,15 @@ export class ConversationRouter {
       const lease = await this.node.acquire(id);
       if (lease.mine) { this.held.set(id, lease.token); this.granted([id]); return this.local(id, msg, ask); }
       if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process; its voice session must start there`);
-      if (hops >= MAX_HOPS) throw new Error(`conversation ${id} changed owner while the request travelled; try again`);
+      if (Date.now() > deadline) throw new Error(`conversation ${id} could not be reached on its owner process; try again`);
       try {
-        const answer = await this.callOwner(id, lease.owner, { id, msg, ask, hops });
+        const answer = await this.callOwner(id, lease.owner, { id, msg, ask, token: lease.token });
         if (answer !== MOVED) return answer;
       } catch (err) {
         // The owner is gone (killed, cut off): its lease lapses within LEASE_MS, then the next try takes it here.
-        if (!(err instanceof NodeGoneError) || Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, 200));
+        // Or it had just lost the lease (passivated, paused): look the owner up again.
+        if (!(err instanceof NodeGoneError) && (err as { code?: string }).code !== 'moved') throw err;
+        await new Promise((r) => setTimeout(r, (err as { code?: string }).code === 'moved' ? 20 : 200));
       }
     }
   }
