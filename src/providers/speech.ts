@@ -2,6 +2,7 @@ import { httpError, providerError } from './errors.js';
 import { noCapabilities, pickModel } from './model-info.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
 import { PREVIEW_TEXT, extensionFor } from './openai.js';
+import { openRealtimeTranscription, type TranscriptStream } from './speech-realtime-stt.js';
 import { pcmChunks } from './wav.js';
 import type {
   AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderOptions, SpeechAlignment, SynthesizeOptions, TranscribeOptions, VoiceInfo,
@@ -168,6 +169,11 @@ export class SpeechAdapter implements ProviderAdapter {
     } catch (err) {
       throw signal?.aborted ? signal.reason : this.fail(err);
     }
+  }
+
+  /** A turn's audio streamed as it is heard (realtime models, src/providers/speech-realtime-stt.ts). */
+  openTranscription(o: { model: string; language?: string; allowPrivateNetwork: boolean }): TranscriptStream {
+    return openRealtimeTranscription({ ...o, baseUrl: this.baseUrl, apiKey: this.conn.apiKey });
   }
 
   async transcribe(audio: Buffer, opts: TranscribeOptions): Promise<string> {

@@ -20,7 +20,7 @@ export function defaultRealtimeModel(kind: ProviderConnection['kind']): string {
  * hosted agent (src/chat/hosted-agent.ts), or cascade parts (src/chat/cascade-setup.ts). Connects on connect().
  */
 export function createVoiceEngine(conn: ProviderConnection, spec: VoiceSessionSpec, onEvent: VoiceEngineListener, opts: { allowPrivateNetwork: boolean }): VoiceEngine {
-  if ('cascade' in conn) return new CascadeEngine((conn as CascadeConnection).cascade, spec, onEvent);
+  if ('cascade' in conn) return new CascadeEngine((conn as CascadeConnection).cascade, spec, onEvent, { allowPrivateNetwork: opts.allowPrivateNetwork });
   if ('hostedAgent' in conn) {
     const c = conn as HostedAgentConnection;
     return new HostedAgentEngine(c, spec, onEvent, { ...c.hostedAgent, allowPrivateNetwork: opts.allowPrivateNetwork });

@@ -3,6 +3,7 @@ import { fakeAudio } from './audio.js';
 import { mountHostedAgents, type FakeHostedAgents } from './hosted-agent.js';
 import { sendJson, startFake, type FakeOptions, type FakeServer, type RecordedRequest } from './script.js';
 import { mountSpeech, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
+import { mountRealtimeStt, type FakeRealtimeStt } from './speech-stt-realtime.js';
 import { handleSpeechStream } from './speech-tts.js';
 
 /**
@@ -29,12 +30,13 @@ export function writeSpeechError(res: ServerResponse, status: number, message: s
 }
 
 /** The fake speech server; `agents` scripts and records its hosted voice agents (hosted-agent.ts). */
-export type FakeSpeech = FakeServer & { agents: FakeHostedAgents; speech: FakeSpeechControl };
+export type FakeSpeech = FakeServer & { agents: FakeHostedAgents; speech: FakeSpeechControl; realtimeStt: FakeRealtimeStt };
 
 export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeech> {
   const apiKey = opts.apiKey ?? 'test-key';
   const sp = mountSpeech();
   const agents = mountHostedAgents({ apiKey, voices: FAKE_SPEECH_VOICES.map((v) => v.voice_id) });
+  const stt = mountRealtimeStt({ apiKey, speech: sp });
   const server = await startFake({
     apiKey,
     baseSuffix: '',
@@ -66,11 +68,11 @@ export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeec
       if (route === 'POST /v1/speech-to-text') return speechToText(req, res, sp);
       writeSpeechError(res, 404, `Not found: ${route}`);
     },
-    upgrade: agents.upgrade,
+    upgrade: (req, socket, head, ctx) => { if (!stt.upgrade(req, socket, head)) agents.upgrade(req, socket, head, ctx); },
   });
   // startFake's close leaves upgraded sockets open (they would hold the server open), so they go first.
   const closeHttp = server.close;
-  return Object.assign(server, { agents: agents.api, speech: sp.control, close: () => { agents.close(); return closeHttp(); } });
+  return Object.assign(server, { agents: agents.api, speech: sp.control, realtimeStt: stt.api, close: () => { agents.close(); stt.close(); return closeHttp(); } });
 }
 
 function sendAudio(res: ServerResponse, audio: Buffer): void {

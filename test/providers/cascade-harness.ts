@@ -38,10 +38,10 @@ export function adapter(kind: Kind): ProviderAdapter {
 }
 
 /** A cascade engine on the fakes, every event it emits (with when), and ways to wait for them. */
-export function cascade(o: { stt?: Kind; brain?: 'openai' | 'gemini'; tts?: Kind; handsFree?: boolean; spec?: Partial<VoiceSessionSpec>; opts?: CascadeOptions; brainAdapter?: ProviderAdapter } = {}) {
+export function cascade(o: { stt?: Kind; sttModel?: string; brain?: 'openai' | 'gemini'; tts?: Kind; handsFree?: boolean; spec?: Partial<VoiceSessionSpec>; opts?: CascadeOptions; brainAdapter?: ProviderAdapter } = {}) {
   const brainKind = o.brain ?? 'openai';
   const parts: CascadeParts = {
-    stt: { adapter: adapter(o.stt ?? 'openai'), label: `stt ${o.stt ?? 'openai'}`, model: o.stt === 'speech' ? 'scribe_v1' : 'gpt-4o-mini-transcribe', language: 'en' },
+    stt: { adapter: adapter(o.stt ?? 'openai'), label: `stt ${o.stt ?? 'openai'}`, model: o.sttModel ?? (o.stt === 'speech' ? 'scribe_v1' : 'gpt-4o-mini-transcribe'), language: 'en' },
     brain: { adapter: o.brainAdapter ?? adapter(brainKind), label: `brain ${brainKind}`, model: brainKind === 'gemini' ? 'gemini-2.5-flash' : 'gpt-4o-mini', effort: 'low', temperature: null, maxToolRounds: 3 },
     tts: { adapter: adapter(o.tts ?? 'openai'), label: `tts ${o.tts ?? 'openai'}`, model: '', voice: o.tts === 'gemini' ? 'Kore' : o.tts === 'speech' ? '' : 'nova', speed: 1, style: '' },
   };

@@ -10,6 +10,7 @@ import { ApiError } from '../../errors.js';
 import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
 import type { ProviderConnection } from '../types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
+import { streamsSpeech, type TranscriptStream } from '../speech-realtime-stt.js';
 import { pcmToWav } from '../wav.js';
 import { brainRound } from './brain.js';
 import { CASCADE_TIMEOUTS, type CascadeParts, type CascadeTimeouts } from './parts.js';
@@ -24,6 +25,8 @@ export type CascadeConnection = ProviderConnection & { cascade: CascadeParts };
 export interface CascadeOptions {
   timeouts?: Partial<CascadeTimeouts>;
   turn?: Partial<TurnDetectorOptions>;
+  /** Streaming speech to text opens its own socket, under the same address policy as every provider call. */
+  allowPrivateNetwork?: boolean;
 }
 
 /** Push-to-talk shorter than this is not sent to speech to text (as the realtime engines refuse it). */
@@ -44,6 +47,8 @@ export class CascadeEngine implements VoiceEngine {
   private pttBytes = 0;
   /** Transcriptions under way: stopped when the session closes. */
   private readonly transcribing = new Set<AbortController>();
+  /** Streaming speech to text (hands-free, where the provider streams): the turn in progress, fed as it is heard. */
+  private live: TranscriptStream | null = null;
   private readonly speaker: Speaker;
   private readonly replies: Replies;
   /** Speech-to-text and speech costs not yet reported: they ride on the next response_done. */
@@ -102,6 +107,8 @@ export class CascadeEngine implements VoiceEngine {
         this.detector = new TurnDetector(vad, {
           onSpeechStart: () => this.speechStarted(),
           onTurn: (pcm) => this.turn(pcm),
+          onTurnAudio: (pcm) => this.live?.send(pcm),
+          onDropped: () => this.dropLive(),
           onError: (err) => this.fail(`voice activity detection failed: ${err.message}`),
         }, this.opts.turn);
       }
@@ -129,6 +136,7 @@ export class CascadeEngine implements VoiceEngine {
     this.ptt = [];
     this.pttBytes = 0;
     this.detector?.reset();
+    this.dropLive();
   }
 
   commitTurn(): void {
@@ -169,12 +177,24 @@ export class CascadeEngine implements VoiceEngine {
     this.replies.cancel('closed', true);
     for (const c of this.transcribing) c.abort(new Error('closed'));
     this.detector?.reset();
+    this.dropLive();
     if (was === 'ready') this.onEvent({ type: 'closed', reason: 'closed' });
   }
 
   private speechStarted(): void {
     this.deliver({ type: 'speech_started' });
     if (this.spec.bargeIn) this.replies.cancel('the visitor spoke');
+    // The turn's audio goes to speech to text as it is heard; the detector sends what it kept so far next.
+    const { stt } = this.parts;
+    this.dropLive();
+    if (streamsSpeech(stt.adapter, stt.model)) {
+      this.live = stt.adapter.openTranscription({ model: stt.model, language: stt.language ?? undefined, allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false });
+    }
+  }
+
+  private dropLive(): void {
+    this.live?.close();
+    this.live = null;
   }
 
   /** A finished turn: announced, transcribed, and answered once its words are known. */
@@ -188,7 +208,10 @@ export class CascadeEngine implements VoiceEngine {
     const timeout = new Error(`no transcript within ${Math.round(this.timeouts.sttMs / 1000)} s`);
     const timer = setTimeout(() => controller.abort(timeout), this.timeouts.sttMs);
     this.unreportedUsd += estimateSpeechCostUsd(stt.model, { seconds: pcm.length / 2 / VAD_RATE });
-    stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal })
+    const live = this.live;
+    this.live = null;
+    (live ? live.finish(controller.signal)
+      : stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal }))
       .then((text) => ({ text: text.trim(), err: null }), (err: Error) => ({ text: '', err: controller.signal.reason === timeout ? timeout : err }))
       .then(({ text, err }) => {
         clearTimeout(timer);

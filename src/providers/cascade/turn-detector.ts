@@ -36,6 +36,12 @@ export interface TurnHandlers {
   /** The turn is over: its audio (PCM16 16 kHz) and how much of it was speech. */
   onTurn(pcm: Buffer, speechMs: number): void;
   onError(err: Error): void;
+  /**
+   * The turn's audio as it comes, once speech has started (first the audio kept so far, padding included, then each
+   * frame): for speech to text that streams. A turn whose speech started but ends as a noise is `onDropped`.
+   */
+  onTurnAudio?(pcm: Buffer): void;
+  onDropped?(): void;
 }
 
 const FRAME_MS = (FRAME_SAMPLES / VAD_RATE) * 1000;
@@ -126,9 +132,14 @@ export class TurnDetector {
     } else if (p < o.negative) {
       this.quietFrames++;
     }
+    const wasStarted = this.started;
     if (!this.started && this.speechFrames * FRAME_MS >= o.startMs) {
       this.started = true;
       this.on.onSpeechStart();
+    }
+    if (this.started && this.on.onTurnAudio) {
+      if (wasStarted) this.on.onTurnAudio(pcm);
+      else for (const f of this.frames) this.on.onTurnAudio(f);
     }
     const quietMs = this.quietFrames * FRAME_MS;
     const turnMs = this.frames.length * FRAME_MS;
@@ -140,6 +151,7 @@ export class TurnDetector {
     const real = this.started && speechMs >= o.minSpeechMs;
     this.endTurn();
     if (real) this.on.onTurn(audio, speechMs);
+    else if (wasStarted) this.on.onDropped?.();
   }
 
   private endTurn(): void {

@@ -1,0 +1,101 @@
+/**
+ * Streaming speech to text for kind D (an ElevenLabs-style provider's realtime endpoint,
+ * GET /v1/speech-to-text/realtime as a WebSocket): a cascade turn's audio is sent as it arrives, and at the end of the
+ * turn a commit asks for the final words, so transcription runs while the visitor speaks instead of after.
+ *   client -> { message_type: 'input_audio_chunk', audio_base_64, commit, sample_rate }
+ *   server -> session_started, partial_transcript { text }, committed_transcript { text }; failures as
+ *             { message_type: 'error' | 'auth_error' | 'quota_exceeded' | ..., error }
+ * The socket is opened under the outbound address policy (as the realtime engines' are). One socket per turn: it
+ * opens when the visitor starts speaking and closes once the words are back.
+ */
+import WebSocket, { type ClientOptions } from 'ws';
+import { checkLiteralHost, guardedLookup } from '../security/guarded-connector.js';
+
+/** Models served by the realtime endpoint (the batch endpoint takes the others). */
+export const isRealtimeSttModel = (model: string) => /realtime/i.test(model);
+
+export interface StreamingStt { openTranscription(o: { model: string; language?: string; allowPrivateNetwork: boolean }): TranscriptStream }
+
+/** Whether this adapter and model stream a turn's audio (else the finished turn is uploaded). */
+export function streamsSpeech<T extends object>(adapter: T, model: string): adapter is T & StreamingStt {
+  return typeof (adapter as Partial<StreamingStt>).openTranscription === 'function' && isRealtimeSttModel(model);
+}
+
+export interface TranscriptStream {
+  /** PCM16 mono at 16 kHz, any length; queued until the socket is open. */
+  send(pcm: Buffer): void;
+  /** Commits what was sent and resolves with its words; rejects if the provider fails, closes or `signal` aborts. */
+  finish(signal?: AbortSignal): Promise<string>;
+  /** Drops the turn (the visitor's speech was a noise, the session ended): the socket closes. */
+  close(): void;
+}
+
+export interface RealtimeSttOptions { baseUrl: string; apiKey: string; model: string; language?: string; allowPrivateNetwork: boolean; handshakeTimeoutMs?: number }
+
+const RATE = 16_000;
+
+export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStream {
+  const url = new URL(`${o.baseUrl.replace(/\/+$/, '').replace(/^http/, 'ws')}/v1/speech-to-text/realtime`);
+  url.searchParams.set('model_id', o.model);
+  url.searchParams.set('audio_format', 'pcm_16000');
+  url.searchParams.set('commit_strategy', 'manual');
+  if (o.language) url.searchParams.set('language_code', o.language.slice(0, 2).toLowerCase());
+  let failure: Error | null = null;
+  let words: string | null = null;
+  const waiting: Array<{ resolve(text: string): void; reject(err: Error): void }> = [];
+  const settle = () => {
+    if (!failure && words === null) return;
+    for (const w of waiting.splice(0)) { if (failure) w.reject(failure); else w.resolve(words!); }
+  };
+  const fail = (message: string) => { failure ??= new Error(message); settle(); };
+  let ws: WebSocket;
+  try {
+    // net skips the lookup hook for IP literals, so those are checked here.
+    checkLiteralHost(url, o);
+    const options: ClientOptions & { lookup: ReturnType<typeof guardedLookup> } = {
+      headers: { 'xi-api-key': o.apiKey },
+      lookup: guardedLookup({ allowPrivateNetwork: o.allowPrivateNetwork }),
+      handshakeTimeout: o.handshakeTimeoutMs ?? 10_000,
+      perMessageDeflate: false,
+    };
+    ws = new WebSocket(url, options);
+  } catch (err) {
+    failure = err as Error;
+    return { send() {}, finish: () => Promise.reject(failure), close() {} };
+  }
+  const queue: string[] = [];
+  const chunk = (pcm: Buffer, commit: boolean) => JSON.stringify({ message_type: 'input_audio_chunk', audio_base_64: pcm.toString('base64'), commit, sample_rate: RATE });
+  const write = (text: string) => { if (ws.readyState === WebSocket.OPEN) ws.send(text); else if (ws.readyState === WebSocket.CONNECTING) queue.push(text); };
+  ws.on('open', () => { for (const text of queue.splice(0)) ws.send(text); });
+  ws.on('unexpected-response', (_req, res) => {
+    let body = '';
+    res.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => {
+      let detail = body;
+      try { const j = JSON.parse(body) as { detail?: { message?: string } | string }; detail = typeof j.detail === 'string' ? j.detail : j.detail?.message ?? body; } catch { /* not JSON */ }
+      fail(`the speech provider refused the realtime transcription (${res.statusCode}): ${detail || 'no reason given'}`);
+    });
+  });
+  ws.on('message', (data: Buffer) => {
+    let m: { message_type?: string; text?: string; error?: string; message?: string };
+    try { m = JSON.parse(String(data)); } catch { return fail('the realtime transcription sent something that is not JSON'); }
+    if (m.message_type === 'committed_transcript') { words = m.text ?? ''; settle(); ws.close(); }
+    else if (m.message_type && /error|exceeded|limit|invalid|expired|unaccepted/.test(m.message_type)) fail(`the realtime transcription failed (${m.message_type}): ${m.error ?? m.message ?? 'no reason given'}`);
+  });
+  ws.on('error', (err) => fail(`the realtime transcription's connection failed: ${err.message}`));
+  ws.on('close', () => { if (words === null) fail('the realtime transcription closed before the words came back'); });
+  return {
+    send(pcm) { if (!failure) write(chunk(pcm, false)); },
+    finish(signal) {
+      return new Promise<string>((resolve, reject) => {
+        const onAbort = () => { reject(signal!.reason as Error); ws.terminate(); };
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        waiting.push({ resolve: (t) => { signal?.removeEventListener('abort', onAbort); resolve(t); }, reject: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); } });
+        // The commit rides on an empty chunk: everything sent so far is one segment.
+        write(chunk(Buffer.alloc(0), true));
+        settle();
+      });
+    },
+    close() { failure ??= new Error('the turn was dropped'); ws.terminate(); },
+  };
+}
