@@ -72,8 +72,10 @@ export class SpeechAdapter implements ProviderAdapter {
     const models: ModelInfo[] = list.map((m) => ({
       id: m.model_id, label: m.name || m.model_id, capabilities: { ...noCapabilities, tts: m.can_do_text_to_speech !== false },
     }));
-    // The models endpoint lists speech models only; the transcription model is fixed.
+    // The models endpoint lists speech models only; the transcription models are fixed: the batch one (a finished
+    // turn uploaded) and the realtime one (the turn streamed as it is spoken, speech-realtime-stt.ts).
     models.push({ id: SPEECH_DEFAULTS.sttModel, label: 'Scribe v1', capabilities: { ...noCapabilities, stt: true } });
+    models.push({ id: 'scribe_v2_realtime', label: 'Scribe v2 Realtime (streamed)', capabilities: { ...noCapabilities, stt: true } });
     // Speech-to-speech and other models this server cannot use are left out.
     return models.filter((m) => m.capabilities.tts || m.capabilities.stt);
   }

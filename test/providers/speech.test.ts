@@ -27,7 +27,7 @@ test('a working key verifies with xi-api-key and a wrong one is invalid apiKey',
 
 test('models list speech models and the transcription model, recommending the fast one', async () => {
   const models = await speech.listModels();
-  assert.equal(models.map((m) => m.id), ['eleven_multilingual_v2', 'eleven_flash_v2_5', 'scribe_v1']);
+  assert.equal(models.map((m) => m.id), ['eleven_multilingual_v2', 'eleven_flash_v2_5', 'scribe_v1', 'scribe_v2_realtime']);
   assert.ok(models[2].capabilities.stt);
   assert.is(speech.recommendedModel(models), 'eleven_flash_v2_5');
 });
