@@ -32,6 +32,8 @@ await build({
 // Browser bundles. voice.js is loaded by chat.js and chat.js by the loader: each is named by its content
 // (chat.<hash>.js, served with a one-year cache) and built after the file it loads, whose name it is given. The
 // loader (the URL pages embed) and plain-named copies keep stable names with a short cache.
+// The chat's optional parts (chat-voice, chat-speak, chat-camera: widget/src/parts/) are loaded by the loader beside
+// chat.js when a bot turns them on; they draw with chat.js's preact, handed in at mount (widget/src/chat/preact-bridge.ts).
 const esb = { bundle: true, minify: true, format: 'esm', target: ['es2020'], jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'warning' };
 const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
 const widgetDir = join(out, 'public/widget');
@@ -48,17 +50,21 @@ for (const f of existsSync(i18nDir) ? readdirSync(i18nDir).filter((n) => n.endsW
   i18n[f.slice(0, -5)] = name;
 }
 define.__I18N__ = JSON.stringify(i18n);
+const bridge = { name: 'preact-bridge', setup(b) { b.onResolve({ filter: /^preact\/(hooks|jsx-runtime)$/ }, () => ({ path: join(root, 'widget/src/chat/preact-bridge.ts') })); } };
+const parts = {};
 let bundles = 0;
-for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['face-photo', 'widget/src/face-photo.ts', '__FACE_PHOTO_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
+for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat-voice', 'widget/src/parts/voice.ts', '__CHAT_PARTS__'], ['chat-speak', 'widget/src/parts/speak.ts', '__CHAT_PARTS__'], ['chat-camera', 'widget/src/parts/camera.ts', '__CHAT_PARTS__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['face-photo', 'widget/src/face-photo.ts', '__FACE_PHOTO_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
   if (!existsSync(join(root, entry))) continue;
-  const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, write: false });
+  const part = key === '__CHAT_PARTS__';
+  const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, plugins: part ? [bridge] : [], write: false });
   const code = r.outputFiles[0].contents;
   mkdirSync(widgetDir, { recursive: true });
   writeFileSync(join(widgetDir, `${name}.js`), code);
   if (key) {
     const file = `${name}.${hashOf(code)}.js`;
     writeFileSync(join(widgetDir, file), code);
-    define[key] = JSON.stringify(file);
+    if (part) parts[name.slice(5)] = file;
+    define[key] = JSON.stringify(part ? parts : file);
   }
   bundles++;
 }
@@ -91,7 +97,7 @@ for (const file of walkAll(join(out, 'public'))) {
   const gz = gzipSync(data, { level: 9 });
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gz);
-  if (/widget\/(loader|chat|voice|face)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
+  if (/widget\/(loader|chat|chat-voice|chat-speak|chat-camera|voice|face)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
 }
 console.log(`built dist/ (${bundles} browser bundles)\n  ${sizes.join('\n  ')}`);
 

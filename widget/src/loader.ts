@@ -24,7 +24,7 @@ let launcher: HTMLElement | null = null;
 let teaser: HTMLElement | null = null;
 let chat: ChatHandle | null = null;
 let loading: Promise<ChatHandle | null> | null = null;
-let module: Promise<any> | null = null;
+const modules: Record<string, Promise<any>> = {};
 let opened = false;
 let wantOpen = false;
 let timer = 0;
@@ -133,7 +133,7 @@ async function boot(o: BootOptions = {}): Promise<void> {
     launcher.onclick = () => toggle();
     // A pointer over the launcher or keyboard focus on it: the visitor is about to open, so chat.js is fetched and
     // evaluated now (nothing is drawn or connected until the click). Pages where nobody reaches for it never load it.
-    launcher.onpointerenter = launcher.onfocus = () => void chatModule().catch(() => {});
+    launcher.onpointerenter = launcher.onfocus = () => void chatModules().catch(() => {});
     root.appendChild(launcher);
   }
   if (!target) scheduleTeaser(cfg, root);
@@ -199,23 +199,33 @@ function facePicture(c: Core): string {
 
 function hideTeaser() { teaser?.remove(); teaser = null; }
 
-/** Fetches and evaluates chat.js once (an ES module next to the loader), without drawing anything. */
-function chatModule(): Promise<any> {
-  // The build names chat.js by its content (chat.<hash>.js, cached for a year); this loader's own URL stays put.
-  // A loader cached from before a deploy may name a file that is gone: then the plain chat.js is loaded.
+/** Fetches and evaluates a bundle next to the loader (an ES module) once, without drawing anything. */
+function bundle(name: string, file = name + '.js'): Promise<any> {
+  // The build names bundles by their content (chat.<hash>.js, cached for a year); this loader's own URL stays put.
+  // A loader cached from before a deploy may name a file that is gone: then the plain name (chat.js) is loaded.
   const url = (f: string) => (script?.src ? new URL(f, script.src).href : `${core!.base}/static/widget/${f}`);
-  const file = typeof __CHAT_FILE__ == 'string' ? __CHAT_FILE__ : 'chat.js';
-  return module ??= import(/* @vite-ignore */ url(file)).catch(() => import(/* @vite-ignore */ url('chat.js'))).catch((err) => {
-    module = null;
+  return modules[name] ??= import(/* @vite-ignore */ url(file)).catch(() => import(/* @vite-ignore */ url(name + '.js'))).catch((err) => {
+    delete modules[name];
     throw err;
   });
 }
 
-/** Mounts the chat UI (loading chat.js first if needed). */
+/**
+ * chat.js and, fetched beside it (not after it), the optional parts this bot's config turns on: the voice UI,
+ * spoken replies, the camera. A part that cannot be loaded leaves the chat without it.
+ */
+function chatModules(): Promise<[any, Record<string, unknown>]> {
+  const c = core!.cfg, names = typeof __CHAT_PARTS__ == 'object' ? __CHAT_PARTS__ : {};
+  const on = { voice: c.voice?.enabled, speak: c.appearance.face?.textReplies == 'speak', camera: c.webcam?.enabled };
+  const parts = Object.entries(on).filter(([, v]) => v).map(([k]) => bundle(`chat-${k}`, names[k]).then((m) => [k, m], (err) => console.error(`ServiceChat: could not load chat-${k}`, err)));
+  return Promise.all([bundle('chat', typeof __CHAT_FILE__ == 'string' ? __CHAT_FILE__ : undefined), Promise.all(parts).then((ps) => Object.fromEntries(ps.filter(Boolean) as any))]);
+}
+
+/** Mounts the chat UI (loading chat.js and its parts first if needed). */
 function loadChat(): Promise<ChatHandle | null> {
   const c = core;
   if (!c) return Promise.resolve(null);
-  return loading ??= Promise.all([chatModule(), stringsReady]).then(([m]) => (core === c ? (chat = m.mount(c) as ChatHandle) : null)).catch((err) => {
+  return loading ??= Promise.all([chatModules(), stringsReady]).then(([[m, parts]]) => (core === c ? (chat = m.mount(c, parts) as ChatHandle) : null)).catch((err) => {
     console.error('ServiceChat: could not load the chat', err);
     loading = null;
     return null;

@@ -10,7 +10,8 @@ import type { T } from '../chat/strings.js';
 import type { Core } from '../types.js';
 import { Camera } from './capture.js';
 
-const ICON = <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 7h3l2-3h8l2 3h3v13H3z" /><circle cx="12" cy="13" r="4" /></svg>;
+// A function, not a constant: this file is in chat-camera.js, whose preact is handed in after it is evaluated.
+const ICON = () => <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M3 7h3l2-3h8l2 3h3v13H3z" /><circle cx="12" cy="13" r="4" /></svg>;
 const CSS = `.cam.on{color:var(--accent)}
 .camc a{color:inherit;font-size:13px;display:inline-block;margin:0 0 10px}
 .campv{position:relative;margin:0 14px 8px;display:flex;align-items:center;gap:10px;font-size:12px;color:var(--muted)}
@@ -77,7 +78,7 @@ export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean, open
 
   const button = (
     <button class={`ib cam${cam.status === 'on' ? ' on' : ''}`} aria-pressed={cam.status === 'on'} aria-label={t(cam.status === 'on' ? 'camera.stop' : 'camera.start')}
-      title={t(cam.status === 'on' ? 'camera.stop' : 'camera.start')} onClick={toggle}>{ICON}</button>
+      title={t(cam.status === 'on' ? 'camera.stop' : 'camera.start')} onClick={toggle}>{ICON()}</button>
   );
   let panel: preact.JSX.Element | null = null;
   if (cam.status === 'asking' || cam.status === 'starting') {

@@ -27,7 +27,7 @@ export const hasFace = (core: Core): boolean => !!core.cfg.face?.skin;
 
 const reduced = () => !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
-export function Face({ core, st, sp, v, cls }: { core: Core; st: State; sp: SpeakLink; v: VoiceLink; cls: string }) {
+export function Face({ core, st, sp, v, cls }: { core: Core; st: State; sp: SpeakLink | null; v: VoiceLink | null; cls: string }) {
   const el = useRef<HTMLDivElement>(null);
   const [face, setFace] = useState<FaceHandle | null>(null);
   const cfg = core.cfg;
@@ -46,14 +46,14 @@ export function Face({ core, st, sp, v, cls }: { core: Core; st: State; sp: Spea
     const onMq = () => handle?.setStill(reduced());
     mq?.addEventListener?.('change', onMq);
     const offs = [
-      sp.onLevel((l) => handle?.setLevel(l)),
-      v.onLevel((kind, l) => { if (kind === 'output') handle?.setLevel(l); }),
+      sp?.onLevel((l) => handle?.setLevel(l)),
+      v?.onLevel((kind, l) => { if (kind === 'output') handle?.setLevel(l); }),
     ];
-    return () => { gone = true; offs.forEach((off) => off()); mq?.removeEventListener?.('change', onMq); handle?.destroy(); };
+    return () => { gone = true; offs.forEach((off) => off?.()); mq?.removeEventListener?.('change', onMq); handle?.destroy(); };
   }, [core]);
   const textReplies = cfg.appearance.face?.textReplies ?? 'mime';
   const streaming = st.messages.some((m) => m.streaming && m.role === 'assistant' && m.modality !== 'voice');
-  const miming = streaming && textReplies !== 'still' && !sp.playing;
+  const miming = streaming && textReplies !== 'still' && !sp?.playing;
   useEffect(() => { face?.setMiming(miming); }, [face, miming]);
   useEffect(() => { if (face && st.mood) face.setMood(st.mood); }, [face, st.mood, st.moodAt]);
   useEffect(() => { face?.setOffline(!!cfg.offline); }, [face]);

@@ -4,12 +4,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Msg, State } from './session.js';
 import { STRINGS, type StringKey, type T } from './strings.js';
 import { Markdown } from './markdown.js';
-import { MIC_SMALL } from './voice-bar.js';
 
 // Icons are inline SVG: emoji depend on the visitor's fonts (and are missing on many Linux systems).
 const THUMB = <svg viewBox="0 0 24 24" width="14" height="14" fill="currentColor"><path d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3a1.5 1.5 0 0 0-.5-1L13.1 1 6.6 7.6A2 2 0 0 0 6 9v10a2 2 0 0 0 2 2h9a2 2 0 0 0 1.8-1.2l3-7.1.2-.7v-2z" /></svg>;
 const CLIP = <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2"><path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" /></svg>;
 
+/** The mark on a spoken message (the voice bar's microphone, small). */
+const MIC_SMALL = <svg viewBox="0 0 24 24" width="12" height="12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M12 3a3 3 0 0 1 3 3v6a3 3 0 0 1-6 0V6a3 3 0 0 1 3-3zM5 11a7 7 0 0 0 14 0M12 18v3" /></svg>;
 const SEND = <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor"><path d="M3 20.5l18-8.5L3 3.5 3 10l12 2-12 2z" /></svg>;
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });

@@ -173,13 +173,14 @@ export class SpeakLink implements SpeechSink {
   }
 }
 
-const SOUND_ON = <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M3 9v6h4l5 5V4L7 9H3zm13.5 3a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z" /></svg>;
-const SOUND_OFF = <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M3 9v6h4l5 5V4L7 9H3zm13.6 3 2.7-2.7-1.4-1.4-2.7 2.7-2.7-2.7-1.4 1.4 2.7 2.7-2.7 2.7 1.4 1.4 2.7-2.7 2.7 2.7 1.4-1.4z" /></svg>;
+// Functions, not constants: this file is in chat-speak.js, whose preact is handed in after it is evaluated.
+const SOUND_ON = () => <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M3 9v6h4l5 5V4L7 9H3zm13.5 3a4.5 4.5 0 0 0-2.5-4v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z" /></svg>;
+const SOUND_OFF = () => <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M3 9v6h4l5 5V4L7 9H3zm13.6 3 2.7-2.7-1.4-1.4-2.7 2.7-2.7-2.7-1.4 1.4 2.7 2.7-2.7 2.7 1.4 1.4 2.7-2.7 2.7 2.7 1.4-1.4z" /></svg>;
 
 /** The header's sound button: replies read aloud on or off (shown only when the bot speaks replies). */
 export function SoundButton({ sp, t }: { sp: SpeakLink; t: T }) {
   const [, redraw] = useState(0);
   useEffect(() => sp.subscribe(() => redraw((n) => n + 1)), [sp]);
   const label = t(sp.enabled ? 'speak.off' : 'speak.on');
-  return <button class={`ib sound${sp.playing ? ' playing' : ''}`} aria-pressed={sp.enabled} aria-label={label} title={label} onClick={() => sp.toggle()}>{sp.enabled ? SOUND_ON : SOUND_OFF}</button>;
+  return <button class={`ib sound${sp.playing ? ' playing' : ''}`} aria-pressed={sp.enabled} aria-label={label} title={label} onClick={() => sp.toggle()}>{sp.enabled ? SOUND_ON() : SOUND_OFF()}</button>;
 }

@@ -1,7 +1,6 @@
 /** The chat window's CSS, built from the appearance settings. It lives in the loader's shadow root. */
 import { FONTS, MOBILE_QUERY, textOn } from '../theme.js';
 import type { Appearance } from '../types.js';
-import { voiceCss } from './voice-styles.js';
 
 const LIGHT = '--bg:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--soft:#f3f4f6;--err:#b91c1c;--errbg:#fef2f2';
 const DARK = '--bg:#111827;--fg:#f9fafb;--muted:#9ca3af;--line:#374151;--soft:#1f2937;--err:#fca5a5;--errbg:#3b1d1d';
@@ -13,7 +12,8 @@ export function drawerSide(a: Appearance): 'left' | 'right' {
   return a.launcher.position.endsWith('left') ? 'left' : 'right';
 }
 
-export function chatCss(a: Appearance): string {
+/** extra: CSS of the optional parts loaded (the voice UI's). */
+export function chatCss(a: Appearance, extra = ''): string {
   const t = a.theme;
   const l = a.launcher;
   const [v, h] = l.position.split('-');
@@ -114,5 +114,5 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fl .sp{padding:0}
 .fl .st{background:var(--bg);border-radius:8px;padding:4px 8px;align-self:flex-start}
 .fl .st:empty{display:none}
-${voiceCss}`;
+${extra}`;
 }

@@ -8,11 +8,19 @@ import type { Session, State } from './session.js';
 import type { T } from './strings.js';
 import { downloadText, transcriptMarkdown } from './transcript.js';
 import { uploadImage, uploadProblem } from './uploads.js';
-import { MicButton, useVoice, VoiceBar } from './voice-bar.js';
 import type { VoiceLink } from './voice-link.js';
-import { SoundButton, speaksReplies, type SpeakLink } from './speak-link.js';
+import type { SpeakLink } from './speak-link.js';
 import { Face, FaceButton, hasFace, useFaceShown } from './face-view.js';
-import { useCamera } from '../camera/camera-ui.js';
+
+/**
+ * The optional parts the loader fetched for this bot (widget/src/parts/; null or absent: not on, or not loaded).
+ * Each is a bundle of its own, so only its types are imported here.
+ */
+export interface Parts {
+  voice?: typeof import('../parts/voice.js') | null;
+  speak?: typeof import('../parts/speak.js') | null;
+  camera?: typeof import('../parts/camera.js') | null;
+}
 
 function useSession(s: Session): State {
   const [st, setSt] = useState(s.state);
@@ -20,9 +28,11 @@ function useSession(s: Session): State {
   return st;
 }
 
-export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: VoiceLink; sp: SpeakLink; t: T; open: boolean }) {
+export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session; v: VoiceLink | null; sp: SpeakLink | null; parts: Parts; t: T; open: boolean }) {
   const st = useSession(s);
-  const voice = useVoice(v);
+  const V = v && parts.voice;
+  // Hooks from a part: whether a part is there stays the same for the life of the window.
+  const voice = V ? V.useVoice(v) : null;
   const cfg = core.cfg;
   const a = cfg.appearance;
   const [files, setFiles] = useState<Pending[]>([]);
@@ -67,7 +77,7 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
     return () => { html.style.overflow = before; };
   }, [open]);
 
-  const cam = useCamera(core, s, t, !!voice && voice.state !== 'ended', open);
+  const cam = parts.camera ? parts.camera.useCamera(core, s, t, !!voice && voice.state !== 'ended', open) : null;
   const send = (text: string): boolean => {
     if (text.length > cfg.maxMessageChars) return false;
     cam?.beforeSend();
@@ -110,9 +120,9 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
     {st.ended ? <div class="line">{t('ended')}</div> : null}
     {st.ended?.askCsat && st.feedback.csat ? <Csat t={t} rated={st.ended.rated} onRate={(value) => s.send({ t: 'csat', value })} /> : null}
   </>;
-  const canTalk = !!cfg.voice?.enabled && !(voice && voice.state !== 'ended');
-  const mic = canTalk ? <MicButton t={t} onStart={() => v.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
-  const bar = voice ? <VoiceBar v={v} s={voice} t={t} /> : null;
+  const canTalk = !!V && !(voice && voice.state !== 'ended');
+  const mic = V && canTalk ? <V.MicButton t={t} onStart={() => v!.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
+  const bar = V && voice ? <V.VoiceBar v={v!} s={voice} t={t} /> : null;
   const composer = (
     <Composer t={t} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
@@ -125,7 +135,8 @@ export function App({ core, s, v, sp, t, open }: { core: Core; s: Session; v: Vo
     </div>
   );
   const theme = a.theme.mode === 'auto' ? 'auto' : a.theme.mode === 'dark' ? 'dark' : '';
-  const sound = speaksReplies(core) ? <SoundButton sp={sp} t={t} /> : null;
+  const S = parts.speak;
+  const sound = S && sp ? <S.SoundButton sp={sp} t={t} /> : null;
   const close = layout === 'inline' ? null : <button class="ib close" aria-label={t('header.close')} title={t('header.close')} onClick={() => core.close()}>×</button>;
 
   if (layout === 'floating') {

@@ -9,11 +9,10 @@ import type { T } from './strings.js';
 import type { VoiceLink } from './voice-link.js';
 
 const icon = (d: string, size = 18) => <svg viewBox="0 0 24 24" width={size} height={size} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d={d} /></svg>;
-const MIC_PATH = 'M12 3a3 3 0 0 1 3 3v6a3 3 0 0 1-6 0V6a3 3 0 0 1 3-3zM5 11a7 7 0 0 0 14 0M12 18v3';
-export const MIC = icon(MIC_PATH);
-export const MIC_SMALL = icon(MIC_PATH, 12);
-const MIC_OFF = icon('M3 3l18 18M9 9v3a3 3 0 0 0 5 2.2M15 9.3V6a3 3 0 0 0-5.7-1.3M5 11a7 7 0 0 0 11.5 5.4M19 11a7 7 0 0 1-.6 2.8M12 18v3');
-const HANG_UP = <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 9c-3.2 0-6.2.9-8.6 2.6a1.6 1.6 0 0 0-.6 1.9l.8 2a1.3 1.3 0 0 0 1.6.7l3-1a1.3 1.3 0 0 0 .8-1.1l.2-1.6a10.3 10.3 0 0 1 5.6 0l.2 1.6a1.3 1.3 0 0 0 .8 1.1l3 1a1.3 1.3 0 0 0 1.6-.7l.8-2a1.6 1.6 0 0 0-.6-1.9A14.9 14.9 0 0 0 12 9z" /></svg>;
+// Functions, not constants: this file is in chat-voice.js, whose preact is handed in after it is evaluated.
+const MIC = () => icon('M12 3a3 3 0 0 1 3 3v6a3 3 0 0 1-6 0V6a3 3 0 0 1 3-3zM5 11a7 7 0 0 0 14 0M12 18v3');
+const MIC_OFF = () => icon('M3 3l18 18M9 9v3a3 3 0 0 0 5 2.2M15 9.3V6a3 3 0 0 0-5.7-1.3M5 11a7 7 0 0 0 11.5 5.4M19 11a7 7 0 0 1-.6 2.8M12 18v3');
+const HANG_UP = () => <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor" aria-hidden="true"><path d="M12 9c-3.2 0-6.2.9-8.6 2.6a1.6 1.6 0 0 0-.6 1.9l.8 2a1.3 1.3 0 0 0 1.6.7l3-1a1.3 1.3 0 0 0 .8-1.1l.2-1.6a10.3 10.3 0 0 1 5.6 0l.2 1.6a1.3 1.3 0 0 0 .8 1.1l3 1a1.3 1.3 0 0 0 1.6-.7l.8-2a1.6 1.6 0 0 0-.6-1.9A14.9 14.9 0 0 0 12 9z" /></svg>;
 
 export function useVoice(v: VoiceLink): VoiceSnapshot | null {
   const [view, setView] = useState(v.view);
@@ -23,8 +22,8 @@ export function useVoice(v: VoiceLink): VoiceSnapshot | null {
 
 export function MicButton({ t, onStart, solo }: { t: T; onStart(): void; solo?: boolean }) {
   return solo
-    ? <button class="btn mic solo" onClick={onStart}>{MIC}<span>{t('voice.start')}</span></button>
-    : <button class="ib mic" aria-label={t('voice.start')} title={t('voice.start')} onClick={onStart}>{MIC}</button>;
+    ? <button class="btn mic solo" onClick={onStart}>{MIC()}<span>{t('voice.start')}</span></button>
+    : <button class="ib mic" aria-label={t('voice.start')} title={t('voice.start')} onClick={onStart}>{MIC()}</button>;
 }
 
 /** What the bar says: the session's state, with what the visitor hears first. */
@@ -75,19 +74,19 @@ export function VoiceBar({ v, s, t }: { v: VoiceLink; s: VoiceSnapshot; t: T }) 
   return (
     <div class={`vb ${state}`} data-playing={s.playing} role="group" aria-label={t('voice.bar')} tabIndex={-1} onKeyDown={space(true)} onKeyUp={space(false)}>
       {/* In push-to-talk the talk button is the microphone; a second one beside it would confuse. */}
-      {live && ptt ? null : <span class="vi" aria-hidden="true">{s.muted && live ? MIC_OFF : MIC}</span>}
+      {live && ptt ? null : <span class="vi" aria-hidden="true">{s.muted && live ? MIC_OFF() : MIC()}</span>}
       <span class="vs" role="status" aria-live="polite">{t(`voice.state.${state}` as 'voice.state.listening')}</span>
       <span class="lv" ref={meter} aria-hidden="true">{WEIGHTS.map(() => <i />)}</span>
       {live && ptt ? (
         <button ref={first} class={`talk${s.talking ? ' on' : ''}`} aria-pressed={s.talking} aria-label={t('voice.talk')} title={t('voice.talk')}
           onPointerDown={hold(true)} onPointerUp={hold(false)} onPointerCancel={hold(false)}
-          onContextMenu={(e) => e.preventDefault()}>{MIC}</button>
+          onContextMenu={(e) => e.preventDefault()}>{MIC()}</button>
       ) : null}
       {live && !ptt ? (
         <button ref={first} class={`ib vm${s.muted ? ' on' : ''}`} aria-pressed={s.muted} aria-label={t('voice.mute')}
-          title={t(s.muted ? 'voice.unmute' : 'voice.mute')} onClick={() => v.mute(!s.muted)}>{s.muted ? MIC_OFF : MIC}</button>
+          title={t(s.muted ? 'voice.unmute' : 'voice.mute')} onClick={() => v.mute(!s.muted)}>{s.muted ? MIC_OFF() : MIC()}</button>
       ) : null}
-      {live ? <button class="ib ve" aria-label={t('voice.end')} title={t('voice.end')} onClick={() => v.stop()}>{HANG_UP}</button> : null}
+      {live ? <button class="ib ve" aria-label={t('voice.end')} title={t('voice.end')} onClick={() => v.stop()}>{HANG_UP()}</button> : null}
     </div>
   );
 }

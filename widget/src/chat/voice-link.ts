@@ -7,7 +7,7 @@
 import type { Core, VoiceEvent, VoiceStartOptions } from '../types.js';
 import type { VoiceClient, VoiceSnapshot } from '../voice.js';
 import type { Session, VoiceSink } from './session.js';
-import { STRINGS, type StringKey, type T } from './strings.js';
+import type { StringKey, T } from './strings.js';
 
 type VoiceModule = typeof import('../voice.js');
 export type LevelListener = (kind: 'input' | 'output', level: number) => void;
@@ -132,7 +132,9 @@ export class VoiceLink implements VoiceSink {
       const key = `voice.ended.${reason}`;
       // A session refused before it was live (the server says why: taken over, engine unreachable) keeps the server's words.
       const early = reason === 'refused' || (reason === 'engine_error' && (before?.state === 'starting' || before?.state === 'connecting'));
-      const text = early && s.message ? s.message : key in STRINGS ? this.t(key as StringKey) : s.message || this.t('voice.ended.engine_error');
+      // t() answers an unknown key with the key itself (strings.ts is in chat.js, not in this part).
+      const said = this.t(key as StringKey);
+      const text = early && s.message ? s.message : said !== key ? said : s.message || this.t('voice.ended.engine_error');
       this.session.addLine(CALM.has(reason) ? 'system_event' : 'error', text);
     }
     this.hideTimer = window.setTimeout(() => {
