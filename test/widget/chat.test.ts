@@ -27,6 +27,8 @@ test('the loader stays within its size budget and the chat UI is a separate bund
   assert.ok(w.sizes.loader.gzip <= 6 * 1024 && w.sizes.loader.bytes < 12 * 1024, `loader is ${w.sizes.loader.bytes} bytes minified, ${w.sizes.loader.gzip} gzipped`);
   assert.ok(w.sizes.chat.gzip <= 40 * 1024, `chat UI is ${w.sizes.chat.gzip} bytes gzipped`);
   assert.ok(w.sizes.chat.bytes > w.sizes.loader.bytes);
+  // Voice UI, spoken replies and the camera are parts of their own, fetched beside chat.js only for bots that use them.
+  for (const part of ['chat-voice', 'chat-speak', 'chat-camera'] as const) assert.ok(w.sizes[part].gzip <= 6 * 1024, `${part} is ${w.sizes[part].gzip} bytes gzipped`);
 });
 
 test('the launcher shows and the chat UI is loaded only on first open', async () => {
