@@ -7,6 +7,7 @@ import { webhooks } from '../events/webhooks/index.js';
 import { handoffs } from '../team/records.js';
 import { workspaceActors } from '../team/workspace.js';
 import type { ScaleNode } from './node.js';
+import { startGroupPresence } from './presence.js';
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
@@ -36,6 +37,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
       case 'webhooks': webhooks(app).dispatcher.invalidate(m.workspaceId, true); return;
     }
   });
+  startGroupPresence(app, node);
   // Durable timers: a handoff waiting for acceptance is armed by every process of the group (each process's
   // workspace actor re-arms waiting handoffs from the store), so its deadline fires even when the process that
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.

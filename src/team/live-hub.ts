@@ -61,17 +61,26 @@ export class LiveHub {
   private byWorkspace = new Map<string, Set<LiveConn>>();
   /** Frames not sent because a socket was over its buffer limit (or closing). */
   dropped = 0;
+  /** Scale-out: told when a workspace's open sockets change, to share who is online with the group. */
+  onChange: ((workspaceId: string) => void) | null = null;
 
   add(conn: LiveConn): void {
     let set = this.byWorkspace.get(conn.data.workspaceId);
     if (!set) { set = new Set(); this.byWorkspace.set(conn.data.workspaceId, set); }
     set.add(conn);
+    this.onChange?.(conn.data.workspaceId);
   }
 
   remove(conn: LiveConn): void {
     const set = this.byWorkspace.get(conn.data.workspaceId);
     if (!set?.delete(conn)) return;
     if (set.size === 0) this.byWorkspace.delete(conn.data.workspaceId);
+    this.onChange?.(conn.data.workspaceId);
+  }
+
+  /** Workspaces with an open socket here. */
+  workspaces(): Iterable<string> {
+    return this.byWorkspace.keys();
   }
 
   /** Open sockets per user of a workspace. */

@@ -1,0 +1,61 @@
+import type { AppContext } from '../app.js';
+import { liveHub } from '../team/live-hub.js';
+import type { ScaleNode } from './node.js';
+
+/** How long a process's word that a person has the panel open holds without being repeated. */
+const ENTRY_TTL_MS = 15_000;
+const REFRESH_MS = 5_000;
+const key = (workspaceId: string) => `sc:open:${workspaceId}`;
+
+/**
+ * Who has a live socket open in a workspace, over the whole group: each process writes its own people into a
+ * Redis sorted set per workspace (member "<process>|<user>", score = until when it holds), on every change and
+ * every few seconds; a dead process's entries lapse on their own. Readers add the other processes' entries to
+ * this process's own sockets (always current here).
+ */
+export function startGroupPresence(app: AppContext, node: ScaleNode): void {
+  const hub = liveHub(app);
+  const published = new Map<string, Set<string>>();
+  const publish = async (workspaceId: string) => {
+    if (!node.healthy) return;
+    const now = Date.now();
+    const users = new Set(hub.openUsers(workspaceId).keys());
+    const before = published.get(workspaceId) ?? new Set<string>();
+    const gone = [...before].filter((u) => !users.has(u)).map((u) => `${node.id}|${u}`);
+    const multi = node.cmd.multi();
+    if (users.size) multi.zadd(key(workspaceId), ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`]));
+    if (gone.length) multi.zrem(key(workspaceId), ...gone);
+    multi.zremrangebyscore(key(workspaceId), '-inf', now).pexpire(key(workspaceId), ENTRY_TTL_MS * 4);
+    node.roundTrips++;
+    await multi.exec();
+    if (users.size) published.set(workspaceId, users); else published.delete(workspaceId);
+  };
+  hub.onChange = (workspaceId) => { publish(workspaceId).catch(() => { /* the next refresh tries again */ }); };
+  const timer = setInterval(() => {
+    for (const ws of new Set([...hub.workspaces(), ...published.keys()])) publish(ws).catch(() => {});
+  }, REFRESH_MS);
+  timer.unref();
+  app.onClose(async () => {
+    clearInterval(timer);
+    hub.onChange = null;
+    for (const [ws, users] of published) await node.cmd.zrem(key(ws), ...[...users].map((u) => `${node.id}|${u}`)).catch(() => {});
+  });
+}
+
+/** Open live sockets per user of a workspace: this process's, plus (scale-out) the other processes' of the group. */
+export async function openUsersEverywhere(app: AppContext, workspaceId: string): Promise<Map<string, number>> {
+  const counts = liveHub(app).openUsers(workspaceId);
+  const node = app.scale;
+  if (!node?.healthy) return counts;
+  try {
+    node.roundTrips++;
+    const members = await node.cmd.zrangebyscore(key(workspaceId), Date.now(), '+inf');
+    for (const m of members) {
+      const at = m.lastIndexOf('|');
+      if (m.slice(0, at) === node.id) continue; // this process's own sockets are counted above, as they are now
+      const user = m.slice(at + 1);
+      counts.set(user, (counts.get(user) ?? 0) + 1);
+    }
+  } catch { /* Redis away: this process's sockets only */ }
+  return counts;
+}
