@@ -11,9 +11,9 @@ import { messageOf } from '../../ui.js';
 export function Preview({ botId, revision, dirty }: { botId: string; revision: number; dirty: boolean }) {
   const [token, setToken] = useState<{ token: string; expiresAt: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A token lasts 30 minutes; each save brings a new one (and a fresh preview conversation).
   useEffect(() => {
     let live = true;
-    // A token lasts 30 minutes: a fresh one with each saved revision keeps a long session working.
     api<{ token: string; expiresAt: number }>('POST', `/bots/${encodeURIComponent(botId)}/preview`)
       .then((t) => { if (live) { setToken(t); setError(null); } }, (e) => { if (live) setError(messageOf(e)); });
     return () => { live = false; };
