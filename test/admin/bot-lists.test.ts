@@ -1,6 +1,7 @@
 /**
  * The bot editor's lists of objects in headless Chromium: lead form fields and opening hours are added and saved,
- * a bad field key is refused by the API and shown at its row, and own interface wording is saved as a map.
+ * a bad field key is refused by the API and shown at its row, own interface wording is saved as a map, and each
+ * voice engine's settings pass axe.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -81,6 +82,16 @@ test('own wording for interface texts is saved as a map, and Discard puts the sa
   await box.fill('send = Go');
   await page.click('.save-bar button:has-text("Discard")');
   await page.waitForFunction(() => (document.getElementById('set-texts-strings') as HTMLTextAreaElement | null)?.value === 'send = Ask\nclose = Hide');
+});
+
+test('each voice engine shows its own settings, every one labelled and described', async () => {
+  await page.click('.groups a:has-text("Voice")');
+  for (const [mode, block] of [['cascade', 'Cascade engine'], ['hosted_agent', 'Hosted voice agent'], ['realtime', 'Realtime engine']]) {
+    await page.locator('[name="voice.mode"]').selectOption(mode);
+    await page.locator('.set-block h3', { hasText: block }).waitFor();
+    await expectAxeClean(page, `the ${mode} voice settings`, { exclude: ['iframe.preview-frame'] });
+  }
+  assert.is(await page.locator('.save-bar').count(), 0, 'back on the saved engine: nothing to save');
 });
 
 test('no page threw or broke the content security policy', () => {
