@@ -84,4 +84,23 @@ test('a loader cached from before a deploy, naming a part that is gone, loads it
   assert.equal(events, { state: 'ended', reason: 'load_failed' });
 });
 
+test('a loader from before the parts were split off (mount given no parts) gets them from chat.js itself', async () => {
+  const voiceBot = await w.createBot({ voice: { enabled: true, mode: 'realtime' } });
+  const page = await w.newPage();
+  // Today's loader, made to call mount() as the older one did: without the parts.
+  await page.route(/\/static\/widget\/loader\.js$/, async (r) => {
+    const res = await r.fetch();
+    const body = (await res.text()).replace(/\.mount\(([\w$]+),[\w$]+\)/, '.mount($1)');
+    await r.fulfill({ response: res, body });
+  });
+  const parts: string[] = [];
+  page.on('request', (r) => { if (PART.test(r.url())) parts.push(r.url().split('/').pop()!); });
+  await page.goto(w.page('/older-loader', w.embed(voiceBot)));
+  await page.click('button.l');
+  await page.locator('.w.panel:not([hidden]) .cp .mic').waitFor();
+  assert.ok(parts.includes('chat-voice.js'), `loaded ${parts.join(', ')}`);
+  await page.fill('.cp textarea', 'still types');
+  assert.is(await page.inputValue('.cp textarea'), 'still types');
+});
+
 test.run();

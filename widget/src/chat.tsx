@@ -15,15 +15,34 @@ import type { ChatHandle, Core } from './types.js';
 
 export type { Parts };
 
-export function mount(core: Core, loaded: Parts = {}): ChatHandle {
+export function mount(core: Core, given?: Parts): ChatHandle {
   const cfg = core.cfg;
-  for (const p of [loaded.voice, loaded.speak, loaded.camera]) p?.bind({ useState, useEffect, useRef, jsx, jsxs, Fragment });
-  // A part is used only while the config asks for it (a re-boot may bring another bot's config).
-  const parts: Parts = {
-    voice: cfg.voice?.enabled ? loaded.voice : null,
-    speak: loaded.speak?.speaksReplies(core) ? loaded.speak : null,
-    camera: cfg.webcam?.enabled ? loaded.camera : null,
+  // The parts this bot's config turns on (the loader decides the same way which to fetch).
+  const wanted = { voice: cfg.voice?.enabled, speak: cfg.appearance.face?.textReplies === 'speak', camera: cfg.webcam?.enabled };
+  const parts: Parts = {};
+  let gone = false;
+  const use = (loaded: Parts) => {
+    for (const [k, on] of Object.entries(wanted) as Array<[keyof Parts, boolean]>) if (on && loaded[k]) {
+      loaded[k]!.bind({ useState, useEffect, useRef, jsx, jsxs, Fragment });
+      parts[k] = loaded[k] as any;
+    }
   };
+  use(given ?? {});
+  // A loader from before the parts were split off (cached before a deploy) gives none: they are loaded here, by
+  // their plain names, and the window is drawn again with them.
+  if (!given) {
+    void Promise.all(Object.entries(wanted).filter(([, on]) => on).map(([k]) => import(/* @vite-ignore */ new URL(`chat-${k}.js`, import.meta.url).href).then((m) => [k, m], () => [k, null])))
+      .then((ps) => {
+        if (gone) return;
+        use(Object.fromEntries(ps));
+        unlink(false);
+        style.textContent = chatCss(cfg.appearance, parts.voice?.voiceCss);
+        [voice, speak] = links();
+        // Drawn from scratch: the parts bring hooks of their own.
+        render(null, box);
+        draw();
+      });
+  }
   const style = document.createElement('style');
   style.textContent = chatCss(cfg.appearance, parts.voice?.voiceCss);
   const box = document.createElement('div');
@@ -43,7 +62,7 @@ export function mount(core: Core, loaded: Parts = {}): ChatHandle {
   box.addEventListener('keydown', gesture, true);
   let open = cfg.appearance.layout === 'inline';
   const draw = () => render(<App core={core} s={session} v={voice} sp={speak} parts={parts} t={t} open={open} />, box);
-  const unlink = () => { voice?.destroy(); speak?.destroy(); session.destroy(); };
+  const unlink = (all = true) => { voice?.destroy(); speak?.destroy(); if (all) session.destroy(); };
   draw();
   return {
     setOpen(v) { open = v; draw(); },
@@ -59,6 +78,6 @@ export function mount(core: Core, loaded: Parts = {}): ChatHandle {
     // Without the voice part: voice is off for this bot, or its bundle could not be loaded.
     startVoice(opts) { if (voice) voice.start(opts); else core.emit('voice', { state: 'ended', reason: cfg.voice?.enabled ? 'load_failed' : 'disabled' }); },
     stopVoice() { voice?.stop(); },
-    destroy() { unlink(); render(null, box); box.remove(); style.remove(); },
+    destroy() { gone = true; unlink(); render(null, box); box.remove(); style.remove(); },
   };
 }
