@@ -6,6 +6,7 @@ import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { RateLimiter, SignInThrottle } from './rate-limit.js';
+import { GroupSignInThrottle } from '../scale/sign-in.js';
 import {
   normalizeEmail, SETUP_LOCK_ID, setupLocks, users, workspaces, type UserRecord, type WorkspaceRecord,
 } from './records.js';
@@ -13,6 +14,7 @@ import { defaultSettings } from './settings.js';
 
 /** Failed sign-in attempts (see SignInThrottle). */
 const signInThrottle = perApp((app) => new SignInThrottle(app.clock));
+const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(app.scale!, app));
 /** Wrong current passwords when changing a password, per person (they are signed in: no one else can lock them out). */
 const passwordChecks = perApp((app) => new RateLimiter(app.clock, 10, 15 * 60 * 1000));
 
@@ -51,18 +53,20 @@ export async function setupWorkspace(
  */
 export async function signIn(app: AppContext, emailInput: string, password: string, ip: string): Promise<UserRecord> {
   const email = normalizeEmail(emailInput);
-  const throttle = signInThrottle(app);
   const address = ip || 'unknown';
-  const waitMs = throttle.waitMs(email, address);
+  // Scale-out: counted across the group (src/scale/sign-in.ts); alone, or while Redis is away, here.
+  const group = app.scale?.healthy ? groupSignInThrottle(app) : null;
+  const throttle = signInThrottle(app);
+  const waitMs = group ? await group.waitMs(email, address) : throttle.waitMs(email, address);
   if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many failed sign-ins from your address; try again after the number of seconds in Retry-After');
-  throttle.attempt(email, address);
+  const attempt = group ? await group.attempt(email, address) : (throttle.attempt(email, address), '');
   const user = await users(app).findOne({ email }, { crossWorkspace: true });
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (!user || !ok) {
     app.log.info({ ip }, 'failed sign-in attempt');
     throw unauthorized('wrong e-mail or password');
   }
-  throttle.succeeded(email, address);
+  if (group) await group.succeeded(email, address, attempt); else throttle.succeeded(email, address);
   return user;
 }
 

@@ -21,6 +21,7 @@ interface ScaleRedis extends Redis {
   leaseRelease(key: string, value: string): Promise<number>;
   leaseRenew(n: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   slidingHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
+  slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
   claimRenew(key: string, holder: string, ttl: number): Promise<number>;
   claimRelease(key: string, holder: string): Promise<number>;
 }

@@ -53,6 +53,17 @@ export const LIMIT_SCRIPTS = {
    * Sliding-window log in a sorted set: ARGV now, window, limit, a unique member. Returns 0 and records the
    * hit when under the limit, else the milliseconds until the oldest counted hit leaves the window.
    */
+  /** ARGV now, window, limit: {milliseconds until allowed (0: now), hits in the window} after dropping old hits. */
+  slidingWait: {
+    numberOfKeys: 1,
+    lua: `
+local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win)
+local n = redis.call('ZCARD', KEYS[1])
+if n < limit then return {0, n} end
+local oldest = redis.call('ZRANGE', KEYS[1], n - limit, n - limit, 'WITHSCORES')
+return {math.max(1, tonumber(oldest[2]) + win - now), n}`,
+  },
   slidingHit: {
     numberOfKeys: 1,
     lua: `

@@ -139,6 +139,15 @@ test('webhooks of events stored by every process are delivered once each', async
   assert.is(new Set(seen).size, 6, 'no event delivered twice');
 });
 
+test('failed sign-ins are counted across the processes', async () => {
+  // 10 failures of one address on one account in 15 minutes: each process alone would allow 10 more.
+  const statuses: number[] = [];
+  for (let n = 0; n < 11; n++) statuses.push((await w(n % 3).request('POST', '/api/v1/auth/login', { body: { email: owner.email, password: 'wrong password 123' } })).status);
+  assert.equal(statuses, [...Array(10).fill(401), 429]);
+  const right = await w(1).request('POST', '/api/v1/auth/login', { body: { email: owner.email, password: owner.password } });
+  assert.is(right.status, 429, 'even the right password waits: the address is over the limit on this account');
+});
+
 test('the widget connection limit per address is counted across the processes', async () => {
   // 30 a minute per address: one process alone would take 30 on each of the three.
   let accepted = 0;
