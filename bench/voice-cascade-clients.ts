@@ -24,6 +24,8 @@ export const recorder = {
   server: [] as number[],
   direct: [] as number[],
   stages: { stt: [] as number[], brain: [] as number[], tts: [] as number[] },
+  /** Ticks (frames, direct turns) skipped because this process was late. */
+  skipped: 0,
   problems: new Map<string, number>(),
 };
 export function problem(text: string): void { recorder.problems.set(text, (recorder.problems.get(text) ?? 0) + 1); }
@@ -62,7 +64,17 @@ class Ticker {
   stop(): void { if (this.timer) clearTimeout(this.timer); this.timer = null; }
   private run(): void {
     this.tick(this.first + this.k++);
-    this.timer = setTimeout(() => this.run(), Math.max(0, this.t0 + this.k * this.periodMs - performance.now()));
+    const now = performance.now();
+    // More than two periods late (this process was starved): the missed ticks are skipped, not sent in a burst (a
+    // microphone does not send the past, and the server refuses more than 100 frames a second).
+    const late = now - (this.t0 + this.k * this.periodMs);
+    if (late > 2 * this.periodMs) {
+      const skip = Math.floor(late / this.periodMs);
+      this.k += skip;
+      problem(`client: ticks skipped, this process was more than ${2 * this.periodMs} ms late (ticks)`);
+      recorder.skipped += skip;
+    }
+    this.timer = setTimeout(() => this.run(), Math.max(0, this.t0 + this.k * this.periodMs - now));
   }
 }
 

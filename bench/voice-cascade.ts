@@ -25,6 +25,7 @@ import { startChild } from './child.js';
 import { CascadeDirect, CascadeWidget, cycleFrames, IN_RATE, recorder } from './voice-cascade-clients.js';
 import { spread, type Spread } from './voice-wire.js';
 import { openAll } from './voice-clients.js';
+import { loopDelay } from './loop-delay.js';
 import { silentPcm, spokenPcm } from '../test/helpers/spoken.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -102,8 +103,14 @@ try {
   await window('server', false);
   await Promise.all([fake.call('measureStart'), server.call('phaseStart')]);
   await server.call('phasePause');
+  const clientLoop = loopDelay();
+  clientLoop.start();
+  const clientCpu = process.cpuUsage();
+  const clientT0 = performance.now();
   for (let w = 0; w < WINDOWS; w++) { await window('direct', true); await window('server', true); }
   const [f, s] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop')]);
+  const clientUsed = process.cpuUsage(clientCpu);
+  const client = { loop: clientLoop.stop(), cpuPct: ((clientUsed.user + clientUsed.system) / 1000 / (performance.now() - clientT0)) * 100 };
   // Memory with the sessions live and listening.
   for (const w of widgets) w.mic.start();
   await sleep(2000);
@@ -125,7 +132,7 @@ try {
   const sessionSeconds = s.cpuPct / 100;
   console.log(`server, its windows: event-loop delay (worst window) p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % of a core (main thread ${s.mainCpuPct.toFixed(0)} %, VAD worker and model threads ${s.lateCpuPct.toFixed(0)} %); GC pauses ${s.gcCount}, longest ${ms(s.gcMax)} ms`);
   console.log(`CPU per session: ${(sessionSeconds * 1000 / N).toFixed(2)} ms a second in all, of which the VAD's threads ${((s.lateCpuPct / 100) * 1000 / N).toFixed(2)} ms (the main thread's share includes relaying, the turn detector's gate and the provider calls)`);
-  console.log(`fakes: loop p99 ${ms(f.loop.p99)} ms, CPU ${f.cpuPct.toFixed(0)} % over all windows`);
+  console.log(`fakes: loop p99 ${ms(f.loop.p99)} ms, CPU ${f.cpuPct.toFixed(0)} %; clients: loop p99 ${ms(client.loop.p99)} ms, max ${ms(client.loop.max)} ms, CPU ${client.cpuPct.toFixed(0)} %, ${recorder.skipped} ticks skipped (over all windows)`);
   const per = (k: keyof Mem) => kb((withVoice[k] - noVoice[k]) / N);
   console.log(`memory per session (KB, after a full GC; N listening sessions - the same sockets and conversations before voice): heapUsed ${per('heapUsed')}, external ${per('external')} (arrayBuffers ${per('arrayBuffers')}), RSS ${per('rss')}`);
   console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
