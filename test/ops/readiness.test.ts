@@ -67,7 +67,7 @@ test('a lost store makes the server not ready, naming the store', async () => {
 });
 
 test('scaled out, losing the coordination server makes the process not ready until it is back', async () => {
-  const redis = await startRedis();
+  let redis = await startRedis();
   const s = await startTestServer({ env: { REDIS_URL: redis.url } });
   try {
     const ok = await s.request('GET', '/readyz');
@@ -78,8 +78,12 @@ test('scaled out, losing the coordination server makes the process not ready unt
     for (let i = 0; i < 50 && res.status === 200; i++) { await new Promise((r) => setTimeout(r, 100)); res = await s.request('GET', '/readyz'); }
     assert.is(res.status, 503);
     assert.match(res.body.checks.coordination.problem, /REDIS_URL/);
+    redis = await startRedis(redis.port);
+    for (let i = 0; i < 100 && res.status === 503; i++) { await new Promise((r) => setTimeout(r, 100)); res = await s.request('GET', '/readyz'); }
+    assert.is(res.status, 200, 'ready again once Redis is back');
   } finally {
     await s.stop().catch(() => {});
+    await redis.stop();
   }
 });
 
