@@ -109,6 +109,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fc[data-mood=offline]{filter:grayscale(.8) opacity(.72)}
 .line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
 .fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
+.vk{display:inline-flex;vertical-align:-1px;margin-right:5px;opacity:.75}.cap.error{color:var(--err)}
 .cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);max-height:40%;overflow-y:auto;white-space:pre-wrap}
 .fl .cp{border:0;border-radius:var(--r);box-shadow:0 6px 24px rgba(0,0,0,.18)}
 .fl .sp{padding:0}

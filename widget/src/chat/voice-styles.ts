@@ -1,4 +1,4 @@
-/** The voice bar, microphone button and spoken-message mark; part of the chat window's CSS (styles.ts). */
+/** The voice bar and microphone button: chat-voice.js hands it to the chat window's CSS (styles.ts). */
 export const voiceCss = `
 .vb{display:flex;align-items:center;gap:10px;margin:0 10px 8px;padding:7px 7px 7px 8px;border:1px solid var(--line);border-radius:calc(var(--r) / 2 + 14px);background:var(--soft);min-height:50px}
 .vb:focus{outline:none}
@@ -17,9 +17,7 @@ export const voiceCss = `
 .vb .ve{background:#dc2626;color:#fff}.vb .ve:hover{background:#b91c1c}
 .talk{flex:none;width:44px;height:44px;border-radius:50%;border:0;cursor:pointer;display:flex;align-items:center;justify-content:center;background:var(--accent);color:var(--on);touch-action:none;user-select:none;-webkit-user-select:none;-webkit-touch-callout:none}
 .talk.on{box-shadow:0 0 0 4px var(--bg),0 0 0 7px var(--accent)}
-.vk{display:inline-flex;vertical-align:-1px;margin-right:5px;opacity:.75}
 .btn.mic.solo{align-self:center;display:flex;align-items:center;gap:8px;border-radius:999px;padding:10px 18px;box-shadow:0 6px 24px rgba(0,0,0,.18)}
-.cap.error{color:var(--err)}
 .fl .vb{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
 @keyframes vp{0%,100%{opacity:1}50%{opacity:.45}}
 .vb.connecting .vi{animation:vp 1.2s ease-in-out infinite}
