@@ -18,6 +18,8 @@ export class ChatHub {
   private leadForms = new Set<string>();
   /** Scale-out: sends this process's frames to the group, whose widgets may have the conversation open too. */
   relay: ((conversationId: string, t: string, text: string) => void) | null = null;
+  /** Scale-out: told when this process's first socket of a conversation opens (true) or its last closes (false). */
+  onWatch: ((conversationId: string, open: boolean) => void) | null = null;
   /** Called when the last socket of a conversation closes, or the first one opens. */
   onPresence: (conversationId: string, open: boolean) => void = () => {};
 
@@ -26,7 +28,7 @@ export class ChatHub {
     if (!set) { set = new Set(); this.byConversation.set(conversationId, set); }
     const first = set.size === 0;
     set.add(sink);
-    if (first) this.onPresence(conversationId, true);
+    if (first) { this.onWatch?.(conversationId, true); this.onPresence(conversationId, true); }
   }
 
   leave(conversationId: string, sink: FrameSink): void {
@@ -35,6 +37,7 @@ export class ChatHub {
     if (set.size === 0) {
       this.byConversation.delete(conversationId);
       this.leadForms.delete(conversationId);
+      this.onWatch?.(conversationId, false);
       this.onPresence(conversationId, false);
     }
   }

@@ -11,6 +11,7 @@ import { startGroupPresence } from './presence.js';
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
+const REMOTE_LIVE_TTL_MS = 2000;
 
 type Invalidation =
   | { k: 'token'; hash: string }
@@ -23,12 +24,41 @@ type Invalidation =
  * Durable follow-ups (webhooks, analytics, handoff closing) stay with the process that stored the event.
  */
 export function joinGroup(app: AppContext, node: ScaleNode): void {
-  app.events.setRelay((event, volatile) => node.broadcast('ev', { e: event, v: volatile }));
+  // Stored events always go to the group; streamed ones (deltas, typing) only to workspaces with a live socket
+  // on another process (group presence, looked up at most every 2 s per workspace).
+  const remoteLive = new Map<string, { has: boolean; at: number }>();
+  const othersWatch = (workspaceId: string): boolean => {
+    const seen = remoteLive.get(workspaceId);
+    if (!seen || Date.now() - seen.at > REMOTE_LIVE_TTL_MS) {
+      remoteLive.set(workspaceId, { has: seen?.has ?? true, at: Date.now() });
+      node.cmd.zrangebyscore(`sc:open:${workspaceId}`, Date.now(), '+inf').then(
+        (members) => remoteLive.set(workspaceId, { has: members.some((m) => !m.startsWith(`${node.id}|`)), at: Date.now() }),
+        () => {},
+      );
+    }
+    return remoteLive.get(workspaceId)!.has;
+  };
+  app.events.setRelay((event, volatile) => { if (!volatile || othersWatch(event.workspaceId)) node.broadcast('ev', { e: event, v: volatile }); });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
 
+  // Widget frames go to the group only for conversations a widget has open on another process (told by
+  // "watch" messages when a process's first socket of a conversation opens and its last closes), or that no
+  // widget has open here.
   const hub = chatHub(app);
-  hub.relay = (conversationId, t, text) => node.broadcast('hub', { c: conversationId, t, x: text });
-  node.on('hub', (m: { c: string; t: string; x: string }) => { hub.deliver(m.c, m.t, m.x); });
+  const watchedElsewhere = new Map<string, Set<string>>();
+  hub.onWatch = (conversationId, open) => node.broadcast('hub', { w: conversationId, open, n: node.id });
+  hub.relay = (conversationId, t, text) => {
+    if (watchedElsewhere.get(conversationId)?.size || hub.openCount(conversationId) === 0) node.broadcast('hub', { c: conversationId, t, x: text });
+  };
+  node.on('hub', (m: { c: string; t: string; x: string } | { w: string; open: boolean; n: string }) => {
+    if ('w' in m) {
+      const set = watchedElsewhere.get(m.w) ?? new Set<string>();
+      if (m.open) set.add(m.n); else set.delete(m.n);
+      if (set.size) watchedElsewhere.set(m.w, set); else watchedElsewhere.delete(m.w);
+      return;
+    }
+    hub.deliver(m.c, m.t, m.x);
+  });
 
   node.on('inv', (m: Invalidation) => {
     switch (m.k) {
@@ -43,7 +73,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
   const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
-  app.onClose(() => { clearInterval(wake); app.events.setRelay(null); hub.relay = null; });
+  app.onClose(() => { clearInterval(wake); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */
