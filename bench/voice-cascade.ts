@@ -101,14 +101,14 @@ try {
   // Warm-up (not recorded): both paths once.
   await window('direct', false);
   await window('server', false);
-  await Promise.all([fake.call('measureStart'), server.call('phaseStart')]);
+  await Promise.all([fake.call('measureStart'), server.call('phaseStart'), server.call('vad reset')]);
   await server.call('phasePause');
   const clientLoop = loopDelay();
   clientLoop.start();
   const clientCpu = process.cpuUsage();
   const clientT0 = performance.now();
   for (let w = 0; w < WINDOWS; w++) { await window('direct', true); await window('server', true); }
-  const [f, s] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop')]);
+  const [f, s, vad] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop'), server.call<{ frames: number; batches: number; waitMs: number; waitMaxMs: number }>('vad')]);
   const clientUsed = process.cpuUsage(clientCpu);
   const client = { loop: clientLoop.stop(), cpuPct: ((clientUsed.user + clientUsed.system) / 1000 / (performance.now() - clientT0)) * 100 };
   // Memory with the sessions live and listening.
@@ -131,6 +131,7 @@ try {
   console.log(`direct stages p50 / p99 ms: speech to text ${stage(recorder.stages.stt)}, brain to first sentence ${stage(recorder.stages.brain)}, speech to first audio ${stage(recorder.stages.tts)}`);
   const sessionSeconds = s.cpuPct / 100;
   console.log(`server, its windows: event-loop delay (worst window) p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % of a core (main thread ${s.mainCpuPct.toFixed(0)} %, VAD worker and model threads ${s.lateCpuPct.toFixed(0)} %); GC pauses ${s.gcCount}, longest ${ms(s.gcMax)} ms`);
+  console.log(`VAD: ${vad.frames} frames judged by the model in ${vad.batches} batches (${(vad.frames / Math.max(1, vad.batches)).toFixed(1)} a batch); a frame waited ${ms(vad.waitMs / Math.max(1, vad.frames))} ms on average for its answer, ${ms(vad.waitMaxMs)} ms at most (quiet frames skip the model)`);
   console.log(`CPU per session: ${(sessionSeconds * 1000 / N).toFixed(2)} ms a second in all, of which the VAD's threads ${((s.lateCpuPct / 100) * 1000 / N).toFixed(2)} ms (the main thread's share includes relaying, the turn detector's gate and the provider calls)`);
   console.log(`fakes: loop p99 ${ms(f.loop.p99)} ms, CPU ${f.cpuPct.toFixed(0)} %; clients: loop p99 ${ms(client.loop.p99)} ms, max ${ms(client.loop.max)} ms, CPU ${client.cpuPct.toFixed(0)} %, ${recorder.skipped} ticks skipped (over all windows)`);
   const per = (k: keyof Mem) => kb((withVoice[k] - noVoice[k]) / N);

@@ -9,6 +9,7 @@
  *   live                     voice sessions live
  *   probe <n> <url>          opens n bare engine sockets (ws, the engine's options) to the fake: their own cost
  *   probeClose               closes them
+ *   vad [reset]              the cascade VAD's frames, batches and answer wait (total and longest, ms)
  *   markThreads              notes the threads alive now; CPU of threads started later (the cascade VAD's worker
  *                            and its model's threads) is reported apart as lateCpuPct
  *   sampleStart [all] / sampleStop <file>   a sampling heap profile of what is allocated between them and still
@@ -26,6 +27,7 @@ import { voiceSessions } from '../actors/voice/index.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
+import { SileroVad } from '../src/providers/cascade/silero.js';
 import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
 import { API_KEY, MODEL } from './voice-wire.js';
@@ -141,7 +143,13 @@ process.on('message', async (m: { cmd: string }) => {
     loop.start(); gc.on = true; cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (cmd === 'mem') process.send!(memory());
-  else if (cmd === 'markThreads') { early = new Set(readdirSync('/proc/self/task')); process.send!({ ok: true }); }
+  else if (cmd === 'vad') {
+    // Cascade: frames the VAD judged and how long they waited for it; `vad reset` starts the count again.
+    const { stats } = await SileroVad.shared();
+    const out = { ...stats };
+    if (args[0] === 'reset') Object.assign(stats, { frames: 0, batches: 0, waitMs: 0, waitMaxMs: 0 });
+    process.send!(out);
+  } else if (cmd === 'markThreads') { early = new Set(readdirSync('/proc/self/task')); process.send!({ ok: true }); }
   else if (cmd === 'live') process.send!({ live: voiceSessions(app).live });
   else if (cmd === 'probe') { await probe(Number(args[0]), args[1]); process.send!({ ok: true }); }
   else if (cmd === 'probeClose') {

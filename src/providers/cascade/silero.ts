@@ -88,7 +88,7 @@ export class SileroVad {
   private readonly answers = new Map<number, (a: VadAnswer) => void>();
   private seq = 0;
   /** Frames and batches run, for the figures in bench/ and the docs. */
-  readonly stats = { frames: 0, batches: 0 };
+  readonly stats = { frames: 0, batches: 0, waitMs: 0, waitMaxMs: 0 };
 
   private constructor(thread: Promise<Worker>) {
     this.thread = thread;
@@ -127,8 +127,16 @@ export class SileroVad {
 
   /** The probability that `frame` (FRAME_SAMPLES floats in -1..1) is speech, with `stream`'s state carried on. */
   probability(stream: VadStream, frame: Float32Array): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ stream, frame, resolve, reject });
+    const asked = performance.now();
+    // How long frames wait for their answer (queue, batch, thread): what turn detection adds on a busy server.
+    const answered = (p: number) => {
+      const ms = performance.now() - asked;
+      this.stats.waitMs += ms;
+      if (ms > this.stats.waitMaxMs) this.stats.waitMaxMs = ms;
+      return p;
+    };
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ stream, frame, resolve: (p: number) => resolve(answered(p)), reject });
       // Started after the current I/O callbacks, so frames of sessions that arrived together run as one batch.
       if (!this.running) { this.running = true; setImmediate(() => void this.drain()); }
     });
