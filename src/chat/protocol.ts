@@ -65,7 +65,11 @@ export type ServerFrame =
       /** The rendered welcome message and suggested prompts (shown until the visitor sends a message). */
       welcome: { message: string; suggestedPrompts: string[] };
       feedback: { thumbs: boolean; csat: boolean };
+      /** The bot is outside its opening hours with behavior.hours.scope bot (the face sleeps); `offline` frames follow changes. */
+      offline: boolean;
     }
+  /** The bot's opening hours (scope bot) opened or closed while the widget is open. */
+  | { t: 'offline'; offline: boolean }
   | { t: 'conversation'; conversationId: string | null }
   | { t: 'message'; conversationId: string; message: WidgetMessage; clientId?: string }
   | { t: 'delta'; conversationId: string; messageId: string; responseId: string; delta: string }

@@ -2,6 +2,7 @@ import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import type { SocketConn } from '../http/types.js';
 import { loadBotForChat } from './bot-source.js';
+import { offlineWatch } from './offline-watch.js';
 import { encodeFrame } from './protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
@@ -55,6 +56,7 @@ class PublishedBotWatch {
       }
       conn.data.chat = chat;
     }
+    offlineWatch(this.app).recheck(botId);
   }
 }
 

@@ -19,6 +19,7 @@ import { submitLeadForm } from '../leads/capture.js';
 import { leadFormFrame } from '../leads/form.js';
 import { voiceSessions } from '../../actors/voice/index.js';
 import { publishedBotWatch } from './published-watch.js';
+import { offlineWatch } from './offline-watch.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 import { setSpeak, speakClosed } from './spoken-replies.js';
 import { cameraClosed, handleCameraFrame, handleCameraState, linkCamera, takePendingFrame, type CameraFrame } from './camera-socket.js';
@@ -46,6 +47,8 @@ export interface WidgetSocketData {
   pageTools: PageToolSpec[] | null;
   /** The camera as this socket reported it (camera-socket.ts); absent until a camera frame. */
   camera?: SocketCamera;
+  /** What the widget was last told of behavior.hours.scope bot (offline-watch.ts). */
+  offline?: boolean;
 }
 
 /** The widget chat socket: checks at connect (upgrade), then frames in, frames out (docs/widget-protocol.md). */
@@ -58,6 +61,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
   const send = (conn: SocketConn<WidgetSocketData>, f: ServerFrame) => conn.send(encodeFrame(f));
   const voice = voiceSessions(app);
   const published = publishedBotWatch(app);
+  const hours = offlineWatch(app);
 
   return {
     path: WIDGET_CHAT_PATH,
@@ -97,6 +101,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         conversationId: d.conversationId, history: d.history,
         welcome: { message: renderField('welcome.message', config.welcome.message, ctx), suggestedPrompts: config.welcome.suggestedPrompts },
         feedback: { thumbs: config.behavior.feedback.thumbs, csat: config.behavior.feedback.csat },
+        offline: hours.add(conn),
       });
       // Sent once: an idle socket keeps neither the history nor the token (the widget stores the token).
       d.history = NO_HISTORY;
@@ -133,6 +138,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     },
     close(conn) {
       published.remove(conn);
+      hours.remove(conn);
       voice.socketClosed(conn);
       speakClosed(app, conn);
       cameraClosed(app, conn);

@@ -52,3 +52,26 @@ export function isOpen(hours: Hours, ms: number): boolean {
     return (p.day === now.day && now.minutes >= open) || (p.day === yesterday && now.minutes < close);
   });
 }
+
+/**
+ * The next instant after `ms` at which isOpen changes, or null when it never does within eight days (always open,
+ * never open). Hours change only on a minute that is some period's open or close, or midnight (holidays), so only
+ * those minutes are tried, each placed in the zone (corrected once for a daylight-saving jump in between).
+ */
+export function nextHoursChange(hours: Hours, ms: number): number | null {
+  if (!hours.enabled) return null;
+  const open = isOpen(hours, ms);
+  const marks = new Set([0, ...hours.weekly.flatMap((p) => [toMinutes(p.open), toMinutes(p.close)])]);
+  const start = ms - (ms % 60_000);
+  const nowMin = localTime(start, hours.timezone).minutes;
+  const candidates: Array<{ d: number; m: number }> = [];
+  for (let k = 0; k <= 8; k++) for (const m of marks) { const d = m - nowMin + k * 1440; if (d > 0) candidates.push({ d, m }); }
+  candidates.sort((a, b) => a.d - b.d);
+  for (const { d, m } of candidates) {
+    let at = start + d * 60_000;
+    const off = (((m - localTime(at, hours.timezone).minutes) % 1440) + 2160) % 1440 - 720;
+    at += off * 60_000;
+    if (at > ms && isOpen(hours, at) !== open) return at;
+  }
+  return null;
+}
