@@ -33,6 +33,8 @@ export const AREAS: Area[] = [
   { path: 'team', text: 'Team', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/team.js').then((m) => m.default) },
   { path: 'tokens', text: 'API tokens', minRole: 'admin', group: 'Workspace', load: () => import('./pages/tokens.js').then((m) => m.default) },
   { path: 'settings', text: 'Settings', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/settings.js').then((m) => m.default) },
+  { path: 'privacy', text: 'Data requests', minRole: 'admin', group: 'Workspace', load: () => import('./pages/privacy.js').then((m) => m.default) },
+  { path: 'account', text: 'Your account', minRole: 'viewer', group: 'Workspace', load: () => import('./pages/account.js').then((m) => m.default) },
   { path: 'audit', text: 'Audit log', minRole: 'admin', group: 'Workspace', load: () => import('./pages/audit.js').then((m) => m.default) },
 ];
 

@@ -1,12 +1,13 @@
 /**
  * #/settings: the workspace's settings (GET/PATCH /settings): name, default language and time zone for new bots
  * and analytics days, how long conversations are kept, and which e-mail domains invitations may go to.
- * Admins change them; everyone else reads them.
+ * Admins change them; everyone else reads them. The owner can also delete the workspace (delete-workspace.tsx).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useSession } from '../session.js';
 import { Form, Loading, OtherErrors, PageHeader, SelectField, TextField, toast, useAction, useLoad } from '../ui.js';
+import { DeleteWorkspace } from './delete-workspace.js';
 import './workspace.css';
 
 interface Settings { name: string; defaultLanguage: string; timezone: string; conversationRetentionDays: number | null; allowedEmailDomains: string[] }
@@ -23,6 +24,7 @@ export default function SettingsPage() {
     <section>
       <PageHeader title="Workspace settings" description={canEdit ? 'What applies across the workspace. Changes apply at once.' : 'What applies across the workspace. Only admins can change these.'} />
       {!loaded.data ? <Loading error={loaded.error} /> : <SettingsForm initial={loaded.data} canEdit={canEdit} onSaved={loaded.setData} />}
+      <DeleteWorkspace />
     </section>
   );
 }

@@ -15,7 +15,8 @@ const publish = () => listeners.forEach((f) => f(items));
 /** Shows a short note in the corner for a few seconds ("Saved", "Key replaced"). Errors stay until closed. */
 export function toast(text: string, kind: ToastKind = 'ok'): void {
   const id = nextId++;
-  items = [...items, { id, text, kind }].slice(-4);
+  // Two at most, newest on top: older notes go, so a burst of actions never covers the page on a phone.
+  items = [{ id, text, kind }, ...items].slice(0, 2);
   publish();
   if (kind !== 'error') setTimeout(() => dismiss(id), 5000);
 }

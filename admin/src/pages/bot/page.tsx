@@ -5,9 +5,9 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiFailure } from '../../api.js';
-import { go } from '../../router.js';
+import { go, holdRoute } from '../../router.js';
 import { useSession } from '../../session.js';
-import { fieldErrors, Loading, toast, useLoad, when } from '../../ui.js';
+import { confirmDialog, fieldErrors, Loading, toast, useLoad, when } from '../../ui.js';
 import { BotActions, Rename } from './actions.js';
 import { ConflictBox, type Conflict } from './conflict.js';
 import { EditorContext, fieldId, type Connection, type Editor } from './editor.js';
@@ -61,8 +61,12 @@ export function BotPage({ rest }: { rest: string[] }) {
     if (!pending.length) return;
     const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); e.returnValue = ''; };
     addEventListener('beforeunload', warn);
-    return () => removeEventListener('beforeunload', warn);
-  }, [pending.length > 0]);
+    // Moving inside this bot (groups, tabs) keeps the edits; another area or bot asks first.
+    const release = holdRoute((next) => (next[0] === 'bots' && next[1] === id) || confirmDialog({
+      title: 'Leave without saving?', message: 'Your unsaved changes to this bot will be lost.', confirmText: 'Leave', cancelText: 'Stay', danger: true,
+    }));
+    return () => { removeEventListener('beforeunload', warn); release(); };
+  }, [pending.length > 0, id]);
 
   // The schema is waited for (it decides each control), unless its load failed: then the values' types decide.
   if (!bot || !draft || (!schema.data && !schema.error)) return <section class="bot"><p><a href="#/bots">← Bots</a></p><Loading error={loaded.error} /></section>;

@@ -1,0 +1,81 @@
+/**
+ * #/privacy: data requests from visitors (GET /visitors, GET /visitors/{id}/export, DELETE /visitors/{id}): find a
+ * visitor by e-mail or by the id your own system gave them, download everything stored about them, or erase them
+ * with their conversations, images and leads. Admins only (the privacy:write scope acts as admin).
+ */
+import { useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import {
+  confirmDialog, EmptyState, ErrorText, Form, OtherErrors, PageHeader, RelativeTime, SelectField, TextField, toast, useAction,
+} from '../ui.js';
+import './workspace.css';
+
+interface Visitor { id: string; userId: string | null; name: string | null; email: string | null; createdAt: number; lastSeenAt: number }
+interface Erased { conversations: number; messages: number; leads: number; attachments: number }
+
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+export default function PrivacyPage() {
+  const [by, setBy] = useState<'email' | 'userId'>('email');
+  const [value, setValue] = useState('');
+  const [found, setFound] = useState<Visitor[] | null>(null);
+  const search = useAction();
+  const act = useAction();
+  const find = () => search.run(async () => {
+    setFound(null);
+    setFound((await api<{ items: Visitor[] }>('GET', `/visitors${query({ [by]: value.trim() })}`)).items);
+  });
+  const erase = async (v: Visitor) => {
+    const who = v.email || v.name || v.userId || 'this visitor';
+    if (!(await confirmDialog({
+      title: `Erase ${who}?`, danger: true, confirmText: 'Erase for good',
+      message: 'Their conversations, images, leads and feedback are deleted now and cannot be brought back. Download their data first if they asked for a copy.',
+    }))) return;
+    await act.run(async () => {
+      const r = await api<Erased>('DELETE', `/visitors/${encodeURIComponent(v.id)}`);
+      setFound((list) => list?.filter((x) => x.id !== v.id) ?? null);
+      toast(`Erased ${who}: ${count(r.conversations, 'conversation')}, ${count(r.messages, 'message')}, ${count(r.leads, 'lead')}, ${count(r.attachments, 'image')}.`);
+    });
+  };
+  return (
+    <section>
+      <PageHeader title="Data requests" description="When a visitor asks what you store about them, or asks you to delete it: find them here, then download or erase." />
+      <Form onSubmit={find} name="find-visitor" class="card settings-form">
+        <SelectField label="Find by" name="by" value={by} onChange={(v) => { setBy(v as 'email' | 'userId'); search.clear(); }}
+          options={[['email', 'E-mail address'], ['userId', 'Your user id (from identity verification)']]} />
+        <TextField label={by === 'email' ? 'E-mail address' : 'User id'} name={by} value={value} required errors={search.fields}
+          type={by === 'email' ? 'email' : 'text'} onInput={(v) => { setValue(v); if (search.error) search.clear(); }}
+          hint={by === 'email' ? 'The address the visitor gave in a chat or a lead form.' : 'The id your site passed to the widget for a signed-in customer.'} />
+        <OtherErrors errors={search.fields} shown={[by]} />
+        {search.error && !Object.keys(search.fields).length && <p class="error" role="alert">{search.error}</p>}
+        <button type="submit" disabled={search.busy}>{search.busy ? 'Searching…' : 'Find visitor'}</button>
+      </Form>
+      <ErrorText error={act.error} />
+      {found && (found.length === 0 ? (
+        <EmptyState title="No visitor found" icon="?">
+          Nobody with that {by === 'email' ? 'e-mail address' : 'user id'} is stored: there is nothing to export or erase. Check the spelling, or try the other way to find them.
+        </EmptyState>
+      ) : (
+        <div class="table-wrap">
+          <table class="list visitors stack">
+            <thead><tr><th>Visitor</th><th>User id</th><th>First seen</th><th>Last seen</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {found.map((v) => (
+                <tr key={v.id} data-id={v.id}>
+                  <td data-label="Visitor">{v.name ?? <span class="muted">No name</span>}<br /><small class="muted">{v.email ?? 'no e-mail'}</small></td>
+                  <td data-label="User id">{v.userId ?? '—'}</td>
+                  <td data-label="First seen"><RelativeTime ms={v.createdAt} /></td>
+                  <td data-label="Last seen"><RelativeTime ms={v.lastSeenAt} /></td>
+                  <td><div class="row">
+                    <a class="button secondary small" href={`/api/v1/visitors/${encodeURIComponent(v.id)}/export`} download={`visitor-${v.id}.json`}>Download data</a>
+                    <button type="button" class="danger small" disabled={act.busy} onClick={() => erase(v)}>Erase</button>
+                  </div></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * What the coverage audit added to the panel (docs/admin.md, API coverage): your own account (password change that
+ * signs out your other browsers), data requests (find a visitor, download their data, erase them), deleting the
+ * workspace; and two pieces of polish: at most two toasts, newest on top, and the bot editor asking before a link
+ * inside the panel drops unsaved edits.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { identityHash } from '../../src/chat/identity.js';
+import { startTeamWorld, type TeamWorld } from '../team/helpers.js';
+import { expectAxeClean, screenshots } from './axe.js';
+import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
+
+const SHOTS = '/tmp/shots/admin-more';
+let w: TeamWorld;
+let b: AdminBrowser;
+let page: Page;
+let visitorId = '';
+
+const go = async (hash: string) => { await page.evaluate((h) => { location.hash = h; }, hash); };
+const api = (method: string, path: string, headers: Record<string, string>, body?: unknown) => w.server.request(method, `/api/v1${path}`, { body, headers });
+
+test.before(async () => {
+  w = await startTeamWorld({ security: { identity: { mode: 'optional' } } });
+  const secret = (await api('POST', `/bots/${w.botId}/identity-secret`, w.owner.headers)).body.secret;
+  const visitor = await w.widget({ userId: 'cust-7', userHash: identityHash(secret, 'cust-7'), email: 'erin@example.com', name: 'Erin' } as never);
+  await visitor.frame('ready');
+  visitor.send({ t: 'message', text: 'Where is my order?' });
+  await visitor.frame('message', (f) => f.message.role === 'assistant');
+  await visitor.close();
+  b = await startAdminBrowser(w.server);
+  page = await b.open('privacy');
+  await signIn(page, w.owner.email);
+});
+test.after(async () => { await b?.close(); await w?.stop(); });
+
+test('data requests: nobody found says so; a visitor is found, their data downloads, and erasing asks first', async () => {
+  await page.locator('h1', { hasText: 'Data requests' }).waitFor();
+  await page.fill('input[name="email"]', 'nobody@example.com');
+  await page.click('form[name="find-visitor"] button[type="submit"]');
+  await page.locator('.empty-state', { hasText: 'No visitor found' }).waitFor();
+
+  await page.fill('input[name="email"]', 'ERIN@example.com');
+  await page.click('form[name="find-visitor"] button[type="submit"]');
+  const row = page.locator('table.visitors tbody tr', { hasText: 'Erin' });
+  await row.waitFor();
+  visitorId = (await row.getAttribute('data-id'))!;
+  assert.match(await row.textContent() ?? '', 'cust-7');
+  await expectAxeClean(page, 'data requests');
+  await screenshots(page, SHOTS, 'privacy-found');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a', { hasText: 'Download data' }).click()]);
+  const data = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+  assert.is(data.visitor.email, 'erin@example.com');
+  assert.equal(data.conversations[0].messages.map((m: { text: string }) => m.text)[0], 'Where is my order?');
+
+  await row.locator('button', { hasText: 'Erase' }).click();
+  const dialog = page.locator('dialog', { hasText: 'Erase erin@example.com?' });
+  await dialog.waitFor();
+  await expectAxeClean(page, 'the erase confirmation');
+  await dialog.locator('button', { hasText: 'Cancel' }).click();
+  assert.is((await api('GET', '/visitors?userId=cust-7', w.owner.headers)).body.items.length, 1, 'cancel erases nothing');
+
+  await row.locator('button', { hasText: 'Erase' }).click();
+  await page.click('dialog button:has-text("Erase for good")');
+  await page.locator('.toast', { hasText: 'Erased erin@example.com: 1 conversation' }).waitFor();
+  await row.waitFor({ state: 'detached' });
+  assert.is((await api('GET', '/visitors?userId=cust-7', w.owner.headers)).body.items.length, 0);
+  assert.is((await api('GET', `/visitors/${visitorId}/export`, w.owner.headers)).status, 404);
+});
+
+test('your account: a wrong current password is shown at its field; a change signs out your other browsers only', async () => {
+  const agentPage = await b.open('account');
+  await signIn(agentPage, w.agent.email);
+  await agentPage.locator('h1', { hasText: 'Your account' }).waitFor();
+  assert.match(await agentPage.locator('.facts').textContent() ?? '', 'Alex Agent');
+  // An agent has no data requests and no workspace deletion.
+  assert.is(await agentPage.locator('nav a', { hasText: 'Data requests' }).count(), 0);
+  await expectAxeClean(agentPage, 'your account');
+  await screenshots(agentPage, SHOTS, 'account');
+
+  const form = agentPage.locator('form[name="password"]');
+  await form.locator('input[name="currentPassword"]').fill('not my password');
+  await form.locator('input[name="newPassword"]').fill('a brand new secret');
+  await form.locator('input[name="again"]').fill('a brand new secret');
+  await form.locator('button[type="submit"]').click();
+  const fieldError = await form.locator('.field.has-error').first().textContent();
+  assert.match(fieldError ?? '', /Current password.*not your current password/);
+  await expectAxeClean(agentPage, 'your account with an error');
+
+  await form.locator('input[name="currentPassword"]').fill(w.agent.password);
+  await form.locator('input[name="again"]').fill('a brand new secreT');
+  await form.locator('button[type="submit"]').click();
+  await form.locator('.field.has-error', { hasText: 'The two new passwords differ' }).waitFor();
+
+  await form.locator('input[name="again"]').fill('a brand new secret');
+  await form.locator('button[type="submit"]').click();
+  await agentPage.locator('.toast', { hasText: 'Password changed' }).waitFor();
+  assert.is((await api('GET', '/me', w.agent.headers)).status, 401, 'the test\'s own session (another browser) was signed out');
+  await agentPage.reload();
+  await agentPage.locator('h1', { hasText: 'Your account' }).waitFor();
+  const login = await w.server.request('POST', '/api/v1/auth/login', { body: { email: w.agent.email, password: 'a brand new secret' } });
+  assert.is(login.status, 200);
+  await agentPage.close();
+});
+
+test('toasts: two at most, the newest on top', async () => {
+  await go('#/settings');
+  const save = page.locator('form[name="settings"] button[type="submit"]');
+  await save.click();
+  await page.locator('.toast').first().waitFor();
+  await save.click();
+  await page.waitForFunction(() => document.querySelectorAll('.toast').length === 2);
+  await save.click();
+  await page.locator('.toast').first().waitFor();
+  await go('#/account');
+  const form = page.locator('form[name="password"]');
+  await form.locator('input[name="currentPassword"]').fill(w.owner.password);
+  await form.locator('input[name="newPassword"]').fill(w.owner.password);
+  await form.locator('input[name="again"]').fill(w.owner.password);
+  await form.locator('button[type="submit"]').click();
+  await page.locator('.toast', { hasText: 'Password changed' }).waitFor();
+  const texts = await page.locator('.toast').allTextContents();
+  assert.is(texts.length, 2, texts.join(' | '));
+  assert.match(texts[0], 'Password changed');
+  assert.match(texts[1], 'Settings saved');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/toasts-390.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('the bot editor asks before a link inside the panel drops unsaved edits; moving between its groups does not', async () => {
+  await go(`#/bots/${w.botId}/settings/identity`);
+  const name = page.locator('[name="identity.agentName"]');
+  await name.fill('Maya');
+  await page.locator('.save-bar').waitFor();
+  await go(`#/bots/${w.botId}/settings/brain`);
+  await page.locator('[name="brain.maxOutputTokens"]').waitFor();
+  assert.is(await page.locator('dialog').count(), 0, 'no question inside the bot');
+
+  await page.click('nav a:has-text("Leads")');
+  const dialog = page.locator('dialog', { hasText: 'Leave without saving?' });
+  await dialog.waitFor();
+  await expectAxeClean(page, 'the leave question');
+  await screenshots(page, SHOTS, 'leave-question');
+  assert.match(page.url(), `#/bots/${w.botId}/settings/brain`, 'the address stays while it asks');
+  await dialog.locator('button', { hasText: 'Stay' }).click();
+  await page.locator('.save-bar', { hasText: '1 unsaved change' }).waitFor();
+  assert.is(await page.locator('h1', { hasText: 'Leads' }).count(), 0);
+
+  await page.click('nav a:has-text("Leads")');
+  await page.click('dialog button:has-text("Leave")');
+  await page.locator('h1', { hasText: 'Leads' }).waitFor();
+  assert.match(page.url(), '#/leads');
+  // Nothing unsaved any more: links go at once.
+  await page.click('nav a:has-text("Inbox")');
+  await page.waitForFunction(() => location.hash === '#/inbox');
+  assert.is(await page.locator('dialog').count(), 0);
+});
+
+test('deleting the workspace: only after typing its name; the panel then starts from setup', async () => {
+  await go('#/settings');
+  await page.click('button:has-text("Delete workspace…")');
+  const dialog = page.locator('dialog', { hasText: 'This cannot be undone' });
+  await dialog.waitFor();
+  await expectAxeClean(page, 'the delete-workspace dialog');
+  await screenshots(page, SHOTS, 'delete-workspace');
+  const confirm = dialog.locator('button[type="submit"]');
+  assert.ok(await confirm.isDisabled(), 'disabled until the name is typed');
+  // (the owner's API session ended with the password change above: the name is read from the panel)
+  const ws = (await page.locator('nav .brand').first().textContent())!;
+  await dialog.locator('input[name="confirmName"]').fill(`${ws} nope`);
+  assert.ok(await confirm.isDisabled());
+  await dialog.locator('input[name="confirmName"]').fill(ws);
+  await confirm.click();
+  await page.locator('form[name="setup"]').waitFor();
+  assert.is((await api('GET', '/setup', {})).body.needsSetup, true);
+  assert.equal(b.errors.filter((e) => !/401|Unauthorized/.test(e)), []);
+});
+
+test.run();
