@@ -82,6 +82,8 @@ function scrub(): null {
 
 let batch: StoreReply[] = [];
 let open = false;
+/** The open transaction holds the write lock (BEGIN IMMEDIATE). */
+let writing = false;
 
 /**
  * Ends the open transaction and answers its requests. If SQLite rolled the transaction back by itself (disk
@@ -128,9 +130,14 @@ port.on('message', (req: StoreRequest) => {
   const write = req.op !== 'call' || !READS.has(req.method);
   let reply: StoreReply;
   try {
-    // IMMEDIATE: the transaction holds the write lock from its start, so a write by the main thread's file
-    // connection in between cannot leave it on a stale snapshot (SQLITE_BUSY without waiting).
-    if (!open) { db.exec('BEGIN IMMEDIATE'); open = true; setImmediate(commit); }
+    // A write in a batch begun by reads: those are answered first, and the write starts its own transaction.
+    if (open && write && !writing) commit();
+    // IMMEDIATE for writes: the transaction holds the write lock from its start, so a write by another
+    // connection in between (the file metadata connection, or another process of a scale-out group sharing
+    // the file) cannot leave it on a stale snapshot (SQLITE_BUSY without waiting). Reads alone begin a
+    // deferred transaction: in WAL mode they never wait for a writer, so the processes of a group only queue
+    // for the write lock when they write.
+    if (!open) { db.exec(write ? 'BEGIN IMMEDIATE' : 'BEGIN'); open = true; writing = write; setImmediate(commit); }
     reply = { id: req.id, ok: true, write, value: run(req) };
   } catch (err) { reply = { id: req.id, ok: false, write, error: wireError(err) }; }
   batch.push(reply);
