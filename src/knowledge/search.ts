@@ -70,6 +70,11 @@ const PER_DOCUMENT = 1;
 // keeps BM25 candidate lists short and coverage honest.
 const STOP = new Set(('a an and are as at be but by can do does for from how i if in into is it its me my of on or our so that the their then there these they this to was we what when where which who why will with you your ' +
   'should would could about any all also have has had not no yes get use using want need tell please ' +
+  // Words of asking and of manner that say nothing about the topic.
+  'am been being did doing done d ll m re s t ve don doesn isn im id ive ' +
+  'welche welcher welches welchem welchen wenn dass ob auch noch nur schon sehr mehr um über unter durch ohne gegen mein meine meinen dein deine sein seine ihre man mich mir dich dir uns euch ' +
+  'à l d qu quel quelle quels quelles en y sa son ses leur leurs notre votre nos vos sans très plus moi toi lui se ne avoir être fait faire ' +
+  'cuál cual cuáles cuales debe deben sin entre muy más este esta estos estas ese esa hay tengo tiene me te le les nos yo tu tú hacer ' +
   'der die das den dem des ein eine einen einem einer und oder ist sind wie was wer wo wann warum ich du sie er es wir ihr mit von zu zum zur im auf aus bei für nicht kann können muss ' +
   'le la les un une des du de et ou est sont comment quoi qui où quand pourquoi je tu il elle nous vous ils avec pour par dans sur au aux ce cette ces mon ma mes pas peut ' +
   'el los las una unos unas del y o es son cómo como qué que quién dónde cuándo por para con en al lo mi mis su sus se puedo puede').split(' '));
