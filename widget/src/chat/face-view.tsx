@@ -56,7 +56,7 @@ export function Face({ core, st, sp, v, cls }: { core: Core; st: State; sp: Spea
   const miming = streaming && textReplies !== 'still' && !sp?.playing;
   useEffect(() => { face?.setMiming(miming); }, [face, miming]);
   useEffect(() => { if (face && st.mood) face.setMood(st.mood); }, [face, st.mood, st.moodAt]);
-  useEffect(() => { face?.setOffline(!!cfg.offline); }, [face]);
+  useEffect(() => { face?.setOffline(!!cfg.offline); }, [face, cfg.offline]);
   return <div class={`fc ${cls}`} ref={el} aria-hidden="true" />;
 }
 

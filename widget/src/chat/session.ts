@@ -54,6 +54,8 @@ export interface State {
   /** The face's mood from the latest face frame, and when it came (the same mood twice is still news). */
   mood: string | null;
   moodAt: number;
+  /** Outside opening hours (behavior.hours.scope bot), from the ready frame and offline frames; mirrored in core.cfg.offline. */
+  offline: boolean;
 }
 
 const PING_MS = 50_000;
@@ -84,6 +86,7 @@ export class Session {
     this.state = {
       conn: 'connecting', conversationId: null, messages: [], welcome: cfg.welcome, feedback: cfg.behavior.feedback,
       agent: null, typing: null, ended: null, leadForm: null, confirm: null, visitorToken: this.storedToken(), mood: null, moodAt: 0,
+      offline: !!cfg.offline,
     };
     this.connect();
   }
@@ -208,8 +211,10 @@ export class Session {
         this.attempts = 0;
         const kept = s.messages.filter((m) => m.pending);
         const history: Msg[] = (f.history ?? []).map(toMsg);
+        // The view and the face read cfg.offline (the page-load config); the socket keeps it current.
+        if (typeof f.offline == 'boolean') this.core.cfg.offline = f.offline;
         this.set({
-          conn: 'open', visitorToken: f.visitorToken, conversationId: f.conversationId, welcome: f.welcome, feedback: f.feedback,
+          offline: !!this.core.cfg.offline, conn: 'open', visitorToken: f.visitorToken, conversationId: f.conversationId, welcome: f.welcome, feedback: f.feedback,
           messages: history.length || !s.conversationId || s.conversationId !== f.conversationId ? [...history, ...kept] : s.messages,
         });
         clearInterval(this.pingTimer);
@@ -245,6 +250,7 @@ export class Session {
       case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
       case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
+      case 'offline': this.core.cfg.offline = !!f.offline; this.set({ offline: !!f.offline }); return;
       case 'face': this.set({ mood: String(f.mood), moodAt: Date.now() }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
       case 'typing': this.set({ typing: f.active ? f.authorName || '' : null }); return;
