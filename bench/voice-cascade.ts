@@ -101,14 +101,17 @@ try {
   // Warm-up (not recorded): both paths once.
   await window('direct', false);
   await window('server', false);
-  await Promise.all([fake.call('measureStart'), server.call('phaseStart'), server.call('vad reset')]);
+  // One call at a time to each child: an answer is matched to the call that is waiting (bench/child.ts).
+  await server.call('vad reset');
+  await Promise.all([fake.call('measureStart'), server.call('phaseStart')]);
   await server.call('phasePause');
   const clientLoop = loopDelay();
   clientLoop.start();
   const clientCpu = process.cpuUsage();
   const clientT0 = performance.now();
   for (let w = 0; w < WINDOWS; w++) { await window('direct', true); await window('server', true); }
-  const [f, s, vad] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop'), server.call<{ frames: number; batches: number; waitMs: number; waitMaxMs: number }>('vad')]);
+  const [f, s] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop')]);
+  const vad = await server.call<{ frames: number; batches: number; waitMs: number; waitMaxMs: number }>('vad');
   const clientUsed = process.cpuUsage(clientCpu);
   const client = { loop: clientLoop.stop(), cpuPct: ((clientUsed.user + clientUsed.system) / 1000 / (performance.now() - clientT0)) * 100 };
   // Memory with the sessions live and listening.

@@ -166,7 +166,8 @@ process.on('message', async (m: { cmd: string }) => {
     writeFileSync(args[0], JSON.stringify(profile));
     process.send!({ ok: true });
   } else if (cmd === 'quit') {
-    void server.close().finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
+    // The VAD's thread is stopped first: onnxruntime aborts the process if its thread is torn down mid-run by exit.
+    void server.close().then(() => SileroVad.shutdown()).finally(() => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
   }
 });
 process.stdout.write(`${JSON.stringify({ port: server.port, botId: 'bot_bench' })}\n`);
