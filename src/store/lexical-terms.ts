@@ -57,7 +57,10 @@ export function correctionPrefixes(word: string): string[] {
 
 /**
  * The correction for a word absent from the index among vocabulary words (stemmed tokens with their
- * document counts): the most frequent one within edit distance 1 (words of 4-6 letters) or 2 (longer).
+ * document counts): the most frequent one within edit distance 1 (words of 5-6 letters) or 2 (longer). A
+ * word of 4 letters (after its ending is cut) is corrected only by a swap of neighbours ("pnig" -> "ping"):
+ * one letter more, less or changed turns most short words into another real word ("cost" -> "const",
+ * "render" -> "read", German "lange" -> "land"), and the false match makes a question look answered.
  */
 export function bestCorrection(word: string, vocabulary: Iterable<{ term: string; doc: number }>): { term: string; df: number } | null {
   const key = norm(word);
@@ -66,7 +69,9 @@ export function bestCorrection(word: string, vocabulary: Iterable<{ term: string
   let best: { term: string; df: number; d: number } | null = null;
   for (const v of vocabulary) {
     if (v.term.length < 3) continue;
-    const d = editDistance(key, norm(v.term), max);
+    const t = norm(v.term);
+    if (key.length === 4 && (t.length !== 4 || [...key].sort().join('') !== [...t].sort().join(''))) continue;
+    const d = editDistance(key, t, max);
     if (d <= max && (!best || d < best.d || (d === best.d && v.doc > best.df))) best = { term: v.term, df: v.doc, d };
   }
   return best && { term: best.term, df: best.df };
