@@ -80,7 +80,7 @@ export function estimateVoiceCostUsd(model: string, u: VoiceUsage): number {
  */
 const SPEECH_TABLE: Array<[model: string, unit: 'audio_minute' | 'million_chars', usd: number]> = [
   ['whisper-1', 'audio_minute', 0.006], ['gpt-4o-transcribe', 'audio_minute', 0.006], ['gpt-4o-mini-transcribe', 'audio_minute', 0.003],
-  ['scribe_v1', 'audio_minute', 0.0067], ['scribe_v2', 'audio_minute', 0.0067],
+  ['scribe_v1', 'audio_minute', 0.0067], ['scribe_v2', 'audio_minute', 0.0067], ['scribe_v2_realtime', 'audio_minute', 0.0065],
   ['tts-1', 'million_chars', 15], ['tts-1-hd', 'million_chars', 30], ['gpt-4o-mini-tts', 'audio_minute', 0.015],
   ['eleven_flash_v2_5', 'million_chars', 50], ['eleven_turbo_v2_5', 'million_chars', 50], ['eleven_flash_v2', 'million_chars', 50],
   ['eleven_turbo_v2', 'million_chars', 50], ['eleven_multilingual_v2', 'million_chars', 100], ['eleven_v3', 'million_chars', 100],
