@@ -14,6 +14,8 @@ import { API_KEY, APPEND_PREFIX, FRAME_BYTES, FRAME_MS, MODEL, toneFrame, wallNo
 
 /** What the clients measure: downstream latencies (engine -> client) by path while `on`, and what went wrong. */
 export const recorder = { on: false, down: { direct: [] as number[], server: [] as number[] }, problems: new Map<string, number>() };
+/** Audio frames through the server (all of them, recorded or not): the denominator of bytes allocated per frame. */
+export const relayed = { up: 0, down: 0 };
 
 function problem(text: string): void {
   recorder.problems.set(text, (recorder.problems.get(text) ?? 0) + 1);
@@ -53,10 +55,11 @@ export class Widget {
 
   private constructor(readonly ws: WebSocket) {
     this.frame[0] = 0x01;
-    this.mic = new Mic(() => { this.frame.writeDoubleLE(wallNow(), 1); ws.send(this.frame); });
+    this.mic = new Mic(() => { this.frame.writeDoubleLE(wallNow(), 1); ws.send(this.frame); relayed.up++; });
     ws.on('message', (data: Buffer, isBinary) => {
       if (isBinary) {
         const at = wallNow();
+        relayed.down++;
         if (recorder.on) recorder.down.server.push(at - data.readDoubleLE(1));
         if (this.current) this.current.bytes += data.length - 1;
         return;

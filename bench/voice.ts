@@ -33,7 +33,7 @@
  * Results are kept in docs/performance.md (## Voice relay).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
@@ -41,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPrivately } from './build.js';
 import { startChild } from './child.js';
 import { loopDelay } from './loop-delay.js';
-import { Direct, openAll, recorder, Widget } from './voice-clients.js';
+import { Direct, openAll, recorder, relayed, Widget } from './voice-clients.js';
 import { MODEL, spread, type Spread } from './voice-wire.js';
 
 // Cascade voice (speech to text, the brain, speech; Silero VAD on the server) has a bench of its own.
@@ -71,6 +71,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Every step waits at most this long, so a stuck run ends instead of hanging.
 const deadline = setTimeout(() => { console.error('voice bench: cut off after 4 minutes'); process.exit(1); }, 240_000);
 deadline.unref();
+
+/** Bytes in a sampling heap profile (the sum of its nodes' self sizes). */
+function sampledBytes(file: string): number {
+  const walk = (n: { selfSize: number; children: unknown[] }): number => n.selfSize + n.children.reduce<number>((s, c) => s + walk(c as typeof n), 0);
+  return walk(JSON.parse(readFileSync(file, 'utf8')).head);
+}
 
 interface Mem { rss: number; heapUsed: number; external: number; arrayBuffers: number }
 interface Measured { up: Spread; down: Spread }
@@ -155,12 +161,14 @@ try {
   await sleep(3000);
   const noVoice = await server.call<Mem>('mem');
   if (HEAP) await server.call(`sampleStart ${HEAP}`);
+  const relayed0 = { ...relayed };
   await openAll(N, (i) => widgets[i].startVoice());
   const run = await interleave(direct, widgets);
   const withVoice = await server.call<Mem>('mem');
   for (const w of widgets) w.mic.stop();
   await Promise.all(direct.map((d) => new Promise<void>((r) => { d.ws.once('close', () => r()); d.ws.close(); })));
   if (HEAP) await server.call(`sampleStop ${join(profDir, `voice-${N}-${HEAP}.heapprofile`)}`);
+  const sampledFrames = { up: relayed.up - relayed0.up, down: relayed.down - relayed0.down };
   await openAll(N, (i) => widgets[i].stopVoice());
   // The engine sockets close within their 2 s grace (src/providers/realtime-openai.ts, close).
   await sleep(3000);
@@ -182,6 +190,12 @@ try {
   // The server's CPU time (all its threads) per audio frame it relayed, either way: the steadiest figure on a shared machine.
   const perFrameUs = (s.cpuPct / 100) * WINDOWS * WINDOW_S * 1e6 / (via.up.n + via.down.n);
   console.log(`server, its windows: ${s.live} sessions live; event-loop delay (worst window) p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % (main thread ${s.mainCpuPct.toFixed(0)} %; ${perFrameUs.toFixed(1)} µs per relayed frame); GC pauses ${s.gcCount}, ${s.gcMs.toFixed(0)} ms in all, longest ${ms(s.gcMax)} ms`);
+  if (HEAP === 'all') {
+    // The sampling profile's sizes are V8's estimates of all bytes allocated (samples scaled by their odds).
+    const total = sampledBytes(join(profDir, `voice-${N}-all.heapprofile`));
+    const frames = sampledFrames.up + sampledFrames.down;
+    console.log(`server allocations while sampling: ${(total / 1e6).toFixed(1)} MB for ${sampledFrames.up} frames up + ${sampledFrames.down} down = ${(total / frames / 1024).toFixed(2)} KB per relayed frame`);
+  }
   console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
   const per = (a: Mem, b: Mem, k: keyof Mem) => kb((a[k] - b[k]) / N);
   console.log('memory per session (KB, after a full GC) | heapUsed | external (arrayBuffers) | RSS');

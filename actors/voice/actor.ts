@@ -36,6 +36,10 @@ export interface VoiceSessionInit {
   onEnded(): void;
 }
 
+/** Send options, shared: an engine event (50 a second while the agent speaks) allocates no options object. */
+const URGENT = Object.freeze({ priority: 'urgent' as const });
+const NORMAL = Object.freeze({});
+
 /** Wait this long for a visitor's transcript or a played report before storing what is known. */
 const TURN_WAIT_MS = 5_000;
 /** How often spend and voice minutes are counted against the daily caps during a session. */
@@ -140,7 +144,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     if (this.status === 'stopping' || this.status === 'stopped') return;
     // Barge-in jumps the queue: playback must stop before more of the reply is relayed.
     const urgent = e.type === 'speech_started' || e.type === 'interrupted';
-    try { this.send({ type: 'engine', event: e }, urgent ? { priority: 'urgent' } : {}); } catch (err) {
+    try { this.send({ type: 'engine', event: e }, urgent ? URGENT : NORMAL); } catch (err) {
       this.log.warn({ err, sessionId: this.id, event: e.type }, 'voice engine event dropped');
     }
   }

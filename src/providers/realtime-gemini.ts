@@ -13,6 +13,7 @@ import { providerError } from './errors.js';
 import { GEMINI_BASE_URL } from './gemini.js';
 import { closeError, GEMINI_LIVE_DEFAULTS, historyTurns, liveConfig, voiceUsage } from './gemini-live-setup.js';
 import { GuardedGenAI, type GuardedLiveSocket } from './gemini-live-socket.js';
+import { decodeWithHeadroom } from './realtime-openai-audio.js';
 import type { ProviderConnection } from './types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
 
@@ -238,7 +239,8 @@ export class GeminiLiveEngine implements VoiceEngine {
     const r = this.startReply();
     if (r.muted) return;
     const itemId = this.ensureItem(r);
-    this.emit({ type: 'audio', itemId, pcm: Buffer.from(b64, 'base64') });
+    // Decoded after a spare byte: the widget frame's header goes there, no copy of the PCM (as the OpenAI engine).
+    this.emit({ type: 'audio', itemId, pcm: decodeWithHeadroom(b64), headroom: 1 });
   }
 
   private spoken(text: string): void {

@@ -15,7 +15,7 @@ import {
   closedEarly, closeText, connectError, HARMLESS_ERRORS, historyItems, OPENAI_REALTIME_DEFAULTS, REALTIME_LABEL, REALTIME_RATE,
   sessionConfig, sessionRefused, statusOf, timedOut, transcriptOf, usageOf,
 } from './realtime-openai-wire.js';
-import { appendEvent, decodeWithHeadroom, takeAudioDeltas } from './realtime-openai-audio.js';
+import { decodeWithHeadroom, sendAppend, takeAudioDeltas } from './realtime-openai-audio.js';
 import { openRealtimeSocket } from './realtime-openai-socket.js';
 import type { ProviderConnection } from './types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
@@ -118,11 +118,7 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
       this.send({ type: 'session.update', session: sessionConfig(this.spec) });
       for (const item of historyItems(this.spec)) this.send({ type: 'conversation.item.create', item });
     });
-    takeAudioDeltas(rt.socket, (itemId, delta) => {
-      if (this.state !== 'ready') return false;
-      this.onAudio(itemId, delta);
-      return true;
-    });
+    takeAudioDeltas(rt.socket, () => this.state === 'ready', (itemId, pcm) => this.onAudio(itemId, pcm));
     rt.on('event', (e) => this.onServerEvent(e));
     // Server `error` events are read in onServerEvent; this hears the socket's own failures.
     rt.on('error', (err: OpenAIRealtimeError) => { if (!err.error) this.onSocketError(err); });
@@ -132,7 +128,7 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
   appendAudio(pcm: Buffer): void {
     if (this.state !== 'ready' || this.rt!.socket.readyState !== 1) return;
     this.bufferedBytes += pcm.length;
-    this.rt!.socket.send(appendEvent(pcm), { binary: false });
+    sendAppend(this.rt!.socket, pcm);
   }
 
   startTurn(): void {
@@ -245,7 +241,7 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
         this.audioItemBytes = 0;
         return this.deliver({ type: 'agent_item', itemId: e.item.id });
       // Deltas are read before the SDK parses them (takeAudioDeltas); this hears any written another way.
-      case 'response.output_audio.delta': return this.onAudio(e.item_id, e.delta);
+      case 'response.output_audio.delta': return this.onAudio(e.item_id, decodeWithHeadroom(e.delta));
       case 'response.output_audio_transcript.delta':
         return this.deliver({ type: 'transcript_delta', itemId: e.item_id, delta: e.delta });
       case 'response.output_audio_transcript.done': return this.itemDone(e.item_id, e.transcript);
@@ -263,8 +259,8 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
     }
   }
 
-  private onAudio(itemId: string, delta: string): void {
-    const pcm = decodeWithHeadroom(delta);
+  /** The agent's audio, decoded after a spare byte (headroom for the widget frame's header). */
+  private onAudio(itemId: string, pcm: Buffer): void {
     if (itemId === this.audioItem) this.audioItemBytes += pcm.length;
     this.deliver({ type: 'audio', itemId, pcm, headroom: 1 });
   }

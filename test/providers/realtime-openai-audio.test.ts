@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendEvent, decodeWithHeadroom, readAudioDelta } from '../../src/providers/realtime-openai-audio.js';
+import { randomBytes } from 'node:crypto';
+import * as wsModule from 'ws';
+import { appendEvent, appendFrame, decodeBytesWithHeadroom, decodeWithHeadroom, readAudioDelta } from '../../src/providers/realtime-openai-audio.js';
+import { decodeBase64Into, encodeBase64Into } from '../../src/providers/base64-bytes.js';
 import { audioFrame } from '../../src/chat/voice-frames.js';
 
 const pcm = Buffer.from([1, 2, 3, 4, 250, 251, 0, 9, 0xff, 0xfe]);
@@ -11,11 +14,53 @@ test('an append event is the JSON the API reads, with the audio in base64', () =
   assert.equal(JSON.parse(appendEvent(pcm).toString()), { type: 'input_audio_buffer.append', audio: b64 });
 });
 
+/** The delta text a reader found, as a string. */
+const deltaOf = (data: Buffer, r: { itemId: string; start: number; end: number } | null) => r && { itemId: r.itemId, delta: data.toString('latin1', r.start, r.end) };
+
 test('an audio delta is read without parsing, whether its type comes first (OpenAI) or after its event id', () => {
-  const openai = `{"type":"response.output_audio.delta","event_id":"event_1","response_id":"resp_1","item_id":"item_1","output_index":0,"content_index":0,"delta":"${b64}"}`;
-  assert.equal(readAudioDelta(frame(openai)), { itemId: 'item_1', delta: b64 });
-  const idFirst = `{"event_id":"event_2","type":"response.output_audio.delta","response_id":"resp_1","item_id":"item_2","output_index":0,"content_index":0,"delta":"${b64}"}`;
-  assert.equal(readAudioDelta(frame(idFirst)), { itemId: 'item_2', delta: b64 });
+  const openai = frame(`{"type":"response.output_audio.delta","event_id":"event_1","response_id":"resp_1","item_id":"item_1","output_index":0,"content_index":0,"delta":"${b64}"}`);
+  assert.equal(deltaOf(openai, readAudioDelta(openai)), { itemId: 'item_1', delta: b64 });
+  const idFirst = frame(`{"event_id":"event_2","type":"response.output_audio.delta","response_id":"resp_1","item_id":"item_2","output_index":0,"content_index":0,"delta":"${b64}"}`);
+  assert.equal(deltaOf(idFirst, readAudioDelta(idFirst)), { itemId: 'item_2', delta: b64 });
+  // The last item id is reused when it repeats, and not when it changed.
+  const known = 'item_2';
+  assert.is(readAudioDelta(idFirst, known)!.itemId, known);
+  assert.is(readAudioDelta(idFirst, 'item_3')!.itemId, 'item_2');
+  assert.is(readAudioDelta(idFirst, 'item_22')!.itemId, 'item_2');
+});
+
+test('base64 written and read as bytes is what Node writes and reads, for every length and byte', () => {
+  for (let n = 0; n < 200; n++) {
+    const bytes = randomBytes(n);
+    const text = bytes.toString('base64');
+    const out = Buffer.alloc(text.length + 3);
+    assert.is(encodeBase64Into(bytes, out, 3), 3 + text.length);
+    assert.is(out.toString('latin1', 3), text);
+    const back = Buffer.alloc(n + 1);
+    assert.is(decodeBase64Into(out, 3, out.length, back, 1), n);
+    assert.ok(back.subarray(1).equals(bytes));
+    // Unpadded text decodes the same.
+    const bare = Buffer.from(text.replace(/=+$/, ''), 'latin1');
+    assert.ok(decodeBytesWithHeadroom(bare, 0, bare.length).equals(bytes));
+  }
+});
+
+test('base64 that is not plain (base64url, whitespace, a stray character) is decoded as Node decodes it', () => {
+  for (const text of ['AQID-_8=', 'AQID BAU=', 'AQ\nID', 'AQI=AQ==', 'A', 'AQIDB', '!!AQID']) {
+    const data = frame(`x${text}y`);
+    assert.ok(decodeBytesWithHeadroom(data, 1, data.length - 1).equals(decodeWithHeadroom(text)), text);
+  }
+});
+
+test('an append frame is byte for byte what ws writes for the append event with the zero mask', () => {
+  for (const size of [0, 10, 60, 960, 4800, 60_000]) {
+    const audio = randomBytes(size);
+    const event = appendEvent(audio);
+    const list = (wsModule as unknown as { Sender: { frame(d: Buffer, o: object): Buffer[] } }).Sender.frame(event, {
+      fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false, maskBuffer: Buffer.alloc(4), generateMask: (m: Buffer) => m.fill(0),
+    });
+    assert.ok(appendFrame(audio).equals(Buffer.concat(list)), `${size} bytes`);
+  }
 });
 
 test('anything but a plainly written audio delta is left to the SDK', () => {
@@ -28,6 +73,7 @@ test('anything but a plainly written audio delta is left to the SDK', () => {
     `{"event_id":"${'e'.repeat(200)}","type":"response.output_audio.delta","item_id":"item_1","delta":"abcd"}`,
   ];
   for (const c of cases) assert.is(readAudioDelta(frame(c)), null, c);
+  assert.is(readAudioDelta(frame('{"type":"response.output_audio.delta","item_id":"item_1","delta":"abcd"} ')), null);
 });
 
 test('decoded audio leaves a spare byte in front, so the widget frame is the same memory with its header', () => {
