@@ -27,6 +27,8 @@ import { spread, type Spread } from './voice-wire.js';
 import { openAll } from './voice-clients.js';
 import { loopDelay } from './loop-delay.js';
 import { silentPcm, spokenPcm } from '../test/helpers/spoken.js';
+import { SileroVad } from '../src/providers/cascade/silero.js';
+import { TurnDetector } from '../src/providers/cascade/turn-detector.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flag = (name: string, dflt: number) => { const a = process.argv.find((x) => x.startsWith(`--${name}=`)); return a ? Number(a.split('=')[1]) : dflt; };
@@ -58,6 +60,29 @@ const speech = visitorSpeech();
 const cycle = cycleFrames(speech, CYCLE_MS);
 // The turn the server sends to speech to text: 300 ms before speech, the speech, 160 ms after (TURN_DEFAULTS).
 const turnPcm = Buffer.concat([silentPcm(300), speech, silentPcm(160)]);
+
+/**
+ * Where the VAD ends the turn in audio time, on this very audio (no clock involved): ms after the last speech sample,
+ * averaged over 8 alignments of its 32 ms frames (a live session's frames fall anywhere). The part of the server's
+ * addition that is the model's judgement, not the server's speed.
+ */
+async function vadDecisionMs(): Promise<number> {
+  const vad = await SileroVad.shared();
+  const ends: number[] = [];
+  for (let k = 0; k < 8; k++) {
+    const lead = silentPcm(k * 4 + 500);
+    const audio = Buffer.concat([lead, speech, silentPcm(2000)]);
+    const ended = await new Promise<number>((resolve, reject) => {
+      const d: TurnDetector = new TurnDetector(vad, { onSpeechStart() {}, onTurn: () => resolve(d.judgedMs), onError: reject });
+      for (let off = 0; off < audio.length; off += 640) d.push(audio.subarray(off, off + 640));
+      setTimeout(() => reject(new Error('the VAD did not end the turn')), 20_000);
+    });
+    ends.push(ended - (lead.length + speech.length) / 32);
+  }
+  await SileroVad.shutdown();
+  return ends.reduce((a, b) => a + b, 0) / ends.length;
+}
+const vadEnds = await vadDecisionMs();
 
 const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
 const fake = await startChild('voice-cascade-fake.ts', [String(STT_MS), String(BRAIN_MS), String(TTS_MS)]);
@@ -130,6 +155,7 @@ try {
   const added = (p: 'p50' | 'p95' | 'p99') => ms(via[p] - HANGOVER_MS - base[p]);
   console.log(`server-added (through - ${HANGOVER_MS} ms end-of-turn silence - direct) | ${added('p50')} / ${added('p95')} / ${added('p99')} |`);
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  console.log(`of which the VAD's judgement (audio time, this audio, measured apart): it ends the turn ${ms(vadEnds)} ms after the last speech sample, ${ms(vadEnds - HANGOVER_MS)} ms beyond the ${HANGOVER_MS} ms; the rest is the server's speed`);
   console.log(`server-added, means: ${ms(mean(recorder.server) - HANGOVER_MS - mean(recorder.direct))} ms`);
   console.log(`direct stages p50 / p99 ms: speech to text ${stage(recorder.stages.stt)}, brain to first sentence ${stage(recorder.stages.brain)}, speech to first audio ${stage(recorder.stages.tts)}`);
   const sessionSeconds = s.cpuPct / 100;
