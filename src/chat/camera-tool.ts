@@ -98,8 +98,10 @@ export const lookAtCameraTool: AgentTool = {
       return { content: m === 'camera_off' ? CAMERA_OFF : `No picture was taken: ${m}. Ask the visitor to check their camera, or go on without it.`, isError: true };
     }
     const { record } = taken;
-    if (record.camera?.description !== undefined) return { content: `The visitor's camera shows: ${record.camera.description}` };
-    return { content: `Picture taken (${record.width}x${record.height}); it follows as an image.`, images: [{ mimeType: record.mimeType, data: taken.data }] };
+    // The stored frame goes on the tool call record, so transcripts show what the agent saw (when shared).
+    const attachments = [{ id: record._id, mimeType: record.mimeType, width: record.width, height: record.height, ...(record.camera ? { camera: { shared: record.camera.shared, ...(record.camera.description !== undefined ? { description: record.camera.description } : {}) } } : {}) }];
+    if (record.camera?.description !== undefined) return { content: `The visitor's camera shows: ${record.camera.description}`, attachments };
+    return { content: `Picture taken (${record.width}x${record.height}); it follows as an image.`, images: [{ mimeType: record.mimeType, data: taken.data }], attachments };
   },
 };
 

@@ -129,3 +129,28 @@ export function publicCamera(chat: Pick<ChatBot, 'config' | 'brain'>, render: (t
   // liveVideo: the voice engine takes a live view (continuous); otherwise the widget sends frames with messages only.
   return { enabled: true as const, mode: s.mode, maxFps: s.maxFps, maxWidth: s.maxWidth, consentText: render(w.consentText), privacyUrl: w.privacyUrl, liveVideo: s.mode === 'continuous' && liveVideo };
 }
+
+/** One picture in a transcript's `attachments`: where it shows (a message, a tool call, or neither: a live view). */
+export interface TranscriptAttachment {
+  id: string; mimeType: string; width: number; height: number; createdAt: number;
+  source: 'upload' | 'camera'; messageId: string | null; toolCallId: string | null; description?: string;
+}
+
+/**
+ * Every picture of a conversation the team may see, oldest first: uploads and camera frames, each with the message
+ * or tool call (look_at_camera) that carries it; a frame carried by neither was a live view (continuous mode).
+ * Frames taken while vision.webcam.shareWithHumanAgents was off are left out.
+ */
+export function transcriptAttachments(
+  records: AttachmentRecord[],
+  messages: Array<{ _id: string; attachments: Array<{ id: string }> }>,
+  toolCalls: Array<{ _id: string; attachments?: Array<{ id: string }> }>,
+): TranscriptAttachment[] {
+  const inMessage = new Map(messages.flatMap((m) => m.attachments.map((a) => [a.id, m._id] as const)));
+  const inCall = new Map(toolCalls.flatMap((t) => (t.attachments ?? []).map((a) => [a.id, t._id] as const)));
+  return records.filter(teamMaySee).sort((a, b) => a.createdAt - b.createdAt || (a._id < b._id ? -1 : 1)).map((r) => ({
+    id: r._id, mimeType: r.mimeType, width: r.width, height: r.height, createdAt: r.createdAt, source: r.camera ? 'camera' as const : 'upload' as const,
+    messageId: inMessage.get(r._id) ?? null, toolCallId: inCall.get(r._id) ?? null,
+    ...(r.camera?.description !== undefined ? { description: r.camera.description } : {}),
+  }));
+}

@@ -80,6 +80,8 @@ export interface ToolCallRecord extends Doc {
   isError: boolean;
   durationMs: number;
   createdAt: number;
+  /** Pictures the tool took (look_at_camera's frame), shown with the call in transcripts when the team may see them. */
+  attachments?: AttachmentRef[];
 }
 
 export interface AttachmentRecord extends Doc {
@@ -160,7 +162,7 @@ export function publicMessage(m: MessageRecord) {
 }
 
 /** The spec's attachment shape; camera frames the bot does not share with the team are left out. */
-function publicAttachments(refs: AttachmentRef[]): AttachmentRef[] {
+export function publicAttachments(refs: AttachmentRef[]): AttachmentRef[] {
   if (!refs.some((a) => a.camera)) return refs;
   return refs.filter((a) => !a.camera || a.camera.shared).map(({ id, mimeType, width, height }) => ({ id, mimeType, width, height }));
 }

@@ -77,6 +77,7 @@ export async function runToolCall(input: ToolCallInput, tool: AgentTool | undefi
   const rec: ToolCallRecord = {
     _id: newId('tc', started), workspaceId: conv.workspaceId, conversationId: conv._id, botId: conv.botId, messageId: input.messageId,
     round, name: call.name, arguments: call.arguments, result: content, isError, durationMs: Math.round(performance.now() - t0), createdAt: started,
+    ...(result?.attachments?.length ? { attachments: result.attachments } : {}),
   };
   recordToolCall(tool?.source, isError, rec.durationMs);
   return { rec, content, result };

@@ -4,7 +4,9 @@ const SPEAKER: Record<string, string> = { user: 'Visitor', assistant: 'Agent', h
 interface TranscriptLike {
   id: string; botId: string; visitorId: string; status: string; endReason: string | null; tags: string[]; createdAt: number;
   messages: Array<{ id: string; seq: number; role: string; text: string; createdAt: number; authorName: string | null; visibility: string; attachments: Array<{ id: string }> }>;
-  toolCalls: Array<{ messageId: string; name: string; arguments: string; isError: boolean; durationMs: number }>;
+  toolCalls: Array<{ messageId: string; name: string; arguments: string; isError: boolean; durationMs: number; attachments?: Array<{ id: string }> }>;
+  /** Every picture the team may see; those on neither a message nor a tool call were a camera live view. */
+  attachments?: Array<{ id: string; createdAt: number; messageId: string | null; toolCallId: string | null }>;
 }
 
 export function transcriptMarkdown(t: TranscriptLike): string {
@@ -19,9 +21,16 @@ export function transcriptMarkdown(t: TranscriptLike): string {
     lines.push(`**${who}**${note} · ${new Date(m.createdAt).toISOString()}`, '');
     for (const call of t.toolCalls.filter((c) => c.messageId === m.id)) {
       lines.push(`> tool \`${call.name}\` ${call.isError ? 'failed' : 'ok'} in ${call.durationMs} ms`);
+      for (const a of call.attachments ?? []) lines.push(`> ![camera](/api/v1/attachments/${a.id})`);
     }
     lines.push(m.text.replace(/\n/g, '  \n'));
     for (const a of m.attachments) lines.push(`![image](/api/v1/attachments/${a.id})`);
+    lines.push('');
+  }
+  const live = (t.attachments ?? []).filter((a) => !a.messageId && !a.toolCallId);
+  if (live.length) {
+    lines.push('**Camera live view**', '');
+    for (const a of live) lines.push(`![camera ${new Date(a.createdAt).toISOString()}](/api/v1/attachments/${a.id})`);
     lines.push('');
   }
   return lines.join('\n');

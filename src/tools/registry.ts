@@ -1,4 +1,5 @@
 import type { AppContext } from '../app.js';
+import type { AttachmentRef } from '../chat/records.js';
 import { perApp } from '../app.js';
 
 /**
@@ -30,6 +31,8 @@ export interface ToolResult {
   endConversation?: boolean;
   /** Pictures the tool took (look_at_camera): given to the model as image parts after the tool results. */
   images?: Array<{ mimeType: string; data: Buffer }>;
+  /** Stored attachments the tool made (look_at_camera's frame): kept on its tool call record for transcripts. */
+  attachments?: AttachmentRef[];
 }
 
 export interface AgentTool {

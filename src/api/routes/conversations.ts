@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { conversations } from '../../../actors/conversation/index.js';
-import { chatCollections, widgetMessage, type ConversationRecord } from '../../chat/records.js';
+import { chatCollections, publicAttachments, widgetMessage, type ConversationRecord } from '../../chat/records.js';
 import { transcriptMarkdown } from '../../chat/transcript.js';
-import { teamMaySee } from '../../chat/camera.js';
+import { teamMaySee, transcriptAttachments } from '../../chat/camera.js';
 import { notFound } from '../../errors.js';
 import type { AppContext } from '../../app.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
@@ -31,9 +31,17 @@ const Message = z.object({
   citations: z.array(z.object({ title: z.string(), url: z.string().nullable().optional(), sourceId: z.string() })).optional()
     .describe('the knowledge sources the reply used (behavior.citations), as the widget shows them'),
 });
-const ToolCall = z.object({ id: z.string(), messageId: z.string(), round: z.number(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(), durationMs: z.number(), createdAt: z.number() });
+const Picture = z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number() });
+const ToolCall = z.object({
+  id: z.string(), messageId: z.string(), round: z.number(), name: z.string(), arguments: z.string(), result: z.string(), isError: z.boolean(), durationMs: z.number(), createdAt: z.number(),
+  attachments: z.array(Picture).describe("pictures the tool took (look_at_camera's camera frame), when the team may see them"),
+});
+const TranscriptPicture = Picture.extend({
+  createdAt: z.number(), source: z.enum(['upload', 'camera']), messageId: z.string().nullable(), toolCallId: z.string().nullable(), description: z.string().optional(),
+}).describe('a picture of the conversation; with neither messageId nor toolCallId a live-view camera frame (continuous mode); description: the vision proxy\'s words');
 const Transcript = ConversationSummary.extend({
   visitor: VisitorShape, summary: z.string().nullable(), messages: z.array(Message), toolCalls: z.array(ToolCall),
+  attachments: z.array(TranscriptPicture).describe('every picture the team may see (uploads and camera frames; frames taken with vision.webcam.shareWithHumanAgents off are left out)'),
   feedback: z.array(z.object({ kind: z.enum(['thumb', 'csat']), messageId: z.string().nullable(), value: z.number(), comment: z.string().optional(), createdAt: z.number() })),
 });
 
@@ -94,17 +102,19 @@ async function load(app: AppContext, workspaceId: string, id: string): Promise<C
 export async function transcriptOf(app: AppContext, c: ConversationRecord): Promise<z.infer<typeof Transcript>> {
   const db = chatCollections(app);
   const scope = { workspaceId: c.workspaceId, conversationId: c._id };
-  const [messages, toolCalls, feedback, open, who] = await Promise.all([
+  const [messages, toolCalls, feedback, open, who, pictures] = await Promise.all([
     db.messages.find(scope, { sort: [['seq', 1]] }),
     db.toolCalls.find(scope, { sort: [['_id', 1]] }),
     db.feedback.find(scope, { sort: [['_id', 1]] }),
     openHandoffs(app, c.workspaceId, [c._id]),
     visitorsOf(app, c.workspaceId, [c.visitorId]),
+    db.attachments.find(scope),
   ]);
   return {
     ...summaryOf(c, open.get(c._id)), visitor: who.get(c.visitorId) ?? NOBODY, summary: c.summary?.text ?? null,
     messages: messages.map(widgetMessage),
-    toolCalls: toolCalls.map((t) => ({ id: t._id, messageId: t.messageId, round: t.round, name: t.name, arguments: t.arguments, result: t.result, isError: t.isError, durationMs: t.durationMs, createdAt: t.createdAt })),
+    toolCalls: toolCalls.map((t) => ({ id: t._id, messageId: t.messageId, round: t.round, name: t.name, arguments: t.arguments, result: t.result, isError: t.isError, durationMs: t.durationMs, createdAt: t.createdAt, attachments: publicAttachments(t.attachments ?? []) })),
+    attachments: transcriptAttachments(pictures, messages, toolCalls),
     feedback: feedback.map((f) => ({ kind: f.kind, messageId: f.messageId, value: f.value, ...(f.comment ? { comment: f.comment } : {}), createdAt: f.createdAt })),
   };
 }
