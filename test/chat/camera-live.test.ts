@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { RATES, seen, speak, startVoice, startVoiceWorld, until } from '../voice/world.js';
 
 test('continuous: during a Gemini Live session each camera frame reaches the engine as live video', async () => {
-  const w = await startVoiceWorld({ kind: 'gemini', config: { vision: { webcam: { enabled: true, mode: 'continuous' } } } });
+  const w = await startVoiceWorld({ kind: 'gemini', config: { vision: { webcam: { enabled: true, mode: 'continuous', shareWithHumanAgents: true } } } });
   try {
     const live = (w.fake as unknown as { live: { events: Array<{ kind: string; keys?: string[] }> } }).live;
     const cfg = await (await fetch(`${w.server.url}/widget/v1/bots/${w.botId}/config`)).json() as any;
@@ -19,7 +19,16 @@ test('continuous: during a Gemini Live session each camera frame reaches the eng
     const data = (await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc3300' } }).jpeg().toBuffer()).toString('base64');
     v.send({ t: 'camera_frame', data });
     await until(() => live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), 5000, 'a video input at the engine');
+    const ok = await seen(v, 'camera_frame_ok');
     await v.close();
+    // shareWithHumanAgents: the team finds the live view in the transcript's pictures (on no message or tool call).
+    const conv = v.frames.find((f: any) => f.t === 'conversation');
+    const t = await w.server.request('GET', `/api/v1/conversations/${conv.conversationId}`, { headers: w.owner.headers });
+    const pic = t.body.attachments.find((a: any) => a.id === ok.frameId);
+    assert.ok(pic, 'the live-view frame is listed');
+    assert.is(pic.source, 'camera');
+    assert.is(pic.messageId, null);
+    assert.is(pic.toolCallId, null);
   } finally {
     await w.close();
   }
