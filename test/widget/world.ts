@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Clock } from '../../src/clock.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -45,9 +46,9 @@ const RECORD_FRAMES = `(() => {
 })();`;
 
 /** browserArgs: extra Chromium flags (voice tests add the fake microphone). */
-export async function startWidgetWorld(opts: { browserArgs?: string[] } = {}): Promise<WidgetWorld> {
+export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: Clock } = {}): Promise<WidgetWorld> {
   const sizes = await buildWidget();
-  const [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]);
+  const [server, fake] = await Promise.all([startTestServer({ clock: opts.clock }), startFakeOpenAI()]);
   const owner = await setupOwner(server);
   const as = async (method: string, path: string, body?: unknown) => {
     const r = await server.request(method, `/api/v1${path}`, { body, headers: owner.headers });
