@@ -242,6 +242,9 @@ export class ScaleNode {
     this.closing = true;
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
     this.pending.clear();
-    await Promise.allSettled([this.sub.quit(), this.cmd.quit()]);
+    // QUIT when Redis answers; disconnect in any case, so a process stopped while Redis is away does not stay
+    // alive on the clients' reconnection timers.
+    await Promise.race([Promise.allSettled([this.sub.quit(), this.cmd.quit()]), new Promise((r) => setTimeout(r, 500))]);
+    this.sub.disconnect(); this.cmd.disconnect();
   }
 }
