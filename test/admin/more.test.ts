@@ -106,6 +106,38 @@ test('your account: a wrong current password is shown at its field; a change sig
   await agentPage.close();
 });
 
+test('the bot editor: own wording and face settings are key/value rows; removing a row removes the key', async () => {
+  await go(`#/bots/${w.botId}/settings/texts`);
+  const strings = page.locator('fieldset[data-path="texts.strings"]');
+  await strings.locator('button', { hasText: 'Add a wording' }).click();
+  await strings.locator('input[name="texts.strings.key"]').fill('composer.send');
+  assert.is(await strings.locator('input[name="texts.strings.value"]').getAttribute('placeholder'), 'Send', 'the standard words show as the placeholder');
+  await strings.locator('input[name="texts.strings.value"]').fill('Ask');
+  await go(`#/bots/${w.botId}/settings/appearance`);
+  const face = page.locator('fieldset[data-path="face.config"]');
+  await face.locator('button', { hasText: 'Add a face setting' }).click();
+  await face.locator('input[name="face.config.key"]').fill('blinkRate');
+  await face.locator('input[name="face.config.value"]').fill('0.5');
+  await expectAxeClean(page, 'face settings rows');
+  await screenshots(page, SHOTS, 'face-config-rows');
+  await page.click('.save-bar button[type="submit"]');
+  await page.locator('.save-bar').waitFor({ state: 'detached' });
+  let draft = (await api('GET', `/bots/${w.botId}`, w.owner.headers)).body.draft;
+  assert.equal(draft.texts.strings, { 'composer.send': 'Ask' });
+  assert.is(draft.face.config.blinkRate, 0.5, 'a number stays a number');
+  assert.ok(draft.face.config.preset, 'the preset is kept');
+
+  await go(`#/bots/${w.botId}/settings/texts`);
+  await strings.locator('input[name="texts.strings.value"]').waitFor();
+  await expectAxeClean(page, 'own wording rows');
+  await screenshots(page, SHOTS, 'strings-rows');
+  await strings.getByRole('button', { name: 'Remove composer.send' }).click();
+  await page.click('.save-bar button[type="submit"]');
+  await page.locator('.save-bar').waitFor({ state: 'detached' });
+  draft = (await api('GET', `/bots/${w.botId}`, w.owner.headers)).body.draft;
+  assert.equal(draft.texts.strings ?? {}, {});
+});
+
 test('toasts: two at most, the newest on top', async () => {
   await go('#/settings');
   const save = page.locator('form[name="settings"] button[type="submit"]');

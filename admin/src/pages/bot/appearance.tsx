@@ -3,6 +3,7 @@ import { api } from '../../api.js';
 import { errorAt, useLoad } from '../../ui.js';
 import { fieldId, useEditor } from './editor.js';
 import { Block, Setting } from './fields.js';
+import { KeyValues } from './key-values.js';
 
 interface Face { id: string; name: string }
 
@@ -41,6 +42,8 @@ export default function AppearanceGroup() {
       <Block title="Face">
         <SkinPicker />
         <Setting path="face.config.preset" label="Colour scheme" help="A preset name such as cyan" />
+        <KeyValues path="face.config" skip={['preset']} typed legend="More face settings" addText="Add a face setting" keyHint="blinkRate"
+          hint="Other settings of the face engine (look, colours, motion) by name. Numbers, true/false and {…} objects are kept as such; anything else as text." />
         <Setting path="face.defaultMood" label="Starting mood" nullText="none" />
         <Setting path="face.expressions" label="Changing expressions" help="Mood tags in text, the express tool in voice" />
         <Setting path="appearance.face.show" label="Show the face" help="Panel, drawer and inline layouts; visitors can hide it" />

@@ -13,7 +13,7 @@ import { ConflictBox, type Conflict } from './conflict.js';
 import { EditorContext, fieldId, type Connection, type Editor } from './editor.js';
 import { EmbedTab } from './embed.js';
 import { GROUPS, groupOf } from './groups.js';
-import { diff, patchOf, setAt, type Change } from './paths.js';
+import { diff, dropsMapKeys, patchOf, setAt, type Change } from './paths.js';
 import { Preview } from './preview.js';
 import { forPeople, Problems, PublishTab } from './publish.js';
 import { loadConfigSchema } from './schema.js';
@@ -91,7 +91,11 @@ export function BotPage({ rest }: { rest: string[] }) {
   const save = () => run(async () => {
     setProblems([]);
     try {
-      accept(await api<BotFull>('PATCH', base, { revision: bot.revision, patch: patchOf(tidy(pending)) }));
+      const changes = tidy(pending);
+      const body = dropsMapKeys(changes)
+        ? { revision: bot.revision, config: changes.reduce((cfg, c) => setAt(cfg, c.path, c.after), bot.draft) }
+        : { revision: bot.revision, patch: patchOf(changes) };
+      accept(await api<BotFull>('PATCH', base, body));
       setErrors({});
       toast('Saved. The preview shows the new draft.');
     } catch (e) {

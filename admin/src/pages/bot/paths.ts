@@ -20,10 +20,17 @@ export function setAt<T>(config: T, path: string, value: unknown): T {
  * Leaf paths with their values; arrays, null and scalars are leaves (a PATCH replaces them whole), and so are
  * tagged objects (face.skin), which the API replaces when their kind changes.
  */
+/**
+ * Settings that are maps with keys of their own choosing (texts.strings keys hold dots: composer.send): each is one
+ * leaf, never split into dotted paths. A deep patch cannot take a key out of a map (null replaces, it does not
+ * delete), so an edit that drops one is saved as the whole config (see dropsMapKeys).
+ */
+export const MAPS = ['texts.strings', 'face.config'];
+
 export function leaves(config: unknown, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const walk = (v: unknown, p: string) => {
-    if (isObj(v) && !('kind' in v) && Object.keys(v).length) for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+    if (isObj(v) && !('kind' in v) && Object.keys(v).length && !MAPS.includes(p)) for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
     else out.set(p, v);
   };
   walk(config, prefix);
@@ -47,6 +54,11 @@ export function patchOf(changes: Change[]): Obj {
   let patch: Obj = {};
   for (const c of changes) patch = setAt(patch, c.path, c.after === undefined ? null : c.after);
   return patch;
+}
+
+/** True when a change takes a key out of one of the MAPS (then only a whole config says so). */
+export function dropsMapKeys(changes: Change[]): boolean {
+  return changes.some((c) => MAPS.includes(c.path) && isObj(c.before) && Object.keys(c.before).some((k) => !isObj(c.after) || !(k in c.after)));
 }
 
 /** A value as a person reads it in a diff. */

@@ -1,28 +1,13 @@
 /** Texts and greeting: the chat's own words, and the teaser bubble by the launcher. */
-import { useEffect, useState } from 'preact/hooks';
-import { useEditor } from './editor.js';
 import { Block, Setting } from './fields.js';
+import { STRINGS } from '../../../../widget/src/chat/strings.js';
+import { KeyValues } from './key-values.js';
 
-const lines = (map: Record<string, string>) => Object.entries(map).map(([k, v]) => `${k} = ${v}`).join('\n');
-const parse = (text: string): Record<string, string> =>
-  Object.fromEntries(text.split('\n').map((l) => l.split(/=(.*)/s).map((x) => x.trim())).filter(([k]) => k).map(([k, v]) => [k, v ?? '']));
-
-/** texts.strings: own wording for interface texts, as key = text lines. */
-function Strings() {
-  const ed = useEditor();
-  const map: Record<string, string> = ed.draft.texts?.strings ?? {};
-  const [raw, setRaw] = useState(() => lines(map));
-  // Discard or a reload changes the map under the text: show it again (typing keeps the two in step).
-  useEffect(() => { if (JSON.stringify(parse(raw)) !== JSON.stringify(map)) setRaw(lines(map)); }, [JSON.stringify(map)]);
-  return (
-    <div class="setting textarea wide" data-path="texts.strings">
-      <div class="setting-label"><label for="set-texts-strings">Own wording</label></div>
-      <textarea id="set-texts-strings" rows={3} disabled={!ed.canEdit} value={raw} aria-describedby="set-texts-strings-hint" placeholder="send = Ask"
-        onInput={(e) => { setRaw(e.currentTarget.value); ed.set('texts.strings', parse(e.currentTarget.value)); }} />
-      <small class="hint" id="set-texts-strings-hint">One per line, key = text, for any interface text of the chat</small>
-    </div>
-  );
-}
+/** texts.strings: own wording for interface texts, by key. */
+const Strings = () => (
+  <KeyValues path="texts.strings" legend="Own wording" addText="Add a wording" keyHint="composer.send" known={STRINGS}
+    hint="Your own words for any interface text of the chat: pick the text by its key (the list shows each with its standard words), then write yours. {name} parts are filled in." />
+);
 
 export default function TextsGroup() {
   return (
