@@ -192,6 +192,26 @@ test('the bot editor asks before a link inside the panel drops unsaved edits; mo
   assert.is(await page.locator('dialog').count(), 0);
 });
 
+test('leads: a lead is added by hand with the bot\'s own form fields; the API\'s refusal is shown at its field', async () => {
+  await go('#/leads');
+  await page.click('button:has-text("Add lead")');
+  const dialog = page.locator('dialog', { hasText: 'Add a lead' });
+  await dialog.locator('input[name="fields.email"]').waitFor();
+  await dialog.locator('input[name="fields.name"]').fill('Grace Hopper');
+  // The browser's own e-mail check lets this through; the server's is stricter.
+  await dialog.locator('input[name="fields.email"]').fill('grace@localhost');
+  await dialog.locator('button[type="submit"]').click();
+  const err = dialog.locator('.field.has-error');
+  await err.waitFor();
+  assert.match(await err.textContent() ?? '', /E-?mail.*not a valid e-mail address/i);
+  await expectAxeClean(page, 'add a lead with an error');
+  await screenshots(page, SHOTS, 'add-lead');
+  await dialog.locator('input[name="fields.email"]').fill('grace@example.com');
+  await dialog.locator('button[type="submit"]').click();
+  await page.locator('table.leads tr', { hasText: 'Grace Hopper' }).waitFor();
+  assert.match(await page.locator('table.leads tr', { hasText: 'Grace Hopper' }).textContent() ?? '', 'API');
+});
+
 test('deleting the workspace: only after typing its name; the panel then starts from setup', async () => {
   await go('#/settings');
   await page.click('button:has-text("Delete workspace…")');

@@ -1,6 +1,6 @@
 /**
  * #/leads: captured leads, newest first, filtered by status and bot; agents change a lead's status, admins delete
- * one (after a confirmation); the CSV download follows the same filters.
+ * one (after a confirmation); the CSV download follows the same filters; agents add a lead by hand (add-lead.tsx).
  */
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
@@ -8,6 +8,7 @@ import { usePaged } from '../paging.js';
 import { useSession } from '../session.js';
 import type { BotSummary, Lead, Page } from '../types.js';
 import { confirmDialog, EmptyState, ErrorText, Loading, PageHeader, RelativeTime, toast, useAction, useLoad } from '../ui.js';
+import { AddLead } from './add-lead.js';
 import './workspace.css';
 
 const STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
@@ -21,6 +22,7 @@ export function LeadsPage() {
   const list = usePaged((before) => api<Page<Lead>>('GET', `/leads${query({ limit: 50, before, status, botId })}`), [status, botId]);
   const [items, setItems] = useState<Record<string, Lead>>({});
   const act = useAction();
+  const [adding, setAdding] = useState(false);
   const botName = (id: string) => bots.data?.items.find((b) => b.id === id)?.name ?? id;
   const change = (l: Lead, to: string) => act.run(async () => {
     const updated = await api<Lead>('PATCH', `/leads/${encodeURIComponent(l.id)}`, { status: to });
@@ -36,7 +38,11 @@ export function LeadsPage() {
   return (
     <section>
       <PageHeader title="Leads" description="Contact details visitors left with your bots, newest first."
-        actions={<a class="button secondary" href={csv} download="leads.csv">Download CSV</a>} />
+        actions={<>
+          {atLeast('agent') && (bots.data?.items.length ?? 0) > 0 && <button type="button" onClick={() => setAdding(true)}>Add lead</button>}
+          <a class="button secondary" href={csv} download="leads.csv">Download CSV</a>
+        </>} />
+      {adding && bots.data && <AddLead bots={bots.data.items} onClose={() => setAdding(false)} onAdded={() => { setAdding(false); list.reload(); }} />}
       <div class="row filters">
         <label class="field inline"><span>Status</span>
           <select name="status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
