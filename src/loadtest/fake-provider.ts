@@ -2,10 +2,12 @@
  * A simulated OpenAI-compatible provider for capacity tests: GET /v1/models and streamed POST
  * /v1/chat/completions (SSE), answering every request with `chunks` pieces `gapMs` apart and a usage record,
  * so the server does its whole reply path without anyone paying for tokens. It checks the bearer key it was
- * given, so only the bot set up for the test can use it.
+ * given, so only the bot set up for the test can use it. With `voice`, the same server is also a simulated OpenAI
+ * Realtime engine (WebSocket /v1/realtime, src/loadtest/voice-engine.ts) and lists its realtime model.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SIMULATED_REALTIME_MODEL, startVoiceEngine } from './voice-engine.js';
 
 export const SIMULATED_MODEL = 'loadtest-simulated';
 
@@ -15,19 +17,23 @@ export interface FakeProviderOptions {
   apiKey: string;
   chunks: number;
   gapMs: number;
+  /** Also a realtime voice engine: quiet that ends a spoken turn, and the length of each spoken reply (ms). */
+  voice?: { silenceMs: number; replyMs: number };
 }
 
-export interface FakeProvider { port: number; requests: () => number; close(): Promise<void> }
+export interface FakeProvider { port: number; requests: () => number; voiceSessions: () => number; close(): Promise<void> }
 
 const WORDS = ['Thanks', 'for', 'asking.', 'Here', 'is', 'a', 'simulated', 'answer', 'from', 'the', 'capacity', 'test,', 'streamed', 'in', 'small', 'pieces.'];
 
 export function startFakeProvider(o: FakeProviderOptions): Promise<FakeProvider> {
   let requests = 0;
+  const models = [SIMULATED_MODEL, ...(o.voice ? [SIMULATED_REALTIME_MODEL] : [])].map((id) => ({ id, object: 'model', created: 1, owned_by: 'loadtest' }));
+  const engine = o.voice ? startVoiceEngine({ apiKey: o.apiKey, ...o.voice }) : null;
   const json = (res: ServerResponse, status: number, body: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers.authorization !== `Bearer ${o.apiKey}`) return json(res, 401, { error: { message: 'wrong API key for the load-test provider', type: 'invalid_request_error' } });
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && path.endsWith('/models')) return json(res, 200, { object: 'list', data: [{ id: SIMULATED_MODEL, object: 'model', created: 1, owned_by: 'loadtest' }] });
+    if (req.method === 'GET' && path.endsWith('/models')) return json(res, 200, { object: 'list', data: models });
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) return json(res, 404, { error: { message: `no route ${req.method} ${path}` } });
     let raw = '';
     req.setEncoding('utf8');
@@ -50,12 +56,17 @@ export function startFakeProvider(o: FakeProviderOptions): Promise<FakeProvider>
   }
   const server: Server = createServer(handler);
   server.keepAliveTimeout = 60_000;
+  server.on('upgrade', (req, socket, head) => {
+    if (engine) return engine.upgrade(req, socket, head);
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => reject(new Error(`the simulated provider could not listen on ${o.host}:${o.port} (${err.code}); choose --provider-port`)));
     server.listen(o.port, o.host, () => resolve({
       port: (server.address() as AddressInfo).port,
       requests: () => requests,
-      close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+      voiceSessions: () => engine?.sessions() ?? 0,
+      close: () => new Promise<void>((r) => { engine?.close(); server.closeAllConnections(); server.close(() => r()); }),
     }));
   });
 }

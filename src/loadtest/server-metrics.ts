@@ -4,7 +4,7 @@
  */
 import { parseMetrics, value, type Sample } from './prom-text.js';
 
-export interface MetricsPoint { t: number; cpuPct: number; loopP99Ms: number; elu: number; rssMb: number; widgetSockets: number; mailbox: number }
+export interface MetricsPoint { t: number; cpuPct: number; loopP99Ms: number; elu: number; rssMb: number; widgetSockets: number; mailbox: number; voiceSessions: number }
 export interface ServerFigures {
   source: string;
   points: MetricsPoint[];
@@ -46,6 +46,7 @@ export class MetricsWatcher {
     this.points.push({
       t: (now - this.t0) / 1000, cpuPct, loopP99Ms: value(s, 'nodejs_eventloop_lag_p99_seconds') * 1000, elu: value(s, 'servicechat_event_loop_utilization'),
       rssMb: value(s, 'process_resident_memory_bytes') / 1048576, widgetSockets: value(s, 'servicechat_sockets_open', { endpoint: 'widget' }), mailbox: value(s, 'servicechat_actor_mailbox_depth'),
+      voiceSessions: value(s, 'servicechat_voice_sessions'),
     });
   }
 
@@ -80,6 +81,7 @@ export class MetricsWatcher {
       rssMbMax: Math.max(...this.points.map((p) => p.rssMb)),
       widgetSocketsMax: Math.max(...this.points.map((p) => p.widgetSockets)),
       mailboxDepthMax: Math.max(...this.points.map((p) => p.mailbox)),
+      voiceSessionsMax: Math.max(...this.points.map((p) => p.voiceSessions)),
     };
   }
 }

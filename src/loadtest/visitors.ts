@@ -1,10 +1,12 @@
 /**
  * Simulated visitors on the real widget protocol (docs/widget-protocol.md): each opens the chat socket, waits
  * for `ready`, then asks `turns` questions, waiting for the stored reply and a think time between them. The
- * first `delta` frame after a question gives the first-delta latency. Everything stops at the time limit.
+ * first `delta` frame after a question gives the first-delta latency. A share of the visitors (`voiceShare`) talk
+ * instead (src/loadtest/voice-visitor.ts). Everything stops at the time limit.
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { emptyVoiceResults, VoiceVisitor, type VisitorRun, type VoiceResults } from './voice-visitor.js';
 
 export interface VisitorPlan {
   wsBase: string;
@@ -15,10 +17,13 @@ export interface VisitorPlan {
   thinkMs: number;
   durationMs: number;
   turnTimeoutMs: number;
+  /** Share of the visitors who talk (0 to 1), and how long each of their turns is spoken (ms). */
+  voiceShare: number;
+  speechMs: number;
 }
 
 /** One second of the run. */
-export interface Tick { t: number; open: number; turns: number; firstDeltaMs: number[] }
+export interface Tick { t: number; open: number; turns: number; firstDeltaMs: number[]; voice: number; firstAudioMs: number[] }
 
 export interface VisitorResults {
   startedAt: number;
@@ -31,20 +36,31 @@ export interface VisitorResults {
   errors: Record<string, number>;
   ticks: Tick[];
   stoppedBy: 'done' | 'time limit';
+  /** Null when no visitor talks. */
+  voice: VoiceResults | null;
 }
+
+/** Whether visitor i talks: spread evenly, floor(visitors x share) of them. */
+export const talks = (i: number, share: number) => Math.floor((i + 1) * share) > Math.floor(i * share);
 
 const QUESTIONS = ['What are your opening hours?', 'Do you ship abroad?', 'How do I return an item?', 'Can I talk to someone?', 'What does delivery cost?'];
 
 export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorResults) => void): Promise<VisitorResults> {
   const start = performance.now();
-  const r: VisitorResults = { startedAt: Date.now(), elapsedMs: 0, connected: 0, turnsDone: 0, turnsCut: 0, firstDeltaMs: [], turnMs: [], errors: {}, ticks: [], stoppedBy: 'done' };
+  const talkers = Array.from({ length: plan.visitors }, (_, i) => talks(i, plan.voiceShare)).filter(Boolean).length;
+  const r: VisitorResults = {
+    startedAt: Date.now(), elapsedMs: 0, connected: 0, turnsDone: 0, turnsCut: 0, firstDeltaMs: [], turnMs: [], errors: {}, ticks: [], stoppedBy: 'done',
+    voice: talkers ? emptyVoiceResults(talkers) : null,
+  };
   const error = (kind: string) => { r.errors[kind] = (r.errors[kind] ?? 0) + 1; };
   let open = 0;
-  let tick: Tick = { t: 0, open: 0, turns: 0, firstDeltaMs: [] };
+  let voiceOpen = 0;
+  let tick: Tick = { t: 0, open: 0, turns: 0, firstDeltaMs: [], voice: 0, firstAudioMs: [] };
   const ticker = setInterval(() => {
     tick.open = open;
+    tick.voice = voiceOpen;
     r.ticks.push(tick);
-    tick = { t: r.ticks.length, open, turns: 0, firstDeltaMs: [] };
+    tick = { t: r.ticks.length, open, turns: 0, firstDeltaMs: [], voice: voiceOpen, firstAudioMs: [] };
     r.elapsedMs = performance.now() - start;
     onProgress?.(r);
   }, 1000);
@@ -52,6 +68,13 @@ export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorRes
   let stopping = false;
   const stopAll = new Promise<void>((resolve) => setTimeout(() => { stopping = true; r.stoppedBy = 'time limit'; resolve(); }, plan.durationMs).unref());
   const sleep = (ms: number) => new Promise<void>((res) => { const t = setTimeout(res, ms); void stopAll.then(() => { clearTimeout(t); res(); }); });
+  const voiceRun: VisitorRun = {
+    turns: plan.turns, thinkMs: plan.thinkMs, turnTimeoutMs: plan.turnTimeoutMs, speechMs: plan.speechMs, stopped: stopAll, sleep,
+    stopping: () => stopping,
+    voiceOpen: (d) => { voiceOpen += d; },
+    firstAudio: (ms) => { r.voice!.firstAudioMs.push(ms); tick.firstAudioMs.push(ms); },
+    stored: (ms) => { r.voice!.storedMs.push(ms); },
+  };
 
   const visitor = async (i: number) => {
     await sleep(plan.rampMs ? Math.random() * plan.rampMs : 0);
@@ -61,6 +84,7 @@ export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorRes
     const headers = { 'x-forwarded-for': `198.${18 + ((i >> 16) & 1)}.${(i >> 8) & 255}.${i & 255}` };
     const ws = new WebSocket(`${plan.wsBase}/widget/v1/chat?botId=${encodeURIComponent(plan.botId)}`, { perMessageDeflate: false, headers });
     sockets.add(ws);
+    const talker = r.voice && talks(i, plan.voiceShare) ? new VoiceVisitor(ws, voiceRun, r.voice) : null;
     let waiting: { kind: 'ready' | 'reply'; sentAt: number; gotDelta: boolean; resolve: () => void } | null = null;
     let closed = false;
     let ready = false;
@@ -70,13 +94,15 @@ export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorRes
       ws.once('open', () => resolve(true));
     });
     ws.on('message', (data, isBinary) => {
+      talker?.onMessage(data as Buffer, isBinary);
       if (isBinary) return;
       let f: { t?: string; code?: string; message?: { role?: string } };
       try { f = JSON.parse(String(data)); } catch { return error('bad frame'); }
       if (f.t === 'ready') ready = true;
       if (!waiting) return;
-      if (f.t === 'error') { error(`frame ${f.code ?? 'error'}`); if (waiting.kind === 'reply') { waiting.resolve(); } return; }
       if (waiting.kind === 'ready' && f.t === 'ready') return waiting.resolve();
+      if (talker) return;
+      if (f.t === 'error') { error(`frame ${f.code ?? 'error'}`); if (waiting.kind === 'reply') { waiting.resolve(); } return; }
       if (waiting.kind !== 'reply') return;
       if (f.t === 'delta' && !waiting.gotDelta) {
         waiting.gotDelta = true;
@@ -102,6 +128,7 @@ export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorRes
     try {
       // The ready frame usually comes with the upgrade, before anyone waits for it.
       if (!ready && (await wait('ready', performance.now())) === 'timeout') return error('no ready frame');
+      if (talker) return await talker.talk();
       for (let t = 0; t < plan.turns && !stopping && !closed; t++) {
         if (t > 0 && plan.thinkMs) await sleep(Math.random() * 2 * plan.thinkMs);
         if (stopping || closed) break;
@@ -123,6 +150,7 @@ export async function runVisitors(plan: VisitorPlan, onProgress?: (r: VisitorRes
   for (const ws of sockets) ws.terminate();
   clearInterval(ticker);
   tick.open = open;
+  tick.voice = voiceOpen;
   r.ticks.push(tick);
   r.elapsedMs = performance.now() - start;
   return r;

@@ -78,4 +78,45 @@ test('five visitors of two turns each: every turn is measured, the reports are w
   assert.is(providers.body.items.length, 0, 'and its provider connection');
 });
 
+test('voice visitors talk through the widget socket to the simulated engine: spoken turns timed, frames counted, a cap refusal reported', async () => {
+  const admin = await createToken(server, owner, ['providers:write', 'bots:write']);
+  const lines: string[] = [];
+  const dir = join(outDir, 'voice');
+  // Six visitors, half of them talk (visitors 2, 4 and 6); the bot takes two voice sessions at once, so one talker is refused.
+  const r = await runLoadtest([
+    '--url', server.url, '--token', admin.value, '--visitors', '6', '--voice', '0.5', '--voice-cap', '2', '--turns', '2',
+    '--ramp', '200', '--think', '50', '--speech', '600', '--voice-reply', '400', '--duration', '30', '--chunks', '4', '--gap', '5',
+    '--metrics-token', METRICS, '--out', dir,
+  ], (l) => lines.push(l), (l) => lines.push(l), {});
+  assert.is(r.code, 0, lines.join('\n'));
+  const rep = r.report!;
+  assert.is(rep.visitorsConnected, 6);
+  assert.is(rep.turnsDone, 6, 'three typing visitors, two turns each');
+  assert.equal(rep.errors, {});
+  const v = rep.voice!;
+  assert.ok(v, 'voice figures reported');
+  assert.is(v.visitors, 3);
+  assert.is(v.sessionsStarted, 2);
+  assert.equal(v.refused, { rate_limited: 1 }, 'the third talker is refused by security.caps.concurrentVoiceSessions');
+  assert.is(v.spokenTurnsDone, 4);
+  assert.equal(v.errors, {}, lines.join('\n'));
+  // The engine waits 300 ms of quiet before it answers; frames come 20 ms apart, so the first audio is that and a little more.
+  assert.ok(v.firstAudioMs.p50 >= 280 && v.firstAudioMs.p50 < 2000 && v.firstAudioMs.p50 <= v.firstAudioMs.p99, JSON.stringify(v.firstAudioMs));
+  // Two spoken turns of 600 ms each, in 20 ms frames, plus the quiet between: at least 60 frames a session.
+  assert.ok(v.perSession.framesSent >= 60, JSON.stringify(v.perSession));
+  // Each reply is 400 ms of agent audio; all of it reaches the widget.
+  assert.ok(v.audioSecondsReceived >= 1.5, `${v.audioSecondsReceived} s of agent audio`);
+  assert.ok(v.framesReceived > 0);
+  assert.is(rep.server!.summary!.voiceSessionsMax <= 2, true);
+  const out = lines.join('\n');
+  assert.match(out, /speech end to agent audio p50 \/ p95 \/ p99/);
+  assert.match(out, /voice sessions refused\s+rate_limited: 1/);
+
+  const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+  assert.is(json.voice.spokenTurnsDone, 4);
+  assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /speech end to agent audio/);
+  const providers = await server.request('GET', '/api/v1/providers', { headers: owner.headers });
+  assert.is(providers.body.items.length, 0, 'both simulated connections are removed');
+});
+
 test.run();
