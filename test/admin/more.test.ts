@@ -194,6 +194,7 @@ test('the bot editor asks before a link inside the panel drops unsaved edits; mo
 
 test('leads: a lead is added by hand with the bot\'s own form fields; the API\'s refusal is shown at its field', async () => {
   await go('#/leads');
+  await page.locator('h1', { hasText: 'Leads' }).waitFor();
   await page.click('button:has-text("Add lead")');
   const dialog = page.locator('dialog', { hasText: 'Add a lead' });
   await dialog.locator('input[name="fields.email"]').waitFor();
