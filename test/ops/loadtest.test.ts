@@ -31,6 +31,10 @@ test('wrong usage exits 2 and says what is missing', async () => {
   assert.is(r.code, 2);
   assert.match(err.join('\n'), /--token/);
   assert.is((await runLoadtest(['--url', server.url, '--token', 'x', '--visitors', '0'], () => {}, () => {}, {})).code, 2);
+  assert.is((await runLoadtest(['--url', server.url, '--token', 'x', '--voice', '1.5'], () => {}, () => {}, {})).code, 2);
+  const none: string[] = [];
+  assert.is((await runLoadtest(['--url', server.url, '--token', 'x', '--visitors', '5', '--voice', '0.1'], () => {}, (l) => none.push(l), {})).code, 2);
+  assert.match(none.join('\n'), /is no one: raise --voice or --visitors/);
 });
 
 test('a token without admin scopes is refused with a message naming the scopes', async () => {
