@@ -27,7 +27,7 @@
  *   --prof writes a CPU profile of the server over the windows to bench/.prof/voice-<n>.cpuprofile
  *   (`node bench/prof-top.mjs <file>`); --heap-sample a heap profile of what the live sessions hold
  *   (bench/.prof/voice-<n>-live.heapprofile, `node bench/heap-top.mjs <file>`); --heap-sample=all of every allocation
- *   while they run (what the scavenges are made of).
+ *   while they run (what the scavenges are made of), and prints the bytes allocated per frame relayed.
  *   BENCH_SERVER_FLAGS passes Node flags to the server (after npm start's).
  *
  * Results are kept in docs/performance.md (## Voice relay).
@@ -71,6 +71,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Every step waits at most this long, so a stuck run ends instead of hanging.
 const deadline = setTimeout(() => { console.error('voice bench: cut off after 4 minutes'); process.exit(1); }, 240_000);
 deadline.unref();
+
+/** A process's peak resident memory so far, in MB (Linux /proc). */
+function peakRssMb(pid: number | undefined): string {
+  try { return (Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024).toFixed(0); } catch { return '?'; }
+}
 
 /** Bytes in a sampling heap profile (the sum of its nodes' self sizes). */
 function sampledBytes(file: string): number {
@@ -196,6 +201,7 @@ try {
     const frames = sampledFrames.up + sampledFrames.down;
     console.log(`server allocations while sampling: ${(total / 1e6).toFixed(1)} MB for ${sampledFrames.up} frames up + ${sampledFrames.down} down = ${(total / frames / 1024).toFixed(2)} KB per relayed frame`);
   }
+  console.log(`server RSS: ${(withVoice.rss / 1048576).toFixed(0)} MB with the sessions live (after a full GC), peak ${peakRssMb(server.proc.pid)} MB (VmHWM)`);
   console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
   const per = (a: Mem, b: Mem, k: keyof Mem) => kb((a[k] - b[k]) / N);
   console.log('memory per session (KB, after a full GC) | heapUsed | external (arrayBuffers) | RSS');
