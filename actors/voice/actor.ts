@@ -209,6 +209,8 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
         return;
       }
       case 'agent_item_done':
+        // After the item's last audio frame on the same socket: the widget can finish playing and report it.
+        if (!this.turns.items.get(e.itemId)?.interrupted) this.sendFrame({ t: 'voice_item_done', itemId: e.itemId });
         this.turns.itemDone(e.itemId, e.text, now);
         this.doneSpeaking();
         return this.flush();

@@ -32,6 +32,8 @@ export type VoiceServerFrame =
       reason?: VoiceEndReason; message?: string;
     }
   | { t: 'voice_item'; itemId: string; messageId: string }
+  /** No more audio comes for this item: the widget plays what it holds, then answers voice_played. */
+  | { t: 'voice_item_done'; itemId: string }
   | { t: 'voice_interrupt'; itemId: string };
 
 /**

@@ -32,6 +32,9 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
     assert.ok(sentMs > 1000);
     await until(() => Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 5000, 'all audio relayed');
     assert.ok(v.audio.every((b) => b[0] === 0x01), 'audio frames start with 0x01');
+    // The server says the item's audio is complete (while still speaking), so the widget can finish and report it.
+    const done = await seen(v, 'voice_item_done', (f) => f.itemId === item.itemId);
+    assert.ok(!v.frames.slice(v.frames.indexOf(done)).some((f) => f.t === 'message' && f.message.role === 'assistant'), 'not stored before it is played');
     // The widget reports the reply played to its end: the turn is stored, and the session listens again.
     v.send({ t: 'voice_played', itemId: item.itemId, ms: sentMs });
     const reply = await v.reply();

@@ -98,8 +98,9 @@ test('the agent plays gaplessly across chunk boundaries at the right pitch, then
   const page = await open();
   await h(page, 'return h.start({ outputRate: 24000 })');
   await h(page, `h.frame({ t: 'voice_item', itemId: 'it1', messageId: 'm1' }); h.state('speaking'); h.tone('it1', 1000, [7, 20, 33, 3, 41]);`);
-  // The item's message closes it: the player plays the rest and reports the item done.
-  await h(page, `h.frame({ t: 'message', message: { id: 'm1', role: 'assistant', text: 'Hi', modality: 'voice' } })`);
+  // voice_item_done (the server sends it after the item's last audio, while still speaking): the player plays the
+  // rest and reports the item done, so the server can store the turn without waiting.
+  await h(page, `h.frame({ t: 'voice_item_done', itemId: 'it1' })`);
   await page.waitForFunction('window.harness.sent.some((f) => f.t === "voice_played")', null, { timeout: 5000 });
   const played = (await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played');
   assert.equal(played, [{ t: 'voice_played', itemId: 'it1', ms: 1000 }]);

@@ -154,6 +154,10 @@ export class VoiceClient {
         this.item = f.itemId;
         this.itemMessage = f.messageId;
         return;
+      case 'voice_item_done':
+        // Every frame of the item has arrived: play what is buffered, then report it played (voice_played).
+        if (this.item && this.item === f.itemId) this.player?.end(this.item);
+        return;
       case 'voice_interrupt': this.interrupt(f.itemId); return;
       case 'message':
         // The item's stored message comes once it is done, after its audio.
