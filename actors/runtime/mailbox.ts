@@ -48,6 +48,8 @@ export class Mailbox<T> {
   private started = false;
   private draining = false;
   private idleWaiters: Array<() => void> = [];
+  /** drain, bound once: scheduling it makes no closure per message. */
+  private readonly drainLater = () => this.drain();
 
   /**
    * @param process handles one item; the loop awaits it before taking the next.
@@ -99,7 +101,7 @@ export class Mailbox<T> {
     // A microtask, not a direct call: a sender never runs the handler inside its own call stack.
     if (this.started && !this.draining && this.size > 0) {
       this.draining = true;
-      queueMicrotask(() => this.drain());
+      queueMicrotask(this.drainLater);
     }
   }
 
