@@ -75,13 +75,17 @@ test('opening hours get a Saturday period and a holiday', async () => {
 
 test('own wording for interface texts is saved as a map, and Discard puts the saved one back', async () => {
   await page.click('.groups a:has-text("Texts & greeting")');
-  const box = page.locator('#set-texts-strings');
-  await box.fill('send = Ask\nclose = Hide');
+  const rows = page.locator('fieldset[data-path="texts.strings"]');
+  for (const [key, value] of [['composer.send', 'Ask'], ['header.close', 'Hide']]) {
+    await rows.locator('button', { hasText: 'Add a wording' }).click();
+    await rows.locator('input[name="texts.strings.key"]').last().fill(key);
+    await rows.locator('input[name="texts.strings.value"]').last().fill(value);
+  }
   await save();
-  assert.equal((await draft()).texts.strings, { send: 'Ask', close: 'Hide' });
-  await box.fill('send = Go');
+  assert.equal((await draft()).texts.strings, { 'composer.send': 'Ask', 'header.close': 'Hide' });
+  await rows.locator('input[name="texts.strings.value"]').first().fill('Go');
   await page.click('.save-bar button:has-text("Discard")');
-  await page.waitForFunction(() => (document.getElementById('set-texts-strings') as HTMLTextAreaElement | null)?.value === 'send = Ask\nclose = Hide');
+  await page.waitForFunction(() => (document.querySelector('fieldset[data-path="texts.strings"] input[name="texts.strings.value"]') as HTMLInputElement | null)?.value === 'Ask');
 });
 
 test('each voice engine shows its own settings, every one labelled and described', async () => {
