@@ -94,6 +94,14 @@ test('the launcher shows the face breathing (icon face), the same picture still 
     assert.is(await img.count(), 0);
     await page.context().close();
   }
+  // A face in the site's accent colour, or a colour of its own: the prebuilt picture nearest that colour.
+  for (const [face, theme, want] of [[{ preset: 'accent' }, { accent: '#16a34a' }, 'mint'], [{ color: '#f43f5e' }, {}, 'coral']] as const) {
+    const page = await w.newPage({ width: 400, height: 300 });
+    await page.goto(w.page(`/l${want}`, w.embed(await w.createBot({ appearance: { theme }, face: { config: face } }))));
+    await page.waitForFunction(() => { const i = document.querySelector('[data-service-chat]')!.shadowRoot!.querySelector('button.l img') as HTMLImageElement | null; return !!i && i.complete && i.naturalWidth > 0; });
+    assert.match((await page.locator('button.l img.fa').getAttribute('src'))!, new RegExp(`faces/default-${want}\\.svg$`));
+    await page.context().close();
+  }
   const page = await w.newPage({ width: 400, height: 300 }, { reducedMotion: 'reduce' });
   await page.goto(w.page('/lreduced', w.embed(await w.createBot())));
   assert.is(await page.locator('button.l img.fa').evaluate((e) => getComputedStyle(e).animationName), 'none', 'still under reduced motion');

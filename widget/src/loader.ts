@@ -191,10 +191,26 @@ function mark(open: boolean) {
  */
 function facePicture(c: Core): string {
   const f = c.cfg.face, k = f?.skin, i = c.cfg.appearance.launcher.icon, e = encodeURIComponent;
-  // A face in a colour of its own (config.color) has no prebuilt picture: the chat icon rather than wrong colours.
-  if (!k || i == 'chat' || (k.kind != 'custom' && f!.config?.color)) return '';
+  if (!k || i == 'chat') return '';
+  // Pictures are prebuilt per preset: a face in a colour of its own (config.color, or the accent preset) shows the
+  // preset picture nearest that colour.
+  const own = f!.config?.color || (f!.config?.preset == 'accent' ? c.cfg.appearance.theme.accent : '');
+  const preset = own ? nearestPreset(String(own)) : String(f!.config?.preset ?? 'cyan');
   // crossorigin: the face engine loads the same photo as a WebGL texture (CORS), and the two share the cache entry.
-  return `<img class="fa${i == 'face' ? ' br' : ''}" src="${c.base}/${k.kind == 'custom' ? `api/v1/faces/${e(k.assetId)}/image` : `static/widget/faces/${e(k.id)}-${e(String(f!.config?.preset ?? 'cyan'))}.svg`}" crossorigin="anonymous" alt="">`;
+  return `<img class="fa${i == 'face' ? ' br' : ''}" src="${c.base}/${k.kind == 'custom' ? `api/v1/faces/${e(k.assetId)}/image` : `static/widget/faces/${e(k.id)}-${e(preset)}.svg`}" crossorigin="anonymous" alt="">`;
+}
+
+/** The preset (widget/src/face/skins.ts PRESETS, main colours) nearest a #rrggbb colour. */
+const PRESET_MAIN: Record<string, string> = { cyan: '22d3ee', violet: 'a78bfa', coral: 'fb7185', mint: '4ade80', amber: 'fbbf24', sky: '60a5fa', slate: '94a3b8' };
+function nearestPreset(hex: string): string {
+  const rgb = (h: string) => [0, 2, 4].map((i) => parseInt(h.replace('#', '').slice(i, i + 2), 16) || 0);
+  const [r, g, b] = rgb(hex);
+  let best = 'cyan', d0 = Infinity;
+  for (const [name, main] of Object.entries(PRESET_MAIN)) {
+    const [r2, g2, b2] = rgb(main), d = (r - r2) ** 2 + (g - g2) ** 2 + (b - b2) ** 2;
+    if (d < d0) { d0 = d; best = name; }
+  }
+  return best;
 }
 
 function hideTeaser() { teaser?.remove(); teaser = null; }
