@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { faceState } from './face-world.js';
 import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 const QUESTION = 'What are your opening hours?';
@@ -99,6 +100,10 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   // The reply plays (the widget's playback state) while its words stream in as the caption.
   await page.locator('.vb[data-playing="true"]').waitFor({ timeout: 10_000 });
   assert.is(await page.locator('.vb .vs').textContent(), 'Speaking…');
+  // The face's mouth follows the level of the voice being played (lip sync).
+  const mouth: number[] = [];
+  for (let i = 0; i < 12; i++) { mouth.push((await faceState(page)).talk); await page.waitForTimeout(50); }
+  assert.ok(Math.max(...mouth) > 0.1, `the mouth moves with the agent's voice (${mouth.map((m) => m.toFixed(2)).join(' ')})`);
   await page.locator('.m.assistant:has(.vk)', { hasText: /^We are open from nine/ }).waitFor();
   await shot(page, 'speaking');
 
