@@ -270,6 +270,16 @@ test('a transcript shows voice turns, images, the sources a reply cited and rati
     msg(1, 'user', 'Can I return it?', { modality: 'voice' }),
     reply,
   ] as any);
+  // Camera pictures shared with the team: one the agent took with look_at_camera, one from the live view.
+  const [shotId, liveId] = [newId('att'), newId('att')];
+  for (const att of [shotId, liveId]) {
+    await app.store.files.put(att, png, { workspaceId: ws, contentType: 'image/png', size: png.length, kind: 'chat-attachment' });
+    await app.store.collection('attachments').insertOne({ _id: att, workspaceId: ws, botId, visitorId: 'vis_rich0001', conversationId: id, mimeType: 'image/png', width: 1, height: 1, size: png.length, createdAt: now, camera: { shared: true } } as any);
+  }
+  await app.store.collection('tool_calls').insertOne({
+    _id: newId('tc'), workspaceId: ws, conversationId: id, botId, messageId: reply._id, round: 0, name: 'look_at_camera', arguments: '{}', result: 'picture taken',
+    isError: false, durationMs: 40, createdAt: now - 49_000, attachments: [{ id: shotId, mimeType: 'image/png', width: 1, height: 1 }],
+  } as any);
   await app.store.collection('leads').insertOne({ _id: newId('lead'), workspaceId: ws, botId, conversationId: id, visitorId: 'vis_rich0001', fields: { name: 'Grace Hopper', email: 'grace@example.com' }, status: 'new', source: 'tool', createdAt: now, updatedAt: now } as any);
   await app.store.collection('feedback').insertOne({ _id: newId('fb'), workspaceId: ws, botId, conversationId: id, messageId: reply._id, kind: 'thumb', value: 1, createdAt: now } as any);
 
@@ -281,6 +291,9 @@ test('a transcript shows voice turns, images, the sources a reply cited and rati
   await img.waitFor();
   await agent.waitForFunction(() => (document.querySelector('.attachments img') as HTMLImageElement | null)?.naturalWidth === 1);
   await agent.locator('.msg.assistant .citations a', { hasText: 'Returns policy' }).waitFor();
+  await agent.locator(`.msg.assistant .attachments a[href$="${shotId}"] img[alt^="Picture the agent took"]`).waitFor();
+  await agent.locator(`.live-view a[href$="${liveId}"]`).waitFor();
+  assert.match(await agent.locator('.live-view').textContent() ?? '', /Camera live view: 1 picture/);
   await agent.locator('.msg.assistant .rating', { hasText: 'Rated helpful' }).waitFor();
   await agent.locator('.inbox-details .badge', { hasText: 'verified' }).waitFor();
   // Who the visitor is comes from the lead they left.

@@ -1,6 +1,6 @@
 /** One conversation's messages as the team sees them: who said what, when, with tools, sources, images and ratings. */
 import { RelativeTime } from '../../ui.js';
-import type { FullMessage, FullTranscript, ToolCall } from './types.js';
+import type { FullMessage, FullTranscript, TeamPicture, ToolCall } from './types.js';
 
 const WHO: Record<FullMessage['role'], string> = { user: 'Visitor', assistant: 'AI', human_agent: 'Team', system_event: '' };
 
@@ -46,19 +46,47 @@ export function Transcript({ t }: { t: FullTranscript }) {
         );
       })}
       {csat.map((f, i) => <li key={`csat-${i}`} class="msg system_event">Visitor rated the conversation {f.value}/5{f.comment ? `: “${f.comment}”` : ''}</li>)}
+      <LiveView pictures={(t.attachments ?? []).filter((a) => a.source === 'camera' && !a.messageId && !a.toolCallId)} />
     </ol>
   );
 }
 
 function Tool({ c }: { c: ToolCall }) {
   return (
-    <details class={`tool-call${c.isError ? ' failed' : ''}`}>
-      <summary><span class="tool-label">Tool</span> {c.name} <span class="muted">· {c.isError ? 'failed' : 'ok'} · {c.durationMs} ms</span></summary>
-      <div class="tool-io">
-        <div><small class="muted">Arguments</small><pre>{pretty(c.arguments)}</pre></div>
-        <div><small class="muted">Result</small><pre>{pretty(c.result)}</pre></div>
-      </div>
-    </details>
+    <>
+      <details class={`tool-call${c.isError ? ' failed' : ''}`}>
+        <summary><span class="tool-label">Tool</span> {c.name} <span class="muted">· {c.isError ? 'failed' : 'ok'} · {c.durationMs} ms</span></summary>
+        <div class="tool-io">
+          <div><small class="muted">Arguments</small><pre>{pretty(c.arguments)}</pre></div>
+          <div><small class="muted">Result</small><pre>{pretty(c.result)}</pre></div>
+        </div>
+      </details>
+      {c.attachments?.length ? <Pictures list={c.attachments} alt={(a) => `Picture the agent took with the visitor's camera (${a.width}×${a.height})`} /> : null}
+    </>
+  );
+}
+
+/** The camera's live view (continuous mode), shared with the team: the latest pictures, newest last. */
+function LiveView({ pictures }: { pictures: TeamPicture[] }) {
+  if (!pictures.length) return null;
+  const shown = pictures.slice(-6);
+  return (
+    <li class="msg system_event live-view">
+      Camera live view: {pictures.length} picture{pictures.length === 1 ? '' : 's'}{pictures.length > shown.length ? `, the last ${shown.length} shown` : ''}
+      <Pictures list={shown} alt={(a) => `The visitor's camera at ${new Date((a as TeamPicture).createdAt).toLocaleTimeString()}${(a as TeamPicture).description ? `: ${(a as TeamPicture).description}` : ''}`} />
+    </li>
+  );
+}
+
+function Pictures({ list, alt }: { list: Array<{ id: string; width: number; height: number }>; alt: (a: { id: string; width: number; height: number }) => string }) {
+  return (
+    <div class="attachments">
+      {list.map((a) => (
+        <a key={a.id} href={`/api/v1/attachments/${encodeURIComponent(a.id)}`} target="_blank" rel="noopener">
+          <img src={`/api/v1/attachments/${encodeURIComponent(a.id)}`} width={Math.min(a.width, 160)} height={Math.round(Math.min(a.width, 160) * a.height / Math.max(1, a.width))} alt={alt(a)} loading="lazy" />
+        </a>
+      ))}
+    </div>
   );
 }
 

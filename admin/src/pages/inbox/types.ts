@@ -14,7 +14,9 @@ export interface Conv extends ConversationSummary {
 export interface Attachment { id: string; mimeType: string; width: number; height: number }
 export interface Citation { title: string; url?: string | null; sourceId: string }
 export interface FullMessage extends Message { attachments?: Attachment[]; citations?: Citation[] }
-export interface ToolCall { id: string; messageId: string; round: number; name: string; arguments: string; result: string; isError: boolean; durationMs: number; createdAt: number }
+export interface ToolCall { id: string; messageId: string; round: number; name: string; arguments: string; result: string; isError: boolean; durationMs: number; createdAt: number; attachments?: Array<{ id: string; width: number; height: number }> }
+/** A picture the team may see (GET /conversations/{id} `attachments`): on a message, on a tool call (look_at_camera), or neither (the camera's live view). */
+export interface TeamPicture { id: string; width: number; height: number; createdAt: number; source: 'camera' | 'upload'; messageId: string | null; toolCallId: string | null; description?: string }
 export interface Feedback { kind: 'thumb' | 'csat'; messageId: string | null; value: number; comment?: string; createdAt: number }
 
-export interface FullTranscript extends Conv { summary: string | null; messages: FullMessage[]; toolCalls: ToolCall[]; feedback: Feedback[] }
+export interface FullTranscript extends Conv { summary: string | null; messages: FullMessage[]; toolCalls: ToolCall[]; feedback: Feedback[]; attachments?: TeamPicture[] }
