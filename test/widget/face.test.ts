@@ -98,7 +98,8 @@ test('the launcher shows the face breathing (icon face), the same picture still 
   for (const [face, theme, want] of [[{ preset: 'accent' }, { accent: '#16a34a' }, 'mint'], [{ color: '#f43f5e' }, {}, 'coral']] as const) {
     const page = await w.newPage({ width: 400, height: 300 });
     await page.goto(w.page(`/l${want}`, w.embed(await w.createBot({ appearance: { theme }, face: { config: face } }))));
-    await page.waitForFunction(() => { const i = document.querySelector('[data-service-chat]')!.shadowRoot!.querySelector('button.l img') as HTMLImageElement | null; return !!i && i.complete && i.naturalWidth > 0; });
+    await page.locator('button.l img.fa').waitFor();
+    await page.waitForFunction(() => { const i = document.querySelector('[data-service-chat]')?.shadowRoot?.querySelector('button.l img') as HTMLImageElement | null; return !!i && i.complete && i.naturalWidth > 0; });
     assert.match((await page.locator('button.l img.fa').getAttribute('src'))!, new RegExp(`faces/default-${want}\\.svg$`));
     await page.context().close();
   }
