@@ -3,6 +3,7 @@
  * public config, draws the launcher and the greeting teaser inside a shadow root, and loads the chat UI
  * (chat.js) on first open - at once for the inline layout. It owns the page-facing API (window.ServiceChat).
  */
+import { PRESETS } from './face/skins.js';
 import { loadLanguage } from './i18n.js';
 import { FONTS, MOBILE_QUERY, textOn } from './theme.js';
 import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, VoiceStartOptions, WidgetConfig } from './types.js';
@@ -200,13 +201,12 @@ function facePicture(c: Core): string {
   return `<img class="fa${i == 'face' ? ' br' : ''}" src="${c.base}/${k.kind == 'custom' ? `api/v1/faces/${e(k.assetId)}/image` : `static/widget/faces/${e(k.id)}-${e(preset)}.svg`}" crossorigin="anonymous" alt="">`;
 }
 
-/** The preset (widget/src/face/skins.ts PRESETS, main colours) nearest a #rrggbb colour. */
-const PRESET_MAIN: Record<string, string> = { cyan: '22d3ee', violet: 'a78bfa', coral: 'fb7185', mint: '4ade80', amber: 'fbbf24', sky: '60a5fa', slate: '94a3b8' };
+/** The preset whose main colour is nearest a #rrggbb colour. */
 function nearestPreset(hex: string): string {
   const rgb = (h: string) => [0, 2, 4].map((i) => parseInt(h.replace('#', '').slice(i, i + 2), 16) || 0);
   const [r, g, b] = rgb(hex);
   let best = 'cyan', d0 = Infinity;
-  for (const [name, main] of Object.entries(PRESET_MAIN)) {
+  for (const [name, { main }] of Object.entries(PRESETS)) {
     const [r2, g2, b2] = rgb(main), d = (r - r2) ** 2 + (g - g2) ** 2 + (b - b2) ** 2;
     if (d < d0) { d0 = d; best = name; }
   }
