@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { pcmToWav } from '../../src/providers/wav.js';
 import { startFakeSpeech, type FakeSpeech } from '../fakes/speech.js';
 import { framesOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
@@ -18,13 +19,10 @@ const QUESTION = 'I am Ada, please note my e-mail, ada@example.com';
 const SHOTS = '/tmp/shots/voice';
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/hosted-${name}.png` });
 
-/** The 16-bit mono WAV with `seconds` of silence before it (the 44-byte header's sizes updated). */
+/** espeak-ng's 16-bit mono WAV (44-byte header) with `seconds` of silence before the speech. */
 function withQuietStart(wav: Buffer, seconds: number): Buffer {
   const rate = wav.readUInt32LE(24);
-  const out = Buffer.concat([wav.subarray(0, 44), Buffer.alloc(Math.round(seconds * rate) * 2), wav.subarray(44)]);
-  out.writeUInt32LE(out.length - 8, 4);
-  out.writeUInt32LE(out.length - 44, 40);
-  return out;
+  return pcmToWav(Buffer.concat([Buffer.alloc(Math.round(seconds * rate) * 2), wav.subarray(44)]), rate);
 }
 
 let w: WidgetWorld;
