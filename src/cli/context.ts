@@ -5,7 +5,7 @@
  * SQLite's locking keeps both safe, and the server's credential cache forgets within 2 s what was changed.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AppContext } from '../app.js';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
@@ -19,9 +19,8 @@ export class CommandError extends Error {}
 export class UsageError extends Error {}
 
 export function cliConfig(opts: { dataDir?: string }): Config {
-  const env = { ...process.env, ...(opts.dataDir ? { DATA_DIR: opts.dataDir } : {}) };
   try {
-    return loadConfig(env);
+    return loadConfig(undefined, opts.dataDir ? { dataDir: resolve(opts.dataDir) } : {});
   } catch (err) {
     if (err instanceof ConfigError) throw new CommandError(err.message);
     throw err;
