@@ -2,11 +2,20 @@
  * Shared set-up for the face tests (face.test.ts, face-live.test.ts): a host page that boots the widget with
  * options and opens it, and readers of the face's live frame.
  */
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import type { WidgetWorld } from './world.js';
+import { startWidgetWorld, type WidgetWorld } from './world.js';
 
 export const SHOTS = '/tmp/shots/face';
 export const MOODS = ['content', 'happy', 'excited', 'playful', 'thinking', 'surprised', 'confused', 'concerned', 'sad'];
+
+/** The widget world with the bot most face tests use (a welcome and one suggested prompt); the screenshot folder made. */
+export async function startFaceWorld(): Promise<{ w: WidgetWorld; botId: string }> {
+  mkdirSync(SHOTS, { recursive: true });
+  const w = await startWidgetWorld();
+  const botId = await w.createBot({ welcome: { message: 'Hi! I am Ava. Ask me anything.', suggestedPrompts: ['Opening hours?'] } });
+  return { w, botId };
+}
 
 /** A host page that boots the widget with these options (layout, theme...) and opens it; resolves once the face is drawn. */
 export async function openFace(w: WidgetWorld, bot: string, boot: Record<string, unknown> = {}, options: Parameters<WidgetWorld['newPage']>[1] = {}, init?: string): Promise<Page> {

@@ -2,20 +2,15 @@
  * The face engine (docs/faces.md) in headless Chromium: loaded only when the chat opens, every layout in light and
  * dark, each mood on every catalogue face, and the launcher's face picture. Screenshots: /tmp/shots/face/.
  */
-import { mkdirSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startWidgetWorld, type WidgetWorld } from './world.js';
-import { faceState, MOODS, openFace, sample, SHOTS } from './face-world.js';
+import type { WidgetWorld } from './world.js';
+import { faceState, MOODS, openFace, sample, SHOTS, startFaceWorld } from './face-world.js';
 
 let w: WidgetWorld;
 let botId: string;
 
-test.before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  w = await startWidgetWorld();
-  botId = await w.createBot({ welcome: { message: 'Hi! I am Ava. Ask me anything.', suggestedPrompts: ['Opening hours?'] } });
-});
+test.before(async () => { ({ w, botId } = await startFaceWorld()); });
 test.after(async () => { await w?.close(); });
 const open = (bot: string, boot: Record<string, unknown> = {}, options: Parameters<WidgetWorld['newPage']>[1] = {}) => openFace(w, bot, boot, options);
 
