@@ -33,9 +33,11 @@ export async function expectAxeClean(page: Page, what: string, opts: { exclude?:
 }
 
 /** Saves a screenshot of the page at desktop (1280 px) and phone (390 px) widths to dir/<name>-desktop.png and -390.png. */
-export async function screenshots(page: Page, dir: string, name: string): Promise<void> {
+export async function screenshots(page: Page, dir: string, name: string, opts: { clearToasts?: boolean } = {}): Promise<void> {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(dir, { recursive: true });
+  // clearToasts: the notes of earlier actions are dismissed first, so they cover nothing.
+  if (opts.clearToasts) for (const close of await page.locator('.toast button').all()) await close.click().catch(() => {});
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
   // No transitions mid-shot, and from the top (sticky bars sit where the scroll left them).
   await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -15,11 +15,7 @@ import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
 const SHOTS = '/tmp/shots/admin-bot';
-/** Screenshots at desktop and 390 px, with the notes of earlier actions dismissed so they cover nothing. */
-async function shot(p: Page, name: string) {
-  for (const close of await p.locator('.toast button').all()) await close.click().catch(() => {});
-  await screenshots(p, SHOTS, name);
-}
+const shot = (p: Page, name: string) => screenshots(p, SHOTS, name, { clearToasts: true });
 let server: TestServer;
 let fake: FakeServer;
 let owner: TestSession;
