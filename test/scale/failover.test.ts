@@ -5,58 +5,25 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
-import { connect, type FrameClient } from '../team/helpers.js';
-import { at, startFakeOpenAI, startGroup, startRedis, type FakeOpenAI, type Group, type Redis } from './world.js';
+import { startGroupWorld, type GroupWorld } from './world.js';
 
-let redis: Redis;
-let fake: FakeOpenAI;
-let group: Group;
-let owner: TestSession;
-let agent: TestSession;
-let botId: string;
-const opened: FrameClient[] = [];
-const w = (i: number) => at(group.workers[i].url);
-const ws = (i: number) => group.workers[i].url.replace('http', 'ws');
-const track = async (p: Promise<FrameClient>) => { const c = await p; c.ws.on('error', () => { /* a killed process: the close is what tests look at */ }); opened.push(c); return c; };
-const widget = (i: number, q: Record<string, string> = {}) => track(connect(`${ws(i)}/widget/v1/chat?${new URLSearchParams({ botId, ...q })}`));
-const live = (i: number, who: TestSession) => track(connect(`${ws(i)}/api/v1/live`, { cookie: who.cookie }));
-const must = (what: string, r: { status: number; body: any }, ...ok: number[]) => {
-  if (!ok.includes(r.status)) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
-};
-const transcript = async (conversationId: string) => must('transcript', await w(2).request('GET', `/api/v1/conversations/${conversationId}`, { headers: owner.headers }), 200);
+let world: GroupWorld;
+const w = (i: number) => world.w(i);
+const widget = (i: number, q: Record<string, string> = {}) => world.widget(i, q);
+const live: GroupWorld['live'] = (i, who) => world.live(i, who);
+const transcript = (conversationId: string) => world.transcript(conversationId);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test.before(async () => {
-  [redis, fake] = await Promise.all([startRedis(), startFakeOpenAI()]);
-  group = await startGroup({ REDIS_URL: redis.url, LEASE_MS: '1500' });
-  owner = await setupOwner(w(0) as never);
-  agent = await addMember(w(1) as never, owner, 'agent', { name: 'Alex Agent' });
-  const provider = must('POST /providers', await w(2).request('POST', '/api/v1/providers', {
-    body: { kind: 'openai_compatible', name: 'Fake', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, headers: owner.headers,
-  }), 201);
-  const bot = must('POST /bots', await w(0).request('POST', '/api/v1/bots', { body: { name: 'Helper' }, headers: owner.headers }), 201);
-  botId = bot.id ?? bot.bot?.id;
-  must('PATCH /bots', await w(1).request('PATCH', `/api/v1/bots/${botId}`, {
-    body: {
-      revision: bot.revision ?? bot.bot?.revision,
-      patch: {
-        brain: { connectionId: provider.id ?? provider.connection?.id, model: 'gpt-4o-mini' },
-        behavior: { handoff: { enabled: true, acceptTimeoutSec: 15, offlineAction: 'message' } },
-        texts: { offline: 'Nobody could take it; we will write back.' },
-      },
+  world = await startGroupWorld({
+    botPatch: {
+      behavior: { handoff: { enabled: true, acceptTimeoutSec: 15, offlineAction: 'message' } },
+      texts: { offline: 'Nobody could take it; we will write back.' },
     },
-    headers: owner.headers,
-  }), 200);
-  must('publish', await w(2).request('POST', `/api/v1/bots/${botId}/publish`, { body: {}, headers: owner.headers }), 200, 201);
+  });
 });
 
-test.after(async () => {
-  await Promise.all(opened.map((c) => c.close().catch(() => {})));
-  await group?.stop();
-  await Promise.all([redis?.stop(), fake?.close()]);
-});
+test.after(async () => { await world?.close(); });
 
 test('kill -9 of the owner mid-reply: the visitor reconnects to another process and continues, nothing acknowledged is lost', async () => {
   const visitor = await widget(0);
@@ -64,10 +31,10 @@ test('kill -9 of the owner mid-reply: the visitor reconnects to another process 
   visitor.send({ t: 'message', text: 'First question' });
   const { conversationId } = await visitor.frame('conversation');
   await visitor.frame('message', (f) => f.message.role === 'assistant');
-  fake.script({ text: 'a slow answer that never arrives', delayMs: 4000 });
+  world.fake.script({ text: 'a slow answer that never arrives', delayMs: 4000 });
   visitor.send({ t: 'message', text: 'Second question', clientId: 'c2' });
   const acked = await visitor.frame('message', (f) => f.clientId === 'c2');
-  const victim = group.workers[0];
+  const victim = world.group.workers[0];
   process.kill(victim.pid, 'SIGKILL');
   await visitor.next(() => false, 5000).catch(() => {}); // the socket closes with its process
 
@@ -78,12 +45,12 @@ test('kill -9 of the owner mid-reply: the visitor reconnects to another process 
   const reply = await again.next((f) => f.t === 'message' && f.message.role === 'assistant', 15_000);
   // (whichever answer the fake gives next: the scripted slow one, if the killed process never asked for it)
 
-  const t = must('transcript', await w(2).request('GET', `/api/v1/conversations/${conversationId}`, { headers: owner.headers }), 200);
+  const t = await transcript(conversationId);
   const texts = t.messages.map((m: any) => `${m.role}: ${m.text}`);
   assert.ok(t.messages.some((m: any) => m.id === acked.message.id), 'the acknowledged message is stored');
   assert.equal(texts.filter((x: string) => x.startsWith('assistant')), ['assistant: You said: First question', `assistant: ${reply.message.text}`], 'one reply each, none twice');
   assert.equal(t.messages.map((m: any) => m.seq), t.messages.map((_: unknown, i: number) => i + 1), 'no gap or double in the sequence');
-  await group.waitWorker(0, victim.pid); // the supervisor started a new process in its place
+  await world.group.waitWorker(0, victim.pid); // the supervisor started a new process in its place
 });
 
 test('an owner paused past its lease never writes after the new owner took over (fencing)', async () => {
@@ -92,10 +59,10 @@ test('an owner paused past its lease never writes after the new owner took over 
   visitor.send({ t: 'message', text: 'Hello' });
   const { conversationId } = await visitor.frame('conversation');
   await visitor.frame('message', (f) => f.message.role === 'assistant');
-  fake.script({ text: 'a late answer', delayMs: 2500 });
+  world.fake.script({ text: 'a late answer', delayMs: 2500 });
   visitor.send({ t: 'message', text: 'Second', clientId: 's2' });
   await visitor.frame('message', (f) => f.clientId === 's2');
-  const paused = group.workers[0].pid;
+  const paused = world.group.workers[0].pid;
   process.kill(paused, 'SIGSTOP');
   try {
     const again = await widget(1, { visitorToken: ready.visitorToken });
@@ -110,21 +77,21 @@ test('an owner paused past its lease never writes after the new owner took over 
   const assistants = t.messages.filter((m: any) => m.role === 'assistant');
   assert.is(assistants.length, 2, `one answer before the pause, one by the new owner: ${JSON.stringify(t.messages.map((m: any) => `${m.seq} ${m.role}: ${m.text}`))}`);
   assert.equal(t.messages.map((m: any) => m.seq), t.messages.map((_: unknown, i: number) => i + 1));
-  assert.ok(group.logs.some((l) => l.msg?.includes('lease lost') || l.err?.code === 'lease_lost' || /owned by another process/.test(l.err?.message ?? '')), 'the woken process noticed it lost the conversation');
+  assert.ok(world.group.logs.some((l) => l.msg?.includes('lease lost') || l.err?.code === 'lease_lost' || /owned by another process/.test(l.err?.message ?? '')), 'the woken process noticed it lost the conversation');
 });
 
 test('a handoff wait survives the death of the process that armed it', async () => {
   // The agent has the panel open on another process than the visitor's: available all the same.
-  const agentLive = await live(1, agent);
+  const agentLive = await live(1, world.agent);
   await agentLive.event('presence.changed', (d) => d.presence === 'online').catch(() => {});
-  fake.script([{ toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'wants a person' } }] }, { text: 'Let me get someone.' }]);
+  world.fake.script([{ toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'wants a person' } }] }, { text: 'Let me get someone.' }]);
   const visitor = await widget(2);
   const ready = await visitor.frame('ready');
   visitor.send({ t: 'message', text: 'A person please' });
   const { conversationId } = await visitor.frame('conversation');
   const requested = await agentLive.event('handoff.requested', (d) => d.conversationId === conversationId);
   await visitor.frame('handoff', (f) => f.available === true);
-  const armedBy = group.workers[2].pid;
+  const armedBy = world.group.workers[2].pid;
   process.kill(armedBy, 'SIGKILL');
   const again = await widget(1, { visitorToken: ready.visitorToken });
   await again.frame('ready');
@@ -134,7 +101,7 @@ test('a handoff wait survives the death of the process that armed it', async () 
   const t = await transcript(conversationId);
   assert.is(t.messages.filter((m: any) => /Nobody could take it/.test(m.text)).length, 1, 'told once');
   assert.ok(requested.data.handoffId);
-  await group.waitWorker(2, armedBy);
+  await world.group.waitWorker(2, armedBy);
 });
 
 test('Redis lost mid-run: no new conversation, open ones go on, and all recovers when it returns', async () => {
@@ -142,7 +109,7 @@ test('Redis lost mid-run: no new conversation, open ones go on, and all recovers
   await keeper.frame('ready');
   keeper.send({ t: 'message', text: 'before' });
   await keeper.frame('message', (f) => f.message.role === 'assistant'); // (a turn left scripted by a test above, or the echo)
-  await redis.stop();
+  await world.redis.stop();
   await sleep(300);
   keeper.send({ t: 'message', text: 'during' });
   await keeper.frame('message', (f) => f.message.role === 'user' && f.message.text === 'during');
@@ -153,12 +120,12 @@ test('Redis lost mid-run: no new conversation, open ones go on, and all recovers
   const refused = await newcomer.frame('error');
   assert.is(refused.code, 'rate_limited');
   assert.ok(refused.retryAfterMs > 0);
-  redis = await startRedis(redis.port);
+  await world.restartRedis();
   await sleep(1500); // the clients reconnect within a second
   newcomer.send({ t: 'message', text: 'and now?' });
   await newcomer.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === 'You said: and now?', 10_000);
-  assert.ok(group.logs.some((l) => /coordination server \(REDIS_URL\) lost/.test(l.msg ?? '')));
-  assert.ok(group.logs.some((l) => /coordination server \(REDIS_URL\) is back/.test(l.msg ?? '')));
+  assert.ok(world.group.logs.some((l) => /coordination server \(REDIS_URL\) lost/.test(l.msg ?? '')));
+  assert.ok(world.group.logs.some((l) => /coordination server \(REDIS_URL\) is back/.test(l.msg ?? '')));
 });
 
 test.run();

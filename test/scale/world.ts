@@ -9,6 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
+import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
+import { connect, type FrameClient } from '../team/helpers.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -130,3 +132,71 @@ export function at(url: string) {
 
 export type { FakeOpenAI };
 export { startFakeOpenAI };
+
+/** Fails with the answer's status and body unless it is one of `ok`; returns the body. */
+export function must(what: string, r: { status: number; body: any }, ...ok: number[]): any {
+  if (!ok.includes(r.status)) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export interface GroupWorld {
+  redis: Redis;
+  fake: FakeOpenAI;
+  group: Group;
+  owner: TestSession;
+  /** A member with the agent role, named Alex Agent. */
+  agent: TestSession;
+  botId: string;
+  /** Requests to process `i`. */
+  w(i: number): ReturnType<typeof at>;
+  /** A widget socket on process `i` (query: visitorToken and the like). */
+  widget(i: number, query?: Record<string, string>): Promise<FrameClient>;
+  /** A live (team panel) socket on process `i`. */
+  live(i: number, who: TestSession): Promise<FrameClient>;
+  /** A conversation's stored transcript. */
+  transcript(conversationId: string): Promise<any>;
+  /** Restarts redis on its port after a test stopped it (world.redis is the new one). */
+  restartRedis(): Promise<Redis>;
+  close(): Promise<void>;
+}
+
+/**
+ * A group of `n` processes with redis, the fake provider, an owner, an agent (on process 1) and a published
+ * bot answered by the fake ("You said: ..."); `botPatch` adds to the bot's settings (handoff, texts...).
+ * Sockets opened through it are closed by close(); a socket's error event (a killed process) is ignored, since
+ * the close is what tests look at.
+ */
+export async function startGroupWorld(o: { env?: Record<string, string>; n?: number; botPatch?: Record<string, unknown> } = {}): Promise<GroupWorld> {
+  const [redis, fake] = await Promise.all([startRedis(), startFakeOpenAI()]);
+  const group = await startGroup({ REDIS_URL: redis.url, LEASE_MS: '1500', ...o.env }, o.n ?? 3);
+  const opened: FrameClient[] = [];
+  const w = (i: number) => at(group.workers[i].url);
+  const ws = (i: number) => group.workers[i].url.replace('http', 'ws');
+  const track = async (p: Promise<FrameClient>) => { const c = await p; c.ws.on('error', () => {}); opened.push(c); return c; };
+  const last = (o.n ?? 3) - 1;
+  const owner = await setupOwner(w(0) as never);
+  const agent = await addMember(w(Math.min(1, last)) as never, owner, 'agent', { name: 'Alex Agent' });
+  const provider = must('POST /providers', await w(last).request('POST', '/api/v1/providers', {
+    body: { kind: 'openai_compatible', name: 'Fake', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, headers: owner.headers,
+  }), 201);
+  const bot = must('POST /bots', await w(0).request('POST', '/api/v1/bots', { body: { name: 'Helper' }, headers: owner.headers }), 201);
+  const botId: string = bot.id ?? bot.bot?.id;
+  must('PATCH /bots', await w(Math.min(1, last)).request('PATCH', `/api/v1/bots/${botId}`, {
+    body: { revision: bot.revision ?? bot.bot?.revision, patch: { brain: { connectionId: provider.id ?? provider.connection?.id, model: 'gpt-4o-mini' }, ...o.botPatch } },
+    headers: owner.headers,
+  }), 200);
+  must('publish', await w(last).request('POST', `/api/v1/bots/${botId}/publish`, { body: {}, headers: owner.headers }), 200, 201);
+  const world: GroupWorld = {
+    redis, fake, group, owner, agent, botId, w,
+    widget: (i, q = {}) => track(connect(`${ws(i)}/widget/v1/chat?${new URLSearchParams({ botId, ...q })}`)),
+    live: (i, who) => track(connect(`${ws(i)}/api/v1/live`, { cookie: who.cookie })),
+    transcript: async (id) => must('transcript', await w(last).request('GET', `/api/v1/conversations/${id}`, { headers: owner.headers }), 200),
+    restartRedis: async () => (world.redis = await startRedis(world.redis.port)),
+    async close() {
+      await Promise.all(opened.map((c) => c.close().catch(() => {})));
+      await group.stop();
+      await Promise.all([world.redis.stop(), fake.close()]);
+    },
+  };
+  return world;
+}
