@@ -14,11 +14,13 @@ export class RateLimiter {
 
   /** Records a hit if allowed; returns 0 when allowed, else the milliseconds until one is allowed. */
   take(key: string, limit: number): number {
+    // A limit of 0 (uploadsPerHour may be 0) allows nothing: a whole window's wait.
+    if (limit < 1) return this.windowMs;
     const now = this.clock.now();
     this.sweep(now);
     const from = now - this.windowMs;
     const kept = this.hits.get(key);
-    if (limit >= 1 && (kept === undefined || (typeof kept === 'number' && kept <= from))) {
+    if (kept === undefined || (typeof kept === 'number' && kept <= from)) {
       this.hits.set(key, now);
       return 0;
     }

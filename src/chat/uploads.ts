@@ -8,6 +8,7 @@ import { readVisitorToken } from './identity.js';
 import { wasErased } from '../visitors/erased.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
+import { takeShared } from '../scale/limits.js';
 import { RateLimiter } from './rate-limit.js';
 import { chatCollections, type AttachmentRecord } from './records.js';
 
@@ -16,6 +17,7 @@ export const UPLOAD_MAX_EDGE_PX = 1568;
 /** vision.uploads.maxMB is at most 25. */
 export const UPLOAD_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
 
+/** uploadsPerHour per visitor; counted across the group when scaled out (src/scale/limits.ts). */
 const uploadLimiter = perApp((app: AppContext) => new RateLimiter(app.clock, 3600_000));
 
 /**
@@ -35,7 +37,7 @@ export async function acceptUpload(app: AppContext, input: { botId: string; visi
   if (input.body.length > uploads.maxMB * 1024 * 1024) throw new ApiError('payload_too_large', 413, `image is larger than ${uploads.maxMB} MB (vision.uploads.maxMB)`);
   const type = sniffImageType(input.body);
   if (!type) throw invalid('body: not a JPEG, PNG, WebP or GIF image');
-  const wait = uploadLimiter(app).take(`${chat.bot._id}|${visitorId}`, chat.config.security.rateLimits.uploadsPerHour);
+  const wait = await takeShared(app, uploadLimiter(app), 'upl', `${chat.bot._id}|${visitorId}`, chat.config.security.rateLimits.uploadsPerHour, 3600_000);
   if (wait > 0) throw rateLimited(wait / 1000, `too many images; at most ${chat.config.security.rateLimits.uploadsPerHour} an hour (security.rateLimits.uploadsPerHour)`);
 
   let out;

@@ -19,6 +19,7 @@ interface ScaleRedis extends Redis {
   leaseAcquire(key: string, fence: string, node: string, ttl: number): Promise<LeaseResult>;
   leaseCheck(key: string, value: string): Promise<number>;
   leaseRelease(key: string, value: string): Promise<number>;
+  leaseTransfer(key: string, fence: string, value: string, to: string, ttl: number): Promise<number>;
   leaseRenew(n: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   slidingHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
@@ -206,6 +207,13 @@ export class ScaleNode {
     this.roundTrips++;
     const kept = await this.cmd.leaseRenew(ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
+  }
+
+  /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
+  async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
+    this.roundTrips++;
+    const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${this.id}|${token}`, to, this.leaseMs);
+    return next < 0 ? null : Number(next);
   }
 
   async release(conversationId: string, token: number): Promise<void> {

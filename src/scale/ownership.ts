@@ -8,12 +8,24 @@ export class LeaseLostError extends Error {
   constructor(conversationId: string) { super(`conversation ${conversationId} is owned by another process now; this one stops writing to it`); }
 }
 
-/** The part of a conversation actor the router stops when its lease is lost. */
-interface Stoppable { stop(o: { drain: boolean }): Promise<void>; s?: { reply?: { controller: AbortController } | null } }
+/** The part of a conversation actor the router stops when its lease is lost or handed over. */
+interface Stoppable {
+  stop(o: { drain: boolean }): Promise<void>;
+  s?: { reply?: { controller: AbortController } | null; voice?: { end(reason: 'visitor'): void } | null };
+}
 
-/** Message types that carry live objects (voice ports): they run on this process, which must own the lease. */
-const LOCAL_ONLY = new Set(['voiceAttach', 'voiceDetach', 'voiceTurn', 'voiceUsage', 'replyDone', 'summaryDone']);
+/** The actor's own results (they carry live objects and errors): they run where they were made, never elsewhere. */
+const LOCAL_ONLY = new Set(['replyDone', 'summaryDone']);
+/**
+ * A voice session attaching itself (its port is a live object, and audio must never cross processes): the
+ * session's process takes the conversation over from its owner (handOver) instead of forwarding. The
+ * session's later turns and usage are plain data and are forwarded like any message if the lease moves again.
+ */
+const TAKES_OVER = new Set(['voiceAttach']);
+/** How long an owner may take to hand a conversation over: its running reply is finished and stored first. */
+const HANDOVER_TIMEOUT_MS = 60_000;
 const MOVED = Symbol('moved');
+const movedError = (id: string) => Object.assign(new Error(`conversation ${id} moved to another process`), { code: 'moved' });
 
 /**
  * One owner per conversation across the group. A message for a conversation runs where its lease is: here
@@ -27,6 +39,8 @@ export class ConversationRouter {
   readonly held = new Map<string, number>();
   /** Until when (this process's clock) each held lease is surely still ours: last grant or renewal + LEASE_MS - margin. */
   private validUntil = new Map<string, number>();
+  /** Conversations being handed over to another process: messages for them wait, then go to the new owner. */
+  private leaving = new Map<string, Promise<unknown>>();
   private timer: NodeJS.Timeout;
 
   constructor(
@@ -37,27 +51,37 @@ export class ConversationRouter {
     // Run only by the owner the sender saw (same token), never passed on: a request that reaches a process that
     // lost the lease meanwhile is answered "moved" and the sender looks the owner up again, so it runs once.
     node.serve('conv', async (p: { id: string; msg: any; ask: boolean; token: number }) => {
-      if (this.held.get(p.id) !== p.token) throw Object.assign(new Error(`conversation ${p.id} moved to another process`), { code: 'moved' });
+      if (this.held.get(p.id) !== p.token || this.leaving.has(p.id)) throw movedError(p.id);
       return this.local(p.id, p.msg, p.ask);
     });
+    node.serve('handover', (p: { id: string; token: number; to: string }) => this.handOver(p.id, p.token, p.to));
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
     this.timer.unref();
   }
 
   /** Whether messages for this conversation run here without a round trip. */
-  holds(id: string): boolean { return this.held.has(id); }
+  holds(id: string): boolean { return this.held.has(id) && !this.leaving.has(id); }
 
   /** Runs the message where the conversation is owned; `ask` waits for and returns the actor's answer. */
   async route(id: string, msg: { type: string }, ask: boolean): Promise<unknown> {
     const deadline = Date.now() + this.node.leaseMs + 5000;
     for (;;) {
+      const leaving = this.leaving.get(id);
+      if (leaving) { await leaving; continue; }
       if (this.held.has(id)) return this.local(id, msg, ask);
       if (!this.node.healthy) throw new CoordinationDownError();
       const lease = await this.node.acquire(id);
       if (lease.mine) { this.held.set(id, lease.token); this.granted([id]); return this.local(id, msg, ask); }
-      if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process; its voice session must start there`);
+      if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process now; ${msg.type} is dropped`);
       if (Date.now() > deadline) throw new Error(`conversation ${id} could not be reached on its owner process; try again`);
       try {
+        if (TAKES_OVER.has(msg.type)) {
+          const asked = Date.now();
+          const token = await this.node.call(lease.owner, 'handover', { id, token: lease.token, to: this.node.id }, HANDOVER_TIMEOUT_MS) as number;
+          this.held.set(id, token);
+          this.granted([id], asked);
+          continue;
+        }
         const answer = await this.callOwner(id, lease.owner, { id, msg, ask, token: lease.token });
         if (answer !== MOVED) return answer;
       } catch (err) {
@@ -87,6 +111,32 @@ export class ConversationRouter {
       return MOVED;
     })();
     try { return await Promise.race([answer, moved]); } finally { watching = false; answer.catch(() => {}); }
+  }
+
+  /**
+   * Run by the owner when another process asks for the conversation (a voice session starting there): messages
+   * for it wait here; the actor ends its voice session (the new one replaces it), finishes what its mailbox holds
+   * and its running reply (stored here, before anything of the new owner), and stops; then the lease passes to
+   * `to` with a new fencing token in one step, so the conversation is never unowned and never has two writers.
+   */
+  private handOver(id: string, token: number, to: string): Promise<number> {
+    if (this.held.get(id) !== token || this.leaving.has(id)) return Promise.reject(movedError(id));
+    const done = (async () => {
+      const actor = this.registry.peek(id) as Stoppable | undefined;
+      if (actor) {
+        actor.s?.voice?.end('visitor');
+        await actor.stop({ drain: true });
+      }
+      const next = await this.node.transfer(id, token, to);
+      this.held.delete(id);
+      this.validUntil.delete(id);
+      if (next === null) throw movedError(id); // lost meanwhile (paused past the lease): the asker looks again
+      this.app.log.info({ conversationId: id, to }, 'conversation handed over to the process of its voice session');
+      return next;
+    })();
+    const settled = done.then(() => {}, () => {}).finally(() => this.leaving.delete(id));
+    this.leaving.set(id, settled);
+    return done;
   }
 
   private local(id: string, msg: { type: string }, ask: boolean): unknown {

@@ -25,6 +25,18 @@ return {1, tok, ARGV[1]}`,
     numberOfKeys: 1,
     lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
   },
+  /**
+   * Hands a lease to another process (ARGV: the value expected now, the new owner, ttl) with a new fencing
+   * token, in one step; -1 when the expected owner no longer holds it.
+   */
+  leaseTransfer: {
+    numberOfKeys: 2,
+    lua: `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+local tok = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[2] .. '|' .. tok, 'PX', ARGV[3])
+return tok`,
+  },
   /** KEYS: the leases; ARGV[1]: ttl, ARGV[1+i]: the value expected for KEYS[i]. */
   leaseRenew: {
     lua: `
@@ -68,6 +80,7 @@ return {math.max(1, tonumber(oldest[2]) + win - now), n}`,
     numberOfKeys: 1,
     lua: `
 local now, win, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if limit < 1 then return win end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - win)
 local n = redis.call('ZCARD', KEYS[1])
 if n >= limit then

@@ -29,4 +29,10 @@ test('a key with one hit is refused at a limit of 1 until its hit is a window ol
   assert.ok(limiter.take('ip', 2) > 0);
 });
 
+test('a limit of 0 allows nothing and asks for a whole window', () => {
+  const limiter = new RateLimiter(new FakeClock(), 3600_000);
+  assert.is(limiter.take('visitor', 0), 3600_000);
+  assert.is(limiter.take('visitor', 0), 3600_000);
+});
+
 test.run();
