@@ -74,12 +74,17 @@ export async function resolveSession(app: AppContext, value: string): Promise<Se
   return renewIfDue(app, found, now);
 }
 
-async function renewIfDue(app: AppContext, { session: rec, user }: CachedSession, now: number): Promise<SessionPrincipal> {
+function renewIfDue(app: AppContext, { session: rec, user }: CachedSession, now: number): SessionPrincipal {
   if (now - rec.renewedAt < SESSION_RENEW_EVERY_MS) return sessionPrincipal(user, rec);
   // The kept record is renewed too, so the requests right behind this one do not write it again.
+  const was = { expiresAt: rec.expiresAt, renewedAt: rec.renewedAt };
   rec.expiresAt = now + SESSION_TTL_MS;
   rec.renewedAt = now;
-  await sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: rec.expiresAt, renewedAt: now } });
+  // Not awaited, so a request with a kept session waits on no I/O (it pipelines); a failed write is retried next time.
+  sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: rec.expiresAt, renewedAt: now } }).catch((err) => {
+    if (rec.renewedAt === now) Object.assign(rec, was);
+    app.log.warn({ err, sessionId: rec._id }, 'renewing a session failed');
+  });
   return { ...sessionPrincipal(user, rec), renewed: true };
 }
 

@@ -55,8 +55,14 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
   const now = app.clock.now();
   if (rec.expiresAt !== null && rec.expiresAt <= now) throw unauthorized('this API token has expired');
   if (rec.lastUsedAt === null || now - rec.lastUsedAt >= LAST_USED_EVERY_MS) {
-    rec.lastUsedAt = now; // the kept record too, so the requests right behind this one do not write it again
-    await apiTokens(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { lastUsedAt: now } });
+    const kept = rec;
+    const before = kept.lastUsedAt;
+    kept.lastUsedAt = now; // the kept record too, so the requests right behind this one do not write it again
+    // Not awaited: a request with a kept token then waits on no I/O (so it pipelines); a failed write is retried next time.
+    apiTokens(app).updateOne({ workspaceId: kept.workspaceId, _id: kept._id }, { $set: { lastUsedAt: now } }).catch((err) => {
+      if (kept.lastUsedAt === now) kept.lastUsedAt = before;
+      app.log.warn({ err, tokenId: kept._id }, 'recording when an API token was last used failed');
+    });
   }
   return { kind: 'token', workspaceId: rec.workspaceId, tokenId: rec._id, name: rec.name, scopes: rec.scopes, role: roleOfScopes(rec.scopes) };
 }

@@ -7,6 +7,7 @@ import { notFound } from '../errors.js';
 import { openSecret } from '../security/secret-box.js';
 import type { Doc } from '../store/types.js';
 import type { BotConfig } from './config/index.js';
+import { botListsChanged, reportingWrites } from './list-cache.js';
 
 export type BotStatus = 'running' | 'paused';
 
@@ -41,7 +42,11 @@ export interface BotVersionRecord extends Doc {
 /** What the bots list shows of each bot: kept in the store's list index, so listing never loads the configs. */
 export const BOT_LIST_FIELDS = ['name', 'status', 'revision', 'published.version', 'published.publishedAt', 'createdAt', 'updatedAt'] as const;
 
-export const bots = perApp((app: AppContext) => app.store.collection<BotRecord>('bots', { listFields: [...BOT_LIST_FIELDS] }));
+/** Every write through it drops the workspace's kept bots list (list-cache.ts), here and in the scale-out group. */
+export const bots = perApp((app: AppContext) => reportingWrites(
+  app.store.collection<BotRecord>('bots', { listFields: [...BOT_LIST_FIELDS] }),
+  (workspaceId) => botListsChanged(app, workspaceId),
+));
 export const botVersions = (app: AppContext) =>
   app.store.collection<BotVersionRecord>('bot_versions', {
     // Two publishes racing for one number: the second insert fails instead of overwriting.

@@ -2,7 +2,7 @@
  * Bots (service-api.md, Bots): create from a template, the draft with revision checks, delete, duplicate,
  * restore, status, identity secret. Publishing is in publish.ts.
  */
-import type { AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app.js';
 import { getSettings } from '../auth/settings.js';
 import { removeHostedAgent } from '../chat/hosted-agent.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -12,6 +12,7 @@ import { newId, newSecret } from '../store/ids.js';
 import { applyConfigPatch, parseBotConfig, type BotConfig } from './config/index.js';
 import type { BotConfigInput } from './config/schema.js';
 import { BOT_LIST_FIELDS, botVersions, bots, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
+import { botLists, DEFAULT_PAGE, MAX_KEPT_BOTS, pageOf, type BotListItem, type ListLoader } from './list-cache.js';
 import { findBotTemplate } from './templates.js';
 
 export function botSummary(b: BotRecord) {
@@ -41,17 +42,36 @@ export async function botView(app: AppContext, b: BotRecord) {
   };
 }
 
-export async function listBots(app: AppContext, workspaceId: string, page: { limit?: number; before?: string }) {
-  const limit = page.limit ?? 50;
-  const list = await bots(app).findFields({ workspaceId }, BOT_LIST_FIELDS, { limit: limit + 1, before: page.before });
-  const more = list.length > limit;
-  const shown = list.slice(0, limit);
-  const items = shown.map((b) => ({
+/** The list's fields of a workspace's bots, newest first, from the store's list index. */
+async function readList(app: AppContext, workspaceId: string, page: { limit: number; before?: string }): Promise<BotListItem[]> {
+  const rows = await bots(app).findFields({ workspaceId }, BOT_LIST_FIELDS, page);
+  return rows.map((b) => ({
     id: b._id, name: b.name as string, status: b.status as BotStatus, revision: b.revision as number,
     publishedVersion: b['published.version'] as number | null, publishedAt: b['published.publishedAt'] as number | null,
     createdAt: b.createdAt as number, updatedAt: b.updatedAt as number,
   }));
-  return { items, nextBefore: more ? shown[shown.length - 1]._id : null };
+}
+
+/**
+ * A page of the bots list as the JSON bytes of the answer: from memory when the workspace's list is kept
+ * (list-cache.ts), so a warm list costs no I/O; from the store for a workspace with too many bots to keep.
+ */
+export function listBots(app: AppContext, workspaceId: string, page: { limit?: number; before?: string }): Buffer | Promise<Buffer> {
+  const limit = page.limit ?? DEFAULT_PAGE;
+  const kept = botLists(app).page(workspaceId, loaderFor(app), limit, page.before);
+  if (Buffer.isBuffer(kept)) return kept;
+  if (kept === null) return fromStore(app, workspaceId, limit, page.before);
+  return kept.then((b) => b ?? fromStore(app, workspaceId, limit, page.before));
+}
+
+const loaderFor = perApp((app: AppContext): ListLoader => async (workspaceId) => {
+  const all = await readList(app, workspaceId, { limit: MAX_KEPT_BOTS + 1 });
+  return all.length > MAX_KEPT_BOTS ? null : all;
+});
+
+async function fromStore(app: AppContext, workspaceId: string, limit: number, before?: string): Promise<Buffer> {
+  const list = await readList(app, workspaceId, { limit: limit + 1, before });
+  return Buffer.from(JSON.stringify(pageOf(list, limit)));
 }
 
 /** "A new bot uses the first connected brain and the provider's recommended model" (bot-config.md, brain). */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app.js';
 import { accessEndedHere, type AccessEnded } from '../auth/access-ended.js';
 import { credentialCache } from '../auth/credential-cache.js';
+import { botLists } from '../bots/list-cache.js';
 import { chatHub } from '../chat/hub.js';
 import type { EventRecord } from '../events/bus.js';
 import { webhooks } from '../events/webhooks/index.js';
@@ -16,7 +17,8 @@ const REMOTE_LIVE_TTL_MS = 2000;
 type Invalidation =
   | { k: 'token'; hash: string }
   | { k: 'access'; e: AccessEnded }
-  | { k: 'webhooks'; workspaceId: string };
+  | { k: 'webhooks'; workspaceId: string }
+  | { k: 'bots'; workspaceId: string | null };
 
 /**
  * Wires this process into its group (before any module starts): its stored and volatile events go to the
@@ -65,6 +67,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
       case 'token': credentialCache(app).tokens.delete(m.hash); return;
       case 'access': accessEndedHere(app, m.e); return;
       case 'webhooks': webhooks(app).dispatcher.invalidate(m.workspaceId, true); return;
+      case 'bots': botLists(app).drop(m.workspaceId); return;
     }
   });
   startGroupPresence(app, node);

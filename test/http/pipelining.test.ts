@@ -1,13 +1,15 @@
 import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createToken, setupOwner } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
 test.before(async () => { s = await startTestServer(); });
 test.after(async () => { await s.stop(); });
 
-const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: t\r\n\r\n`;
+const get = (path: string, headers: Record<string, string> = {}) =>
+  `GET ${path} HTTP/1.1\r\nHost: t\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
 const post = (path: string, body: string) =>
   `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
@@ -58,6 +60,28 @@ test('a pipelined request behind one that waits on storage closes the connection
   for (let i = 0; i < 50 && s.http.inFlight > 0; i++) await new Promise((done) => setTimeout(done, 20));
   assert.is(s.http.inFlight, 0, 'the aborted request is not left in flight');
   assert.is((await s.request('GET', '/api/v1/setup')).status, 200);
+});
+
+// The bots list is kept in memory (src/bots/list-cache.ts) and credentials for 2 s (src/auth/credential-cache.ts):
+// once both are warm the request waits on no I/O, so uWS answers it before it parses the next one.
+test('pipelined authenticated bots lists (token and session, list kept) are answered in order', async () => {
+  const owner = await setupOwner(s);
+  for (const name of ['First', 'Second']) assert.is((await s.request('POST', '/api/v1/bots', { body: { name }, headers: owner.headers })).status, 201);
+  const token = await createToken(s, owner, ['bots:read']);
+  const bearer = { Authorization: token.headers.authorization };
+  const cookie = { Cookie: owner.cookie };
+  assert.is((await s.request('GET', '/api/v1/bots', { headers: token.headers })).status, 200, 'warms the list and the token');
+  assert.is((await s.request('GET', '/api/v1/bots', { headers: owner.headers })).status, 200, 'warms the session');
+  const r = await pipeline([
+    get('/api/v1/bots', bearer), get('/api/v1/bots?limit=1', cookie), get('/healthz'), get('/api/v1/bots', cookie),
+    ...Array.from({ length: 20 }, () => get('/api/v1/bots', bearer)),
+  ]);
+  assert.not.ok(r.closed, 'the connection stays open');
+  assert.equal(r.statuses, Array(24).fill(200));
+  assert.equal(JSON.parse(r.bodies[0]).items.map((b: { name: string }) => b.name), ['Second', 'First']);
+  assert.equal(JSON.parse(r.bodies[1]).items.map((b: { name: string }) => b.name), ['Second']);
+  assert.match(r.bodies[2], '"ok":true');
+  assert.is(r.bodies[3], r.bodies[0]);
 });
 
 test.run();

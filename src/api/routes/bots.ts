@@ -12,7 +12,7 @@ import {
 } from '../../bots/service.js';
 import { BOT_TEMPLATES } from '../../bots/templates.js';
 import { badRequest } from '../../errors.js';
-import { documentedAs, route, type ApiModule } from '../define.js';
+import { documentedAs, reply, route, type ApiModule } from '../define.js';
 import { listOf, pageOf } from './list-schemas.js';
 
 const Name = z.string().trim().min(1).max(80);
@@ -50,6 +50,8 @@ const TemplatesResponse = listOf(z.object({ id: z.string(), name: z.string(), de
 const VersionsResponse = listOf(VersionSummary.extend({ config: BotConfigSchema }));
 
 const target = (id: string) => ({ type: 'bot', id });
+const JSON_TYPE = Object.freeze({ 'Content-Type': 'application/json; charset=utf-8' });
+const jsonBytes = (body: Buffer) => reply({ status: 200, headers: JSON_TYPE, body });
 
 function versionParam(raw: string): number {
   const n = Number(raw);
@@ -62,7 +64,11 @@ export const botsModule: ApiModule = {
   routes: [
     route({ op: 'GET /api/v1/bots/templates', response: TemplatesResponse, handler: () => ({ items: BOT_TEMPLATES }) }),
     route({ op: 'GET /api/v1/bots', query: ListQuery, response: ListResponse,
-      handler: ({ app, workspaceId, query }) => listBots(app, workspaceId, query) }),
+      // The answer's bytes come kept (list-cache.ts): a warm list is answered without I/O, so it pipelines.
+      handler: ({ app, workspaceId, query }) => {
+        const body = listBots(app, workspaceId, query);
+        return Buffer.isBuffer(body) ? jsonBytes(body) : body.then(jsonBytes);
+      } }),
     route({ op: 'POST /api/v1/bots', body: CreateBody, response: BotResponse, status: 201,
       handler: async (ctx) => {
         const bot = await createBot(ctx.app, ctx.workspaceId, ctx.body);
