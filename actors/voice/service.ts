@@ -7,6 +7,7 @@ import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, decodeAudioFrame, type Voi
 import { voiceSetup } from '../../src/chat/voice-setup.js';
 import { ApiError } from '../../src/errors.js';
 import { newId } from '../../src/store/ids.js';
+import { leaveVoiceSeat, takeVoiceSeat } from '../../src/scale/voice-seats.js';
 import { conversations } from '../conversation/index.js';
 import { VoiceRefusedError, VoiceSessionActor, type VoiceSink } from './actor.js';
 import type { VoiceMsg } from './messages.js';
@@ -50,13 +51,14 @@ export class VoiceService {
     if (input.mode === 'ptt' && ptt === 'off') return { ok: false, code: 'invalid', message: 'push-to-talk is off for this bot (voice.pushToTalk); start voice hands-free' };
     const mode: VoiceMode = ptt === 'only' ? 'ptt' : input.mode ?? 'hands_free';
     const max = config.security.caps.concurrentVoiceSessions;
-    if (this.liveFor(chat.bot._id) >= max) {
-      return { ok: false, code: 'rate_limited', message: `this assistant is already in ${max} voice conversation(s) (security.caps.concurrentVoiceSessions); try again in a minute, or keep typing` };
-    }
+    const busy = { ok: false, code: 'rate_limited', message: `this assistant is already in ${max} voice conversation(s) (security.caps.concurrentVoiceSessions); try again in a minute, or keep typing` } as const;
+    if (this.liveFor(chat.bot._id) >= max) return busy;
     const capped = capReached(config.security.caps, await usageToday(this.app, chat.bot.workspaceId, chat.bot._id), true);
     if (capped) return { ok: false, code: 'rate_limited', message: `voice is not available any more today (${CAP_NAMES[capped]} reached); you can keep chatting by text` };
 
     const sessionId = newId('vs', this.app.clock.now());
+    // Scale-out: the cap counts the bot's sessions on every process of the group.
+    if (!(await takeVoiceSeat(this.app, chat.bot._id, sessionId, max))) return busy;
     const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
     let ended = false;
     const actor = new VoiceSessionActor({
@@ -65,6 +67,7 @@ export class VoiceService {
       onEnded: () => {
         if (ended) return;
         ended = true;
+        leaveVoiceSeat(this.app, chat.bot._id, sessionId);
         if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
         const n = this.liveFor(chat.bot._id) - 1;
         if (n > 0) this.perBot.set(chat.bot._id, n); else this.perBot.delete(chat.bot._id);

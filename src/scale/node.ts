@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
 import type { Logger } from '../log.js';
-import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS } from './scripts.js';
+import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from './scripts.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
@@ -25,6 +25,8 @@ interface ScaleRedis extends Redis {
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
   claimRenew(key: string, holder: string, ttl: number): Promise<number>;
   claimRelease(key: string, holder: string): Promise<number>;
+  seatTake(key: string, member: string, max: number, ttl: number): Promise<number>;
+  seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
 }
 
 const PREFIX = 'sc:';
@@ -70,7 +72,7 @@ export class ScaleNode {
         'its processes through Redis or Valkey. Start it, or fix REDIS_URL; to run one process without it, remove REDIS_URL and WORKERS.',
       );
     }
-    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS })) cmd.defineCommand(name, def);
+    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS })) cmd.defineCommand(name, def);
     const node = new ScaleNode(cmd, sub, log, leaseMs);
     await node.listen();
     return node;

@@ -92,3 +92,29 @@ redis.call('PEXPIRE', KEYS[1], win)
 return 0`,
   },
 } as const;
+
+/** Voice sessions live in the group per bot (src/scale/voice-seats.ts); scores are Redis's own clock (TIME). */
+export const SEAT_SCRIPTS = {
+  /** ARGV member, max, ttl: 1 and the seat taken when fewer than max are live, else 0. */
+  seatTake: {
+    numberOfKeys: 1,
+    lua: `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`,
+  },
+  /** ARGV ttl, then the members to keep (only those still there: a lapsed seat is not taken back). */
+  seatKeep: {
+    numberOfKeys: 1,
+    lua: `
+local t = redis.call('TIME')
+local upto = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', upto, ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1`,
+  },
+} as const;

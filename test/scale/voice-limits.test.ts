@@ -1,7 +1,8 @@
 /**
  * Voice and limits in a scale-out group (three processes, a real redis-server, the shared embedded store): a
  * voice session started on the process holding the visitor's socket while another process owned the
- * conversation; message rate limits, uploads per hour and daily caps counted across the processes.
+ * conversation; message rate limits, uploads per hour, daily caps and simultaneous voice sessions counted across
+ * the processes.
  */
 import sharp from 'sharp';
 import { test } from 'uvu';
@@ -75,7 +76,8 @@ test('a visitor who moves to another process starts voice there: turns are store
   const connections = realtime.connections.length;
   const started = await startVoice(v);
   assert.is(started.state, 'listening', JSON.stringify(started));
-  assert.ok(world.group.logs.some((l) => l.msg?.startsWith('conversation handed over') && l.conversationId === conversationId), 'process 0 handed it over');
+  // (its log line comes through the supervisor's output, maybe after the socket's frame)
+  await until(() => world.group.logs.some((l) => l.msg?.startsWith('conversation handed over') && l.conversationId === conversationId), 5000, 'process 0 handing it over');
 
   speak(v, RATES.openai.input);
   const item = await v.next('voice_item', () => true, 10_000);
@@ -151,6 +153,24 @@ test('a daily cap reached through one process holds on the others, for text and 
   const err = await three.next('error');
   assert.is(err.code, 'rate_limited');
   assert.match(err.message, /security\.caps\.dailyMessages/);
+});
+
+test('simultaneous voice sessions of a bot are counted across the processes, and a seat is free again when a session ends', async () => {
+  const bot = must('POST /bots', await w(2).request('POST', '/api/v1/bots', { body: { name: 'One voice' }, headers: world.owner.headers }), 201);
+  const botId: string = bot.id ?? bot.bot?.id;
+  await publishPatch(2, botId, { brain: { connectionId: openai, model: 'gpt-4o-mini' }, voice: { enabled: true, mode: 'realtime' }, security: { caps: { concurrentVoiceSessions: 1 } } });
+  const talking = await visitorOn(0, { botId });
+  assert.is((await startVoice(talking)).state, 'listening');
+  const waiting = await visitorOn(1, { botId });
+  waiting.send({ t: 'voice_start' });
+  const busy = await waiting.next('error');
+  assert.is(busy.code, 'rate_limited');
+  assert.match(busy.message, /already in 1 voice conversation\(s\) \(security\.caps\.concurrentVoiceSessions\)/);
+  talking.send({ t: 'voice_stop' });
+  await talking.next('voice', (f) => f.state === 'ended');
+  assert.is((await startVoice(waiting)).state, 'listening', 'the seat was given back on process 0');
+  waiting.send({ t: 'voice_stop' });
+  await waiting.next('voice', (f) => f.state === 'ended');
 });
 
 test.run();

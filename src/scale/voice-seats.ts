@@ -1,0 +1,76 @@
+import type { AppContext } from '../app.js';
+import { perApp } from '../app.js';
+import type { ScaleNode } from './node.js';
+
+/** How long a process's word that a voice session is live holds without being repeated (a dead process's lapse). */
+const SEAT_TTL_MS = 30_000;
+const REFRESH_MS = 10_000;
+const key = (botId: string) => `sc:voice:${botId}`;
+
+/**
+ * security.caps.concurrentVoiceSessions counted across a scale-out group: a Redis sorted set per bot of
+ * "<process>|<session>" scored by until when it holds (Redis's clock, so skew between processes does not
+ * matter), taken atomically (seatTake) and repeated every 10 s while the session lives. Alone, or while Redis
+ * is away, each process counts its own sessions (VoiceService's count): at most N times the cap, never none.
+ */
+class VoiceSeats {
+  /** Seats this process holds: bot id -> its sessions. */
+  private readonly held = new Map<string, Set<string>>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly node: ScaleNode) {
+    this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
+    this.timer.unref();
+  }
+
+  /** Takes a seat for the session; false when `max` sessions of the bot are live in the group. */
+  async take(botId: string, sessionId: string, max: number): Promise<boolean> {
+    if (this.node.healthy) {
+      try {
+        this.node.roundTrips++;
+        if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS)) !== 1) return false;
+      } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
+    }
+    const set = this.held.get(botId) ?? new Set<string>();
+    this.held.set(botId, set.add(sessionId));
+    return true;
+  }
+
+  leave(botId: string, sessionId: string): void {
+    const set = this.held.get(botId);
+    if (!set?.delete(sessionId)) return;
+    if (!set.size) this.held.delete(botId);
+    if (!this.node.healthy) return; // its entry lapses by itself
+    this.node.roundTrips++;
+    this.node.cmd.zrem(key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
+  }
+
+  private async refresh(): Promise<void> {
+    if (!this.node.healthy || !this.held.size) return;
+    for (const [botId, sessions] of this.held) {
+      this.node.roundTrips++;
+      await this.node.cmd.seatKeep(key(botId), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    for (const [botId, sessions] of [...this.held]) for (const s of sessions) this.leave(botId, s);
+  }
+}
+
+const seats = perApp((app: AppContext) => {
+  if (!app.scale) return null;
+  const s = new VoiceSeats(app.scale);
+  app.onClose(() => s.close());
+  return s;
+});
+
+/** A group-wide seat for a new voice session of `botId` (always true for a server of one process). */
+export function takeVoiceSeat(app: AppContext, botId: string, sessionId: string, max: number): Promise<boolean> {
+  return seats(app)?.take(botId, sessionId, max) ?? Promise.resolve(true);
+}
+
+export function leaveVoiceSeat(app: AppContext, botId: string, sessionId: string): void {
+  seats(app)?.leave(botId, sessionId);
+}
