@@ -1,6 +1,8 @@
 import { toFile } from 'openai';
 import { bareModelId, isOpenAiReasoningModel, openAiCapabilities, pickModel } from './model-info.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible.js';
+import { openOpenAiTranscription, streamsOpenAiModel } from './openai-realtime-stt.js';
+import type { TranscriptionOptions, TranscriptStream } from './stt-stream.js';
 import type { ChatMapping } from './openai-chat.js';
 import { pcmChunks } from './wav.js';
 import type {
@@ -88,6 +90,15 @@ export class OpenAiAdapter extends OpenAiCompatibleAdapter {
     } catch (err) {
       throw signal?.aborted ? signal.reason : this.fail(err);
     }
+  }
+
+  /** Realtime transcription models stream a turn as it is heard (openai-realtime-stt.ts); the rest are uploaded. */
+  streamsTranscription(model: string): boolean {
+    return streamsOpenAiModel(model || OPENAI_DEFAULTS.sttModel);
+  }
+
+  openTranscription(o: TranscriptionOptions): TranscriptStream {
+    return openOpenAiTranscription({ ...o, model: o.model || OPENAI_DEFAULTS.sttModel, client: this.client, baseUrl: this.baseUrl });
   }
 
   async transcribe(audio: Buffer, opts: TranscribeOptions): Promise<string> {

@@ -4,6 +4,7 @@
  * connects to exactly the address that was checked. An HTTP answer to the handshake (a refused key) is read
  * into an error shaped like the SDK's (status and the provider's message).
  */
+import type { ClientRequest } from 'node:http';
 import net from 'node:net';
 import type OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
@@ -16,6 +17,11 @@ export interface RealtimeSocketOptions {
   handshakeTimeoutMs: number;
   /** The handshake was answered with an HTTP error instead of an upgrade. */
   onHttpError(err: Error & { status: number }): void;
+  /**
+   * `transcription`: a transcription session (speech to text only), which the API opens for ?intent=transcription
+   * with no model in the URL. The SDK always puts the model there, so the request's path is rewritten before it goes.
+   */
+  intent?: 'transcription';
 }
 
 /** Throws (an ApiError or the guard's OutboundError) when the base URL cannot be used at all. */
@@ -39,6 +45,7 @@ export function openRealtimeSocket(client: OpenAI, baseUrl: string, model: strin
     generateMask: zeroMask,
     // The SDK always asks for wss:; a plain-http base URL (a local gateway, a test fake) gets a plain socket.
     ...(url.protocol === 'http:' ? { createConnection: plainConnection } : {}),
+    ...(opts.intent ? { finishRequest: withIntent(opts.intent) } : {}),
   };
   const rt = new OpenAIRealtimeWS({ model, options }, client);
   rt.socket.on('unexpected-response', (req, res) => {
@@ -52,6 +59,15 @@ export function openRealtimeSocket(client: OpenAI, baseUrl: string, model: strin
 }
 
 const zeroMask = (mask: Buffer): void => { mask.fill(0); };
+
+/** ws's last step before the handshake request is sent: its path gets the intent in place of the model. */
+const withIntent = (intent: string) => (req: ClientRequest): void => {
+  const path = new URL(req.path, 'http://path');
+  path.searchParams.delete('model');
+  path.searchParams.set('intent', intent);
+  req.path = path.pathname + path.search;
+  req.end();
+};
 
 /** ws's own plain connector, for a wss: URL that must go over plain TCP (`path` is the request's, not a pipe's). */
 const plainConnection = ((o: net.NetConnectOpts) => net.connect({ ...o, path: undefined } as net.NetConnectOpts)) as typeof net.createConnection;

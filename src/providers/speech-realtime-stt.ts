@@ -10,25 +10,10 @@
  */
 import WebSocket, { type ClientOptions } from 'ws';
 import { checkLiteralHost, guardedLookup } from '../security/guarded-connector.js';
+import type { TranscriptStream } from './stt-stream.js';
 
 /** Models served by the realtime endpoint (the batch endpoint takes the others). */
 export const isRealtimeSttModel = (model: string) => /realtime/i.test(model);
-
-export interface StreamingStt { openTranscription(o: { model: string; language?: string; allowPrivateNetwork: boolean }): TranscriptStream }
-
-/** Whether this adapter and model stream a turn's audio (else the finished turn is uploaded). */
-export function streamsSpeech<T extends object>(adapter: T, model: string): adapter is T & StreamingStt {
-  return typeof (adapter as Partial<StreamingStt>).openTranscription === 'function' && isRealtimeSttModel(model);
-}
-
-export interface TranscriptStream {
-  /** PCM16 mono at 16 kHz, any length; queued until the socket is open. */
-  send(pcm: Buffer): void;
-  /** Commits what was sent and resolves with its words; rejects if the provider fails, closes or `signal` aborts. */
-  finish(signal?: AbortSignal): Promise<string>;
-  /** Drops the turn (the visitor's speech was a noise, the session ended): the socket closes. */
-  close(): void;
-}
 
 export interface RealtimeSttOptions { baseUrl: string; apiKey: string; model: string; language?: string; allowPrivateNetwork: boolean; handshakeTimeoutMs?: number }
 

@@ -2,7 +2,8 @@ import { httpError, providerError } from './errors.js';
 import { noCapabilities, pickModel } from './model-info.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
 import { PREVIEW_TEXT, extensionFor } from './openai.js';
-import { openRealtimeTranscription, type TranscriptStream } from './speech-realtime-stt.js';
+import { isRealtimeSttModel, openRealtimeTranscription } from './speech-realtime-stt.js';
+import type { TranscriptStream, TranscriptionOptions } from './stt-stream.js';
 import { pcmChunks } from './wav.js';
 import type {
   AudioResult, ModelInfo, ProviderAdapter, ProviderConnection, ProviderOptions, SpeechAlignment, SynthesizeOptions, TranscribeOptions, VoiceInfo,
@@ -174,7 +175,11 @@ export class SpeechAdapter implements ProviderAdapter {
   }
 
   /** A turn's audio streamed as it is heard (realtime models, src/providers/speech-realtime-stt.ts). */
-  openTranscription(o: { model: string; language?: string; allowPrivateNetwork: boolean }): TranscriptStream {
+  streamsTranscription(model: string): boolean {
+    return isRealtimeSttModel(model);
+  }
+
+  openTranscription(o: TranscriptionOptions): TranscriptStream {
     return openRealtimeTranscription({ ...o, baseUrl: this.baseUrl, apiKey: this.conn.apiKey });
   }
 

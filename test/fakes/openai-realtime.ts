@@ -3,11 +3,14 @@
  * with the bearer key and a realtime model, session.update, turn detection by audio energy (hands-free) or
  * commits (push-to-talk), the visitor's transcription, scripted spoken replies and tool calls, cancel,
  * barge-in and truncation. Every client event is recorded (audio appends only counted) for tests to assert.
+ * With ?intent=transcription (and no model) the socket is a transcription session (openai-realtime-transcription.ts),
+ * recorded in `transcriptions`.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RealtimeSession } from './openai-realtime-session.js';
+import { TranscriptionSession, type TranscriptionRecord } from './openai-realtime-transcription.js';
 import type { HandlerContext } from './script.js';
 
 export interface RealtimeClientRecord {
@@ -46,6 +49,10 @@ export interface FakeRealtime {
   answerSessionUpdate: boolean;
   /** Closes every open realtime socket with this code (default 1001, going away). */
   closeAll(code?: number): void;
+  /** Transcription sessions (?intent=transcription), in the order they were opened. */
+  transcriptions: TranscriptionRecord[];
+  /** The next transcription commit is answered with conversation.item.input_audio_transcription.failed and this message. */
+  failTranscriptionNext(message: string): void;
 }
 
 export interface RealtimeMount {
@@ -60,11 +67,13 @@ function refuse(socket: Duplex, status: number, message: string, code: string | 
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export function mountRealtime(opts: { apiKey: string; models: string[] }): RealtimeMount {
+/** `heard`: what a transcription session hears in a committed turn (the fake's speech to text, as for uploads). */
+export function mountRealtime(opts: { apiKey: string; models: string[]; heard(audio: Buffer): string }): RealtimeMount {
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<WebSocket>();
   const heard: Array<string | null> = [];
   const sessions: RealtimeSession[] = [];
+  const transcriptionFailures: string[] = [];
 
   const realtime: FakeRealtime = {
     events: [],
@@ -75,6 +84,25 @@ export function mountRealtime(opts: { apiKey: string; models: string[] }): Realt
     chunkIntervalMs: 5,
     answerSessionUpdate: true,
     closeAll: (code = 1001) => { for (const ws of sockets) ws.close(code, 'server closing'); },
+    transcriptions: [],
+    failTranscriptionNext: (message) => { transcriptionFailures.push(message); },
+  };
+
+  const transcribe = (ws: WebSocket) => {
+    const session = new TranscriptionSession(ws, { heard: opts.heard, nextFailure: () => transcriptionFailures.shift() ?? null });
+    realtime.transcriptions.push(session.record);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return session.error('invalid_event', 'binary frames are not supported; send JSON events', null);
+      let event: any;
+      try {
+        event = JSON.parse(data.toString());
+      } catch {
+        return session.error('invalid_json', 'The event could not be parsed as JSON.', null);
+      }
+      session.handle(event, event?.type === 'input_audio_buffer.append' && typeof event.audio === 'string' ? Buffer.from(event.audio, 'base64') : null);
+    });
+    ws.on('close', () => { sockets.delete(ws); session.closed(); });
+    session.created();
   };
 
   const record = (connection: number, event: any, bytes: number) => {
@@ -93,6 +121,15 @@ export function mountRealtime(opts: { apiKey: string; models: string[] }): Realt
         return refuse(socket, 401, 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_api_key');
       }
       const model = url.searchParams.get('model');
+      if (url.searchParams.get('intent') === 'transcription') {
+        return wss.handleUpgrade(req, socket, head, (ws) => {
+          sockets.add(ws);
+          if (!model) return transcribe(ws);
+          // As the API does: the model of a transcription session is chosen in session.update.
+          ws.send(JSON.stringify({ type: 'error', event_id: 'event_fake_model', error: { type: 'invalid_request_error', code: 'invalid_request_error', message: 'You must not provide a model parameter for transcription sessions.', param: null, event_id: null } }));
+          ws.close(1008, 'invalid_request_error');
+        });
+      }
       if (!model) return refuse(socket, 400, "Missing required parameter: 'model'.", 'missing_required_parameter');
       wss.handleUpgrade(req, socket, head, (ws) => {
         sockets.add(ws);

@@ -33,8 +33,8 @@ export type FakeOpenAI = FakeServer & { realtime: FakeRealtime; speech: FakeSpee
 export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } = {}): Promise<FakeOpenAI> {
   const apiKey = opts.apiKey ?? 'test-key';
   const models = opts.models ?? FAKE_OPENAI_MODELS;
-  const rt = mountRealtime({ apiKey, models });
   const sp = mountSpeech();
+  const rt = mountRealtime({ apiKey, models, heard: sp.heard });
   const server = await startFake({
     apiKey,
     baseSuffix: '/v1',

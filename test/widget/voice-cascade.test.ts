@@ -1,7 +1,7 @@
 /**
  * Cascade voice end to end in headless Chromium: the widget on a host page captures espeak-ng speech from Chromium's
  * fake microphone and resamples it to 16 kHz; the server's Silero VAD finds the turn, the fake OpenAI server
- * transcribes it, answers through the brain and speaks the answer as streamed PCM, which the widget plays.
+ * transcribes it as it is spoken, answers through the brain and speaks the answer as streamed PCM, which the widget plays.
  * Screenshots: /tmp/voice-cascade-*.png.
  */
 import { test } from 'uvu';
@@ -50,10 +50,11 @@ test('hands-free cascade: the spoken question is heard on the server, answered a
   const asked = page.locator('.m.user', { hasText: QUESTION });
   await asked.waitFor({ timeout: 20_000 });
   assert.is(await asked.locator('.vk').getAttribute('aria-label'), 'Spoken');
-  // The turn reached speech to text as 16 kHz WAV from the widget's own capture and resampling.
-  const wav = w.fake.lastBody('/audio/transcriptions').file.data as Buffer;
-  assert.is(wav.readUInt32LE(24), 16_000);
-  assert.ok(wav.length > 16_000 * 2 * 0.8, `${wav.length} bytes: the whole question, not a click`);
+  // The turn reached speech to text as it was spoken (a Realtime transcription session for the default
+  // gpt-4o-mini-transcribe), from the widget's own 16 kHz capture, resampled to the 24 kHz OpenAI takes.
+  const [session] = w.fake.realtime.transcriptions;
+  assert.equal(session.session.audio.input.format, { type: 'audio/pcm', rate: 24_000 });
+  assert.ok(session.bytes > 24_000 * 2 * 0.8, `${session.bytes} bytes: the whole question, not a click`);
 
   await page.locator('.vb[data-playing="true"]').waitFor({ timeout: 15_000 });
   await page.locator('.m.assistant:has(.vk)', { hasText: /^Yes, we deliver/ }).waitFor();

@@ -10,7 +10,7 @@ import { ApiError } from '../../errors.js';
 import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
 import type { ProviderConnection } from '../types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
-import { streamsSpeech, type TranscriptStream } from '../speech-realtime-stt.js';
+import { streamsSpeech, type TranscriptStream } from '../stt-stream.js';
 import { pcmToWav } from '../wav.js';
 import { brainRound } from './brain.js';
 import { CASCADE_TIMEOUTS, type CascadeParts, type CascadeTimeouts } from './parts.js';
@@ -210,8 +210,13 @@ export class CascadeEngine implements VoiceEngine {
     this.unreportedUsd += estimateSpeechCostUsd(stt.model, { seconds: pcm.length / 2 / VAD_RATE });
     const live = this.live;
     this.live = null;
-    (live ? live.finish(controller.signal)
-      : stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal }))
+    const upload = () => stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal });
+    (live ? live.finish(controller.signal).catch((err: Error & { uploadInstead?: boolean }) => {
+      // A stream that broke (refused, dropped) costs the visitor nothing: the turn's audio is here, so it is uploaded.
+      if (!err.uploadInstead || controller.signal.aborted) throw err;
+      this.deliver({ type: 'error', fatal: false, stage: 'stt', message: `streaming speech to text (${stt.label}) broke, so the turn was uploaded whole: ${err.message}` });
+      return upload();
+    }) : upload())
       .then((text) => ({ text: text.trim(), err: null }), (err: Error) => ({ text: '', err: controller.signal.reason === timeout ? timeout : err }))
       .then(({ text, err }) => {
         clearTimeout(timer);

@@ -1,0 +1,37 @@
+/**
+ * Streaming speech to text, the port the cascade engine uses for it: a turn's audio is sent as the visitor speaks and
+ * only the final words are awaited once the turn ends. Kind D streams over the speech provider's realtime endpoint
+ * (speech-realtime-stt.ts), kind B over OpenAI's Realtime API in transcription mode (openai-realtime-stt.ts); models
+ * that cannot stream are sent the finished turn in one upload (`transcribe`).
+ */
+export interface TranscriptStream {
+  /** PCM16 mono at 16 kHz, any length; queued until the socket is open. */
+  send(pcm: Buffer): void;
+  /**
+   * Commits what was sent and resolves with its words; rejects if the provider fails, closes or `signal` aborts.
+   * A rejection with `uploadInstead` set means the stream broke (refused, dropped) and the finished turn can still
+   * be transcribed in one upload with the same model.
+   */
+  finish(signal?: AbortSignal): Promise<string>;
+  /** Drops the turn (the visitor's speech was a noise, the session ended): the socket closes. */
+  close(): void;
+}
+
+export interface TranscriptionOptions { model: string; language?: string; allowPrivateNetwork: boolean }
+
+export interface StreamingStt {
+  /** Whether this model is served by the provider's streaming transcription. */
+  streamsTranscription(model: string): boolean;
+  openTranscription(o: TranscriptionOptions): TranscriptStream;
+}
+
+/** Whether this adapter and model stream a turn's audio (else the finished turn is uploaded). */
+export function streamsSpeech<T extends object>(adapter: T, model: string): adapter is T & StreamingStt {
+  const s = adapter as Partial<StreamingStt>;
+  return typeof s.openTranscription === 'function' && typeof s.streamsTranscription === 'function' && s.streamsTranscription(model);
+}
+
+/** A broken stream whose turn can still be uploaded whole. */
+export function uploadInstead(message: string): Error & { uploadInstead: true } {
+  return Object.assign(new Error(message), { uploadInstead: true as const });
+}

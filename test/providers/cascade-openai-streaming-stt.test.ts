@@ -1,0 +1,136 @@
+/**
+ * Streaming speech to text for kind B in cascade voice: with an OpenAI transcription model, the turn's audio goes to
+ * a Realtime transcription session (the SDK's socket, ?intent=transcription) while the visitor speaks, and only the
+ * final words are awaited when Silero ends the turn; a failed transcription names the stage, a dropped or refused
+ * session falls back to uploading the turn.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { streamsSpeech } from '../../src/providers/stt-stream.js';
+import { silentPcm, spokenPcm } from '../helpers/spoken.js';
+import { adapter, cascade, openai, useFakes } from './cascade-harness.js';
+
+useFakes(test);
+const OPTS = { timeouts: { sttMs: 2000, brainMs: 2000, ttsMs: 2000 }, allowPrivateNetwork: true };
+const QUESTION = 'What time do you open on Saturday?';
+
+/** 20 ms frames in real time, as the widget sends them. */
+async function speak(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, onFrame?: (at: number) => void): Promise<void> {
+  for (let off = 0; off < pcm.length; off += 640) {
+    engine.appendAudio(pcm.subarray(off, off + 640));
+    onFrame?.(off);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const uploads = () => openai.requests.filter((r) => r.path === '/v1/audio/transcriptions').length;
+const chats = () => openai.requests.filter((r) => r.path === '/v1/chat/completions').length;
+
+test('the OpenAI transcription models stream; a name the Realtime API does not know is uploaded whole', () => {
+  const b = adapter('openai');
+  for (const m of ['gpt-4o-mini-transcribe', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe-2025-12-15', 'gpt-realtime-whisper', 'whisper-1']) assert.ok(streamsSpeech(b, m), m);
+  for (const m of ['my-gateway-transcriber', 'gpt-4o-mini', 'gpt-realtime']) assert.not.ok(streamsSpeech(b, m), m);
+});
+
+test('hands-free with gpt-4o-mini-transcribe: the audio reaches OpenAI as it is spoken and only the final words are awaited', async () => {
+  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
+  await c.engine.connect();
+  openai.speech.hear(QUESTION);
+  openai.script({ text: 'We open at ten on Saturday.' });
+  const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
+  const words = spokenPcm(QUESTION);
+  await speak(c.engine, Buffer.concat([words, silentPcm(1200)]));
+  const turn = await c.until('user_turn');
+  const heard = await c.until('user_transcript');
+  assert.is(heard.text, QUESTION);
+  await c.until('response_done');
+  assert.ok(c.audioBytes() > 0, 'the reply was spoken');
+  assert.is(openai.realtime.transcriptions.length, before.sessions + 1, 'one transcription session for the turn');
+  const session = openai.realtime.transcriptions.at(-1)!;
+  const input = session.session.audio.input;
+  assert.equal([session.session.type, input.format, input.transcription, input.turn_detection],
+    ['transcription', { type: 'audio/pcm', rate: 24000 }, { model: 'gpt-4o-mini-transcribe', language: 'en' }, null]);
+  // Most of the speech reached OpenAI half a second or more before the turn ended, at 24 kHz (1.5 times the bytes).
+  const early = session.appendTimes.filter((t) => t <= turn.at - 500).length;
+  assert.ok(early >= 20, `${early} appends arrived half a second or more before the end of the turn`);
+  assert.ok(session.bytes >= words.length * 1.5, `${session.bytes} bytes at 24 kHz for ${words.length} bytes of speech at 16 kHz`);
+  assert.ok(session.committedAt! >= turn.at - 5, 'the commit came when the turn ended');
+  assert.ok(heard.at - turn.at < 500, `the words came ${heard.at - turn.at} ms after the end of the turn`);
+  assert.is(uploads(), before.uploads, 'nothing was uploaded in one piece');
+  assert.is(openai.lastBody('/chat/completions').messages.at(-1).content, QUESTION);
+  const end = Date.now() + 2000;
+  while (session.open && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  assert.not.ok(session.open, 'the session closes once the words are back');
+  c.engine.close();
+});
+
+test('a transcription OpenAI fails names the speech-to-text stage, tells the visitor, and asks the brain nothing', async () => {
+  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
+  await c.engine.connect();
+  openai.realtime.failTranscriptionNext('Audio could not be transcribed.');
+  const before = { uploads: uploads(), chats: chats() };
+  await speak(c.engine, Buffer.concat([spokenPcm('Hello there, is anyone around?'), silentPcm(1200)]));
+  const failed = await c.until('error');
+  assert.equal([failed.stage, failed.fatal], ['stt', false]);
+  assert.match(failed.message, /speech to text \(stt openai\) failed: OpenAI's realtime transcription failed: Audio could not be transcribed\. \(audio_unintelligible\)/);
+  assert.match(failed.line!, /could not make out what you said/);
+  assert.is((await c.until('user_transcript')).text, '');
+  await c.until('response_done');
+  assert.equal([uploads(), chats()], [before.uploads, before.chats], 'no upload, no brain');
+  c.engine.close();
+});
+
+test('the transcription socket dropping mid-turn: the turn is uploaded whole and answered, and the break is reported to the log', async () => {
+  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
+  await c.engine.connect();
+  openai.speech.hear(QUESTION);
+  openai.script({ text: 'We open at ten on Saturday.' });
+  const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
+  let dropped = false;
+  await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]), () => {
+    const s = openai.realtime.transcriptions[before.sessions];
+    if (!dropped && s && s.appendTimes.length >= 10) { dropped = true; openai.realtime.closeAll(1011); }
+  });
+  assert.ok(dropped, 'the socket was dropped while the visitor spoke');
+  assert.is((await c.until('user_transcript')).text, QUESTION);
+  await c.until('response_done');
+  assert.is(uploads(), before.uploads + 1, 'the turn was uploaded');
+  const broke = c.all('error');
+  assert.is(broke.length, 1);
+  assert.equal([broke[0].stage, broke[0].fatal, broke[0].line], ['stt', false, undefined], 'nothing for the visitor to read: the answer came');
+  assert.match(broke[0].message, /streaming speech to text \(stt openai\) broke, so the turn was uploaded whole: OpenAI's realtime transcription closed before the words came back \(1011/);
+  assert.is(openai.lastBody('/chat/completions').messages.at(-1).content, QUESTION);
+  c.engine.close();
+});
+
+test('a model the Realtime API refuses: the session error is reported and the turn is uploaded instead', async () => {
+  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-transcribe-latest', handsFree: true, opts: OPTS });
+  await c.engine.connect();
+  openai.speech.hear(QUESTION);
+  openai.script({ text: 'We open at ten.' });
+  const before = uploads();
+  await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]));
+  assert.is((await c.until('user_transcript')).text, QUESTION);
+  await c.until('response_done');
+  assert.is(uploads(), before + 1);
+  assert.match(c.all('error')[0].message, /refused the session: Invalid value: 'gpt-4o-transcribe-latest'.*\(session\.audio\.input\.transcription\.model\)/);
+  assert.is(openai.lastBody('/audio/transcriptions').model, 'gpt-4o-transcribe-latest', 'the upload uses the same model');
+  c.engine.close();
+});
+
+test('closing the session while the visitor speaks closes its transcription socket', async () => {
+  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
+  await c.engine.connect();
+  const before = openai.realtime.transcriptions.length;
+  await speak(c.engine, spokenPcm('And another thing'));
+  await c.until('speech_started');
+  const end = Date.now() + 2000;
+  while (openai.realtime.transcriptions.length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  const session = openai.realtime.transcriptions[before];
+  assert.ok(session, 'a transcription session was opened when speech started');
+  c.engine.close();
+  while (session.open && Date.now() < end + 2000) await new Promise((r) => setTimeout(r, 10));
+  assert.not.ok(session.open);
+});
+
+test.run();
