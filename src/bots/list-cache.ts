@@ -73,6 +73,11 @@ export class BotLists {
     return bodyOf(kept, limit, before);
   }
 
+  /** Whether a workspace's list is kept now (for tests). */
+  keeps(workspaceId: string): boolean {
+    return this.entries.has(workspaceId);
+  }
+
   /** Forgets a workspace's list (null: every workspace's), on this process only. */
   drop(workspaceId: string | null): void {
     this.version++;
