@@ -62,11 +62,12 @@ export interface Group {
   stop(): Promise<void>;
 }
 
-export async function startGroup(env: Record<string, string>, n = 3): Promise<Group> {
+/** `nodeArgs`: extra node options for the supervisor, which its workers inherit (a bench's --cpu-prof). */
+export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: string[] = []): Promise<Group> {
   const port = await freePort();
   const base = await freeRange(n);
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-scale-'));
-  const supervisor = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const supervisor = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info',
       ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
@@ -166,9 +167,9 @@ export interface GroupWorld {
  * Sockets opened through it are closed by close(); a socket's error event (a killed process) is ignored, since
  * the close is what tests look at.
  */
-export async function startGroupWorld(o: { env?: Record<string, string>; n?: number; botPatch?: Record<string, unknown> } = {}): Promise<GroupWorld> {
+export async function startGroupWorld(o: { env?: Record<string, string>; n?: number; botPatch?: Record<string, unknown>; nodeArgs?: string[] } = {}): Promise<GroupWorld> {
   const [redis, fake] = await Promise.all([startRedis(), startFakeOpenAI()]);
-  const group = await startGroup({ REDIS_URL: redis.url, LEASE_MS: '1500', ...o.env }, o.n ?? 3);
+  const group = await startGroup({ REDIS_URL: redis.url, LEASE_MS: '1500', ...o.env }, o.n ?? 3, o.nodeArgs);
   const opened: FrameClient[] = [];
   const w = (i: number) => at(group.workers[i].url);
   const ws = (i: number) => group.workers[i].url.replace('http', 'ws');
