@@ -6,10 +6,11 @@
  * documents is among the results.
  *
  * Lexical and hybrid go through POST /api/v1/knowledge/search as an owner would; vector-only goes through
- * the same service call with mode 'vector' (the route has no mode switch). Vectors come from the FAKE
- * embedding server of test/fakes (a hashed bag of words), not a real model.
+ * the same service call with mode 'vector' (the route has no mode switch). Vectors come from the embedded
+ * model (Universal Sentence Encoder lite, chosen in the knowledge settings) or, with --embedder=fake, from
+ * the FAKE embedding server of test/fakes (a hashed bag of words, plumbing only).
  *
- *   npx tsx bench/knowledge-eval.ts [--modes=lexical,vector,hybrid] [--misses] [--half=even|odd]
+ *   npx tsx bench/knowledge-eval.ts [--modes=lexical,vector,hybrid] [--misses] [--half=even|odd] [--embedder=embedded|fake]
  *
  * Prints recall@5, MRR@10 and the share of answerable questions marked relevant / unanswerable ones
  * marked not relevant, per category, then precision and recall of `relevant` for "answerable" and a sweep
@@ -59,6 +60,7 @@ async function main() {
   const arg = (name: string) => args.find((a) => a.startsWith(`--${name}`))?.split('=')[1];
   const modes = (arg('modes') ?? 'lexical,vector,hybrid').split(',') as SearchMode[];
   const showMisses = args.includes('--misses');
+  const embedder = arg('embedder') ?? 'embedded';
   const server = await startTestServer();
   const openai = await startFakeOpenAI();
   try {
@@ -80,9 +82,14 @@ async function main() {
     let connected = false;
     for (const mode of [...modes].sort((a, b) => Number(a !== 'lexical') - Number(b !== 'lexical'))) {
       if (mode !== 'lexical' && !connected) {
-        await addProviderConnection(server.app, ws, openai.baseUrl, openai.apiKey);
-        for (const id of docOf.keys()) await svc.reindex(ws, id);
+        const t = performance.now();
+        const chosen = embedder === 'fake' ? { connectionId: await addProviderConnection(server.app, ws, openai.baseUrl, openai.apiKey) } : { connectionId: 'embedded' };
+        const put = await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: chosen, reindex: true } });
+        if (put.status !== 200) throw new Error(`settings answered ${put.status}: ${JSON.stringify(put.body)}`);
         await svc.runner.idle();
+        const chunks = await server.app.store.collection('knowledge_chunks').count({ workspaceId: ws });
+        const s = (performance.now() - t) / 1000;
+        console.log(`\nreindexed with the ${embedder} embedder: ${chunks} chunks in ${s.toFixed(1)} s (${(chunks / s).toFixed(1)} chunks/s incl. parsing)`);
         connected = true;
       }
       const outcomes: Outcome[] = [];
@@ -102,7 +109,7 @@ async function main() {
         const rank = docs.findIndex((d) => question.docs.includes(d));
         outcomes.push({ question, rank, relevant: found.relevant, topScore: Math.max(0, ...found.results.slice(0, 3).map((x) => x.score)), topDocs: docs.slice(0, 3) });
       }
-      printMode(mode, outcomes, times, showMisses);
+      printMode(mode, outcomes, times, showMisses, embedder);
     }
   } finally {
     await server.stop();
@@ -110,9 +117,9 @@ async function main() {
   }
 }
 
-function printMode(mode: string, outcomes: Outcome[], times: number[], showMisses: boolean) {
+function printMode(mode: string, outcomes: Outcome[], times: number[], showMisses: boolean, embedderName: string) {
   const f2 = (x: number) => (Number.isNaN(x) ? '   - ' : x.toFixed(3));
-  console.log(`\n${mode}${mode === 'lexical' ? '' : ' (FAKE embeddings)'}   search p50 ${pct(times, 50).toFixed(1)} ms\n  category       n  recall@5  MRR@10  relevant right`);
+  console.log(`\n${mode}${mode === 'lexical' ? '' : ` (${embedderName} embeddings)`}   search p50 ${pct(times, 50).toFixed(1)} ms\n  category       n  recall@5  MRR@10  relevant right`);
   for (const r of figures(outcomes)) console.log(`  ${r.cat.padEnd(13)} ${String(r.n).padStart(2)}    ${f2(r.recallAt5)}   ${f2(r.mrr)}   ${f2(r.relevantShare)}`);
   const pr = answerablePR(outcomes, (o) => o.relevant);
   console.log(`  relevant flag for "answerable": precision ${pr.precision.toFixed(3)} recall ${pr.recall.toFixed(3)} (tp ${pr.tp}, fp ${pr.fp}, fn ${pr.fn})`);

@@ -4,7 +4,9 @@
  * and `ingest` (parsing, chunking, embeddings; threads at a lower CPU priority). Every task has a time
  * limit, counted from the moment it starts on a thread, and every thread a heap limit; a task past either
  * is ended with its thread (a fresh one takes its place) and rejects with TaskTimeoutError or
- * TaskMemoryError. A task is a file in ./tasks/ whose default export is its function wrapped in
+ * TaskMemoryError. A third lane, `search`, holds the embedded embedding model's query embeddings (one
+thread, made on the first such search): the model loads there once, a search never waits behind a document's
+batch, and an image never waits behind the model. A task is a file in ./tasks/ whose default export is its function wrapped in
  * reportsStart (./started.ts).
  */
 import { availableParallelism } from 'node:os';
@@ -25,7 +27,7 @@ export interface TaskTypes {
 export type TaskName = keyof TaskTypes;
 export type TaskPayload<N extends TaskName> = TaskTypes[N]['payload'];
 export type TaskResult<N extends TaskName> = TaskTypes[N]['result'];
-export type Lane = 'interactive' | 'ingest';
+export type Lane = 'interactive' | 'ingest' | 'search';
 
 /** Each task's lane and time limit. embed-batch waits on a provider: 60 s per request, with retries. */
 const TASKS: { readonly [N in TaskName]: { lane: Lane; timeLimitMs: number } } = Object.freeze({
@@ -59,6 +61,7 @@ export interface LaneOptions {
 export interface PoolOptions {
   interactive?: Partial<LaneOptions>;
   ingest?: Partial<LaneOptions>;
+  search?: Partial<LaneOptions>;
   /** Per task, replacing the limits above. */
   timeLimitsMs?: Partial<Record<TaskName, number>>;
 }
@@ -101,6 +104,7 @@ const cores = availableParallelism();
 const LANE_DEFAULTS: Readonly<Record<Lane, Readonly<LaneOptions>>> = Object.freeze({
   interactive: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(2, cores)), idleTimeoutMs: 30_000, maxQueue: 64, maxHeapMb: 256, niceIncrement: 0 }),
   ingest: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(4, cores - 1)), idleTimeoutMs: 30_000, maxQueue: 256, maxHeapMb: 512, niceIncrement: 10 }),
+  search: Object.freeze({ minThreads: 1, maxThreads: 1, idleTimeoutMs: 30_000, maxQueue: 64, maxHeapMb: 256, niceIncrement: 0 }),
 });
 
 // Under tsx this module is pool.ts and the tasks are .ts; after the build both are .js in the same layout.
@@ -147,13 +151,13 @@ function checkLane(lane: Lane, o: LaneOptions): void {
 
 /** Sets lane sizes and limits (merged over the defaults). Only while no lane is running: call closePool first. */
 export function configurePool(overrides: PoolOptions): void {
-  if (lanes.interactive || lanes.ingest) throw new Error('configurePool must be called before the first runTask (or after closePool)');
+  if (lanes.interactive || lanes.ingest || lanes.search) throw new Error('configurePool must be called before the first runTask (or after closePool)');
   const merged = {
     interactive: { ...LANE_DEFAULTS.interactive, ...overrides.interactive },
     ingest: { ...LANE_DEFAULTS.ingest, ...overrides.ingest },
+    search: { ...LANE_DEFAULTS.search, ...overrides.search },
   };
-  checkLane('interactive', merged.interactive);
-  checkLane('ingest', merged.ingest);
+  for (const name of ['interactive', 'ingest', 'search'] as const) checkLane(name, merged[name]);
   const times = { ...limitsOf(TASKS), ...overrides.timeLimitsMs };
   for (const [task, ms] of Object.entries(times)) {
     if (!(task in TASKS)) throw new TypeError(`pool option timeLimitsMs.${task}: no such task`);
@@ -248,13 +252,14 @@ export function poolStats(): Record<Lane, LaneStats> {
   const of = (s: LaneState | undefined): LaneStats => s
     ? { threads: s.pool.threads.length, queued: s.pool.queueSize, running: s.running, completed: s.completed, ended: s.ended }
     : { threads: 0, queued: 0, running: 0, completed: 0, ended: 0 };
-  return { interactive: of(lanes.interactive), ingest: of(lanes.ingest) };
+  return { interactive: of(lanes.interactive), ingest: of(lanes.ingest), search: of(lanes.search) };
 }
 
 /** Waits for running tasks, then ends the threads. A later runTask starts fresh lanes. */
 export async function closePool(): Promise<void> {
-  const current = [lanes.interactive, lanes.ingest];
+  const current = [lanes.interactive, lanes.ingest, lanes.search];
   delete lanes.interactive;
   delete lanes.ingest;
+  delete lanes.search;
   await Promise.all(current.map((s) => s?.pool.close()));
 }

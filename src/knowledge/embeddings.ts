@@ -2,7 +2,8 @@ import type { AppContext } from '../app.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { runTask, type Lane } from '../../workers/pool.js';
-import { knowledgeSettings } from './settings.js';
+import { LOCAL_MODEL } from './local-model.js';
+import { EMBEDDED, knowledgeSettings } from './settings.js';
 
 /** Kinds whose adapters have a default embedding model (kind A embeds only when the knowledge settings name one). */
 const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
@@ -15,15 +16,19 @@ export const EMBED_BATCH = 64;
 export const EMBEDDING_DIMENSIONS = 512;
 
 export interface Embedder {
-  connection: ProviderConnection;
+  /** null: the embedded model (src/knowledge/local-model.ts), run on the worker pool with no provider. */
+  connection: ProviderConnection | null;
   /** The model chosen in the knowledge settings; null: the adapter's default embedding model. */
   model: string | null;
   /**
    * Stored with every vector: vectors of one embedder are only compared with queries of the same one.
-   * The connection id (default model), or connection id and model.
+   * The connection id (default model), or connection id and model; `embedded:<model>` for the embedded model.
    */
   key: string;
 }
+
+/** The embedded model as an embedder (no connection). */
+export const LOCAL_EMBEDDER: Embedder = Object.freeze({ connection: null, model: LOCAL_MODEL, key: `${EMBEDDED}:${LOCAL_MODEL}` });
 
 /**
  * The workspace's embedder, or null: then search is lexical only. The knowledge settings' choice when one is
@@ -33,6 +38,7 @@ export interface Embedder {
 export async function findEmbedder(app: AppContext, workspaceId: string): Promise<Embedder | null> {
   const chosen = await knowledgeSettings(app).findOne({ workspaceId, _id: workspaceId });
   if (chosen && !chosen.embedding) return null;
+  if (chosen?.embedding?.connectionId === EMBEDDED) return LOCAL_EMBEDDER;
   const rec = chosen?.embedding
     ? await providers(app).findById(workspaceId, chosen.embedding.connectionId)
     : await providers(app).findOne({ workspaceId, kind: { $in: [...EMBEDDING_KINDS] } }, { sort: [['_id', 1]] });
@@ -48,12 +54,15 @@ export async function findEmbedder(app: AppContext, workspaceId: string): Promis
  */
 export async function embedTexts(app: AppContext, embedder: Embedder, texts: string[], signal?: AbortSignal, lane?: Lane): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
+  // The embedded model's query embeddings have a lane of their own: the model then lives in one thread
+  // there, and a visitor's images (interactive lane) never wait behind it.
+  const taskLane = !embedder.connection && lane === 'interactive' ? 'search' : lane;
   for (let i = 0; i < texts.length; i += EMBED_BATCH) {
     const { vectors } = await runTask('embed-batch', {
       connection: embedder.connection, texts: texts.slice(i, i + EMBED_BATCH), allowPrivateNetwork: app.config.allowPrivateNetwork,
       // Only the default models are known to take a shorter length; a chosen model gives its own.
       ...(embedder.model ? { model: embedder.model } : { dimensions: EMBEDDING_DIMENSIONS }),
-    }, { signal, lane });
+    }, { signal, lane: taskLane });
     out.push(...vectors);
   }
   return out;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app.js';
 import { invalid, notFound } from '../errors.js';
 import { providers } from '../providers/connections.js';
+import { LOCAL_MODEL } from './local-model.js';
 
 /**
  * A workspace's knowledge settings: which connection and model embed documents and queries. Without a
@@ -17,11 +18,14 @@ export interface KnowledgeSettingsRecord {
 
 export const KnowledgeSettingsBody = z.object({
   embedding: z.object({
-    connectionId: z.string().min(1).max(100),
+    connectionId: z.string().min(1).max(100).describe('a provider connection id, or "embedded" for the embedded model (no provider)'),
     model: z.string().trim().min(1).max(200).optional().describe('required for an OpenAI-compatible (kind A) connection; the default embedding model of OpenAI or Gemini when absent'),
   }).strict().nullable().describe('null: no embeddings, lexical search only'),
   reindex: z.boolean().default(false).describe('index every source again with the new embedder (each source reports its progress)'),
 }).strict();
+
+/** The connectionId that chooses the embedded model (no provider); provider connection ids start with `prov_`. */
+export const EMBEDDED = 'embedded';
 
 export const knowledgeSettings = (app: AppContext) => app.store.collection<KnowledgeSettingsRecord>('knowledge_settings');
 
@@ -44,7 +48,12 @@ export async function getKnowledgeSettings(app: AppContext, workspaceId: string)
 /** Checks the choice against the workspace's connections and saves it. */
 export async function saveKnowledgeSettings(app: AppContext, workspaceId: string, body: z.infer<typeof KnowledgeSettingsBody>, now: number): Promise<SettingsView> {
   let embedding: KnowledgeSettingsRecord['embedding'] = null;
-  if (body.embedding) {
+  if (body.embedding?.connectionId === EMBEDDED) {
+    if (body.embedding.model && body.embedding.model !== LOCAL_MODEL) {
+      throw invalid(`embedding.model: the embedded model is ${LOCAL_MODEL}; leave model out, or choose a provider connection for ${body.embedding.model}`);
+    }
+    embedding = { connectionId: EMBEDDED, model: LOCAL_MODEL };
+  } else if (body.embedding) {
     const conn = await providers(app).findById(workspaceId, body.embedding.connectionId);
     if (!conn) throw notFound('provider connection');
     const model = body.embedding.model ?? null;

@@ -1,14 +1,17 @@
 /**
- * Piscina task: embeds a batch of texts with the workspace's provider connection. Runs off the main
- * thread because decoding a large embeddings response (thousands of floats per text) is CPU work.
- * The request goes through the guarded client: the connection's base URL is user-supplied.
+ * Piscina task: embeds a batch of texts with the workspace's provider connection, or with the embedded model
+ * when there is none (src/knowledge/local-model.ts, loaded once per thread on its first batch). Runs off the
+ * main thread because decoding a large embeddings response (thousands of floats per text), and the embedded
+ * model even more so, is CPU work. The request goes through the guarded client: the base URL is user-supplied.
  */
+import { embedLocally } from '../../src/knowledge/local-model.js';
 import { createProvider, type ProviderConnection } from '../../src/providers/index.js';
 import { createGuardedClient } from '../../src/security/guarded-client.js';
 import { reportsStart } from '../started.js';
 
 export interface EmbedBatchInput {
-  connection: ProviderConnection;
+  /** null: the embedded model (no provider, nothing leaves the machine). */
+  connection: ProviderConnection | null;
   model?: string;
   texts: string[];
   /** Asked of the provider (OpenAI `dimensions`, Gemini `outputDimensionality`); the model's full length when absent. */
@@ -23,6 +26,10 @@ export interface EmbedBatchOutput {
 }
 
 async function embedBatch(input: EmbedBatchInput): Promise<EmbedBatchOutput> {
+  if (!input.connection) {
+    const vectors = await embedLocally(input.texts);
+    return { vectors, dimension: vectors[0]?.length ?? 0 };
+  }
   const client = createGuardedClient({ allowPrivateNetwork: input.allowPrivateNetwork, timeoutMs: 60_000, maxResponseBytes: 64 * 1024 * 1024 });
   try {
     const provider = createProvider(input.connection, { fetch: client.fetch as typeof fetch });
