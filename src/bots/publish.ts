@@ -55,11 +55,15 @@ export async function checkDraft(app: AppContext, workspaceId: string, config: B
   const checkModel = async (path: string, conn: ProviderDoc | null, model: string, fits: keyof ModelCapabilities) => {
     if (!conn || !model) return;
     const list = await models.find(conn, model);
-    if (!list || offers(list, conn, model)) return;
+    if (!list) return;
+    const offered = offers(list, conn, model);
+    // A speech-to-text setting naming a model that cannot transcribe (a realtime or text model) would fail every turn.
+    const unfit = offered && fits === 'stt' && !list.find((m) => m.id === model)?.capabilities.stt;
+    if (offered && !unfit) return;
     const examples = list.filter((m) => m.capabilities[fits]).slice(0, 3).map((m) => m.id);
     problems.push({
       path,
-      message: `${conn.name} does not offer the model ${model}; choose one of the models GET /api/v1/providers/${conn._id}/models lists${examples.length ? ` (such as ${examples.join(', ')})` : ''}`,
+      message: `${unfit ? `${model} is not a speech-to-text model` : `${conn.name} does not offer the model ${model}`}; choose one of the models GET /api/v1/providers/${conn._id}/models lists${examples.length ? ` (such as ${examples.join(', ')})` : ''}`,
     });
   };
 
