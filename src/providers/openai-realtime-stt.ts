@@ -22,11 +22,12 @@ import { openRealtimeSocket } from './realtime-openai-socket.js';
 import { uploadInstead, type TranscriptionOptions, type TranscriptStream } from './stt-stream.js';
 
 /**
- * The transcription models the Realtime API serves (the SDK's list: whisper-1, the gpt-4o transcribe models and
- * gpt-realtime-whisper, dated versions included). Other names (a gateway's own) are uploaded whole.
+ * The models streamed: the gpt-4o transcribe models and gpt-realtime-whisper, dated versions included. whisper-1 is
+ * uploaded whole: the Realtime API takes it but only transcribes the committed whole, and it stays the way to choose
+ * the upload (docs/voice.md). Other names (a gateway's own) are uploaded whole too.
  */
 export function streamsOpenAiModel(model: string): boolean {
-  return /^(whisper-1|gpt-4o(-mini)?-transcribe|gpt-realtime-whisper)(-|$)/.test(bareModelId(model));
+  return /^(gpt-4o(-mini)?-transcribe|gpt-realtime-whisper)(-|$)/.test(bareModelId(model));
 }
 
 export interface OpenAiTranscriptionOptions extends TranscriptionOptions {

@@ -37,7 +37,11 @@ export function adapter(kind: Kind): ProviderAdapter {
   return createProvider({ id: `conn_${kind}`, kind: kind as ProviderKind, apiKey: fake.apiKey, baseUrl: fake.baseUrl }, { maxRetries: 0 });
 }
 
-/** A cascade engine on the fakes, every event it emits (with when), and ways to wait for them. */
+/**
+ * A cascade engine on the fakes, every event it emits (with when), and ways to wait for them. Kind B's default
+ * transcription model streams (push-to-talk too); whisper-1 is uploaded whole. The fakes are on loopback, so
+ * streaming sockets may reach private addresses unless `opts` says otherwise.
+ */
 export function cascade(o: { stt?: Kind; sttModel?: string; brain?: 'openai' | 'gemini'; tts?: Kind; handsFree?: boolean; spec?: Partial<VoiceSessionSpec>; opts?: CascadeOptions; brainAdapter?: ProviderAdapter } = {}) {
   const brainKind = o.brain ?? 'openai';
   const parts: CascadeParts = {
@@ -52,7 +56,7 @@ export function cascade(o: { stt?: Kind; sttModel?: string; brain?: 'openai' | '
   const events: Array<VoiceEngineEvent & { at: number }> = [];
   let react: (e: VoiceEngineEvent) => void = () => {};
   const waiters = new Set<() => void>();
-  const engine = new CascadeEngine(parts, spec, (e) => { events.push({ ...e, at: Date.now() }); react(e); for (const w of [...waiters]) w(); }, o.opts ?? { timeouts: { sttMs: 2000, brainMs: 2000, ttsMs: 2000 } });
+  const engine = new CascadeEngine(parts, spec, (e) => { events.push({ ...e, at: Date.now() }); react(e); for (const w of [...waiters]) w(); }, { timeouts: { sttMs: 2000, brainMs: 2000, ttsMs: 2000 }, allowPrivateNetwork: true, ...o.opts });
   const all = <T extends VoiceEngineEvent['type']>(type: T) => events.filter((e): e is Of<T> & { at: number } => e.type === type);
   const until = <T extends VoiceEngineEvent['type']>(type: T, nth = 1, ms = 8000): Promise<Of<T> & { at: number }> => new Promise((resolve, reject) => {
     const check = () => {

@@ -26,10 +26,10 @@ async function speak(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, on
 const uploads = () => openai.requests.filter((r) => r.path === '/v1/audio/transcriptions').length;
 const chats = () => openai.requests.filter((r) => r.path === '/v1/chat/completions').length;
 
-test('the OpenAI transcription models stream; a name the Realtime API does not know is uploaded whole', () => {
+test('the gpt-4o transcribe models stream; whisper-1 and names the Realtime API does not know are uploaded whole', () => {
   const b = adapter('openai');
-  for (const m of ['gpt-4o-mini-transcribe', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe-2025-12-15', 'gpt-realtime-whisper', 'whisper-1']) assert.ok(streamsSpeech(b, m), m);
-  for (const m of ['my-gateway-transcriber', 'gpt-4o-mini', 'gpt-realtime']) assert.not.ok(streamsSpeech(b, m), m);
+  for (const m of ['gpt-4o-mini-transcribe', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe-2025-12-15', 'gpt-realtime-whisper']) assert.ok(streamsSpeech(b, m), m);
+  for (const m of ['whisper-1', 'my-gateway-transcriber', 'gpt-4o-mini', 'gpt-realtime']) assert.not.ok(streamsSpeech(b, m), m);
 });
 
 test('hands-free with gpt-4o-mini-transcribe: the audio reaches OpenAI as it is spoken and only the final words are awaited', async () => {

@@ -69,4 +69,18 @@ test('the realtime transcription failing tells the visitor and answers nothing; 
   assert.ok(speech.realtimeStt.sockets.at(-1)!.closed);
 });
 
+test('push-to-talk with a realtime model streams the held button\'s audio and commits it on release', async () => {
+  const c = cascade({ stt: 'speech', sttModel: 'scribe_v2_realtime', opts: OPTS });
+  await c.engine.connect();
+  openai.script({ text: 'Yes, we do.' });
+  const before = { sockets: speech.realtimeStt.sockets.length, uploads: speech.requests.filter((r) => r.path === '/v1/speech-to-text').length };
+  c.say('Do you deliver?');
+  assert.is((await c.until('user_transcript')).text, 'Do you deliver?');
+  await c.until('response_done');
+  const socket = speech.realtimeStt.sockets[before.sockets];
+  assert.ok(socket && socket.bytes === 400 * 32 && socket.committedAt !== null, 'the 400 ms went to the realtime socket, then the commit');
+  assert.is(speech.requests.filter((r) => r.path === '/v1/speech-to-text').length, before.uploads, 'nothing was uploaded');
+  c.engine.close();
+});
+
 test.run();

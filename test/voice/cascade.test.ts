@@ -119,8 +119,9 @@ test('each stage failing mid-turn tells the visitor in the chat, voice goes on, 
       await pause();
       v.send({ t: 'voice_ptt', down: false });
     };
-    // Speech to text fails: nothing stored, the visitor is asked to say it again.
-    fake.failNext('/audio/transcriptions', 500, 'transcriber down');
+    // Speech to text fails: nothing stored, the visitor is asked to say it again. The default model streams the
+    // held button's audio to a Realtime transcription session, which says it could not transcribe it.
+    fake.realtime.failTranscriptionNext('Audio could not be transcribed.');
     await talk(null);
     const e1 = await seen(v, 'error', () => true, 5000);
     assert.is(e1.code, 'internal');

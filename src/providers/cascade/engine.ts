@@ -128,6 +128,7 @@ export class CascadeEngine implements VoiceEngine {
     if (this.pttBytes + pcm.length > MAX_PTT_MS * BYTES_PER_MS) return;
     this.ptt.push(Buffer.from(pcm));
     this.pttBytes += pcm.length;
+    this.live?.send(pcm);
   }
 
   startTurn(): void {
@@ -137,6 +138,8 @@ export class CascadeEngine implements VoiceEngine {
     this.pttBytes = 0;
     this.detector?.reset();
     this.dropLive();
+    // Push-to-talk streams too: the held button's audio goes to speech to text as it comes.
+    if (!this.detector && this.state === 'ready') this.openLive();
   }
 
   commitTurn(): void {
@@ -145,6 +148,7 @@ export class CascadeEngine implements VoiceEngine {
     this.ptt = [];
     this.pttBytes = 0;
     if (pcm.length < MIN_TURN_MS * BYTES_PER_MS) {
+      this.dropLive();
       this.deliver({ type: 'error', fatal: false, message: 'push-to-talk was released after less than 100 ms of audio; nothing was sent, hold the button while speaking' });
       return;
     }
@@ -185,11 +189,15 @@ export class CascadeEngine implements VoiceEngine {
     this.deliver({ type: 'speech_started' });
     if (this.spec.bargeIn) this.replies.cancel('the visitor spoke');
     // The turn's audio goes to speech to text as it is heard; the detector sends what it kept so far next.
-    const { stt } = this.parts;
     this.dropLive();
-    if (streamsSpeech(stt.adapter, stt.model)) {
-      this.live = stt.adapter.openTranscription({ model: stt.model, language: stt.language ?? undefined, allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false });
-    }
+    this.openLive();
+  }
+
+  /** A turn begins: where the provider streams, a transcription opens for its audio. */
+  private openLive(): void {
+    const { stt } = this.parts;
+    if (!streamsSpeech(stt.adapter, stt.model)) return;
+    this.live = stt.adapter.openTranscription({ model: stt.model, language: stt.language ?? undefined, allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false });
   }
 
   private dropLive(): void {
