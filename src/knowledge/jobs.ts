@@ -14,8 +14,6 @@ import { recordKnowledgeJob } from '../metrics/record.js';
 export const CRAWL_CONCURRENCY = 2;
 const MAX_SITEMAP_NESTING = 5;
 const MAX_ERRORS_KEPT = 20;
-/** Scale-out: how long a job stays with a process that stopped renewing its claim. */
-const JOB_CLAIM_MS = 15_000;
 // Links to these are not pages; skipping them saves requests that would only fail.
 const NOT_A_PAGE = /\.(png|jpe?g|gif|webp|svg|ico|css|js|mjs|json|zip|gz|tgz|mp[34]|wav|webm|woff2?|ttf|exe|dmg)$/i;
 
@@ -48,19 +46,26 @@ export class IngestRunner {
       queue: [first], seen: [first.ref], pagesDone: 0, pagesFailed: 0, errors: [], createdAt: now, updatedAt: now,
     };
     await this.jobs.insertOne(job);
-    this.launch(job);
+    this.launch(job, false);
     return updated;
   }
 
-  /** Picks up every job a previous process left running (scale-out: also every JOB_CLAIM_MS, for a dead process's). */
+  /**
+   * Scale-out: how long a job stays with a process that stopped renewing its claim (LEASE_MS, like a
+   * conversation's lease), and how often every process looks for such jobs.
+   */
+  private get claimMs(): number { return this.app.scale?.leaseMs ?? 10_000; }
+
+  /** Picks up every job a previous process left running (scale-out: also every claimMs, for a dead process's). */
   async resumeAll(): Promise<number> {
     if (this.app.scale && !this.sweeping) {
-      this.sweeping = setInterval(() => void this.resumeAll().catch(() => {}), JOB_CLAIM_MS);
+      this.sweeping = setInterval(() => void this.resumeAll().catch(() => {}), this.claimMs);
       this.sweeping.unref();
     }
     const left = await this.jobs.find({ status: 'running' }, { crossWorkspace: true, sort: [['_id', 1]] });
-    for (const job of left) if (!this.running.has(job.sourceId)) this.launch(job);
-    if (left.length) this.app.log.info({ jobs: left.length }, 'resuming knowledge ingestion');
+    for (const job of left) if (!this.running.has(job.sourceId)) this.launch(job, true);
+    // Scale-out: every sweep finds the jobs other processes are running; the one that claims a job says so.
+    if (left.length && !this.app.scale) this.app.log.info({ jobs: left.length }, 'resuming knowledge ingestion');
     return left.length;
   }
 
@@ -87,22 +92,33 @@ export class IngestRunner {
     await Promise.all(runs.map((r) => r.done));
   }
 
-  private launch(job: IngestJob): void {
+  private launch(job: IngestJob, resumed: boolean): void {
     const controller = new AbortController();
-    recordKnowledgeJob('started');
-    const done = this.claimAndLoop(job, controller.signal)
+    const done = this.claimAndLoop(job, controller.signal, resumed)
       .catch((err) => this.app.log.error({ err, sourceId: job.sourceId }, 'knowledge ingestion failed'))
-      .finally(() => { recordKnowledgeJob('ended', job.status); if (this.running.get(job.sourceId)?.controller === controller) this.running.delete(job.sourceId); });
+      .finally(() => { if (this.running.get(job.sourceId)?.controller === controller) this.running.delete(job.sourceId); });
     this.running.set(job.sourceId, { controller, done });
   }
 
   /** Scale-out: a job runs on the one process that claims it; the others skip it (resumeAll retries later). */
-  private async claimAndLoop(job: IngestJob, signal: AbortSignal): Promise<void> {
+  private async claimAndLoop(job: IngestJob, signal: AbortSignal, resumed: boolean): Promise<void> {
     const node = this.app.scale;
-    if (!node) return this.loop(job, signal);
-    const claim = await holdClaim(node, `kjob:${job._id}`, JOB_CLAIM_MS);
+    if (!node) return this.run(job, signal);
+    const claim = await holdClaim(node, `kjob:${job._id}`, this.claimMs);
     if (!claim) return;
-    try { await this.loop(job, signal, claim); } finally { await claim.release(); }
+    try {
+      // The sweep's copy was read before the claim: the job may have finished, been cancelled or moved on since
+      // (its runner released the claim just before), so this process continues from the stored record.
+      const current = resumed ? await this.jobs.findById(job.workspaceId, job._id) : job;
+      if (current?.status !== 'running') return;
+      if (resumed) this.app.log.info({ sourceId: job.sourceId, jobId: job._id, node: node.id }, 'knowledge ingestion resumed on this process');
+      await this.run(current, signal, claim);
+    } finally { await claim.release(); }
+  }
+
+  private async run(job: IngestJob, signal: AbortSignal, claim?: HeldClaim): Promise<void> {
+    recordKnowledgeJob('started');
+    try { await this.loop(job, signal, claim); } finally { recordKnowledgeJob('ended', job.status); }
   }
 
   private async loop(job: IngestJob, signal: AbortSignal, claim?: HeldClaim): Promise<void> {
@@ -112,7 +128,7 @@ export class IngestRunner {
       await this.jobs.updateOne({ workspaceId: job.workspaceId, _id: job._id }, { $set: { status: 'cancelled' } });
       return;
     }
-    source = (await sources.updateOne({ workspaceId: job.workspaceId, _id: source._id }, { $set: { status: 'indexing' } })) ?? source;
+    source = (await sources.updateOne({ workspaceId: job.workspaceId, _id: source._id, generation: job.generation }, { $set: { status: 'indexing' } })) ?? source;
     const robots = new Map<string, Robots>();
     while (job.queue.length > 0) {
       if (signal.aborted) return;
