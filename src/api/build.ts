@@ -63,10 +63,13 @@ const bodyLimit = (app: AppContext, def: RouteDef) =>
   def.bodyLimitBytes === 'upload' ? app.config.uploadLimitBytes : def.bodyLimitBytes;
 
 function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
+  // Most requests send no query: its parse (the schema's defaults) is made once, frozen, not per request.
+  let parsedEmpty: unknown;
+  const noQuery = () => (parsedEmpty ??= Object.freeze(validate(def.query!, {}, { prefix: 'query' })));
   return async (req: HttpRequest): Promise<HttpResponse> => {
     const principal = await authenticate(app, req);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
-    const query = def.query ? validate(def.query, Object.fromEntries(req.query), { prefix: 'query' }) : undefined;
+    const query = def.query ? (req.rawQuery === '' ? noQuery() : validate(def.query, Object.fromEntries(req.query), { prefix: 'query' })) : undefined;
     let body: unknown;
     if (def.body && !def.rawBody) body = validate(def.body, parseJson(req), { root: 'body' });
     const ctx: ApiContext = {

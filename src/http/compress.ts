@@ -15,9 +15,20 @@ export function compressJson(bytes: Buffer | string, contentType: string | null,
   const size = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length;
   if (size < COMPRESS_MIN_BYTES) return { bytes, encoding: null };
   const encoding = pickEncoding(acceptEncoding, BOTH);
-  if (encoding === 'br') {
-    return { bytes: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }), encoding };
-  }
-  if (encoding === 'gzip') return { bytes: gzipSync(bytes, { level: 5 }), encoding };
-  return { bytes, encoding: null };
+  if (encoding !== 'br' && encoding !== 'gzip') return { bytes, encoding: null };
+  if (typeof bytes === 'string') return { bytes: compress(bytes, size, encoding), encoding };
+  let forms = compressedOnce.get(bytes);
+  if (!forms) compressedOnce.set(bytes, (forms = {}));
+  return { bytes: (forms[encoding] ??= compress(bytes, size, encoding)), encoding };
+}
+
+/**
+ * A JSON answer given as a Buffer is one kept and answered again (the bots list, src/bots/list-cache.ts): it is
+ * compressed once per encoding, for as long as the Buffer lives. Such a Buffer must not be changed after.
+ */
+const compressedOnce = new WeakMap<Buffer, { br?: Buffer; gzip?: Buffer }>();
+
+function compress(bytes: Buffer | string, size: number, encoding: 'br' | 'gzip'): Buffer {
+  if (encoding === 'gzip') return gzipSync(bytes, { level: 5 });
+  return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: size, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
 }

@@ -21,7 +21,7 @@ export class IncomingRequest implements HttpRequest {
   constructor(
     readonly method: string,
     readonly path: string,
-    private readonly rawQuery: string,
+    readonly rawQuery: string,
     readonly headers: Record<string, string>,
     readonly ip: string,
     readonly requestId: string,

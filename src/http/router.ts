@@ -17,6 +17,7 @@ interface Node {
   routes: Map<string, Route>;
 }
 
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const newNode = (): Node => ({ statics: new Map(), routes: new Map() });
 
 export type Match =
@@ -30,6 +31,8 @@ export type Match =
  */
 export class Router {
   private root = newNode();
+  /** Routes without parameters by their exact path: the usual request is matched without splitting its path. */
+  private exact = new Map<string, Map<string, Route>>();
   readonly routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): void {
@@ -59,10 +62,13 @@ export class Router {
     }
     if (node.routes.has(route.method)) throw new Error(`duplicate route ${method} ${pattern}`);
     node.routes.set(route.method, route);
+    if (!paramNames.length) this.exact.set(pattern, node.routes);
     this.routes.push(route);
   }
 
   match(method: string, path: string): Match {
+    const exact = this.exact.get(path)?.get(method);
+    if (exact) return { kind: 'found', route: exact, params: NO_PARAMS };
     const segments = path.split('/').filter(Boolean);
     const values: string[] = [];
     const rest = { value: '' };

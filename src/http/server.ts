@@ -68,6 +68,12 @@ export function clientIp(res: uWS.HttpResponse, headers: Record<string, string>,
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
+/** The Content-Type a handler set, whatever its case (undefined: none). */
+function contentTypeOf(headers: Record<string, string>): string | undefined {
+  for (const k in headers) if (k.length === 12 && k.toLowerCase() === 'content-type') return headers[k];
+  return undefined;
+}
+
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const app = uWS.App();
   const log = opts.logger;
@@ -96,7 +102,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       done = true;
       inFlight--;
       const status = answer.status ?? 200;
-      const { bytes: raw, contentType } = encodeBody(answer);
+      const hdrs = answer.headers;
+      const { bytes: raw, contentType: byBody } = encodeBody(answer);
+      // A type the handler set wins (a Buffer of JSON is compressed as JSON).
+      const given = hdrs && contentTypeOf(hdrs);
+      const contentType = given ?? byBody;
       const { bytes, encoding } = compressJson(raw, contentType, headers['accept-encoding']);
       res.cork(() => {
         res.writeStatus(statusLine(status));
@@ -107,10 +117,9 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
           res.writeHeader('Vary', 'Origin');
         }
         if (encoding) { res.writeHeader('Content-Encoding', encoding); res.writeHeader('Vary', 'Accept-Encoding'); }
-        const hdrs = answer.headers ?? {};
-        if (contentType && !Object.keys(hdrs).some((h) => h.toLowerCase() === 'content-type')) res.writeHeader('Content-Type', contentType);
-        for (const [k, v] of Object.entries(hdrs)) res.writeHeader(k, v);
-        for (const c of answer.cookies ?? []) res.writeHeader('Set-Cookie', c);
+        if (contentType && given === undefined) res.writeHeader('Content-Type', contentType);
+        if (hdrs) for (const k in hdrs) res.writeHeader(k, hdrs[k]);
+        if (answer.cookies) for (const c of answer.cookies) res.writeHeader('Set-Cookie', c);
         if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(bytes)); else res.end(bytes);
       });
       const ms = performance.now() - started;

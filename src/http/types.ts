@@ -5,6 +5,8 @@ export interface HttpRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query string as sent, without '?' ('' when none): lets a route skip parsing an empty query. */
+  rawQuery: string;
   params: Record<string, string>;
   /** Header names are lower case. */
   headers: Record<string, string>;

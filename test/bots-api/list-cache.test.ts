@@ -2,6 +2,8 @@
  * The bots list is answered from memory once read (src/bots/list-cache.ts). These tests read it, change the bots
  * in every way the API allows, and read it again at once: the change must show on the very next request.
  */
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { botLists, LIST_TTL_MS } from '../../src/bots/list-cache.js';
@@ -116,6 +118,28 @@ test('a change made to the store behind the server shows within the list lifetim
   let name: string | undefined;
   for (let i = 0; i < 50 && name !== 'Edited by hand'; i++) name = (await one(bot.id))?.name;
   assert.is(name, 'Edited by hand');
+});
+
+/** A raw GET, so the test sees the bytes as sent (fetch would undo the encoding). */
+function raw(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(`${w.server.url}${path}`, { headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+    }).on('error', reject).end();
+  });
+}
+
+test('a kept list is sent compressed as the client accepts, like any JSON answer', async () => {
+  const plain = await raw('/api/v1/bots', { cookie: w.owner.cookie });
+  assert.ok(plain.body.length > 1024, `${plain.body.length} bytes: above the compression threshold`);
+  assert.match(String(plain.headers['content-type']), 'application/json');
+  for (const enc of ['br', 'br', 'gzip']) {
+    const r = await raw('/api/v1/bots', { cookie: w.owner.cookie, 'accept-encoding': enc });
+    assert.is(r.headers['content-encoding'], enc);
+    assert.equal(enc === 'br' ? brotliDecompressSync(r.body) : gunzipSync(r.body), plain.body);
+  }
 });
 
 test('scopes and roles: every reader sees the same list, others are refused even with the list kept', async () => {
