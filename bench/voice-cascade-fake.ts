@@ -6,6 +6,9 @@
  *                                  one delta (so a sentence splitter needs nothing more to cut it), the rest 20 ms later
  *   POST /v1/audio/speech          (response_format pcm) -> after TTS_MS, SPEECH_MS of 24 kHz PCM16 per sentence in
  *                                  100 ms chunks, one every 50 ms (twice real time, as the providers make it)
+ *   GET  /v1/realtime?intent=transcription (WebSocket, the Realtime API's transcription session: the server streams a
+ *                                  turn there with the gpt-4o transcribe models) -> input_audio_buffer.commit is
+ *                                  answered after STT_MS with .committed and ...input_audio_transcription.completed
  * The bench's direct clients call the same endpoints, so the fake's own time (and loopback HTTP) is measured in the run.
  *
  *   node --import tsx bench/voice-cascade-fake.ts <sttMs> <brainMs> <ttsMs>   -> prints {"port":N} on stdout
@@ -13,6 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { loopDelay } from './loop-delay.js';
 
 const [STT_MS, BRAIN_MS, TTS_MS] = process.argv.slice(2, 5).map((a, i) => Math.max(0, Number(a) || [100, 150, 100][i]));
@@ -77,6 +81,28 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 }
 
 const http = createServer((req, res) => { handle(req, res).catch((err) => { if (!res.headersSent) json(res, 500, { error: { message: String(err) } }); else res.destroy(); }); });
+const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+http.on('upgrade', (req, socket, head) => {
+  if (!req.url?.startsWith('/v1/realtime?intent=transcription') || req.headers.authorization !== 'Bearer sk-bench') { socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n'); return; }
+  wss.handleUpgrade(req, socket, head, transcription);
+});
+
+/** One turn's transcription session: appends are only counted; the commit is answered after STT_MS. */
+function transcription(ws: WebSocket): void {
+  const send = (e: Record<string, unknown>) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(e)); };
+  send({ type: 'session.created', event_id: 'e0', session: { type: 'transcription' } });
+  ws.on('message', async (data: Buffer) => {
+    // Appends are most of the traffic: their type is read without parsing the audio.
+    if (data.includes('"input_audio_buffer.append"')) return;
+    const e = JSON.parse(String(data)) as { type: string; session?: unknown };
+    if (e.type === 'session.update') send({ type: 'session.updated', event_id: 'e1', session: e.session });
+    else if (e.type === 'input_audio_buffer.commit') {
+      send({ type: 'input_audio_buffer.committed', event_id: 'e2', item_id: 'item_1', previous_item_id: null });
+      await sleep(STT_MS);
+      send({ type: 'conversation.item.input_audio_transcription.completed', event_id: 'e3', item_id: 'item_1', content_index: 0, transcript: HEARD, usage: { type: 'duration', seconds: 2 } });
+    }
+  });
+}
 http.keepAliveTimeout = 60_000;
 http.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: (http.address() as AddressInfo).port })}\n`));
 
@@ -85,5 +111,5 @@ process.on('message', (m: { cmd: string }) => {
   else if (m.cmd === 'measureStop') {
     const used = process.cpuUsage(cpu);
     process.send!({ loop: loop.stop(), cpuPct: ((used.user + used.system) / 1000 / (performance.now() - t0)) * 100 });
-  } else if (m.cmd === 'quit') { http.closeAllConnections(); http.close(() => process.exit(0)); }
+  } else if (m.cmd === 'quit') { for (const ws of wss.clients) ws.terminate(); http.closeAllConnections(); http.close(() => process.exit(0)); }
 });
