@@ -9,8 +9,10 @@
  * flags, NODE_ENV=production, a log line per request at LOG_LEVEL=info to a file), the bare uWS server
  * (bench/bare-uws.ts, same flags), and autocannon.
  *
- *   npx tsx bench/rest.ts [seconds=5] [rounds=2] [--bots=5] [--log=silent] [--prof] [--tsx]
+ *   npx tsx bench/rest.ts [seconds=5] [rounds=2] [--bots=5] [--log=silent] [--pipeline=N] [--prof] [--tsx]
  *   --bots        how many bots the workspace has (each record holds its draft config, a few KB)
+ *   --pipeline=N  autocannon -p N: N requests in flight per connection, pipelined (every target answers from memory
+ *                 once warm: the bots list is kept, src/bots/list-cache.ts; a request waiting on I/O would close it)
  *   --log=silent  runs the server without its request log (to see what the log line costs)
  *   --prof        writes a CPU profile of the server per measured target to bench/.prof/chat-phase-N.cpuprofile
  *                 (summarise with `node bench/prof-top.mjs <file>`); profiling slows the server, so read ratios
@@ -31,6 +33,7 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const SECONDS = Math.max(1, Math.min(Number(args[0]) || 5, 60));
 const ROUNDS = Math.max(1, Math.min(Number(args[1]) || 2, 10));
 const CONNECTIONS = 100;
+const PIPELINE = Math.max(1, Math.min(Number(process.argv.find((a) => a.startsWith('--pipeline='))?.slice(11)) || 1, 100));
 const PROF = process.argv.includes('--prof');
 const TSX = process.argv.includes('--tsx');
 const LOG = process.argv.find((a) => a.startsWith('--log='))?.slice(6) ?? 'info';
@@ -51,7 +54,7 @@ function cpuMs(pid: number): number {
 function cannon(url: string, headers: Record<string, string>, seconds: number, pid: number): Result {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const cpu0 = cpuMs(pid);
-  const out = execFileSync(process.execPath, [autocannonBin, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...h, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
+  const out = execFileSync(process.execPath, [autocannonBin, '-c', String(CONNECTIONS), '-p', String(PIPELINE), '-d', String(seconds), '-j', ...h, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
   const cpu = cpuMs(pid) - cpu0;
   const r = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpuUsPerReq: (cpu * 1000) / r.requests.total };
@@ -90,7 +93,7 @@ try {
     }
   }
   const load = execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).split(' ').slice(0, 3).join(' ');
-  console.log(`rest bench: autocannon -c ${CONNECTIONS} -d ${SECONDS}, ${ROUNDS} rounds interleaved; ${BOTS} bots; server LOG_LEVEL=${LOG}, NODE_ENV=production; load average ${load}`);
+  console.log(`rest bench: autocannon -c ${CONNECTIONS} -p ${PIPELINE} -d ${SECONDS}, ${ROUNDS} rounds interleaved; ${BOTS} bots; server LOG_LEVEL=${LOG}, NODE_ENV=production; load average ${load}`);
   // Throughput depends on what else the 2 cores run; CPU per request (all the server's threads) much less, so
   // both are shown: "CPU ratio" is the bare server's CPU per request over this target's (1 = as cheap as bare).
   console.log('target | req/s per round | ratio to bare per round | server CPU µs per request | CPU ratio | p50 / p99 ms (last round) | non-2xx, errors');
