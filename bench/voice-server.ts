@@ -15,7 +15,7 @@
  *   sampleStart [all] / sampleStop <file>   a sampling heap profile of what is allocated between them and still
  *                            alive (all: every allocation)
  *
- *   node bench/voice-server.ts <fakeBaseUrl> <sessions> [--mode=cascade]   -> prints {"port":N,"botId":"..."} on stdout
+ *   node bench/voice-server.ts <fakeBaseUrl> <sessions> [--mode=cascade] [--no-ahead]   -> prints {"port":N,"botId":"..."} on stdout
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -24,12 +24,14 @@ import { join } from 'node:path';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { voiceSessions } from '../actors/voice/index.js';
+import { audioDeltaReads } from '../src/providers/realtime-openai-audio.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
 import { SileroVad } from '../src/providers/cascade/silero.js';
 import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
+import { gcAccount } from './gc-account.js';
 import { API_KEY, MODEL } from './voice-wire.js';
 
 const [fakeBaseUrl, sessionsArg] = process.argv.slice(2);
@@ -37,6 +39,8 @@ if (!fakeBaseUrl) throw new Error('usage: voice-server.ts <fakeBaseUrl> <session
 const sessions = Math.max(1, Math.min(Number(sessionsArg) || 200, 1000));
 /** --mode=cascade: the bot's voice is cascade (speech to text, brain and speech all on the fake's OpenAI connection). */
 const cascade = process.argv.includes('--mode=cascade');
+/** --no-ahead: the engine's audio deltas all parsed by ws, as before they were read ahead of it (a baseline). */
+if (process.argv.includes('--no-ahead')) audioDeltaReads.aheadOn = false;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-voice-'));
 const config = loadConfig({
@@ -55,6 +59,8 @@ await seedBenchBot(server, dataDir, {
 const { app } = server;
 
 const loop = loopDelay();
+/** V8's own record of each GC in the windows: young bytes allocated, scavenges, survivors, pauses. */
+const gcs = gcAccount();
 const gc = { n: 0, ms: 0, max: 0, on: false };
 new PerformanceObserver((list) => {
   if (!gc.on) return;
@@ -125,11 +131,11 @@ process.on('message', async (m: { cmd: string }) => {
   if (cmd === 'phaseStart') {
     if (profDir) { await inspector!.post('Profiler.enable'); await inspector!.post('Profiler.start'); }
     Object.assign(phase, { cpuMs: 0, mainMs: 0, wall: 0, windows: [] });
-    loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
+    loop.start(); Object.assign(gc, { n: 0, ms: 0, max: 0, on: true }); gcs.reset(); gcs.start(); cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (cmd === 'phasePause' || cmd === 'phaseStop') {
     // Each window's loop delay is its own histogram (monitorEventLoopDelay cannot skip the pause between windows).
-    if (gc.on) { phase.windows.push(loop.stop()); gc.on = false; count(); }
+    if (gc.on) { phase.windows.push(loop.stop()); gc.on = false; gcs.pause(); count(); }
     if (cmd === 'phasePause') { process.send!({ ok: true }); return; }
     const { cpuMs, mainMs, lateMs, wall, windows } = phase;
     const worst = (k: 'p50' | 'p99' | 'max') => Math.max(...windows.map((w) => w[k]));
@@ -138,9 +144,9 @@ process.on('message', async (m: { cmd: string }) => {
       const { profile } = await inspector!.post('Profiler.stop');
       writeFileSync(join(profDir, `voice-${sessions}.cpuprofile`), JSON.stringify(profile));
     }
-    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, live: voiceSessions(app).live });
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, gcAccount: gcs.result(), deltaReads: audioDeltaReads, live: voiceSessions(app).live });
   } else if (cmd === 'phaseResume') {
-    loop.start(); gc.on = true; cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
+    loop.start(); gc.on = true; gcs.start(); cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });
   } else if (cmd === 'mem') process.send!(memory());
   else if (cmd === 'vad') {

@@ -23,6 +23,7 @@
  *   npx tsx bench/voice.ts [sessions=200] [seconds=15] --mode=cascade ...   cascade voice instead (bench/voice-cascade.ts)
  *   npx tsx bench/voice.ts [sessions=200] [seconds=15] [--listen=1000] [--reply=2000] [--window=5] [--warm=5] [--pin] [--tsx] [--prof] [--heap-sample[=all]]
  *   seconds: recorded per path, in windows of --window seconds.
+ *   --no-ahead: the server parses every engine frame with ws (the engine's audio deltas are otherwise read ahead of it).
  *   --pin gives the server's main thread CPU 0 and puts everything else on CPU 1 (as bench/chat.ts --pin).
  *   --prof writes a CPU profile of the server over the windows to bench/.prof/voice-<n>.cpuprofile
  *   (`node bench/prof-top.mjs <file>`); --heap-sample a heap profile of what the live sessions hold
@@ -129,11 +130,13 @@ async function interleave(direct: Mics, widgets: Mics): Promise<{ direct: Measur
 }
 
 // A build of its own (bench/.build/<pid>), so a build elsewhere cannot empty dist/ under the running server.
-const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
+const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'bench/gc-account.ts', 'test/helpers/auth.ts']);
 if (PROF || HEAP) mkdirSync(profDir, { recursive: true });
 const fake = await startChild('voice-fake.ts', [String(LISTEN_MS), String(REPLY_MS)]);
 const fakePort = fake.ready.port as number;
-const server = await startChild('voice-server.ts', [`http://127.0.0.1:${fakePort}/v1`, String(N), ...(PROF ? [`--prof=${profDir}`] : [])], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], built);
+// A server that fails to start must not leave the fake running (it holds the bench's output open).
+const server = await startChild('voice-server.ts', [`http://127.0.0.1:${fakePort}/v1`, String(N), ...(PROF ? [`--prof=${profDir}`] : []), ...(process.argv.includes('--no-ahead') ? ['--no-ahead'] : [])], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], built)
+  .catch((err: unknown) => { fake.proc.kill(); throw err; });
 if (PIN) {
   for (const pid of [fake.proc.pid, process.pid, server.proc.pid]) execFileSync('taskset', ['-a', '-p', '-c', '1', String(pid)]);
   execFileSync('taskset', ['-p', '-c', '0', String(server.proc.pid)]);
@@ -195,6 +198,10 @@ try {
   // The server's CPU time (all its threads) per audio frame it relayed, either way: the steadiest figure on a shared machine.
   const perFrameUs = (s.cpuPct / 100) * WINDOWS * WINDOW_S * 1e6 / (via.up.n + via.down.n);
   console.log(`server, its windows: ${s.live} sessions live; event-loop delay (worst window) p50 ${ms(s.loopP50)}, p99 ${ms(s.loopP99)}, max ${ms(s.loopMax)} ms; CPU ${s.cpuPct.toFixed(0)} % (main thread ${s.mainCpuPct.toFixed(0)} %; ${perFrameUs.toFixed(1)} µs per relayed frame); GC pauses ${s.gcCount}, ${s.gcMs.toFixed(0)} ms in all, longest ${ms(s.gcMax)} ms`);
+  // V8's record of the windows' GCs (bench/gc-account.ts): figures per relayed frame that the load does not change.
+  const g = s.gcAccount as import('./gc-account.js').GcAccount;
+  const frames = via.up.n + via.down.n;
+  console.log(`server GC, its windows: ${(g.youngAllocated / frames).toFixed(0)} young bytes allocated per relayed frame; ${g.scavenges} scavenges (${(g.scavenges * 10_000 / frames).toFixed(1)} per 10,000 frames), pause p50 ${ms(g.scavengeMs.p50)} / p99 ${ms(g.scavengeMs.p99)} / max ${ms(g.scavengeMs.max)} ms, ${ms(g.scavengeMs.sum * 1000 / frames)} µs per frame; survivors per scavenge ${kb(g.survivedMean)} KB mean, ${kb(g.survivedMax)} KB max (${kb(g.survivedMean / N)} KB a session); promoted ${kb(g.promoted / frames * 1000)} KB per 1,000 frames; full GCs ${g.full} (${g.fullMs.toFixed(0)} ms); engine audio deltas read ahead of ws ${s.deltaReads.ahead}, through ws ${s.deltaReads.ws} (whole run)`);
   if (HEAP === 'all') {
     // The sampling profile's sizes are V8's estimates of all bytes allocated (samples scaled by their odds).
     const total = sampledBytes(join(profDir, `voice-${N}-all.heapprofile`));

@@ -11,6 +11,7 @@
  */
 import type WebSocket from 'ws';
 import { base64Length, decodeBase64Into, decodedLength, encodeBase64Into } from './base64-bytes.js';
+import { takeTextFramesAhead } from './voice-ws-frames.js';
 
 const APPEND_HEAD = Buffer.from('{"type":"input_audio_buffer.append","audio":"', 'latin1');
 const APPEND_TAIL = Buffer.from('"}', 'latin1');
@@ -67,12 +68,15 @@ export function decodeWithHeadroom(b64: string): Buffer {
 
 /** The base64 text data[start, end) decoded after one spare byte, as decodeWithHeadroom, without a string. */
 export function decodeBytesWithHeadroom(data: Buffer, start: number, end: number): Buffer {
+  return decodeStrictWithHeadroom(data, start, end) ?? decodeWithHeadroom(data.toString('latin1', start, end));
+}
+
+/** As decodeBytesWithHeadroom when data[start, end) is plain standard base64; null otherwise. */
+function decodeStrictWithHeadroom(data: Buffer, start: number, end: number): Buffer | null {
   const len = decodedLength(data, start, end);
-  if (len >= 0) {
-    const buf = Buffer.allocUnsafe(1 + len);
-    if (decodeBase64Into(data, start, end, buf, 1) === len) return buf.subarray(1);
-  }
-  return decodeWithHeadroom(data.toString('latin1', start, end));
+  if (len < 0) return null;
+  const buf = Buffer.allocUnsafe(1 + len);
+  return decodeBase64Into(data, start, end, buf, 1) === len ? buf.subarray(1) : null;
 }
 
 const TYPE = Buffer.from('"type":"response.output_audio.delta"', 'latin1');
@@ -82,12 +86,15 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const CLOSE = 0x7d;
 
-/** A JSON string value that starts at `from` and has no escapes, or null. */
-function plainString(data: Buffer, from: number): { end: number } | null {
+/**
+ * Where a JSON string value that starts at `from` and has no escapes ends (its closing quote, before `limit`), or
+ * -1. The scan stops at the quote: the buffer may hold more frames after this one.
+ */
+function plainStringEnd(data: Buffer, from: number, limit: number): number {
   const end = data.indexOf(QUOTE, from);
-  if (end < 0) return null;
-  const slash = data.indexOf(BACKSLASH, from);
-  return slash >= 0 && slash < end ? null : { end };
+  if (end < 0 || end >= limit) return -1;
+  for (let i = from; i < end; i++) if (data[i] === BACKSLASH) return -1;
+  return end;
 }
 
 /** Where an audio delta's base64 lies in its frame, and its item id. */
@@ -107,32 +114,58 @@ function sameText(data: Buffer, start: number, end: number, known: string): bool
  * byte sequences can only be the event's own keys. `knownId`: the item id of the last delta, returned as the same
  * string when it has not changed (every delta of an item repeats it).
  */
-export function readAudioDelta(data: Buffer, knownId = ''): AudioDeltaAt | null {
-  const at = data.indexOf(TYPE);
-  if (at < 0 || at > 128) return null;
+export function readAudioDelta(data: Buffer, knownId = '', start = 0, end = data.length): AudioDeltaAt | null {
+  const at = data.indexOf(TYPE, start);
+  if (at < 0 || at - start > 128) return null;
   const i = data.indexOf(ITEM_ID, at);
   const d = data.indexOf(DELTA, at);
-  if (i < 0 || d < 0) return null;
-  const item = plainString(data, i + ITEM_ID.length);
-  const delta = plainString(data, d + DELTA.length);
-  if (!item || !delta || data.indexOf(CLOSE, delta.end) !== data.length - 1) return null;
+  if (i < 0 || d < 0 || i >= end || d >= end) return null;
   const idStart = i + ITEM_ID.length;
-  const itemId = sameText(data, idStart, item.end, knownId) ? knownId : data.toString('latin1', idStart, item.end);
-  return { itemId, start: d + DELTA.length, end: delta.end };
+  const idEnd = plainStringEnd(data, idStart, end);
+  const deltaEnd = plainStringEnd(data, d + DELTA.length, end);
+  if (idEnd < 0 || deltaEnd < 0 || data.indexOf(CLOSE, deltaEnd) !== end - 1) return null;
+  const itemId = sameText(data, idStart, idEnd, knownId) ? knownId : data.toString('latin1', idStart, idEnd);
+  return { itemId, start: d + DELTA.length, end: deltaEnd };
+}
+
+/** Whether data[from, to) is all ASCII (so valid UTF-8, as ws would check of a text frame). */
+function ascii(data: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (data[i] > 0x7f) return false;
+  return true;
 }
 
 /**
  * Puts `onDelta` in front of the socket's message listeners (the SDK's): audio deltas it takes (their PCM decoded
  * with headroom) go no further; every other frame reaches the SDK as before, in order.
  */
+/**
+ * Audio deltas read in front of ws (whole in one TCP read) and through it since the process started, and whether
+ * reading ahead is on (bench/voice.ts measures with it off for a baseline; on in the server).
+ */
+export const audioDeltaReads = { ahead: 0, ws: 0, aheadOn: true };
+
 export function takeAudioDeltas(socket: WebSocket, wants: () => boolean, onDelta: (itemId: string, pcm: Buffer) => void): void {
   const others = socket.listeners('message') as Array<(data: Buffer, isBinary: boolean) => void>;
   socket.removeAllListeners('message');
   let lastId = '';
+  // Most deltas arrive whole in one TCP read: taken there, before ws parses them (src/providers/voice-ws-frames.ts).
+  // A delta taken there is wholly ASCII (the base64 checked by the strict decoder), as ws's UTF-8 check would pass.
+  takeTextFramesAhead(socket, (data, start, end) => {
+    if (!audioDeltaReads.aheadOn || !wants()) return false;
+    const audio = readAudioDelta(data, lastId, start, end);
+    if (!audio || !ascii(data, start, audio.start) || !ascii(data, audio.end, end)) return false;
+    const pcm = decodeStrictWithHeadroom(data, audio.start, audio.end);
+    if (!pcm) return false;
+    lastId = audio.itemId;
+    audioDeltaReads.ahead++;
+    onDelta(audio.itemId, pcm);
+    return true;
+  });
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     const audio = isBinary || !wants() ? null : readAudioDelta(data, lastId);
     if (audio) {
       lastId = audio.itemId;
+      audioDeltaReads.ws++;
       onDelta(audio.itemId, decodeBytesWithHeadroom(data, audio.start, audio.end));
       return;
     }

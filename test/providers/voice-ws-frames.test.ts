@@ -1,0 +1,104 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AddressInfo, Socket } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import { takeAudioDeltas } from '../../src/providers/realtime-openai-audio.js';
+import { takeTextFramesAhead, wholeTextFrameEnd } from '../../src/providers/voice-ws-frames.js';
+
+/** A server text frame (unmasked) holding `payload`. */
+function textFrame(payload: string | Buffer): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  const head = body.length < 126 ? Buffer.from([0x81, body.length]) : Buffer.from([0x81, 126, body.length >> 8, body.length & 255]);
+  return Buffer.concat([head, body]);
+}
+const delta = (item: string, pcm: Buffer, extra = '') => textFrame(`{"type":"response.output_audio.delta","event_id":"e${extra}","item_id":"${item}","delta":"${pcm.toString('base64')}"}`);
+const pcmOf = (n: number, fill: number) => Buffer.alloc(n, fill);
+const tick = () => new Promise((r) => setTimeout(r, 30));
+
+/** A ws server whose connection's raw TCP socket the test writes to, and a client connected to it. */
+async function pair(setup: (client: WebSocket) => void): Promise<{ raw: Socket; client: WebSocket; close(): Promise<void> }> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((r) => wss.once('listening', r));
+  const served = new Promise<WebSocket>((r) => wss.once('connection', r));
+  const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, { perMessageDeflate: false });
+  setup(client);
+  await new Promise((r) => client.once('open', r));
+  const raw = (await served as unknown as { _socket: Socket })._socket;
+  raw.setNoDelay(true);
+  return { raw, client, close: async () => { client.terminate(); await new Promise((r) => wss.close(r)); } };
+}
+
+test('a whole frame in one read is offered as a range of that read; a split or masked one is not', () => {
+  const f = textFrame('{"a":1}');
+  assert.is(wholeTextFrameEnd(f, 0, 0), f.length);
+  const two = Buffer.concat([f, textFrame('x'.repeat(300))]);
+  assert.is(wholeTextFrameEnd(two, f.length, 0), two.length);
+  assert.is(wholeTextFrameEnd(two.subarray(0, two.length - 1), f.length, 0), -1);
+  assert.is(wholeTextFrameEnd(Buffer.from([0x81, 0x85, 0, 0, 0, 0, 1, 2, 3, 4, 5]), 0, 0), -1); // masked
+  assert.is(wholeTextFrameEnd(Buffer.from([0x01, 1, 0x41]), 0, 0), -1); // not FIN
+  assert.is(wholeTextFrameEnd(Buffer.from([0x82, 1, 0x41]), 0, 0), -1); // binary
+  assert.is(wholeTextFrameEnd(f, 0, 3), -1); // over ws's maxPayload
+});
+
+test('audio deltas are taken ahead of ws, and every other event still reaches ws in the order it was sent', async () => {
+  const got: string[] = [];
+  let ahead = 0;
+  const p = await pair((client) => {
+    // Counts the whole frames offered after takeAudioDeltas' reader declined one (installed first, it reads second).
+    takeTextFramesAhead(client, () => { ahead++; return false; });
+    client.on('message', (data: Buffer) => got.push(`event ${JSON.parse(data.toString()).type}`));
+    takeAudioDeltas(client, () => true, (itemId, pcm) => got.push(`audio ${itemId} ${pcm.length} ${pcm[0]}`));
+  });
+  // One read: a delta, another event, a delta (after a declined frame the rest of the read goes to ws).
+  p.raw.write(Buffer.concat([delta('item_1', pcmOf(960, 1)), textFrame('{"type":"response.output_audio_transcript.delta","delta":"hi"}'), delta('item_1', pcmOf(960, 2))]));
+  await tick();
+  // A delta split over two reads goes to ws whole, and the delta after it too.
+  const split = delta('item_2', pcmOf(960, 3));
+  p.raw.write(split.subarray(0, 500));
+  await tick();
+  p.raw.write(Buffer.concat([split.subarray(500), delta('item_2', pcmOf(960, 4))]));
+  await tick();
+  // Back in step: two deltas in one read, both taken ahead.
+  p.raw.write(Buffer.concat([delta('item_3', pcmOf(480, 5)), delta('item_3', pcmOf(480, 6))]));
+  await tick();
+  // A delta with other UTF-8 text in it is left to ws (it checks UTF-8), and read there the same.
+  p.raw.write(delta('item_4', pcmOf(960, 7), 'é'));
+  await tick();
+  assert.equal(got, [
+    'audio item_1 960 1', 'event response.output_audio_transcript.delta', 'audio item_1 960 2',
+    'audio item_2 960 3', 'audio item_2 960 4', 'audio item_3 480 5', 'audio item_3 480 6', 'audio item_4 960 7',
+  ]);
+  // Declined at the head of what was left of a read: the transcript event and the delta with UTF-8 text (the
+  // split delta and the one after it went to ws without being offered: ws held part of a frame).
+  assert.is(ahead, 2);
+  await p.close();
+});
+
+test('a delta that is not valid UTF-8 is refused by ws as before: an error, then the socket closes', async () => {
+  const taken: number[] = [];
+  const p = await pair((client) => takeAudioDeltas(client, () => true, (_id, pcm) => taken.push(pcm.length)));
+  const closed = new Promise<void>((r) => p.client.once('close', () => r()));
+  const errors: string[] = [];
+  p.client.on('error', (err) => errors.push(err.message));
+  const bad = delta('item_1', pcmOf(30, 1));
+  bad[bad.indexOf('"e"') + 1] = 0xff;
+  p.raw.write(Buffer.concat([bad, delta('item_1', pcmOf(30, 2))]));
+  await closed;
+  assert.equal(errors, ['Invalid WebSocket frame: invalid UTF-8 sequence']);
+  assert.equal(taken, []);
+  await p.close();
+});
+
+test('while audio is not wanted, deltas reach the SDK through ws', async () => {
+  const got: string[] = [];
+  const p = await pair((client) => {
+    client.on('message', (data: Buffer) => got.push(JSON.parse(data.toString()).type));
+    takeAudioDeltas(client, () => false, () => got.push('taken'));
+  });
+  p.raw.write(Buffer.concat([delta('item_1', pcmOf(96, 1)), delta('item_1', pcmOf(96, 1))]));
+  await tick();
+  assert.equal(got, ['response.output_audio.delta', 'response.output_audio.delta']);
+  await p.close();
+});
+
+test.run();
