@@ -142,6 +142,15 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
 
   private onEngineEvent(e: VoiceEngineEvent): void {
     if (this.status === 'stopping' || this.status === 'stopped') return;
+    // An audio chunk with nothing queued or running ahead of it is relayed at once, as the microphone's is: the
+    // same order as through the mailbox, without an envelope and a microtask per 20 ms chunk (garbage that sets how
+    // often the server scavenges, docs/performance.md, Voice relay).
+    if (e.type === 'audio' && this.status === 'running' && this.queued === 0 && !this.busy) {
+      try { if (this.state.phase !== 'ended') this.onAudio(e); } catch (err) {
+        this.log.error({ err, sessionId: this.id }, 'voice audio relay failed');
+      }
+      return;
+    }
     // Barge-in jumps the queue: playback must stop before more of the reply is relayed.
     const urgent = e.type === 'speech_started' || e.type === 'interrupted';
     try { this.send({ type: 'engine', event: e }, urgent ? URGENT : NORMAL); } catch (err) {
@@ -190,15 +199,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
         this.tools.speaking();
         return this.setPhase('speaking');
       }
-      case 'audio': {
-        const item = this.turns.items.get(e.itemId);
-        if (!item || item.interrupted) return;
-        item.audioStartedAt ??= now;
-        item.audioBytes += e.pcm.length;
-        this.usage.outputBytes += e.pcm.length;
-        if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm, e.headroom), true);
-        return;
-      }
+      case 'audio': return this.onAudio(e);
       case 'transcript_delta': {
         const item = this.turns.items.get(e.itemId);
         if (!item || item.interrupted) return;
@@ -235,6 +236,16 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
       case 'closed': return this.end('engine_error');
       default: return assertNever(e);
     }
+  }
+
+  /** The agent's audio to the widget (a view over the engine's chunk), counted for its item and the usage. */
+  private onAudio(e: Extract<VoiceEngineEvent, { type: 'audio' }>): void {
+    const item = this.turns.items.get(e.itemId);
+    if (!item || item.interrupted) return;
+    item.audioStartedAt ??= this.clock.now();
+    item.audioBytes += e.pcm.length;
+    this.usage.outputBytes += e.pcm.length;
+    if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm, e.headroom), true);
   }
 
   private onPtt(down: boolean): void {
