@@ -19,7 +19,7 @@ import { bareModelId } from './model-info.js';
 import { PcmResampler } from './pcm-resample.js';
 import { sendAppend } from './realtime-openai-audio.js';
 import { openRealtimeSocket } from './realtime-openai-socket.js';
-import { uploadInstead, type TranscriptionOptions, type TranscriptStream } from './stt-stream.js';
+import { TurnWords, uploadInstead, type TranscriptionOptions, type TranscriptStream } from './stt-stream.js';
 
 /**
  * The models streamed: the gpt-4o transcribe models and gpt-realtime-whisper, dated versions included. whisper-1 is
@@ -42,20 +42,9 @@ const REALTIME_RATE = 24_000;
 const LABEL = 'OpenAI\'s realtime transcription';
 
 export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): TranscriptStream {
-  let failure: Error | null = null;
-  let words: string | null = null;
-  const waiting: Array<{ resolve(text: string): void; reject(err: Error): void }> = [];
-  const settle = () => {
-    if (!failure && words === null) return;
-    for (const w of waiting.splice(0)) { if (failure) w.reject(failure); else w.resolve(words!); }
-  };
+  const turn = new TurnWords();
   let rt: OpenAIRealtimeWS | null = null;
-  const fail = (err: Error) => {
-    if (failure || words !== null) return;
-    failure = err;
-    settle();
-    rt?.socket.terminate();
-  };
+  const fail = (err: Error) => { if (turn.fail(err)) rt?.socket.terminate(); };
   try {
     rt = openRealtimeSocket(o.client, o.baseUrl, o.model, {
       allowPrivateNetwork: o.allowPrivateNetwork,
@@ -64,8 +53,8 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
       onHttpError: (err) => fail(uploadInstead(`OpenAI refused ${LABEL} (${err.status}): ${(err as { error?: { message?: string } }).error?.message ?? (err.message || 'no reason given')}`)),
     });
   } catch (err) {
-    failure = uploadInstead(`${LABEL} could not be opened: ${(err as Error).message}`);
-    return { send() {}, finish: () => Promise.reject(failure), close() {} };
+    turn.fail(uploadInstead(`${LABEL} could not be opened: ${(err as Error).message}`));
+    return { send() {}, finish: () => Promise.reject(turn.failure), close() {} };
   }
   const socket = rt.socket;
   const resampler = new PcmResampler(VAD_RATE, REALTIME_RATE);
@@ -97,8 +86,7 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
   rt.on('event', (e: RealtimeServerEvent) => {
     // Deltas are not read: the brain starts on the final words.
     if (e.type === 'conversation.item.input_audio_transcription.completed') {
-      words = e.transcript ?? '';
-      settle();
+      turn.done(e.transcript ?? '');
       rt!.close({ code: 1000, reason: 'turn transcribed' });
     } else if (e.type === 'conversation.item.input_audio_transcription.failed') {
       // The audio arrived and could not be transcribed: an upload of the same audio would fare no better.
@@ -113,22 +101,17 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
   socket.on('close', (code, reason) => fail(uploadInstead(`${LABEL} closed before the words came back (${reason.length ? `${code}: ${reason}` : code})`)));
   return {
     send(pcm) {
-      if (failure) return;
+      if (turn.failure) return;
       const out = resampler.push(pcm);
       if (out.length) write(out);
     },
     finish(signal) {
-      return new Promise<string>((resolve, reject) => {
-        const onAbort = () => { reject(signal!.reason as Error); socket.terminate(); };
-        if (signal?.aborted) return onAbort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        waiting.push({ resolve: (t) => { signal?.removeEventListener('abort', onAbort); resolve(t); }, reject: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); } });
-        if (!failure) write({ type: 'input_audio_buffer.commit' });
-        settle();
-      });
+      const words = turn.wait(signal, () => socket.terminate());
+      if (!signal?.aborted && !turn.settled) write({ type: 'input_audio_buffer.commit' });
+      return words;
     },
     close() {
-      if (!failure && words === null) failure = new Error('the turn was dropped');
+      turn.fail(new Error('the turn was dropped'));
       socket.terminate();
     },
   };

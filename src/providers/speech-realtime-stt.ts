@@ -10,7 +10,7 @@
  */
 import WebSocket, { type ClientOptions } from 'ws';
 import { checkLiteralHost, guardedLookup } from '../security/guarded-connector.js';
-import type { TranscriptStream } from './stt-stream.js';
+import { TurnWords, type TranscriptStream } from './stt-stream.js';
 
 /** Models served by the realtime endpoint (the batch endpoint takes the others). */
 export const isRealtimeSttModel = (model: string) => /realtime/i.test(model);
@@ -25,14 +25,8 @@ export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStre
   url.searchParams.set('audio_format', 'pcm_16000');
   url.searchParams.set('commit_strategy', 'manual');
   if (o.language) url.searchParams.set('language_code', o.language.slice(0, 2).toLowerCase());
-  let failure: Error | null = null;
-  let words: string | null = null;
-  const waiting: Array<{ resolve(text: string): void; reject(err: Error): void }> = [];
-  const settle = () => {
-    if (!failure && words === null) return;
-    for (const w of waiting.splice(0)) { if (failure) w.reject(failure); else w.resolve(words!); }
-  };
-  const fail = (message: string) => { failure ??= new Error(message); settle(); };
+  const turn = new TurnWords();
+  const fail = (message: string) => { turn.fail(new Error(message)); };
   let ws: WebSocket;
   try {
     // net skips the lookup hook for IP literals, so those are checked here.
@@ -45,8 +39,8 @@ export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStre
     };
     ws = new WebSocket(url, options);
   } catch (err) {
-    failure = err as Error;
-    return { send() {}, finish: () => Promise.reject(failure), close() {} };
+    turn.fail(err as Error);
+    return { send() {}, finish: () => Promise.reject(turn.failure), close() {} };
   }
   const queue: string[] = [];
   const chunk = (pcm: Buffer, commit: boolean) => JSON.stringify({ message_type: 'input_audio_chunk', audio_base_64: pcm.toString('base64'), commit, sample_rate: RATE });
@@ -63,24 +57,19 @@ export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStre
   ws.on('message', (data: Buffer) => {
     let m: { message_type?: string; text?: string; error?: string; message?: string };
     try { m = JSON.parse(String(data)); } catch { return fail('the realtime transcription sent something that is not JSON'); }
-    if (m.message_type === 'committed_transcript') { words = m.text ?? ''; settle(); ws.close(); }
+    if (m.message_type === 'committed_transcript') { turn.done(m.text ?? ''); ws.close(); }
     else if (m.message_type && /error|exceeded|limit|invalid|expired|unaccepted/.test(m.message_type)) fail(`the realtime transcription failed (${m.message_type}): ${m.error ?? m.message ?? 'no reason given'}`);
   });
   ws.on('error', (err) => fail(`the realtime transcription's connection failed: ${err.message}`));
-  ws.on('close', () => { if (words === null) fail('the realtime transcription closed before the words came back'); });
+  ws.on('close', () => fail('the realtime transcription closed before the words came back'));
   return {
-    send(pcm) { if (!failure) write(chunk(pcm, false)); },
+    send(pcm) { if (!turn.failure) write(chunk(pcm, false)); },
     finish(signal) {
-      return new Promise<string>((resolve, reject) => {
-        const onAbort = () => { reject(signal!.reason as Error); ws.terminate(); };
-        if (signal?.aborted) return onAbort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        waiting.push({ resolve: (t) => { signal?.removeEventListener('abort', onAbort); resolve(t); }, reject: (e) => { signal?.removeEventListener('abort', onAbort); reject(e); } });
-        // The commit rides on an empty chunk: everything sent so far is one segment.
-        write(chunk(Buffer.alloc(0), true));
-        settle();
-      });
+      const words = turn.wait(signal, () => ws.terminate());
+      // The commit rides on an empty chunk: everything sent so far is one segment.
+      if (!signal?.aborted && !turn.settled) write(chunk(Buffer.alloc(0), true));
+      return words;
     },
-    close() { failure ??= new Error('the turn was dropped'); ws.terminate(); },
+    close() { turn.fail(new Error('the turn was dropped')); ws.terminate(); },
   };
 }

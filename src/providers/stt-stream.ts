@@ -35,3 +35,45 @@ export function streamsSpeech<T extends object>(adapter: T, model: string): adap
 export function uploadInstead(message: string): Error & { uploadInstead: true } {
   return Object.assign(new Error(message), { uploadInstead: true as const });
 }
+
+/** A streamed turn's words, once the provider sends them or the stream fails: what `finish()` waits on. */
+export class TurnWords {
+  failure: Error | null = null;
+  words: string | null = null;
+  private readonly waiting: Array<{ resolve(text: string): void; reject(err: Error): void }> = [];
+
+  get settled(): boolean {
+    return this.failure !== null || this.words !== null;
+  }
+
+  /** The first outcome counts; returns whether this one did. */
+  fail(err: Error): boolean {
+    if (this.settled) return false;
+    this.failure = err;
+    this.settle();
+    return true;
+  }
+
+  done(text: string): void {
+    if (this.settled) return;
+    this.words = text;
+    this.settle();
+  }
+
+  /** Resolves with the words, rejects with the failure, or with `signal`'s reason (then `onAbort` runs). */
+  wait(signal: AbortSignal | undefined, onAbort: () => void): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const abort = () => { reject(signal!.reason as Error); onAbort(); };
+      if (signal?.aborted) return abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      const off = () => signal?.removeEventListener('abort', abort);
+      this.waiting.push({ resolve: (t) => { off(); resolve(t); }, reject: (e) => { off(); reject(e); } });
+      this.settle();
+    });
+  }
+
+  private settle(): void {
+    if (!this.settled) return;
+    for (const w of this.waiting.splice(0)) { if (this.failure) w.reject(this.failure); else w.resolve(this.words!); }
+  }
+}
