@@ -76,14 +76,20 @@ try {
   const arrB = stampArrivals(onB, (id) => onArriveB?.(id));
 
   let stop = false;
+  // Background visitors pace themselves (a turn at most every 300 ms): a widget socket may send 240 frames a minute.
   const background = Promise.all(Array.from({ length: LOAD }, async (_, i) => {
     const v = await world.widget(i % 2);
+    v.ws.on('error', (e) => console.log(`background visitor ${i}: client error ${e.message}`));
     await v.frame('ready');
     for (let n = 0; !stop; n++) {
+      const t0 = Date.now();
       v.send({ t: 'message', text: `bg${i}-${n}` });
-      await v.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === `You said: bg${i}-${n}`, 30_000);
+      const f = await v.next((x) => x.t === 'error' || (x.t === 'message' && x.message.role === 'assistant' && x.message.text === `You said: bg${i}-${n}`), 30_000);
+      if (f.t === 'error') throw new Error(`background visitor ${i} refused: ${JSON.stringify(f)}`);
+      await new Promise((r) => setTimeout(r, Math.max(0, 300 - (Date.now() - t0))));
     }
   }));
+  background.catch(() => {}); // awaited (and thrown) after the measurement
 
   // Visitor turns on A: the visitor's message and the reply (the fake provider answers in this process).
   const visitor = await world.widget(0);
