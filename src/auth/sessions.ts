@@ -74,8 +74,15 @@ export async function resolveSession(app: AppContext, value: string): Promise<Se
   return renewIfDue(app, found, now);
 }
 
+/** The principal of each kept session (with its user: both are re-read together), made once, not per request. */
+const principals = new WeakMap<SessionRecord, SessionPrincipal>();
+
 function renewIfDue(app: AppContext, { session: rec, user }: CachedSession, now: number): SessionPrincipal {
-  if (now - rec.renewedAt < SESSION_RENEW_EVERY_MS) return sessionPrincipal(user, rec);
+  if (now - rec.renewedAt < SESSION_RENEW_EVERY_MS) {
+    let principal = principals.get(rec);
+    if (!principal) principals.set(rec, (principal = Object.freeze(sessionPrincipal(user, rec))));
+    return principal;
+  }
   // The kept record is renewed too, so the requests right behind this one do not write it again.
   const was = { expiresAt: rec.expiresAt, renewedAt: rec.renewedAt };
   rec.expiresAt = now + SESSION_TTL_MS;

@@ -64,8 +64,16 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
       app.log.warn({ err, tokenId: kept._id }, 'recording when an API token was last used failed');
     });
   }
-  return { kind: 'token', workspaceId: rec.workspaceId, tokenId: rec._id, name: rec.name, scopes: rec.scopes, role: roleOfScopes(rec.scopes) };
+  let principal = principals.get(rec);
+  if (!principal) {
+    principal = Object.freeze({ kind: 'token', workspaceId: rec.workspaceId, tokenId: rec._id, name: rec.name, scopes: rec.scopes, role: roleOfScopes(rec.scopes) } as const);
+    principals.set(rec, principal);
+  }
+  return principal;
 }
+
+/** The principal of each kept record (credential-cache.ts), made once instead of on every request. */
+const principals = new WeakMap<ApiTokenRecord, Extract<Principal, { kind: 'token' }>>();
 
 /** Deletes a token and forgets it at once, so its next request is refused; null when the workspace has no such token. */
 export async function revokeApiToken(app: AppContext, workspaceId: string, id: string): Promise<ApiTokenRecord | null> {
