@@ -11,6 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { VoiceSocket } from '../src/loadtest/voice-socket.js';
 import { pcmToWav } from '../src/providers/wav.js';
 
 export const IN_RATE = 16_000;
@@ -78,11 +79,9 @@ class Ticker {
   }
 }
 
-type Waiter = { pred: (f: any) => boolean; resolve: (f: any) => void };
-
 export class CascadeWidget {
   readonly mic: { start(): void; stop(): void };
-  private waiters: Waiter[] = [];
+  private readonly socket: VoiceSocket;
   /** Send time of the last speech frame whose reply has not started yet (0: none), and whether it is recorded. */
   private endOfSpeech = 0;
   private recordTurn = false;
@@ -91,6 +90,7 @@ export class CascadeWidget {
   private live = false;
 
   private constructor(readonly ws: WebSocket, cycle: { frames: Buffer[]; lastSpeech: number }) {
+    this.socket = new VoiceSocket(ws);
     const { frames, lastSpeech } = cycle;
     const ticker = new Ticker(FRAME_MS, (k) => {
       const i = k % frames.length;
@@ -144,38 +144,22 @@ export class CascadeWidget {
       if (this.item?.itemId === f.itemId) { if (this.quiet) clearTimeout(this.quiet); this.played(); }
     } else if (f.t === 'error') problem(`widget: ${f.code} ${f.message}`);
     else if (f.t === 'voice' && f.state === 'ended' && f.reason !== 'visitor') problem(`widget: voice ended (${f.reason}) ${f.message}`);
-    for (const w of this.waiters.filter((x) => x.pred(f))) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(f); }
-  }
-
-  private next(pred: (f: any) => boolean, what: string, ms = 30_000): Promise<any> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`widget: no ${what} within ${ms} ms`)), ms);
-      this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
-    });
+    this.socket.dispatch(f);
   }
 
   /** A typed message; resolves once the agent's reply is stored (the conversation exists then). */
-  async say(text: string): Promise<void> {
-    const reply = this.next((f) => (f.t === 'message' && f.message.role === 'assistant') || f.t === 'error', 'text reply');
-    this.ws.send(JSON.stringify({ t: 'message', text }));
-    const f = await reply;
-    if (f.t === 'error') throw new Error(`message refused: ${f.code} ${f.message}`);
-  }
+  say(text: string): Promise<void> { return this.socket.say(text); }
 
   async startVoice(): Promise<void> {
-    const started = this.next((f) => f.t === 'voice' && (f.state === 'listening' || f.state === 'ended') || f.t === 'error', 'listening voice frame');
-    this.ws.send('{"t":"voice_start"}');
-    const f = await started;
-    if (f.t !== 'voice' || f.state !== 'listening' || f.inputRate !== IN_RATE) throw new Error(`cascade voice did not start at 16 kHz: ${JSON.stringify(f)}`);
+    const f = await this.socket.startVoice();
+    if (f?.t !== 'voice' || f.state !== 'listening' || f.inputRate !== IN_RATE) throw new Error(`cascade voice did not start at 16 kHz: ${f ? JSON.stringify(f) : 'no answer within 30 s'}`);
     this.live = true;
   }
 
   async stopVoice(): Promise<void> {
     this.mic.stop();
     this.live = false;
-    const ended = this.next((f) => f.t === 'voice' && f.state === 'ended', 'ended voice frame');
-    this.ws.send('{"t":"voice_stop"}');
-    await ended;
+    if (!(await this.socket.stopVoice())) throw new Error('widget: no ended voice frame within 30 s');
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { VoiceSocket } from '../src/loadtest/voice-socket.js';
 import { API_KEY, APPEND_PREFIX, FRAME_BYTES, FRAME_MS, MODEL, toneFrame, wallNow } from './voice-wire.js';
 
 /** What the clients measure: downstream latencies (engine -> client) by path while `on`, and what went wrong. */
@@ -41,12 +42,10 @@ class Mic {
   }
 }
 
-type Waiter = { pred: (f: any) => boolean; resolve: (f: any) => void };
-
 export class Widget {
   readonly mic: Mic;
   private readonly frame = toneFrame(1);
-  private waiters: Waiter[] = [];
+  private readonly socket: VoiceSocket;
   /** Agent items by message id: audio bytes received, reported as played when the stored turn arrives. */
   private readonly items = new Map<string, { itemId: string; bytes: number }>();
   private current: { itemId: string; bytes: number } | null = null;
@@ -54,6 +53,7 @@ export class Widget {
   private live = false;
 
   private constructor(readonly ws: WebSocket) {
+    this.socket = new VoiceSocket(ws);
     this.frame[0] = 0x01;
     this.mic = new Mic(() => { this.frame.writeDoubleLE(wallNow(), 1); ws.send(this.frame); relayed.up++; });
     ws.on('message', (data: Buffer, isBinary) => {
@@ -95,30 +95,16 @@ export class Widget {
       }
     } else if (f.t === 'error') problem(`widget: ${f.code} ${f.message}`);
     else if (f.t === 'voice' && f.state === 'ended' && f.reason !== 'visitor') problem(`widget: voice ended (${f.reason}) ${f.message}`);
-    for (const w of this.waiters.filter((x) => x.pred(f))) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(f); }
-  }
-
-  private next(pred: (f: any) => boolean, what: string, ms = 30_000): Promise<any> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`widget: no ${what} within ${ms} ms`)), ms);
-      this.waiters.push({ pred, resolve: (f) => { clearTimeout(timer); resolve(f); } });
-    });
+    this.socket.dispatch(f);
   }
 
   /** A typed message; resolves once the agent's reply is stored (the conversation exists then). */
-  async say(text: string): Promise<void> {
-    const reply = this.next((f) => (f.t === 'message' && f.message.role === 'assistant') || f.t === 'error', 'text reply');
-    this.ws.send(JSON.stringify({ t: 'message', text }));
-    const f = await reply;
-    if (f.t === 'error') throw new Error(`message refused: ${f.code} ${f.message}`);
-  }
+  say(text: string): Promise<void> { return this.socket.say(text); }
 
   /** voice_start; resolves once the session listens (the microphone is started apart). */
   async startVoice(): Promise<void> {
-    const started = this.next((f) => f.t === 'voice' && (f.state === 'listening' || f.state === 'ended') || f.t === 'error', 'listening voice frame');
-    this.ws.send('{"t":"voice_start"}');
-    const f = await started;
-    if (f.t !== 'voice' || f.state !== 'listening') throw new Error(`voice did not start: ${JSON.stringify(f)}`);
+    const f = await this.socket.startVoice();
+    if (f?.t !== 'voice' || f.state !== 'listening') throw new Error(`voice did not start: ${f ? JSON.stringify(f) : 'no answer within 30 s'}`);
     this.items.clear();
     this.current = null;
     this.live = true;
@@ -127,9 +113,7 @@ export class Widget {
   async stopVoice(): Promise<void> {
     this.mic.stop();
     this.live = false;
-    const ended = this.next((f) => f.t === 'voice' && f.state === 'ended', 'ended voice frame');
-    this.ws.send('{"t":"voice_stop"}');
-    await ended;
+    if (!(await this.socket.stopVoice())) throw new Error('widget: no ended voice frame within 30 s');
   }
 }
 

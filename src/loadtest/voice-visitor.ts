@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { BYTES_PER_MS, FRAME_MS, toneFrame } from './voice-wire.js';
+import { VoiceSocket, type Frame } from './voice-socket.js';
 
 export interface VoiceResults {
   /** Visitors who talk (planned). */
@@ -46,14 +47,12 @@ export interface VisitorRun {
   stored(ms: number): void;
 }
 
-type Frame = { t?: string; state?: string; reason?: string; code?: string; message?: any; itemId?: string; messageId?: string };
-
 const SPEECH = toneFrame(1);
 const QUIET = Buffer.alloc(SPEECH.length);
 SPEECH[0] = QUIET[0] = 0x01;
 
 export class VoiceVisitor {
-  private waiters: Array<{ pred: (f: Frame) => boolean; resolve: (f: Frame | null) => void }> = [];
+  private readonly socket: VoiceSocket;
   private live = false;
   private speaking = false;
   private lastSpeechAt = 0;
@@ -62,7 +61,9 @@ export class VoiceVisitor {
   private state = '';
   private mic: NodeJS.Timeout | null = null;
 
-  constructor(private readonly ws: WebSocket, private readonly run: VisitorRun, private readonly v: VoiceResults) {}
+  constructor(private readonly ws: WebSocket, private readonly run: VisitorRun, private readonly v: VoiceResults) {
+    this.socket = new VoiceSocket(ws, run.stopped);
+  }
 
   private error(kind: string): void { this.v.errors[kind] = (this.v.errors[kind] ?? 0) + 1; }
 
@@ -94,7 +95,7 @@ export class VoiceVisitor {
       if (this.state === 'speaking' && f.state !== 'speaking') this.played();
       this.state = f.state;
     }
-    for (const w of this.waiters.filter((x) => x.pred(f))) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(f); }
+    this.socket.dispatch(f);
   }
 
   /** voice_played for the current item, once: all its audio has arrived (and, in real time, been heard). */
@@ -103,16 +104,6 @@ export class VoiceVisitor {
     if (!item || item.reported || !this.live) return;
     item.reported = true;
     this.ws.send(JSON.stringify({ t: 'voice_played', itemId: item.itemId, ms: Math.round(item.bytes / BYTES_PER_MS) }));
-  }
-
-  /** The next frame that matches, or null after `ms` or when the run stops. */
-  private next(pred: (f: Frame) => boolean, ms: number): Promise<Frame | null> {
-    return new Promise((resolve) => {
-      const w = { pred, resolve: (f: Frame | null) => { clearTimeout(timer); resolve(f); } };
-      const timer = setTimeout(() => { this.waiters.splice(this.waiters.indexOf(w), 1); resolve(null); }, ms);
-      this.waiters.push(w);
-      void this.run.stopped.then(() => { if (this.waiters.includes(w)) { this.waiters.splice(this.waiters.indexOf(w), 1); w.resolve(null); } });
-    });
   }
 
   /** One 20 ms frame every 20 ms on a schedule that does not drift: speech while `speaking`, quiet otherwise. */
@@ -133,9 +124,7 @@ export class VoiceVisitor {
   private stopMic(): void { if (this.mic) clearTimeout(this.mic); this.mic = null; }
 
   async talk(): Promise<void> {
-    const started = this.next((f) => (f.t === 'voice' && (f.state === 'listening' || f.state === 'ended')) || f.t === 'error', 20_000);
-    this.ws.send('{"t":"voice_start"}');
-    const f = await started;
+    const f = await this.socket.startVoice(20_000);
     if (!f) { if (!this.run.stopping()) this.error('voice start timeout'); return; }
     if (f.t === 'error') { this.v.refused[f.code ?? 'error'] = (this.v.refused[f.code ?? 'error'] ?? 0) + 1; return; }
     if (f.state !== 'listening') { this.error(`voice ended ${f.reason}`); return; }
@@ -147,7 +136,7 @@ export class VoiceVisitor {
       for (let t = 0; t < this.run.turns && this.live && !this.run.stopping(); t++) {
         if (t > 0 && this.run.thinkMs) await this.run.sleep(Math.random() * 2 * this.run.thinkMs);
         if (!this.live || this.run.stopping()) break;
-        const reply = this.next((x) => x.t === 'message' && x.message?.role === 'assistant' && x.message?.modality === 'voice', this.run.turnTimeoutMs);
+        const reply = this.socket.next((x) => x.t === 'message' && x.message?.role === 'assistant' && x.message?.modality === 'voice', this.run.turnTimeoutMs);
         this.speaking = true;
         await this.run.sleep(this.run.speechMs);
         this.speaking = false;
@@ -161,9 +150,7 @@ export class VoiceVisitor {
       this.stopMic();
       this.run.voiceOpen(-1);
       if (this.live && this.ws.readyState === WebSocket.OPEN) {
-        const ended = this.next((x) => x.t === 'voice' && x.state === 'ended', 5000);
-        this.ws.send('{"t":"voice_stop"}');
-        if (!(await ended) && !this.run.stopping()) this.error('voice stop timeout');
+        if (!(await this.socket.stopVoice(5000)) && !this.run.stopping()) this.error('voice stop timeout');
       }
       this.live = false;
     }
