@@ -10,13 +10,13 @@
  * model (Universal Sentence Encoder lite, chosen in the knowledge settings) or, with --embedder=fake, from
  * the FAKE embedding server of test/fakes (a hashed bag of words, plumbing only).
  *
- *   npx tsx bench/knowledge-eval.ts [--modes=lexical,vector,hybrid] [--misses] [--half=even|odd] [--embedder=embedded|fake]
+ *   npx tsx bench/knowledge-eval.ts [--modes=lexical,vector,hybrid] [--misses] [--half=even|odd] [--embedder=embedded|fake] [--dump=FILE]
  *
  * Prints recall@5, MRR@10 and the share of answerable questions marked relevant / unanswerable ones
  * marked not relevant, per category, then precision and recall of `relevant` for "answerable" and a sweep
  * of the top result's score as the threshold.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knowledge } from '../src/knowledge/service.js';
 import type { SearchMode } from '../src/knowledge/search.js';
@@ -61,12 +61,14 @@ async function main() {
   const modes = (arg('modes') ?? 'lexical,vector,hybrid').split(',') as SearchMode[];
   const showMisses = args.includes('--misses');
   const embedder = arg('embedder') ?? 'embedded';
-  const server = await startTestServer();
+  const server = await startTestServer({ env: { EMBEDDED_EMBEDDINGS: String(embedder === 'embedded') } });
   const openai = await startFakeOpenAI();
   try {
     const owner = await setupOwner(server);
     const ws = owner.workspaceId;
     const svc = knowledge(server.app);
+    // Lexical first, as an install that chose no embeddings (else the embedded model is the default).
+    await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: null } });
     const docOf = new Map<string, string>();
     const dir = join(EVAL_DIR, 'corpus');
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
@@ -110,6 +112,19 @@ async function main() {
         outcomes.push({ question, rank, relevant: found.relevant, topScore: Math.max(0, ...found.results.slice(0, 3).map((x) => x.score)), topDocs: docs.slice(0, 3) });
       }
       printMode(mode, outcomes, times, showMisses, embedder);
+      // --dump=FILE: both candidate lists of every question (all 74, whatever --half), for bench/knowledge-fusion.ts.
+      const dump = arg('dump');
+      if (dump && mode === 'hybrid') {
+        const chunks = await server.app.store.collection<{ _id: string; workspaceId: string; sourceId: string }>('knowledge_chunks').find({ workspaceId: ws });
+        const rows = [];
+        for (const question of questions()) {
+          let lists: unknown;
+          await svc.search(ws, question.q, { topK: 10, mode: 'hybrid', trace: (l) => { lists = l; } });
+          rows.push({ ...question, ...(lists as object) });
+        }
+        writeFileSync(dump, JSON.stringify({ documentOf: Object.fromEntries(chunks.map((c) => [c._id, docOf.get(c.sourceId)])), questions: rows }));
+        console.log(`  candidate lists written to ${dump}`);
+      }
     }
   } finally {
     await server.stop();

@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  // Knowledge (docs/knowledge.md): the embedded embedding model when no connection is chosen; off by default under NODE_ENV=test.
+  EMBEDDED_EMBEDDINGS: bool.optional(),
   // Scale-out (docs/operations.md, "Scale-out"): unset, the server is one process and needs no Redis.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss:// (Redis or Valkey)').optional(),
   WORKERS: z.string().regex(/^(auto|[1-9][0-9]{0,2})$/, 'must be a number of processes (1-999) or auto (one per core)').optional(),
@@ -63,6 +65,8 @@ export type Config = Readonly<{
   metricsHost: string;
   /** On SIGTERM: how long /readyz answers 503 before the server stops taking requests (load balancers notice). */
   shutdownDelayMs: number;
+  /** Knowledge search by meaning with the embedded model when the workspace chose no embedding connection. */
+  embeddedEmbeddings: boolean;
   /** Scale-out coordination (Redis or Valkey); null: one process, nothing shared. */
   redisUrl: string | null;
   /** Processes to start on this host sharing PORT (WORKERS); 1 without it. */
@@ -116,6 +120,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    // Tests ingest documents everywhere: they load the ~200 MB model only where they ask for it.
+    embeddedEmbeddings: e.EMBEDDED_EMBEDDINGS ?? e.NODE_ENV !== 'test',
     redisUrl: e.REDIS_URL ?? null,
     workers,
     workerPortBase: e.WORKER_PORTS ?? null,

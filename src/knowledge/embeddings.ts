@@ -33,16 +33,16 @@ export const LOCAL_EMBEDDER: Embedder = Object.freeze({ connection: null, model:
 /**
  * The workspace's embedder, or null: then search is lexical only. The knowledge settings' choice when one is
  * saved (null there: no embeddings; a deleted connection: none either); else the oldest OpenAI or Gemini
- * connection with its default model.
+ * connection with its default model; else the embedded model (unless the server turned it off).
  */
 export async function findEmbedder(app: AppContext, workspaceId: string): Promise<Embedder | null> {
   const chosen = await knowledgeSettings(app).findOne({ workspaceId, _id: workspaceId });
   if (chosen && !chosen.embedding) return null;
-  if (chosen?.embedding?.connectionId === EMBEDDED) return LOCAL_EMBEDDER;
+  if (chosen?.embedding?.connectionId === EMBEDDED) return app.config.embeddedEmbeddings ? LOCAL_EMBEDDER : null;
   const rec = chosen?.embedding
     ? await providers(app).findById(workspaceId, chosen.embedding.connectionId)
     : await providers(app).findOne({ workspaceId, kind: { $in: [...EMBEDDING_KINDS] } }, { sort: [['_id', 1]] });
-  if (!rec) return null;
+  if (!rec) return !chosen && app.config.embeddedEmbeddings ? LOCAL_EMBEDDER : null;
   const model = chosen?.embedding?.model ?? null;
   const connection: ProviderConnection = { id: rec._id, kind: rec.kind, apiKey: openProviderKey(app, rec), baseUrl: rec.baseUrl ?? null };
   return { connection, model, key: model ? `${rec._id}:${model}` : rec._id };

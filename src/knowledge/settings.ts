@@ -5,9 +5,10 @@ import { providers } from '../providers/connections.js';
 import { LOCAL_MODEL } from './local-model.js';
 
 /**
- * A workspace's knowledge settings: which connection and model embed documents and queries. Without a
- * record the oldest OpenAI or Gemini connection embeds with its default model (as before this setting
- * existed); `embedding: null` means "no vectors, lexical search only", whatever connections exist.
+ * A workspace's knowledge settings: which connection and model embed documents and queries (`embedded`: the
+ * model inside the server, no provider). Without a record the oldest OpenAI or Gemini connection embeds with
+ * its default model (as before this setting existed), and without one the embedded model (unless
+ * EMBEDDED_EMBEDDINGS=false); `embedding: null` means "no vectors, lexical search only", whatever exists.
  */
 export interface KnowledgeSettingsRecord {
   _id: string;
@@ -42,13 +43,17 @@ export async function getKnowledgeSettings(app: AppContext, workspaceId: string)
   const rec = await knowledgeSettings(app).findOne({ workspaceId, _id: workspaceId });
   if (rec) return { embedding: rec.embedding, explicit: true };
   const implicit = await providers(app).findOne({ workspaceId, kind: { $in: [...DEFAULT_MODEL_KINDS] } }, { sort: [['_id', 1]] });
-  return { embedding: implicit ? { connectionId: implicit._id, model: null } : null, explicit: false };
+  if (implicit) return { embedding: { connectionId: implicit._id, model: null }, explicit: false };
+  return { embedding: app.config.embeddedEmbeddings ? { connectionId: EMBEDDED, model: LOCAL_MODEL } : null, explicit: false };
 }
 
 /** Checks the choice against the workspace's connections and saves it. */
 export async function saveKnowledgeSettings(app: AppContext, workspaceId: string, body: z.infer<typeof KnowledgeSettingsBody>, now: number): Promise<SettingsView> {
   let embedding: KnowledgeSettingsRecord['embedding'] = null;
   if (body.embedding?.connectionId === EMBEDDED) {
+    if (!app.config.embeddedEmbeddings) {
+      throw invalid('embedding.connectionId: the embedded model is turned off on this server (EMBEDDED_EMBEDDINGS=false); set EMBEDDED_EMBEDDINGS=true and restart it, or choose a provider connection');
+    }
     if (body.embedding.model && body.embedding.model !== LOCAL_MODEL) {
       throw invalid(`embedding.model: the embedded model is ${LOCAL_MODEL}; leave model out, or choose a provider connection for ${body.embedding.model}`);
     }

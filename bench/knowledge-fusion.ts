@@ -1,0 +1,69 @@
+/**
+ * Tunes the fusion of the lexical and vector lists offline, with the server's own code (src/knowledge/fusion.ts),
+ * on the candidate lists bench/knowledge-eval.ts recorded (--dump=FILE, made with the embedded model):
+ *
+ *   npx tsx bench/knowledge-eval.ts --modes=hybrid --dump=/tmp/lists.json
+ *   npx tsx bench/knowledge-fusion.ts /tmp/lists.json [--tune=even|odd] [--top=15] [--goal=gaps]
+ *
+ * Sweeps the fusion parameters, ranks them on the tuning half (MRR@10, then recall@5, then answerable and
+ * unanswerable judged right) and prints the best ones with the held-out half and all questions beside them,
+ * then the current LOCAL_FUSION the same way.
+ */
+import { readFileSync } from 'node:fs';
+import { diversify, fuse, LOCAL_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from '../src/knowledge/fusion.js';
+import { answerablePR, figures, type Outcome, type Question } from './knowledge-eval.js';
+
+interface Row extends Question { lexical: LexicalCandidate[]; vector: VectorCandidate[] }
+interface Dump { documentOf: Record<string, string>; questions: Row[] }
+
+export function outcomesOf(dump: Dump, p: FusionParams, which: (i: number) => boolean): Outcome[] {
+  return dump.questions.filter((_, i) => which(i)).map((row) => {
+    const fused = fuse(row.lexical, row.vector, p, row.q);
+    const ids = diversify(fused.order.slice(0, 40), (id) => dump.documentOf[id]).slice(0, 10);
+    const docs = ids.map((id) => dump.documentOf[id]);
+    const rank = docs.findIndex((d) => row.docs.includes(d));
+    return { question: row, rank, relevant: ids.length > 0 && fused.best >= RELEVANT_MIN, topScore: fused.best, topDocs: docs.slice(0, 3) };
+  });
+}
+
+export function summary(os: Outcome[]) {
+  const all = figures(os).find((f) => f.cat === 'answerable')!;
+  const pr = answerablePR(os, (o) => o.relevant);
+  const unans = os.filter((o) => !o.question.docs.length);
+  return { r5: all.recallAt5, mrr: all.mrr, tp: pr.tp, answerable: pr.tp + pr.fn, unansRight: unans.filter((o) => !o.relevant).length, unans: unans.length, precision: pr.precision };
+}
+
+const fmt = (s: ReturnType<typeof summary>) => `R@5 ${s.r5.toFixed(3)} MRR ${s.mrr.toFixed(3)} ans ${s.tp}/${s.answerable} unans ${s.unansRight}/${s.unans}`;
+
+function main() {
+  const args = process.argv.slice(2);
+  const dump: Dump = JSON.parse(readFileSync(args[0], 'utf8'));
+  const tune = args.find((a) => a.startsWith('--tune='))?.split('=')[1] ?? 'even';
+  const top = Number(args.find((a) => a.startsWith('--top='))?.split('=')[1] ?? 15);
+  const isTune = (i: number) => (tune === 'even') === (i % 2 === 0);
+  const grid: FusionParams[] = [];
+  for (const rrfK of [20, 60])
+    for (const trustFloor of [0.1, 0.2, 0.4])
+      for (const vectorWeight of [0.25, 0.4, 0.6, 1])
+        for (const englishOnly of [true, false])
+          for (const min of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65])
+            grid.push({ rrfK, trustFloor, vectorWeight, englishOnly, similarity: { min } });
+  const scored = grid.map((p) => ({ p, t: summary(outcomesOf(dump, p, isTune)) }));
+  // Rank order on the tuning half: MRR first (the target not met), recall next, then the gap verdicts; with
+  // --goal=gaps: unanswerable questions recognised while at least 90% of answerable ones stay relevant.
+  const gaps = args.includes('--goal=gaps');
+  const key = (s: ReturnType<typeof summary>) => gaps
+    ? (s.tp / s.answerable >= 0.9 ? 10 : 0) + s.unansRight / s.unans + s.mrr * 0.1
+    : s.mrr + s.r5 * 0.5 + (s.tp / s.answerable) * 0.3 + (s.unansRight / s.unans) * 0.2;
+  scored.sort((a, b) => key(b.t) - key(a.t));
+  console.log(`tuned on the ${tune} half (${grid.length} settings); held out: the other half`);
+  for (const { p, t } of scored.slice(0, top)) {
+    const held = summary(outcomesOf(dump, p, (i) => !isTune(i)));
+    const all = summary(outcomesOf(dump, p, () => true));
+    console.log(`${JSON.stringify(p)}\n   tune ${fmt(t)} | held out ${fmt(held)} | all ${fmt(all)}`);
+  }
+  const cur = (w: (i: number) => boolean) => fmt(summary(outcomesOf(dump, LOCAL_FUSION, w)));
+  console.log(`LOCAL_FUSION ${JSON.stringify(LOCAL_FUSION)}\n   tune ${cur(isTune)} | held out ${cur((i) => !isTune(i))} | all ${cur(() => true)}`);
+}
+
+if (process.argv[1]?.endsWith('knowledge-fusion.ts')) main();

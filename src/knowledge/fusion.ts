@@ -1,0 +1,118 @@
+/**
+ * How a search's two candidate lists become one ranking, a relevance per passage and the `relevant` verdict.
+ * Pure functions of the lists, so bench/knowledge-fusion.ts can tune them offline on recorded lists with the
+ * very code the server runs. The constants are in docs/knowledge.md ("Score", "Fusion").
+ */
+
+export interface LexicalCandidate { id: string; coverage: number }
+export interface VectorCandidate { id: string; score: number }
+
+/** How one embedder's cosine similarities read as relevance: `min` counts 0.5, 0.25 below it 0, 0.25 above 1. */
+export interface SimilarityScale { min: number }
+
+export interface FusionParams {
+  /** The usual RRF constant: damps the weight of the very first ranks. */
+  rrfK: number;
+  /** Trust of a list whose best hits say nothing: it still breaks ties. */
+  trustFloor: number;
+  /** Multiplies the vector list's trust (below 1: the model's ranks count less than the words'). */
+  vectorWeight: number;
+  /** A model that knows English only: for a question in another language its list neither ranks nor judges. */
+  englishOnly: boolean;
+  similarity: SimilarityScale;
+}
+
+/**
+ * Coverage that counts as a relevance of 0.5. Calibrated on bench/knowledge-eval.ts: from 0.23 to 0.26
+ * 88-91% of the answerable questions are marked relevant at precision 0.90-0.91; a missed answer costs more
+ * than a missed gap (the agent gets no excerpts at all when a search is not relevant), so the low end.
+ */
+export const LEXICAL_COVERAGE_MIN = 0.24;
+/** A relevance at or above this means "likely answers". */
+export const RELEVANT_MIN = 0.5;
+
+/** A provider's model: the point used before any real model was measured. */
+export const PROVIDER_FUSION: FusionParams = { rrfK: 60, trustFloor: 0.2, vectorWeight: 1, englishOnly: false, similarity: { min: 0.55 } };
+
+/**
+ * The embedded model (Universal Sentence Encoder lite), tuned with bench/knowledge-fusion.ts on the even half
+ * of bench/knowledge-eval.ts's questions: its ranks count 0.4 of the words' (at full weight hybrid lost 0.04
+ * MRR@10 to lexical alone), it knows English only, and a similarity of 0.65 counts 0.5 (the English questions
+ * with no answer reached 0.40-0.58, answerable ones 0.36-0.73: the model alone does not tell gaps apart).
+ */
+export const LOCAL_FUSION: FusionParams = { rrfK: 60, trustFloor: 0.2, vectorWeight: 0.4, englishOnly: true, similarity: { min: 0.65 } };
+
+// Function words of German, French and Spanish that are not English words: one of them in a question marks it
+// as not English. Other scripts than Latin count as not English too.
+const FOREIGN = new Set(('der das dem des ein eine einen einem einer und oder ist sind wie wer wo wann warum ich du sie es wir ihr mit von zu zum zur im auf aus bei für nicht kann können muss welche wenn dass ob auch noch nur schon sehr über unter durch ohne gegen mein meine ' +
+  'le la les un une du et ou est sont comment quoi qui où quand pourquoi je tu il elle nous vous ils avec pour par dans sur au aux ce cette ces mon ma mes pas peut quel quelle sans très avoir être faire ' +
+  'el los las una unos unas del es cómo como qué que quién dónde cuándo por para con en al lo mis su sus se puedo puede cuál cual debe entre muy más este esta tengo tiene hacer').split(' '));
+
+/** Whether a question reads as English: no German, French or Spanish function word, Latin letters only. */
+export function looksEnglish(query: string): boolean {
+  if (/[^\p{Script=Latin}\p{N}\p{P}\p{S}\s]/u.test(query)) return false;
+  const words = query.toLowerCase().match(/[\p{L}]+/gu) ?? [];
+  return !words.some((w) => FOREIGN.has(w));
+}
+
+/** Lexical coverage as a relevance from 0 to 1: two straight pieces, LEXICAL_COVERAGE_MIN is 0.5, 1 stays 1. */
+export function coverageRelevance(coverage: number): number {
+  const c = Math.min(1, Math.max(0, coverage));
+  return c <= LEXICAL_COVERAGE_MIN ? (c / LEXICAL_COVERAGE_MIN) * 0.5 : 0.5 + ((c - LEXICAL_COVERAGE_MIN) / (1 - LEXICAL_COVERAGE_MIN)) * 0.5;
+}
+
+/** Cosine similarity as a relevance from 0 to 1: linear, `scale.min` is 0.5, 0.25 below it is 0, 0.25 above is 1. */
+export function similarityRelevance(similarity: number, scale: SimilarityScale = PROVIDER_FUSION.similarity): number {
+  return Math.min(1, Math.max(0, 0.5 + (similarity - scale.min) * 2));
+}
+
+export interface Fused {
+  /** Candidate ids, best first (before diversity). */
+  order: string[];
+  /** Each candidate's relevance, the larger of what its lexical and vector hits say. */
+  relevance: Map<string, number>;
+  /** The best relevance among the first three hits of either list: RELEVANT_MIN and above is a plausible answer. */
+  best: number;
+}
+
+/**
+ * Reciprocal rank fusion, each list weighted by how far it can be trusted for this question: lexical by how
+ * much of the question its best hits contain, vectors by their best similarity (times vectorWeight).
+ */
+export function fuse(lex: LexicalCandidate[], vectorHits: VectorCandidate[], p: FusionParams, query: string): Fused {
+  const vec = p.englishOnly && vectorHits.length && !looksEnglish(query) ? [] : vectorHits;
+  const lexRel = lex.map((h) => coverageRelevance(h.coverage));
+  const vecRel = vec.map((h) => similarityRelevance(h.score, p.similarity));
+  const top3 = (xs: number[]) => Math.max(0, ...xs.slice(0, 3));
+  const lexTrust = p.trustFloor + top3(lexRel);
+  const vecTrust = (p.trustFloor + (vecRel[0] ?? 0)) * p.vectorWeight;
+  const fused = new Map<string, number>();
+  const relevance = new Map<string, number>();
+  const add = (ids: string[], rel: number[], w: number) => ids.forEach((id, rank) => {
+    fused.set(id, (fused.get(id) ?? 0) + w / (p.rrfK + rank + 1));
+    relevance.set(id, Math.max(relevance.get(id) ?? 0, rel[rank]));
+  });
+  add(lex.map((h) => h.id), lexRel, lexTrust);
+  add(vec.map((h) => h.id), vecRel, vecTrust);
+  const order = [...fused.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  return { order, relevance, best: Math.max(top3(lexRel), top3(vecRel)) };
+}
+
+/**
+ * Diversity: a document gives at most `perDocument` excerpts until every other candidate document has given
+ * its best (on the evaluation, 2 per document lost 0.05 recall@5: one long page crowded out the answer).
+ */
+export function diversify(order: string[], documentOf: (id: string) => string | undefined, perDocument = 1): string[] {
+  const perDoc = new Map<string, number>();
+  const first: string[] = [];
+  const later: string[] = [];
+  for (const id of order) {
+    const doc = documentOf(id);
+    // A hit whose record is gone (deleted between the two reads) is skipped, not shown empty.
+    if (doc === undefined) continue;
+    const n = perDoc.get(doc) ?? 0;
+    perDoc.set(doc, n + 1);
+    (n < perDocument ? first : later).push(id);
+  }
+  return [...first, ...later];
+}
