@@ -53,6 +53,13 @@ function invalidSession(s: Record<string, any>): { message: string; param: strin
   return null;
 }
 
+/** The API's error event for a refused client event (its event_id, when it had one, is given back). */
+export function errorEvent(code: string, message: string, clientEventId: string | null, param: string | null = null): Record<string, unknown> {
+  return { type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } };
+}
+
+export const clientEventId = (ev: any): string | null => (typeof ev?.event_id === 'string' ? ev.event_id : null);
+
 export class RealtimeSession implements ResponseHost {
   readonly record: RealtimeConnectionRecord;
   private seq = 0;
@@ -83,11 +90,11 @@ export class RealtimeSession implements ResponseHost {
   }
 
   error(code: string, message: string, clientEventId: string | null, param: string | null = null): void {
-    this.send({ type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } });
+    this.send(errorEvent(code, message, clientEventId, param));
   }
 
   handle(ev: any, pcm: Buffer | null): void {
-    const id: string | null = typeof ev?.event_id === 'string' ? ev.event_id : null;
+    const id = clientEventId(ev);
     switch (ev?.type) {
       case 'session.update': return this.update(ev.session, id);
       case 'input_audio_buffer.append': return this.append(pcm, id);

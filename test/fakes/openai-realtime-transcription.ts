@@ -9,6 +9,7 @@
  * Each session is recorded: its effective configuration, audio bytes and when each append and commit arrived.
  */
 import type { WebSocket } from 'ws';
+import { clientEventId, errorEvent } from './openai-realtime-session.js';
 import { pcmMs } from './realtime-audio.js';
 
 export interface TranscriptionRecord {
@@ -49,12 +50,12 @@ export class TranscriptionSession {
     this.send({ type: 'session.created', session: this.record.session });
   }
 
-  error(code: string, message: string, clientEventId: string | null, param: string | null = null): void {
-    this.send({ type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } });
+  error(code: string, message: string, eventId: string | null, param: string | null = null): void {
+    this.send(errorEvent(code, message, eventId, param));
   }
 
   handle(ev: any, pcm: Buffer | null): void {
-    const id: string | null = typeof ev?.event_id === 'string' ? ev.event_id : null;
+    const id = clientEventId(ev);
     switch (ev?.type) {
       case 'session.update': return this.update(ev.session, id);
       case 'transcription_session.update':

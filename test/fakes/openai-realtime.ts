@@ -61,6 +61,20 @@ export interface RealtimeMount {
   close(): void;
 }
 
+/** A socket's client events as the API reads them: JSON text frames, an audio append's audio decoded. */
+function readEvents(ws: WebSocket, session: { error(code: string, message: string, eventId: null): void }, on: (event: any, pcm: Buffer | null) => void): void {
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return session.error('invalid_event', 'binary frames are not supported; send JSON events', null);
+    let event: any;
+    try {
+      event = JSON.parse(data.toString());
+    } catch {
+      return session.error('invalid_json', 'The event could not be parsed as JSON.', null);
+    }
+    on(event, event?.type === 'input_audio_buffer.append' && typeof event.audio === 'string' ? Buffer.from(event.audio, 'base64') : null);
+  });
+}
+
 /** Answers a refused upgrade with an HTTP error in OpenAI's JSON shape. */
 function refuse(socket: Duplex, status: number, message: string, code: string | null): void {
   const body = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code } });
@@ -91,16 +105,7 @@ export function mountRealtime(opts: { apiKey: string; models: string[]; heard(au
   const transcribe = (ws: WebSocket) => {
     const session = new TranscriptionSession(ws, { heard: opts.heard, nextFailure: () => transcriptionFailures.shift() ?? null });
     realtime.transcriptions.push(session.record);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return session.error('invalid_event', 'binary frames are not supported; send JSON events', null);
-      let event: any;
-      try {
-        event = JSON.parse(data.toString());
-      } catch {
-        return session.error('invalid_json', 'The event could not be parsed as JSON.', null);
-      }
-      session.handle(event, event?.type === 'input_audio_buffer.append' && typeof event.audio === 'string' ? Buffer.from(event.audio, 'base64') : null);
-    });
+    readEvents(ws, session, (event, pcm) => session.handle(event, pcm));
     ws.on('close', () => { sockets.delete(ws); session.closed(); });
     session.created();
   };
@@ -142,15 +147,7 @@ export function mountRealtime(opts: { apiKey: string; models: string[]; heard(au
         });
         sessions.push(session);
         realtime.connections.push(session.record);
-        ws.on('message', (data, isBinary) => {
-          if (isBinary) return session.error('invalid_event', 'binary frames are not supported; send JSON events', null);
-          let event: any;
-          try {
-            event = JSON.parse(data.toString());
-          } catch {
-            return session.error('invalid_json', 'The event could not be parsed as JSON.', null);
-          }
-          const pcm = event?.type === 'input_audio_buffer.append' && typeof event.audio === 'string' ? Buffer.from(event.audio, 'base64') : null;
+        readEvents(ws, session, (event, pcm) => {
           record(index, event, pcm?.length ?? 0);
           session.handle(event, pcm);
         });

@@ -23,6 +23,15 @@ async function speak(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, on
   }
 }
 
+/** A hands-free engine with this transcription model, the visitor's question and the brain's answer scripted. */
+async function asked(sttModel: string) {
+  const c = cascade({ stt: 'openai', sttModel, handsFree: true, opts: OPTS });
+  await c.engine.connect();
+  openai.speech.hear(QUESTION);
+  openai.script({ text: 'We open at ten on Saturday.' });
+  return c;
+}
+
 const uploads = () => openai.requests.filter((r) => r.path === '/v1/audio/transcriptions').length;
 const chats = () => openai.requests.filter((r) => r.path === '/v1/chat/completions').length;
 
@@ -33,10 +42,7 @@ test('the gpt-4o transcribe models stream; whisper-1 and names the Realtime API 
 });
 
 test('hands-free with gpt-4o-mini-transcribe: the audio reaches OpenAI as it is spoken and only the final words are awaited', async () => {
-  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
-  await c.engine.connect();
-  openai.speech.hear(QUESTION);
-  openai.script({ text: 'We open at ten on Saturday.' });
+  const c = await asked('gpt-4o-mini-transcribe');
   const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
   const words = spokenPcm(QUESTION);
   await speak(c.engine, Buffer.concat([words, silentPcm(1200)]));
@@ -81,10 +87,7 @@ test('a transcription OpenAI fails names the speech-to-text stage, tells the vis
 });
 
 test('the transcription socket dropping mid-turn: the turn is uploaded whole and answered, and the break is reported to the log', async () => {
-  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
-  await c.engine.connect();
-  openai.speech.hear(QUESTION);
-  openai.script({ text: 'We open at ten on Saturday.' });
+  const c = await asked('gpt-4o-mini-transcribe');
   const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
   let dropped = false;
   await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]), () => {
@@ -104,10 +107,7 @@ test('the transcription socket dropping mid-turn: the turn is uploaded whole and
 });
 
 test('a model the Realtime API refuses: the session error is reported and the turn is uploaded instead', async () => {
-  const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-transcribe-latest', handsFree: true, opts: OPTS });
-  await c.engine.connect();
-  openai.speech.hear(QUESTION);
-  openai.script({ text: 'We open at ten.' });
+  const c = await asked('gpt-4o-transcribe-latest');
   const before = uploads();
   await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]));
   assert.is((await c.until('user_transcript')).text, QUESTION);
