@@ -28,6 +28,13 @@ test('with no connection nothing embeds, and the settings say so', async () => {
   assert.is((await api('POST', '/api/v1/knowledge/search', { query: 'refund seed packets' })).body.mode, 'lexical');
 });
 
+test('a server with the built-in model turned off refuses to choose it and says how to turn it on', async () => {
+  const r = await api('PUT', '/api/v1/knowledge/settings', { embedding: { connectionId: 'embedded' } });
+  assert.is(r.status, 422);
+  assert.match(r.body.error.message, /turned off on this server \(EMBEDDED_EMBEDDINGS=false\); set EMBEDDED_EMBEDDINGS=true and restart it/);
+  assert.equal((await api('GET', '/api/v1/knowledge/settings')).body, { embedding: null, explicit: false });
+});
+
 test('an OpenAI-compatible connection embeds with the model chosen for it, after a reindex that reports its sources', async () => {
   const conn = await api('POST', '/api/v1/providers', { kind: 'openai_compatible', name: 'Local', apiKey: openai.apiKey, baseUrl: openai.baseUrl });
   assert.is(conn.status, 201, JSON.stringify(conn.body));
