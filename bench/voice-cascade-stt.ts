@@ -18,6 +18,8 @@ import { performance } from 'node:perf_hooks';
 import { CascadeEngine } from '../src/providers/cascade/engine.js';
 import { SileroVad } from '../src/providers/cascade/silero.js';
 import { createProvider } from '../src/providers/index.js';
+import { PcmResampler } from '../src/providers/pcm-resample.js';
+import { appendFrame } from '../src/providers/realtime-openai-audio.js';
 import { silentPcm, spokenPcm } from '../test/helpers/spoken.js';
 import { startChild } from './child.js';
 import { spread } from './voice-wire.js';
@@ -100,5 +102,17 @@ for (const path of ['upload', 'stream'] as Path[]) {
 const up = spread(results.upload.ms), st = spread(results.stream.ms);
 console.log(`streamed / uploaded: p50 ${(st.p50 / up.p50).toFixed(2)}, p99 ${(st.p99 / up.p99).toFixed(2)}; beyond the fake's ${STT_MS} ms: uploaded p50 ${f(up.p50 - STT_MS)} ms, streamed p50 ${f(st.p50 - STT_MS)} ms`);
 for (const path of ['upload', 'stream'] as Path[]) if (results[path].problems.length) console.log(`problems (${path}): ${results[path].problems.length}, first: ${results[path].problems[0]}`);
+// What streaming costs the server per second of speech, in CPU time (not load-bound): resampling 16 -> 24 kHz and
+// writing each append as a WebSocket frame, as src/providers/openai-realtime-stt.ts does for every 32 ms frame.
+{
+  const resampler = new PcmResampler(16_000, 24_000);
+  const frame = speech.subarray(0, 1024);
+  const seconds = 200;
+  const cpu = process.cpuUsage();
+  let bytes = 0;
+  for (let i = 0; i < (seconds * 1000) / 32; i++) bytes += appendFrame(resampler.push(frame)).length;
+  const used = process.cpuUsage(cpu);
+  console.log(`streaming's own work: ${f((used.user + used.system) / seconds)} µs of CPU per second of speech (resample + append frames), ${f(bytes / seconds / 1024)} KB a second on the wire`);
+}
 console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
 await new Promise<void>((r) => { fake.proc.once('exit', () => r()); fake.proc.send({ cmd: 'quit' }); });
