@@ -4,8 +4,10 @@
  * stored. Every change this process makes to access drops the entries it touches at once: signing out, ending
  * a user's sessions, a role change, removing a member and deleting a workspace (all announced through
  * access-ended.ts), and revoking a token (tokens.ts). Entries also lapse after CREDENTIAL_TTL_MS, which bounds
- * how long a change made outside this process (another server process, a store edited by hand) goes unseen.
- * Unknown credentials are never kept: each one is looked up again.
+ * how long a change made outside this process (another server process, a store edited by hand) goes unseen;
+ * an entry in use is read again beside its request in its last REFRESH_AHEAD_MS, so a busy one never lapses.
+ * A read that began before a drop never puts the dropped entry back (`version`). Unknown credentials are never
+ * kept: each one is looked up again.
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
@@ -17,8 +19,16 @@ export const CREDENTIAL_TTL_MS = 2_000;
 /** Entries kept at most per kind (the oldest go first); far above the clients a server serves at once. */
 const MAX_ENTRIES = 10_000;
 
+/**
+ * A kept entry in use is read again beside the request once this little of its lifetime is left, so a busy
+ * credential never lapses and no request of it waits on the store (pipelined requests stay answerable in order).
+ */
+export const REFRESH_AHEAD_MS = 500;
+
 class Cache<V> {
-  private entries = new Map<string, { value: V; until: number }>();
+  private entries = new Map<string, { value: V; until: number; refreshing: boolean }>();
+  /** Bumped by every drop: a read that began before it must not put back what was dropped (`set`'s `since`). */
+  version = 0;
   constructor(private clock: Clock) {}
 
   get(hash: string): V | null {
@@ -29,17 +39,29 @@ class Cache<V> {
     return null;
   }
 
-  set(hash: string, value: V): void {
+  /** True once for a kept entry near its end: the caller reads it again, then `set`s or `delete`s it. */
+  refreshDue(hash: string): boolean {
+    const e = this.entries.get(hash);
+    if (!e || e.refreshing || e.until - this.clock.now() > REFRESH_AHEAD_MS) return false;
+    e.refreshing = true;
+    return true;
+  }
+
+  /** Keeps `value`, unless something was dropped since `since` (the `version` read before the store was). */
+  set(hash: string, value: V, since = this.version): void {
+    if (since !== this.version) return;
     this.entries.delete(hash);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(hash, { value, until: this.clock.now() + CREDENTIAL_TTL_MS });
+    this.entries.set(hash, { value, until: this.clock.now() + CREDENTIAL_TTL_MS, refreshing: false });
   }
 
   delete(hash: string): void {
+    this.version++;
     this.entries.delete(hash);
   }
 
   dropWhere(test: (v: V) => boolean): void {
+    this.version++;
     for (const [k, e] of this.entries) if (test(e.value)) this.entries.delete(k);
   }
 }

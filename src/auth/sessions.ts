@@ -56,22 +56,40 @@ export async function resolveSession(app: AppContext, value: string): Promise<Se
   const cache = credentialCache(app).sessions;
   const now = app.clock.now();
   const kept = cache.get(hash);
-  if (kept && kept.session.expiresAt > now) return renewIfDue(app, kept, now);
+  if (kept && kept.session.expiresAt > now) {
+    if (cache.refreshDue(hash)) void readAgain(app, hash);
+    return renewIfDue(app, kept, now);
+  }
   cache.delete(hash);
+  const since = cache.version;
+  const found = await readSession(app, hash, now);
+  if (!found) return null;
+  cache.set(hash, found, since);
+  return renewIfDue(app, found, now);
+}
+
+/** The live session of a cookie hash with its user; an expired session, or one whose user is gone, is deleted. */
+async function readSession(app: AppContext, hash: string, now: number): Promise<CachedSession | null> {
   const rec = await sessions(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
   if (!rec) return null;
-  if (rec.expiresAt <= now) {
-    await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
-    return null;
-  }
-  const user = await users(app).findById(rec.workspaceId, rec.userId);
+  const user = rec.expiresAt > now ? await users(app).findById(rec.workspaceId, rec.userId) : null;
   if (!user) {
     await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
     return null;
   }
-  const found = { session: rec, user };
-  cache.set(hash, found);
-  return renewIfDue(app, found, now);
+  return { session: rec, user };
+}
+
+/** Reads a kept session again before its entry lapses (credential-cache.ts); one ended meanwhile is forgotten. */
+async function readAgain(app: AppContext, hash: string): Promise<void> {
+  const cache = credentialCache(app).sessions;
+  const since = cache.version;
+  try {
+    const found = await readSession(app, hash, app.clock.now());
+    if (found) cache.set(hash, found, since); else cache.delete(hash);
+  } catch (err) {
+    app.log.warn({ err }, 'reading a kept session again failed; it is read on its next use');
+  }
 }
 
 /** The principal of each kept session (with its user: both are re-read together), made once, not per request. */

@@ -47,10 +47,12 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
   const hash = hashToken(value);
   const cache = credentialCache(app).tokens;
   let rec = cache.get(hash);
+  if (rec && cache.refreshDue(hash)) void readAgain(app, hash);
   if (!rec) {
+    const since = cache.version;
     rec = await apiTokens(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
     if (!rec) throw unauthorized('unknown or revoked API token');
-    cache.set(hash, rec);
+    cache.set(hash, rec, since);
   }
   const now = app.clock.now();
   if (rec.expiresAt !== null && rec.expiresAt <= now) throw unauthorized('this API token has expired');
@@ -70,6 +72,18 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
     principals.set(rec, principal);
   }
   return principal;
+}
+
+/** Reads a kept token again before its entry lapses (credential-cache.ts); a token gone meanwhile is forgotten. */
+async function readAgain(app: AppContext, hash: string): Promise<void> {
+  const cache = credentialCache(app).tokens;
+  const since = cache.version;
+  try {
+    const rec = await apiTokens(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
+    if (rec) cache.set(hash, rec, since); else cache.delete(hash);
+  } catch (err) {
+    app.log.warn({ err }, 'reading a kept API token again failed; it is read on its next use');
+  }
 }
 
 /** The principal of each kept record (credential-cache.ts), made once instead of on every request. */

@@ -1,11 +1,14 @@
 import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createToken, setupOwner } from '../helpers/auth.js';
+import { CREDENTIAL_TTL_MS, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
+import { FakeClock } from '../../src/clock.js';
+import { createToken, setupOwner, type TestSession, type TestToken } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
-test.before(async () => { s = await startTestServer(); });
+const clock = new FakeClock();
+test.before(async () => { s = await startTestServer({ clock }); });
 test.after(async () => { await s.stop(); });
 
 const get = (path: string, headers: Record<string, string> = {}) =>
@@ -64,17 +67,20 @@ test('a pipelined request behind one that waits on storage closes the connection
 
 // The bots list is kept in memory (src/bots/list-cache.ts) and credentials for 2 s (src/auth/credential-cache.ts):
 // once both are warm the request waits on no I/O, so uWS answers it before it parses the next one.
+let owner: TestSession;
+let token: TestToken;
+const bearer = () => ({ Authorization: token.headers.authorization });
+const cookie = () => ({ Cookie: owner.cookie });
+
 test('pipelined authenticated bots lists (token and session, list kept) are answered in order', async () => {
-  const owner = await setupOwner(s);
+  owner = await setupOwner(s);
   for (const name of ['First', 'Second']) assert.is((await s.request('POST', '/api/v1/bots', { body: { name }, headers: owner.headers })).status, 201);
-  const token = await createToken(s, owner, ['bots:read']);
-  const bearer = { Authorization: token.headers.authorization };
-  const cookie = { Cookie: owner.cookie };
+  token = await createToken(s, owner, ['bots:read']);
   assert.is((await s.request('GET', '/api/v1/bots', { headers: token.headers })).status, 200, 'warms the list and the token');
   assert.is((await s.request('GET', '/api/v1/bots', { headers: owner.headers })).status, 200, 'warms the session');
   const r = await pipeline([
-    get('/api/v1/bots', bearer), get('/api/v1/bots?limit=1', cookie), get('/healthz'), get('/api/v1/bots', cookie),
-    ...Array.from({ length: 20 }, () => get('/api/v1/bots', bearer)),
+    get('/api/v1/bots', bearer()), get('/api/v1/bots?limit=1', cookie()), get('/healthz'), get('/api/v1/bots', cookie()),
+    ...Array.from({ length: 20 }, () => get('/api/v1/bots', bearer())),
   ]);
   assert.not.ok(r.closed, 'the connection stays open');
   assert.equal(r.statuses, Array(24).fill(200));
@@ -82,6 +88,17 @@ test('pipelined authenticated bots lists (token and session, list kept) are answ
   assert.equal(JSON.parse(r.bodies[1]).items.map((b: { name: string }) => b.name), ['Second']);
   assert.match(r.bodies[2], '"ok":true');
   assert.is(r.bodies[3], r.bodies[0]);
+});
+
+// Kept credentials and lists are read again beside the requests before they lapse, so a client that keeps
+// pipelining is never made to wait for the store (which would close its connection).
+test('a busy client keeps pipelining past the lifetime of what is kept', async () => {
+  for (let step = 0; step < 4; step++) {
+    await clock.advance(CREDENTIAL_TTL_MS - REFRESH_AHEAD_MS + 100);
+    const r = await pipeline([get('/api/v1/bots', bearer()), get('/api/v1/bots', cookie()), get('/api/v1/bots', bearer())], 400);
+    assert.not.ok(r.closed, `step ${step}: the connection stays open`);
+    assert.equal(r.statuses, [200, 200, 200], `step ${step}`);
+  }
 });
 
 test.run();
