@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './log.js';
 import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
 import { joinGroup } from './scale/group.js';
+import { groupClock } from './scale/clock.js';
 import { ScaleNode } from './scale/node.js';
 import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
@@ -47,7 +48,7 @@ export function serverSecret(config: Config, log: Logger): string {
 
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
   const log = opts.logger ?? createLogger(config.logLevel);
-  const clock = opts.clock ?? systemClock;
+  let clock = opts.clock ?? systemClock;
   // The one place that decides a process owns its DATA_DIR (the exclusive port is in src/http/server.ts);
   // a worker of a scale-out group shares its supervisor's (src/scale/supervisor.ts).
   const lock = config.group ? joinDataDirLock(config.dataDir, config.group.secret) : lockDataDir(config.dataDir);
@@ -68,6 +69,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   };
   try {
     if (config.redisUrl) scale = await ScaleNode.connect(config.redisUrl, log, config.leaseMs);
+    // Scale-out: every process goes by the coordination server's time (src/scale/clock.ts); a test's clock stays as given.
+    if (scale && !opts.clock) { const shared = await groupClock(scale, clock, log); clock = shared; closers.push(() => shared.stop()); }
     stores = await openStores(config, log);
     const { store, vectors } = stores;
     const app: AppContext = {

@@ -33,7 +33,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     const seen = remoteLive.get(workspaceId);
     if (!seen || Date.now() - seen.at > REMOTE_LIVE_TTL_MS) {
       remoteLive.set(workspaceId, { has: seen?.has ?? true, at: Date.now() });
-      node.cmd.zrangebyscore(`sc:open:${workspaceId}`, Date.now(), '+inf').then(
+      node.cmd.zrangebyscore(`sc:open:${workspaceId}`, app.clock.now(), '+inf').then(
         (members) => remoteLive.set(workspaceId, { has: members.some((m) => !m.startsWith(`${node.id}|`)), at: Date.now() }),
         () => {},
       );

@@ -18,7 +18,7 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
   const published = new Map<string, Set<string>>();
   const publish = async (workspaceId: string) => {
     if (!node.healthy) return;
-    const now = Date.now();
+    const now = app.clock.now();
     const users = new Set(hub.openUsers(workspaceId).keys());
     const before = published.get(workspaceId) ?? new Set<string>();
     const gone = [...before].filter((u) => !users.has(u)).map((u) => `${node.id}|${u}`);
@@ -49,7 +49,7 @@ export async function openUsersEverywhere(app: AppContext, workspaceId: string):
   if (!node?.healthy) return counts;
   try {
     node.roundTrips++;
-    const members = await node.cmd.zrangebyscore(key(workspaceId), Date.now(), '+inf');
+    const members = await node.cmd.zrangebyscore(key(workspaceId), app.clock.now(), '+inf');
     for (const m of members) {
       const at = m.lastIndexOf('|');
       if (m.slice(0, at) === node.id) continue; // this process's own sockets are counted above, as they are now
