@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AddressInfo, Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import { takeAudioDeltas } from '../../src/providers/realtime-openai-audio.js';
+import { audioDeltaReads, takeAudioDeltas } from '../../src/providers/realtime-openai-audio.js';
 import { takeTextFramesAhead, wholeTextFrameEnd } from '../../src/providers/voice-ws-frames.js';
 
 /** A server text frame (unmasked) holding `payload`. */
@@ -43,6 +43,7 @@ test('a whole frame in one read is offered as a range of that read; a split or m
 test('audio deltas are taken ahead of ws, and every other event still reaches ws in the order it was sent', async () => {
   const got: string[] = [];
   let ahead = 0;
+  const reads0 = { ...audioDeltaReads };
   const p = await pair((client) => {
     // Counts the whole frames offered after takeAudioDeltas' reader declined one (installed first, it reads second).
     takeTextFramesAhead(client, () => { ahead++; return false; });
@@ -52,11 +53,20 @@ test('audio deltas are taken ahead of ws, and every other event still reaches ws
   // One read: a delta, another event, a delta (after a declined frame the rest of the read goes to ws).
   p.raw.write(Buffer.concat([delta('item_1', pcmOf(960, 1)), textFrame('{"type":"response.output_audio_transcript.delta","delta":"hi"}'), delta('item_1', pcmOf(960, 2))]));
   await tick();
-  // A delta split over two reads goes to ws whole, and the delta after it too.
+  // A delta split over reads (a busy server reads many frames at once) is held until its end comes, then taken;
+  // so is the delta after it.
   const split = delta('item_2', pcmOf(960, 3));
   p.raw.write(split.subarray(0, 500));
   await tick();
-  p.raw.write(Buffer.concat([split.subarray(500), delta('item_2', pcmOf(960, 4))]));
+  p.raw.write(split.subarray(500, 900));
+  await tick();
+  p.raw.write(Buffer.concat([split.subarray(900), delta('item_2', pcmOf(960, 4))]));
+  await tick();
+  // Another event split over two reads reaches ws whole, in its place.
+  const said = textFrame('{"type":"response.output_audio_transcript.delta","delta":"there"}');
+  p.raw.write(said.subarray(0, 20));
+  await tick();
+  p.raw.write(said.subarray(20));
   await tick();
   // Back in step: two deltas in one read, both taken ahead.
   p.raw.write(Buffer.concat([delta('item_3', pcmOf(480, 5)), delta('item_3', pcmOf(480, 6))]));
@@ -66,11 +76,13 @@ test('audio deltas are taken ahead of ws, and every other event still reaches ws
   await tick();
   assert.equal(got, [
     'audio item_1 960 1', 'event response.output_audio_transcript.delta', 'audio item_1 960 2',
-    'audio item_2 960 3', 'audio item_2 960 4', 'audio item_3 480 5', 'audio item_3 480 6', 'audio item_4 960 7',
+    'audio item_2 960 3', 'audio item_2 960 4', 'event response.output_audio_transcript.delta', 'audio item_3 480 5', 'audio item_3 480 6', 'audio item_4 960 7',
   ]);
-  // Declined at the head of what was left of a read: the transcript event and the delta with UTF-8 text (the
-  // split delta and the one after it went to ws without being offered: ws held part of a frame).
-  assert.is(ahead, 2);
+  // Declined by the audio reader, so offered to the next reader in: the two transcript events and the delta with
+  // UTF-8 text.
+  assert.is(ahead, 3);
+  // Read in front of ws: all but the first read's last delta (after a declined frame) and the one with UTF-8 text.
+  assert.equal({ ahead: audioDeltaReads.ahead - reads0.ahead, ws: audioDeltaReads.ws - reads0.ws }, { ahead: 5, ws: 2 });
   await p.close();
 });
 
