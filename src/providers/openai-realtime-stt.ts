@@ -106,6 +106,9 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
       if (out.length) write(out);
     },
     finish(signal) {
+      // A socket still opening when the turn is over would keep the visitor waiting on a slow handshake: the turn's
+      // audio is uploaded now instead.
+      if (socket.readyState === socket.CONNECTING) fail(uploadInstead(`${LABEL} was still connecting when the turn ended`));
       const words = turn.wait(signal, () => socket.terminate());
       if (!signal?.aborted && !turn.settled) write({ type: 'input_audio_buffer.commit' });
       return words;

@@ -53,6 +53,8 @@ export interface FakeRealtime {
   transcriptions: TranscriptionRecord[];
   /** The next transcription commit is answered with conversation.item.input_audio_transcription.failed and this message. */
   failTranscriptionNext(message: string): void;
+  /** Real milliseconds a transcription socket's handshake is held before it is answered (default 0): a slow network. */
+  transcriptionHandshakeMs: number;
 }
 
 export interface RealtimeMount {
@@ -100,6 +102,7 @@ export function mountRealtime(opts: { apiKey: string; models: string[]; heard(au
     closeAll: (code = 1001) => { for (const ws of sockets) ws.close(code, 'server closing'); },
     transcriptions: [],
     failTranscriptionNext: (message) => { transcriptionFailures.push(message); },
+    transcriptionHandshakeMs: 0,
   };
 
   const transcribe = (ws: WebSocket) => {
@@ -127,13 +130,15 @@ export function mountRealtime(opts: { apiKey: string; models: string[]; heard(au
       }
       const model = url.searchParams.get('model');
       if (url.searchParams.get('intent') === 'transcription') {
-        return wss.handleUpgrade(req, socket, head, (ws) => {
+        const answer = () => wss.handleUpgrade(req, socket, head, (ws) => {
           sockets.add(ws);
           if (!model) return transcribe(ws);
           // As the API does: the model of a transcription session is chosen in session.update.
           ws.send(JSON.stringify({ type: 'error', event_id: 'event_fake_model', error: { type: 'invalid_request_error', code: 'invalid_request_error', message: 'You must not provide a model parameter for transcription sessions.', param: null, event_id: null } }));
           ws.close(1008, 'invalid_request_error');
         });
+        if (realtime.transcriptionHandshakeMs > 0) { setTimeout(answer, realtime.transcriptionHandshakeMs); return; }
+        return answer();
       }
       if (!model) return refuse(socket, 400, "Missing required parameter: 'model'.", 'missing_required_parameter');
       wss.handleUpgrade(req, socket, head, (ws) => {

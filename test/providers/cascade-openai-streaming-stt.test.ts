@@ -118,6 +118,25 @@ test('a model the Realtime API refuses: the session error is reported and the tu
   c.engine.close();
 });
 
+test('a transcription socket still connecting when the turn ends is given up: the turn is uploaded at once', async () => {
+  const c = await asked('gpt-4o-mini-transcribe');
+  openai.realtime.transcriptionHandshakeMs = 5000;
+  try {
+    const before = uploads();
+    await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]));
+    const turn = await c.until('user_turn');
+    const heard = await c.until('user_transcript');
+    assert.is(heard.text, QUESTION);
+    assert.ok(heard.at - turn.at < 1000, `the words came ${heard.at - turn.at} ms after the turn, not after the handshake`);
+    assert.is(uploads(), before + 1);
+    assert.match(c.all('error')[0].message, /uploaded whole: OpenAI's realtime transcription was still connecting when the turn ended/);
+    await c.until('response_done');
+  } finally {
+    openai.realtime.transcriptionHandshakeMs = 0;
+    c.engine.close();
+  }
+});
+
 test('closing the session while the visitor speaks closes its transcription socket', async () => {
   const c = cascade({ stt: 'openai', sttModel: 'gpt-4o-mini-transcribe', handsFree: true, opts: OPTS });
   await c.engine.connect();
