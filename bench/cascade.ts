@@ -20,6 +20,7 @@ const adapter = (): ProviderAdapter => createProvider({ id: 'b', kind: 'openai',
 const samples = { heardToAsked: [] as number[], writtenToSpoken: [] as number[], madeToSent: [] as number[] };
 const runs = Array.from({ length: sessions }, () => {
   const t = { heard: 0, asked: 0, lastDelta: 0, spoken: 0, made: 0, sent: 0 };
+  // whisper-1 is uploaded (the gpt-4o transcribe models stream, bench/voice-cascade-stt.ts): this hook times its answer.
   const stt = adapter();
   const transcribe = stt.transcribe!.bind(stt);
   stt.transcribe = async (audio, opts) => { const text = await transcribe(audio, opts); t.heard = performance.now(); return text; };
@@ -39,7 +40,7 @@ const runs = Array.from({ length: sessions }, () => {
   let done: () => void = () => {};
   const finished = new Promise<void>((r) => { done = r; });
   const engine = new CascadeEngine(
-    { stt: { adapter: stt, label: 'stt', model: 'gpt-4o-mini-transcribe', language: 'en' }, brain: { adapter: brain, label: 'brain', model: 'gpt-4o-mini', effort: 'low', temperature: null, maxToolRounds: 3 }, tts: { adapter: tts, label: 'tts', model: 'gpt-4o-mini-tts', voice: 'coral', speed: 1, style: '' } },
+    { stt: { adapter: stt, label: 'stt', model: 'whisper-1', language: 'en' }, brain: { adapter: brain, label: 'brain', model: 'gpt-4o-mini', effort: 'low', temperature: null, maxToolRounds: 3 }, tts: { adapter: tts, label: 'tts', model: 'gpt-4o-mini-tts', voice: 'coral', speed: 1, style: '' } },
     { model: 'gpt-4o-mini', voice: '', instructions: 'You are a shop assistant.', tools: [], language: 'en', turnDetection: null, bargeIn: true, maxOutputTokens: 2048, history: [] },
     (e) => { if (e.type === 'audio' && !t.sent) t.sent = performance.now(); if (e.type === 'response_done') done(); },
   );
