@@ -2,9 +2,10 @@ import { parse, serialize, type SerializeOptions } from 'cookie';
 
 export function parseCookies(header: string | undefined): Record<string, string> {
   if (!header) return {};
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parse(header))) if (v !== undefined) out[k] = v;
-  return out;
+  // `parse` makes a fresh object per call: cleaned in place rather than copied (this runs on every session request).
+  const parsed = parse(header);
+  for (const k in parsed) if (parsed[k] === undefined) delete parsed[k];
+  return parsed as Record<string, string>;
 }
 
 export function serializeCookie(name: string, value: string, options: SerializeOptions): string {
