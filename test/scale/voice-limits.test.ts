@@ -109,6 +109,32 @@ test('a visitor who moves to another process starts voice there: turns are store
   assert.equal(ids, t.messages.map((m: any) => m.id), 'the team on process 2 saw every message once, in order');
 });
 
+test('voice started elsewhere while the owner is writing a reply: the reply is finished and stored first, then the session starts', async () => {
+  const realtime = world.fake.realtime;
+  const onA = await visitorOn(0);
+  onA.say('Start');
+  const { conversationId } = await onA.next('conversation');
+  await onA.reply(10_000);
+  world.fake.script({ text: 'A slow written answer.', delayMs: 1500 });
+  onA.say('Tell me slowly');
+  await onA.next('message', (f) => f.message.role === 'user' && f.message.text === 'Tell me slowly');
+  // A second tab on process 1 continues the same conversation and starts voice while process 0 is still answering.
+  const onB = await visitorOn(1, { visitorToken: onA.ready.visitorToken });
+  assert.is(onB.ready.conversationId, conversationId);
+  const connections = realtime.connections.length;
+  const started = await startVoice(onB);
+  assert.is(started.state, 'listening', JSON.stringify(started));
+  const written = await seen(onB, 'message', (f) => f.message.role === 'assistant' && f.message.text === 'A slow written answer.');
+  const listening = onB.frames.indexOf(started);
+  assert.ok(onB.frames.indexOf(written) < listening, 'the written reply came before the session listened');
+  // The engine was given the finished reply as history.
+  assert.match(JSON.stringify(realtime.connections[connections].items), /A slow written answer\./);
+  onB.send({ t: 'voice_stop' });
+  await onB.next('voice', (f) => f.state === 'ended');
+  const t = await world.transcript(conversationId);
+  assert.equal(t.messages.map((m: any) => m.text), ['Start', 'You said: Start', 'Tell me slowly', 'A slow written answer.']);
+});
+
 test('a visitor\'s messages per minute are counted across the processes', async () => {
   // messagesPerMinute 5: one process alone would take 5 on each of the three.
   const a = await visitorOn(0);
