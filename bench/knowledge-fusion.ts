@@ -3,7 +3,7 @@
  * on the candidate lists bench/knowledge-eval.ts recorded (--dump=FILE, made with the embedded model):
  *
  *   npx tsx bench/knowledge-eval.ts --modes=hybrid --dump=/tmp/lists.json
- *   npx tsx bench/knowledge-fusion.ts /tmp/lists.json [--tune=even|odd] [--top=15] [--goal=gaps]
+ *   npx tsx bench/knowledge-fusion.ts /tmp/lists.json [--tune=even|odd] [--top=15] [--goal=gaps] [--table]
  *
  * Sweeps the fusion parameters, ranks them on the tuning half (MRR@10, then recall@5, then answerable and
  * unanswerable judged right) and prints the best ones with the held-out half and all questions beside them,
@@ -35,9 +35,23 @@ export function summary(os: Outcome[]) {
 
 const fmt = (s: ReturnType<typeof summary>) => `R@5 ${s.r5.toFixed(3)} MRR ${s.mrr.toFixed(3)} ans ${s.tp}/${s.answerable} unans ${s.unansRight}/${s.unans}`;
 
+/** --table: per category, lexical / vector / hybrid with LOCAL_FUSION, on all questions and on each half. */
+function table(dump: Dump) {
+  const only = (side: 'lexical' | 'vector'): Dump => ({ ...dump, questions: dump.questions.map((q) => ({ ...q, [side === 'lexical' ? 'vector' : 'lexical']: [] })) });
+  const f2 = (x: number) => (Number.isNaN(x) ? '-' : x.toFixed(3));
+  for (const [name, which] of [['all', () => true], ['even', (i: number) => i % 2 === 0], ['odd', (i: number) => i % 2 === 1]] as const) {
+    console.log(`\n${name}: category n | lexical R@5 MRR right | vector R@5 MRR right | hybrid R@5 MRR right`);
+    const rows = [only('lexical'), only('vector'), dump].map((d) => figures(outcomesOf(d, LOCAL_FUSION, which)));
+    for (const [i, r] of rows[0].entries()) console.log(`  ${r.cat} ${r.n} | ${rows.map((m) => `${f2(m[i].recallAt5)} ${f2(m[i].mrr)} ${f2(m[i].relevantShare)}`).join(' | ')}`);
+    const prs = [only('lexical'), only('vector'), dump].map((d) => answerablePR(outcomesOf(d, LOCAL_FUSION, which), (o) => o.relevant));
+    console.log(`  relevant for "answerable" (precision / recall): ${prs.map((p) => `${p.precision.toFixed(3)} / ${p.recall.toFixed(3)}`).join(' | ')}`);
+  }
+}
+
 function main() {
   const args = process.argv.slice(2);
   const dump: Dump = JSON.parse(readFileSync(args[0], 'utf8'));
+  if (args.includes('--table')) return table(dump);
   const tune = args.find((a) => a.startsWith('--tune='))?.split('=')[1] ?? 'even';
   const top = Number(args.find((a) => a.startsWith('--top='))?.split('=')[1] ?? 15);
   const isTune = (i: number) => (tune === 'even') === (i % 2 === 0);

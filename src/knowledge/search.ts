@@ -1,13 +1,13 @@
 import type { AppContext } from '../app.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { embedTexts, findEmbedder, vectorCollection } from './embeddings.js';
-import { diversify, fuse, LOCAL_FUSION, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
+import { diversify, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
 import { knowledgeCollections } from './indexer.js';
 
 /**
- * Hybrid search: BM25 over the lexical index always, cosine over vectors when the workspace has an
- * embedding connection, fused by reciprocal rank fusion weighted by each list's trust (scores of the two
- * kinds are not comparable, ranks are), with at most PER_DOCUMENT excerpts per document up front.
+ * Hybrid search: BM25 over the lexical index always, cosine over vectors when the workspace has an embedder
+ * (a provider connection or the embedded model), fused by reciprocal rank fusion weighted by each list's
+ * trust, one excerpt per document up front (src/knowledge/fusion.ts).
  */
 export type SearchMode = 'lexical' | 'vector' | 'hybrid';
 
@@ -76,7 +76,10 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
     // Lexical search needs no provider: a failing embedding connection costs the vector side, not the answer.
     try {
       const embedder = await findEmbedder(app, workspaceId);
-      if (embedder) {
+      // The embedded model knows English only: a question in another language is not embedded at all (the
+      // fusion would drop its list); mode stays hybrid, the pipeline a workspace with vectors runs.
+      if (embedder && !embedder.connection && LOCAL_FUSION.englishOnly && !looksEnglish(query)) usedVectors = true;
+      else if (embedder) {
         const [v] = await embedTexts(app, embedder, [query], opts.signal, 'interactive');
         const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
         vecHits = await app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES });
