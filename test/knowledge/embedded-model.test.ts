@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOCAL_MODEL } from '../../src/knowledge/local-model.js';
-import { poolStats } from '../../workers/pool.js';
+import sharp from 'sharp';
+import { poolStats, runTask } from '../../workers/pool.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ingestionIdle } from './helpers.js';
@@ -62,6 +63,30 @@ test('the model runs on the worker pool (documents on the ingest lane, queries o
   assert.is(stats.search.threads, 1);
   const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('@energetic-ai'));
   assert.equal(loaded, [], 'the main thread never loads the model');
+});
+
+test('an image and a search answer at once while the model embeds a long document', async () => {
+  const sections = Array.from({ length: 48 }, (_, i) => `## Variety ${i}\n\nVariety ${i} is sown in spring, likes full sun and is harvested after ${60 + i} days; keep the soil moist.`);
+  const long = await api('POST', '/api/v1/knowledge', { kind: 'text', name: 'Varieties', text: `# Varieties\n\n${sections.join('\n\n')}` });
+  assert.is(long.status, 201);
+  const until = Date.now() + 30_000;
+  while (poolStats().ingest.running === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  await runTask('resize-image', { data: new Uint8Array(png), maxEdgePx: 320 }); // the interactive thread loads sharp once
+  let t = performance.now();
+  const resized = await runTask('resize-image', { data: new Uint8Array(png), maxEdgePx: 320 });
+  const imageMs = performance.now() - t;
+  t = performance.now();
+  const found = await search(PARAPHRASE);
+  const searchMs = performance.now() - t;
+  const busy = poolStats().ingest.running;
+  console.log(`  while the model embeds (${busy} ingest task running): image ${imageMs.toFixed(0)} ms, search ${searchMs.toFixed(0)} ms`);
+  assert.is(resized.width, 320);
+  assert.is(titleOf(found.body.results[0]), 'Shipping');
+  assert.is(busy, 1, 'the document was still being embedded');
+  assert.ok(imageMs < 5000 && searchMs < 5000, `image ${imageMs} ms, search ${searchMs} ms`);
+  await ingestionIdle(server.app);
+  assert.is((await api('DELETE', `/api/v1/knowledge/${long.body.id}`)).status, 204);
 });
 
 test('switching to words only and back to the built-in model reindexes every source and reports progress', async () => {
