@@ -68,7 +68,11 @@ export class BotLists {
     const kept = this.entries.get(workspaceId);
     if (!kept) return this.fill(workspaceId, load).then((e) => bodyOf(e, limit, before));
     if (kept.until <= this.app.clock.now() && !this.loads.has(workspaceId)) {
-      this.fill(workspaceId, load).catch((err) => this.app.log.warn({ err, workspaceId }, 'reading the bots list again failed'));
+      this.fill(workspaceId, load).catch((err) => {
+        // Not served on and on while the store fails: the next request reads it (and sees the failure).
+        if (this.entries.get(workspaceId) === kept) this.entries.delete(workspaceId);
+        this.app.log.warn({ err, workspaceId }, 'reading the bots list again failed');
+      });
     }
     return bodyOf(kept, limit, before);
   }
@@ -130,7 +134,12 @@ export const botLists = perApp((app: AppContext) => {
  */
 export async function botListsChanged(app: AppContext, workspaceId: string | null): Promise<void> {
   botLists(app).drop(workspaceId);
-  await app.scale?.broadcastAcked('inv', { k: 'bots', workspaceId });
+  try {
+    await app.scale?.broadcastAcked('inv', { k: 'bots', workspaceId });
+  } catch (err) {
+    // The change is made: it is not failed for this. The other processes' lists lapse within LIST_TTL_MS.
+    app.log.warn({ err, workspaceId }, 'telling the other processes that the bots changed failed');
+  }
 }
 
 /**

@@ -65,6 +65,19 @@ test('a lapsed list is answered once more while it is read again; then the new o
   assert.equal(names(lists.page('ws', load) as Buffer), ['new']);
 });
 
+test('a lapsed list whose new read fails is not answered again', async () => {
+  const { lists, clock } = world();
+  const { reads, load } = manualLoader();
+  const first = lists.page('ws', load);
+  reads[0]([item('bot_1')]);
+  await first;
+  await clock.advance(LIST_TTL_MS);
+  const failing = () => Promise.reject(new Error('store down'));
+  assert.ok(Buffer.isBuffer(lists.page('ws', failing)), 'answered once more while it is read again');
+  await new Promise((r) => setImmediate(r));
+  assert.not.ok(lists.keeps('ws'), 'the next request goes to the store');
+});
+
 test('a workspace with too many bots to keep is left to the store', async () => {
   const { lists } = world();
   const { reads, load } = manualLoader();
