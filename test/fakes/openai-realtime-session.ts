@@ -53,33 +53,13 @@ function invalidSession(s: Record<string, any>): { message: string; param: strin
   return null;
 }
 
-/** The API's error event for a refused client event (its event_id, when it had one, is given back). */
-export function errorEvent(code: string, message: string, clientEventId: string | null, param: string | null = null): Record<string, unknown> {
-  return { type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } };
-}
-
 export const clientEventId = (ev: any): string | null => (typeof ev?.event_id === 'string' ? ev.event_id : null);
 
-export class RealtimeSession implements ResponseHost {
-  readonly record: RealtimeConnectionRecord;
+/** What every fake Realtime session does on its socket (conversation and transcription): server events with ids, and the API's error event. */
+export abstract class SocketSession {
   private seq = 0;
-  private readonly vad = new EnergyVad();
-  private bufferBytes = 0;
-  private speechItem: string | null = null;
-  private response: FakeResponse | null = null;
-  private spoke = false;
 
-  constructor(private readonly ws: WebSocket, model: string, private readonly ctx: HandlerContext, private readonly hooks: SessionHooks) {
-    this.record = { model, session: defaultSession(model), items: [], truncations: [], open: true, closeCode: null };
-  }
-
-  private get items(): FakeItem[] {
-    return this.record.items as FakeItem[];
-  }
-
-  created(): void {
-    this.send({ type: 'session.created', session: this.record.session });
-  }
+  constructor(protected readonly ws: WebSocket) {}
 
   send(event: Record<string, unknown>): void {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ event_id: this.newId('event'), ...event }));
@@ -89,8 +69,31 @@ export class RealtimeSession implements ResponseHost {
     return `${prefix}_fake${String(++this.seq).padStart(6, '0')}`;
   }
 
+  /** A refused client event: its event_id, when it had one, is given back. */
   error(code: string, message: string, clientEventId: string | null, param: string | null = null): void {
-    this.send(errorEvent(code, message, clientEventId, param));
+    this.send({ type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } });
+  }
+}
+
+export class RealtimeSession extends SocketSession implements ResponseHost {
+  readonly record: RealtimeConnectionRecord;
+  private readonly vad = new EnergyVad();
+  private bufferBytes = 0;
+  private speechItem: string | null = null;
+  private response: FakeResponse | null = null;
+  private spoke = false;
+
+  constructor(ws: WebSocket, model: string, private readonly ctx: HandlerContext, private readonly hooks: SessionHooks) {
+    super(ws);
+    this.record = { model, session: defaultSession(model), items: [], truncations: [], open: true, closeCode: null };
+  }
+
+  private get items(): FakeItem[] {
+    return this.record.items as FakeItem[];
+  }
+
+  created(): void {
+    this.send({ type: 'session.created', session: this.record.session });
   }
 
   handle(ev: any, pcm: Buffer | null): void {

@@ -9,7 +9,7 @@
  * Each session is recorded: its effective configuration, audio bytes and when each append and commit arrived.
  */
 import type { WebSocket } from 'ws';
-import { clientEventId, errorEvent } from './openai-realtime-session.js';
+import { clientEventId, SocketSession } from './openai-realtime-session.js';
 import { pcmMs } from './realtime-audio.js';
 
 export interface TranscriptionRecord {
@@ -30,13 +30,13 @@ export interface TranscriptionHooks {
 
 const MODELS = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe', 'gpt-4o-mini-transcribe-2025-12-15', 'gpt-4o-transcribe-diarize', 'gpt-realtime-whisper'];
 
-export class TranscriptionSession {
+export class TranscriptionSession extends SocketSession {
   readonly record: TranscriptionRecord;
-  private seq = 0;
   private audio: Buffer[] = [];
   private previous: string | null = null;
 
-  constructor(private readonly ws: WebSocket, private readonly hooks: TranscriptionHooks) {
+  constructor(ws: WebSocket, private readonly hooks: TranscriptionHooks) {
+    super(ws);
     this.record = {
       session: {
         type: 'transcription', object: 'realtime.transcription_session', id: `sess_fake${Date.now()}`, include: null, expires_at: Math.floor(Date.now() / 1000) + 3600,
@@ -48,10 +48,6 @@ export class TranscriptionSession {
 
   created(): void {
     this.send({ type: 'session.created', session: this.record.session });
-  }
-
-  error(code: string, message: string, eventId: string | null, param: string | null = null): void {
-    this.send(errorEvent(code, message, eventId, param));
   }
 
   handle(ev: any, pcm: Buffer | null): void {
@@ -78,10 +74,6 @@ export class TranscriptionSession {
     this.record.open = false;
   }
 
-  private send(event: Record<string, unknown>): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ event_id: `event_fake${String(++this.seq).padStart(6, '0')}`, ...event }));
-  }
-
   private update(s: any, id: string | null): void {
     if (s?.type === 'realtime') return this.error('invalid_request_error', 'Passing a realtime session update event to a transcription session is not allowed.', id, 'session.type');
     if (s?.type !== 'transcription') return this.error('missing_required_parameter', "Missing required parameter: 'session.type'.", id, 'session.type');
@@ -105,7 +97,7 @@ export class TranscriptionSession {
     }
     this.audio = [];
     this.record.committedAt = Date.now();
-    const itemId = `item_fake${String(++this.seq).padStart(6, '0')}`;
+    const itemId = this.newId('item');
     this.send({ type: 'input_audio_buffer.committed', previous_item_id: this.previous, item_id: itemId });
     this.previous = itemId;
     if (!this.record.session.audio.input.transcription) return;
