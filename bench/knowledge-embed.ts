@@ -1,7 +1,7 @@
 /**
  * Ingest cost of the embedded embedding model on the worker pool (issue 24): the evaluation corpus's passages
  * (undici docs, chunked as ingestion does, embedded as "title\ntext") go through embed-batch on the ingest
- * lane in batches of 64, as documents do. Reports passages/s (wall, depends on the machine's load), CPU time
+ * lane in batches of 16, as documents are. Reports passages/s (wall, depends on the machine's load), CPU time
  * per passage (the process's user+system time, mostly the one ingest thread: it depends far less on load),
  * the first batch (model load) and the process's RSS before and after the model was loaded; then a query
  * embedding on the search lane (first, with its load, and warm p50).
@@ -32,14 +32,14 @@ const rss0 = mb();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 let first = 0;
-for (let i = 0; i < passages.length; i += 64) {
-  await runTask('embed-batch', { connection: null, texts: passages.slice(i, i + 64), allowPrivateNetwork: false });
+for (let i = 0; i < passages.length; i += 16) {
+  await runTask('embed-batch', { connection: null, texts: passages.slice(i, i + 16), allowPrivateNetwork: false });
   if (!i) first = performance.now() - t0;
 }
 const wall = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 const cpuMs = (cpu.user + cpu.system) / 1000;
-console.log(`ingest lane: ${(passages.length / wall).toFixed(1)} passages/s wall (${wall.toFixed(1)} s), ${(cpuMs / passages.length).toFixed(1)} ms CPU per passage, first batch of 64 ${(first / 1000).toFixed(1)} s incl. loading the model`);
+console.log(`ingest lane: ${(passages.length / wall).toFixed(1)} passages/s wall (${wall.toFixed(1)} s), ${(cpuMs / passages.length).toFixed(1)} ms CPU per passage, first batch of 16 ${(first / 1000).toFixed(1)} s incl. loading the model`);
 console.log(`RSS ${rss0} MB before, ${mb()} MB after (one ingest thread holding the model); load average ${load()}`);
 
 const times: number[] = [];
