@@ -7,6 +7,8 @@ export interface Route {
   options: RouteOptions;
   /** Names of this route's parameters in path order (routes may name the same position differently). */
   paramNames: string[];
+  /** "METHOD pattern", the route's name in metrics (made once, not per request). */
+  operation: string;
 }
 
 interface Node {
@@ -37,7 +39,7 @@ export class Router {
 
   add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): void {
     const paramNames = [...pattern.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const route: Route = { method: method.toUpperCase(), pattern, handler, options, paramNames };
+    const route: Route = { method: method.toUpperCase(), pattern, handler, options, paramNames, operation: `${method.toUpperCase()} ${pattern}` };
     let node = this.root;
     const segments = pattern.split('/').filter(Boolean);
     for (let i = 0; i < segments.length; i++) {

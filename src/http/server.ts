@@ -133,7 +133,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       return finish({ ...errorToResponse(new ApiError('bad_request', 405, `method ${method} is not allowed on ${path}; use ${match.allowed.join(', ')}`), log), headers: { Allow: match.allowed.join(', ') } }, null);
     }
     const { route, params } = match;
-    operation = `${route.method} ${route.pattern}`;
+    operation = route.operation;
     request.params = params;
     const corsOrigin = route.options.cors && headers.origin ? headers.origin : null;
     if (method === 'OPTIONS') {
