@@ -59,7 +59,14 @@ export const clientEventId = (ev: any): string | null => (typeof ev?.event_id ==
 export abstract class SocketSession {
   private seq = 0;
 
+  abstract readonly record: { session: Record<string, any> };
+
   constructor(protected readonly ws: WebSocket) {}
+
+  /** The first event on a new socket: the session with its defaults. */
+  created(): void {
+    this.send({ type: 'session.created', session: this.record.session });
+  }
 
   send(event: Record<string, unknown>): void {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ event_id: this.newId('event'), ...event }));
@@ -90,10 +97,6 @@ export class RealtimeSession extends SocketSession implements ResponseHost {
 
   private get items(): FakeItem[] {
     return this.record.items as FakeItem[];
-  }
-
-  created(): void {
-    this.send({ type: 'session.created', session: this.record.session });
   }
 
   handle(ev: any, pcm: Buffer | null): void {

@@ -46,10 +46,6 @@ export class TranscriptionSession extends SocketSession {
     };
   }
 
-  created(): void {
-    this.send({ type: 'session.created', session: this.record.session });
-  }
-
   handle(ev: any, pcm: Buffer | null): void {
     const id = clientEventId(ev);
     switch (ev?.type) {
