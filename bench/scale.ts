@@ -34,23 +34,32 @@ async function seed(url: string, fakeBase: string, apiKey: string) {
 /** Visitors on `urls` (spread round-robin) chatting for SECONDS; returns turns and turn latencies. */
 async function drive(urls: string[], botId: string) {
   const clients: FrameClient[] = [];
+  const closes: string[] = [];
   for (let i = 0; i < VISITORS; i++) {
     const c = await connect(`${urls[i % urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${botId}`);
+    // An abnormal close (1006) says nothing by itself: keep the client's own error (a bad frame, a reset) with it.
+    let error = '';
+    c.ws.on('error', (e) => { error = e.message; });
+    c.ws.on('close', (code) => { if (code !== 1005 && code !== 1000) closes.push(`visitor ${i}: ${code} at ${new Date().toISOString()}${error ? ` (${error})` : ''}`); });
     await c.frame('ready');
     clients.push(c);
   }
   const until = Date.now() + SECONDS * 1000;
   const lat: number[] = [];
   let turns = 0;
-  await Promise.all(clients.map(async (c, i) => {
-    for (let n = 0; Date.now() < until; n++) {
-      const t0 = performance.now();
-      c.send({ t: 'message', text: `q${i}-${n}` });
-      await c.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === `You said: q${i}-${n}`, 30_000);
-      lat.push(performance.now() - t0);
-      turns++;
-    }
-  }));
+  try {
+    await Promise.all(clients.map(async (c, i) => {
+      for (let n = 0; Date.now() < until; n++) {
+        const t0 = performance.now();
+        c.send({ t: 'message', text: `q${i}-${n}` });
+        await c.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === `You said: q${i}-${n}`, 30_000);
+        lat.push(performance.now() - t0);
+        turns++;
+      }
+    }));
+  } finally {
+    if (closes.length) console.log(`sockets closed abnormally:\n  ${closes.join('\n  ')}`);
+  }
   await Promise.all(clients.map((c) => c.close()));
   return { turnsPerSec: turns / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99), turns };
 }
@@ -60,7 +69,8 @@ async function single(fakeBase: string, apiKey: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
+  // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
+  for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
   const { botId } = await seed(url, fakeBase, apiKey);
   const r = await drive([url], botId);
   p.kill('SIGTERM');
