@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { AddressInfo, Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { audioDeltaReads, takeAudioDeltas } from '../../src/providers/realtime-openai-audio.js';
-import { takeTextFramesAhead, wholeTextFrameEnd } from '../../src/providers/voice-ws-frames.js';
+import { takeTextFramesAhead, wholeFrameEnd } from '../../src/providers/voice-ws-frames.js';
 
 /** A server text frame (unmasked) holding `payload`. */
 function textFrame(payload: string | Buffer): Buffer {
@@ -28,16 +28,16 @@ async function pair(setup: (client: WebSocket) => void): Promise<{ raw: Socket; 
   return { raw, client, close: async () => { client.terminate(); await new Promise((r) => wss.close(r)); } };
 }
 
-test('a whole frame in one read is offered as a range of that read; a split or masked one is not', () => {
+test('a whole unmasked frame is found in a read; a split or masked one is not', () => {
   const f = textFrame('{"a":1}');
-  assert.is(wholeTextFrameEnd(f, 0, 0), f.length);
+  assert.is(wholeFrameEnd(f, 0, 0), f.length);
   const two = Buffer.concat([f, textFrame('x'.repeat(300))]);
-  assert.is(wholeTextFrameEnd(two, f.length, 0), two.length);
-  assert.is(wholeTextFrameEnd(two.subarray(0, two.length - 1), f.length, 0), -1);
-  assert.is(wholeTextFrameEnd(Buffer.from([0x81, 0x85, 0, 0, 0, 0, 1, 2, 3, 4, 5]), 0, 0), -1); // masked
-  assert.is(wholeTextFrameEnd(Buffer.from([0x01, 1, 0x41]), 0, 0), -1); // not FIN
-  assert.is(wholeTextFrameEnd(Buffer.from([0x82, 1, 0x41]), 0, 0), -1); // binary
-  assert.is(wholeTextFrameEnd(f, 0, 3), -1); // over ws's maxPayload
+  assert.is(wholeFrameEnd(two, f.length, 0), two.length);
+  assert.is(wholeFrameEnd(two.subarray(0, two.length - 1), f.length, 0), -1);
+  assert.is(wholeFrameEnd(Buffer.from([0x81, 0x85, 0, 0, 0, 0, 1, 2, 3, 4, 5]), 0, 0), -1); // masked
+  assert.is(wholeFrameEnd(Buffer.from([0x01, 1, 0x41]), 0, 0), 3); // not FIN: whole, for ws
+  assert.is(wholeFrameEnd(Buffer.from([0x82, 1, 0x41]), 0, 0), 3); // binary: whole, for ws
+  assert.is(wholeFrameEnd(f, 0, 3), -1); // over ws's maxPayload
 });
 
 test('audio deltas are taken ahead of ws, and every other event still reaches ws in the order it was sent', async () => {
@@ -50,7 +50,7 @@ test('audio deltas are taken ahead of ws, and every other event still reaches ws
     client.on('message', (data: Buffer) => got.push(`event ${JSON.parse(data.toString()).type}`));
     takeAudioDeltas(client, () => true, (itemId, pcm) => got.push(`audio ${itemId} ${pcm.length} ${pcm[0]}`));
   });
-  // One read: a delta, another event, a delta (after a declined frame the rest of the read goes to ws).
+  // One read: a delta, another event (to ws alone), a delta.
   p.raw.write(Buffer.concat([delta('item_1', pcmOf(960, 1)), textFrame('{"type":"response.output_audio_transcript.delta","delta":"hi"}'), delta('item_1', pcmOf(960, 2))]));
   await tick();
   // A delta split over reads (a busy server reads many frames at once) is held until its end comes, then taken;
@@ -81,8 +81,8 @@ test('audio deltas are taken ahead of ws, and every other event still reaches ws
   // Declined by the audio reader, so offered to the next reader in: the two transcript events and the delta with
   // UTF-8 text.
   assert.is(ahead, 3);
-  // Read in front of ws: all but the first read's last delta (after a declined frame) and the one with UTF-8 text.
-  assert.equal({ ahead: audioDeltaReads.ahead - reads0.ahead, ws: audioDeltaReads.ws - reads0.ws }, { ahead: 5, ws: 2 });
+  // Read in front of ws: all but the one with UTF-8 text.
+  assert.equal({ ahead: audioDeltaReads.ahead - reads0.ahead, ws: audioDeltaReads.ws - reads0.ws }, { ahead: 6, ws: 1 });
   await p.close();
 });
 
@@ -98,6 +98,20 @@ test('a delta that is not valid UTF-8 is refused by ws as before: an error, then
   await closed;
   assert.equal(errors, ['Invalid WebSocket frame: invalid UTF-8 sequence']);
   assert.equal(taken, []);
+  await p.close();
+});
+
+test('a ping between deltas is answered by ws, and the deltas around it are still read ahead', async () => {
+  const got: string[] = [];
+  const reads0 = { ...audioDeltaReads };
+  const p = await pair((client) => takeAudioDeltas(client, () => true, (id) => got.push(id)));
+  // The client's pong: FIN + opcode 0xA, masked, with the ping's 4 bytes.
+  const pong = new Promise<string>((r) => p.raw.once('data', (d: Buffer) => r(`${d[0].toString(16)} ${d[1].toString(16)}`)));
+  p.raw.write(Buffer.concat([delta('item_1', pcmOf(96, 1)), Buffer.from([0x89, 4, 0x70, 0x69, 0x6e, 0x67]), delta('item_2', pcmOf(96, 1))]));
+  assert.is(await pong, '8a 84');
+  await tick();
+  assert.equal(got, ['item_1', 'item_2']);
+  assert.equal(audioDeltaReads.ahead - reads0.ahead, 2);
   await p.close();
 });
 
