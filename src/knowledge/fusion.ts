@@ -50,7 +50,7 @@ const FOREIGN = new Set(('der das dem des ein eine einen einem einer und oder is
 
 /** Whether a question reads as English: no German, French or Spanish function word, Latin letters only. */
 export function looksEnglish(query: string): boolean {
-  if (/[^\p{Script=Latin}\p{N}\p{P}\p{S}\s]/u.test(query)) return false;
+  if (/[^\p{Script=Latin}\p{M}\p{N}\p{P}\p{S}\s]/u.test(query)) return false;
   const words = query.toLowerCase().match(/[\p{L}]+/gu) ?? [];
   return !words.some((w) => FOREIGN.has(w));
 }
