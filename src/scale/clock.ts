@@ -5,6 +5,8 @@ import type { ScaleNode } from './node.js';
 const SAMPLE_EVERY_MS = 10_000;
 /** A sample whose round trip took longer than this says too little about the offset (a busy machine). */
 const MAX_SAMPLE_RTT_MS = 20;
+/** A new sample within this of the offset in use changes nothing. */
+const STEADY_MS = 5;
 /** Beyond this, the process's own clock is wrong enough to tell the operator. */
 const WARN_OFF_MS = 1000;
 
@@ -33,9 +35,13 @@ export async function groupClock(node: ScaleNode, base: Clock, log: Logger): Pro
     // Redis read its clock somewhere in the round trip: the middle is the best guess.
     return { offset: Number(sec) * 1000 + Number(usec) / 1000 - (before + rtt / 2), rtt };
   };
-  const apply = (s: { offset: number; rtt: number } | null) => {
+  const apply = (s: { offset: number; rtt: number } | null, first = false) => {
     if (!s || s.rtt > MAX_SAMPLE_RTT_MS) return;
-    offset = Math.round(s.offset);
+    // Moves only for a real change (a clock that jumped or drifted), not for a sample's own jitter of a
+    // millisecond or two, which would make the time read here step back now and then.
+    if (!first && Math.abs(s.offset - offset) <= Math.max(STEADY_MS, s.rtt)) return;
+    // Processes of one machine (one clock) read exactly what they read alone.
+    offset = Math.abs(s.offset) <= STEADY_MS ? 0 : Math.round(s.offset);
     const off = Math.abs(offset) > WARN_OFF_MS;
     if (off && !warned) log.warn({ offsetMs: offset, node: node.id }, `this process's clock is ${offset > 0 ? 'behind' : 'ahead of'} the coordination server's (REDIS_URL) by ${Math.abs(offset)} ms; the group goes by the server's time, but set the machines' clocks right (NTP) so logs agree`);
     warned = off;
@@ -46,7 +52,7 @@ export async function groupClock(node: ScaleNode, base: Clock, log: Logger): Pro
     const s = await sample().catch(() => null);
     if (s && (!best || s.rtt < best.rtt)) best = s;
   }
-  apply(best);
+  apply(best, true);
   const timer = setInterval(() => { sample().then(apply, () => { /* Redis away: keep the last offset */ }); }, SAMPLE_EVERY_MS);
   timer.unref();
   return {

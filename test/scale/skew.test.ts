@@ -29,13 +29,13 @@ test('the process whose clock is ahead says so and stamps its messages with the 
   await visitor.frame('ready');
   visitor.send({ t: 'message', text: 'What time is it?' });
   const mine = await visitor.frame('message', (f) => f.message.role === 'user');
-  assert.ok(Math.abs(mine.message.createdAt - Date.now()) < 2000, `createdAt ${mine.message.createdAt - Date.now()} ms from now`);
+  assert.ok(Math.abs(mine.message.createdAt - Date.now()) < 5000, `createdAt ${mine.message.createdAt - Date.now()} ms from now`);
 });
 
 test('an agent on a process with the right time is available to a visitor on the process whose clock is ahead', async () => {
   const agentLive = await world.live(0, world.agent);
   await agentLive.event('presence.changed', (d) => d.presence === 'online').catch(() => {});
-  await new Promise((r) => setTimeout(r, 300)); // the agent's presence reaches Redis
+  await new Promise((r) => setTimeout(r, 1000)); // the agent's presence reaches Redis
   world.fake.script([{ toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'wants a person' } }] }, { text: 'Let me get someone.' }]);
   const visitor = await world.widget(2);
   await visitor.frame('ready');
