@@ -110,7 +110,11 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
       // audio is uploaded now instead.
       if (socket.readyState === socket.CONNECTING) fail(uploadInstead(`${LABEL} was still connecting when the turn ended`));
       const words = turn.wait(signal, () => socket.terminate());
-      if (!signal?.aborted && !turn.settled) write({ type: 'input_audio_buffer.commit' });
+      if (!signal?.aborted && !turn.settled) {
+        const last = resampler.flush();
+        if (last.length) write(last);
+        write({ type: 'input_audio_buffer.commit' });
+      }
       return words;
     },
     close() {

@@ -34,4 +34,13 @@ export class PcmResampler {
     this.prev = x[n - 1];
     return Buffer.from(y.buffer, 0, k * 2);
   }
+
+  /** The end of the audio: the output sample that falls exactly on the last input sample (else nothing). */
+  flush(): Buffer {
+    if (this.pos !== -this.to) return Buffer.alloc(0);
+    this.pos += this.from;
+    const out = Buffer.alloc(2);
+    out.writeInt16LE(this.prev);
+    return out;
+  }
 }

@@ -45,11 +45,10 @@ test('a whole push-to-talk turn with a tool call: heard, answered in two rounds,
   assert.is(chats[0].body.tools[0].function.name, 'lookup_order');
   assert.equal(chats[1].body.messages.slice(-2).map((m: any) => m.role), ['assistant', 'tool']);
   assert.match(chats[1].body.messages.at(-1).content, /shipped/);
-  // Speech to text got the held button's audio as it came (a Realtime transcription session: 400 ms at 24 kHz),
-  // with the language hint.
-  const stt = openai.realtime.transcriptions.at(-1)!;
-  assert.is(stt.bytes, 400 * 48 - 2, 'all of it but the last sample, which waits for the next frame');
-  assert.is(stt.session.audio.input.transcription.language, 'en');
+  // Speech to text got the turn as WAV at 16 kHz with the language hint.
+  const stt = openai.lastBody('/audio/transcriptions');
+  assert.is(stt.file.data.readUInt32LE(24), 16_000);
+  assert.is(stt.language, 'en');
   assert.is(done.status, 'completed');
   assert.ok(done.usage.inputTextTokens > 0 && done.usage.outputTextTokens > 0);
   assert.ok((done.usage.costUsd ?? 0) > 0, 'brain, speech to text and speech are priced');

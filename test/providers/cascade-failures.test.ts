@@ -7,9 +7,8 @@ useFakes(test);
 const quick = { timeouts: { sttMs: 300, brainMs: 300, ttsMs: 300 } };
 const chats = () => openai.requests.filter((r) => r.path === '/v1/chat/completions').length;
 
-// whisper-1 is uploaded whole: these two are about the upload (streamed turns: cascade-openai-streaming-stt.test.ts).
 test('speech to text failing: the visitor is asked to say it again, nothing is answered, the session goes on', async () => {
-  const c = cascade({ sttModel: 'whisper-1' });
+  const c = cascade();
   await c.engine.connect();
   openai.failNext('/audio/transcriptions', 500, 'transcriber down');
   const before = chats();
@@ -30,7 +29,7 @@ test('speech to text failing: the visitor is asked to say it again, nothing is a
 });
 
 test('speech to text that hangs times out, and one that hears nothing is no turn at all', async () => {
-  const c = cascade({ sttModel: 'whisper-1', opts: quick });
+  const c = cascade({ opts: quick });
   await c.engine.connect();
   openai.speech.misbehaveNext('/audio/transcriptions', 'hang');
   c.say('Anyone there?');

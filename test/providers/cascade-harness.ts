@@ -38,14 +38,15 @@ export function adapter(kind: Kind): ProviderAdapter {
 }
 
 /**
- * A cascade engine on the fakes, every event it emits (with when), and ways to wait for them. Kind B's default
- * transcription model streams (push-to-talk too); whisper-1 is uploaded whole. The fakes are on loopback, so
- * streaming sockets may reach private addresses unless `opts` says otherwise.
+ * A cascade engine on the fakes, every event it emits (with when), and ways to wait for them. Speech to text uploads
+ * the turn unless `sttModel` names a model that streams (`say` presses and releases push-to-talk at once, before a
+ * stream could connect). The fakes are on loopback, so streaming sockets may reach private addresses unless `opts`
+ * says otherwise.
  */
 export function cascade(o: { stt?: Kind; sttModel?: string; brain?: 'openai' | 'gemini'; tts?: Kind; handsFree?: boolean; spec?: Partial<VoiceSessionSpec>; opts?: CascadeOptions; brainAdapter?: ProviderAdapter } = {}) {
   const brainKind = o.brain ?? 'openai';
   const parts: CascadeParts = {
-    stt: { adapter: adapter(o.stt ?? 'openai'), label: `stt ${o.stt ?? 'openai'}`, model: o.sttModel ?? (o.stt === 'speech' ? 'scribe_v1' : 'gpt-4o-mini-transcribe'), language: 'en' },
+    stt: { adapter: adapter(o.stt ?? 'openai'), label: `stt ${o.stt ?? 'openai'}`, model: o.sttModel ?? (o.stt === 'speech' ? 'scribe_v1' : 'whisper-1'), language: 'en' },
     brain: { adapter: o.brainAdapter ?? adapter(brainKind), label: `brain ${brainKind}`, model: brainKind === 'gemini' ? 'gemini-2.5-flash' : 'gpt-4o-mini', effort: 'low', temperature: null, maxToolRounds: 3 },
     tts: { adapter: adapter(o.tts ?? 'openai'), label: `tts ${o.tts ?? 'openai'}`, model: '', voice: o.tts === 'gemini' ? 'Kore' : o.tts === 'speech' ? '' : 'nova', speed: 1, style: '' },
   };

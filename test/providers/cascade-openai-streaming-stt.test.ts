@@ -24,8 +24,8 @@ async function speak(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, on
 }
 
 /** A hands-free engine with this transcription model, the visitor's question and the brain's answer scripted. */
-async function asked(sttModel: string) {
-  const c = cascade({ stt: 'openai', sttModel, handsFree: true, opts: OPTS });
+async function asked(sttModel: string, handsFree = true) {
+  const c = cascade({ stt: 'openai', sttModel, handsFree, opts: OPTS });
   await c.engine.connect();
   openai.speech.hear(QUESTION);
   openai.script({ text: 'We open at ten on Saturday.' });
@@ -67,6 +67,26 @@ test('hands-free with gpt-4o-mini-transcribe: the audio reaches OpenAI as it is 
   const end = Date.now() + 2000;
   while (session.open && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   assert.not.ok(session.open, 'the session closes once the words are back');
+  c.engine.close();
+});
+
+test('push-to-talk streams too: the audio under the held button goes out as it comes and the release commits it', async () => {
+  const c = await asked('gpt-4o-mini-transcribe', false);
+  const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
+  c.engine.startTurn();
+  const end = Date.now() + 2000;
+  while (openai.realtime.transcriptions.length === before.sessions && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  // The visitor starts speaking a moment after the press, as people do (the handshake is done by then).
+  await new Promise((r) => setTimeout(r, 50));
+  const words = spokenPcm(QUESTION);
+  await speak(c.engine, words);
+  const session = openai.realtime.transcriptions[before.sessions];
+  assert.ok(session.bytes >= words.length * 1.4, `${session.bytes} bytes had arrived before the release`);
+  c.engine.commitTurn();
+  assert.is((await c.until('user_transcript')).text, QUESTION);
+  await c.until('response_done');
+  assert.ok(session.committedAt !== null);
+  assert.is(uploads(), before.uploads, 'nothing was uploaded');
   c.engine.close();
 });
 

@@ -113,7 +113,10 @@ test('each stage failing mid-turn tells the visitor in the chat, voice goes on, 
     const pause = () => new Promise((r) => setTimeout(r, 100));
     const talk = async (words: string | null) => {
       if (words) fake.speech.hear(words);
+      const sessions = fake.realtime.transcriptions.length;
       v.send({ t: 'voice_ptt', down: true });
+      // The press opens the turn's transcription session (a socket still connecting at the release is given up).
+      await until(() => fake.realtime.transcriptions.length > sessions, 5000, 'a transcription session');
       await pause();
       sendAudio(v, silentPcm(400), IN);
       await pause();
