@@ -36,7 +36,9 @@ const config = loadConfig({
   ...(process.argv.includes('--metrics') ? { METRICS_TOKEN: BENCH_METRICS_TOKEN } : {}),
 });
 // BENCH_SERVER_LOG=stderr sends the lines to stderr instead (to see what went wrong).
-const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: process.env.BENCH_SERVER_LOG === 'stderr' ? 2 : join(dataDir, 'server.log'), sync: true }));
+// Written asynchronously, as `npm start` writes its log (src/log.ts): a synchronous write per line held the event
+// loop on every request, which a real server does not.
+const logger = config.logLevel === 'silent' ? createLogger('silent') : createLogger(config.logLevel, pino.destination({ dest: process.env.BENCH_SERVER_LOG === 'stderr' ? 2 : join(dataDir, 'server.log'), sync: false }));
 const server = await startServer(config, { logger });
 const owner = await seedBenchBot(server, dataDir, {
   fakeBaseUrl, apiKey: 'k',
