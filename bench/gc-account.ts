@@ -20,8 +20,10 @@ export interface GcAccount {
   /** Bytes allocated in the young generation (between each GC's end and the next one's start). */
   youngAllocated: number;
   scavenges: number;
-  /** Other GCs (mark-sweep-compact and the like). */
+  /** Mark-sweep-compact GCs (the whole heap). */
   full: number;
+  /** Every other kind V8 records (incremental marking steps, weak callbacks): count and ms by kind. */
+  other: Record<string, { n: number; ms: number }>;
   /** Main-thread pause of each scavenge, ms: p50, p99, max, sum. */
   scavengeMs: { p50: number; p99: number; max: number; sum: number };
   fullMs: number;
@@ -48,7 +50,7 @@ export function gcAccount() {
     reset() { records.length = 0; },
     result(): GcAccount {
       const pauses: number[] = [];
-      const out: GcAccount = { youngAllocated: 0, scavenges: 0, full: 0, scavengeMs: { p50: 0, p99: 0, max: 0, sum: 0 }, fullMs: 0, survivedMean: 0, survivedMax: 0, promoted: 0 };
+      const out: GcAccount = { youngAllocated: 0, scavenges: 0, full: 0, scavengeMs: { p50: 0, p99: 0, max: 0, sum: 0 }, fullMs: 0, other: {}, survivedMean: 0, survivedMax: 0, promoted: 0 };
       let survived = 0;
       for (const window of records) {
         let after = window.from;
@@ -61,7 +63,11 @@ export function gcAccount() {
             survived += after;
             out.survivedMax = Math.max(out.survivedMax, after);
             out.promoted += Math.max(0, old(r.afterGC.heapSpaceStatistics) - old(r.beforeGC.heapSpaceStatistics));
-          } else { out.full++; out.fullMs += r.cost / 1000; }
+          } else if (r.gcType === 'MarkSweepCompact') { out.full++; out.fullMs += r.cost / 1000; } else {
+            const o = (out.other[r.gcType] ??= { n: 0, ms: 0 });
+            o.n++;
+            o.ms += r.cost / 1000;
+          }
         }
         out.youngAllocated += Math.max(0, window.to - after);
       }
