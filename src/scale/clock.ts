@@ -3,8 +3,6 @@ import type { Logger } from '../log.js';
 import type { ScaleNode } from './node.js';
 
 const SAMPLE_EVERY_MS = 10_000;
-/** A sample whose round trip took longer than this says too little about the offset (a busy machine). */
-const MAX_SAMPLE_RTT_MS = 20;
 /** A new sample within this of the offset in use changes nothing. */
 const STEADY_MS = 5;
 /** Beyond this, the process's own clock is wrong enough to tell the operator. */
@@ -36,9 +34,10 @@ export async function groupClock(node: ScaleNode, base: Clock, log: Logger): Pro
     return { offset: Number(sec) * 1000 + Number(usec) / 1000 - (before + rtt / 2), rtt };
   };
   const apply = (s: { offset: number; rtt: number } | null, first = false) => {
-    if (!s || s.rtt > MAX_SAMPLE_RTT_MS) return;
-    // Moves only for a real change (a clock that jumped or drifted), not for a sample's own jitter of a
-    // millisecond or two, which would make the time read here step back now and then.
+    if (!s) return;
+    // A sample is off by at most half its round trip: later ones move the offset only for a change beyond
+    // that (a clock that jumped or drifted), not for their own jitter, which would make the time read here
+    // step back now and then. The first is taken whatever its round trip (a busy start): better than none.
     if (!first && Math.abs(s.offset - offset) <= Math.max(STEADY_MS, s.rtt)) return;
     // Processes of one machine (one clock) read exactly what they read alone.
     offset = Math.abs(s.offset) <= STEADY_MS ? 0 : Math.round(s.offset);
