@@ -4,7 +4,8 @@
  * very code the server runs. The constants are in docs/knowledge.md ("Score", "Fusion").
  */
 
-export interface LexicalCandidate { id: string; coverage: number }
+/** A lexical hit as fusion sees it: BM25 `score` and `unknownShare` are absent in lists recorded before they existed. */
+export interface LexicalCandidate { id: string; coverage: number; score?: number; unknownShare?: number }
 export interface VectorCandidate { id: string; score: number }
 
 /** How one embedder's cosine similarities read as relevance: `min` counts 0.5, 0.25 below it 0, 0.25 above 1. */
@@ -28,6 +29,22 @@ export interface FusionParams {
  * than a missed gap (the agent gets no excerpts at all when a search is not relevant), so the low end.
  */
 export const LEXICAL_COVERAGE_MIN = 0.24;
+/**
+ * How much coverage counts beside BM25 when the lexical list is reordered (rerankLexical). BM25 lets one rare
+ * word said many times in a short chunk beat a chunk holding most of the question's words; tuned on the even
+ * half of bench/knowledge-eval.ts (MRR@10 0.679 -> 0.709 as it rose from 0 to 0.5, 0.717 at 1 but the odd half
+ * fell, so 0.5).
+ */
+export const LEXICAL_COVERAGE_WEIGHT = 0.5;
+/**
+ * An English question of which at least this share of the words appears nowhere in the documents (even after
+ * typo correction) is about something else: its lexical relevance stays below RELEVANT_MIN. Calibrated on the
+ * even half of the evaluation; questions in other languages are exempt (their words are mostly not the
+ * documents' language, answerable or not).
+ */
+export const UNKNOWN_SHARE_MAX = 0.5;
+/** The highest lexical relevance of a question that UNKNOWN_SHARE_MAX marks as about something else. */
+const UNKNOWN_RELEVANCE_CAP = 0.45;
 /** A relevance at or above this means "likely answers". */
 export const RELEVANT_MIN = 0.5;
 
@@ -55,6 +72,18 @@ export function looksEnglish(query: string): boolean {
   return !words.some((w) => FOREIGN.has(w));
 }
 
+/**
+ * The lexical list reordered by BM25 (as a share of the best hit's) plus LEXICAL_COVERAGE_WEIGHT times coverage:
+ * a passage holding more of the question's distinctive words moves up. Ties keep BM25 order; a list without
+ * BM25 scores (recorded by an older bench) is returned as it is.
+ */
+export function rerankLexical<T extends LexicalCandidate>(hits: T[]): T[] {
+  const top = Math.max(0, ...hits.map((h) => h.score ?? 0));
+  if (!(top > 0)) return hits;
+  const key = (h: T) => (h.score ?? 0) / top + LEXICAL_COVERAGE_WEIGHT * h.coverage;
+  return hits.map((h, i) => ({ h, i, k: key(h) })).sort((a, b) => b.k - a.k || a.i - b.i).map((x) => x.h);
+}
+
 /** Lexical coverage as a relevance from 0 to 1: two straight pieces, LEXICAL_COVERAGE_MIN is 0.5, 1 stays 1. */
 export function coverageRelevance(coverage: number): number {
   const c = Math.min(1, Math.max(0, coverage));
@@ -79,12 +108,19 @@ export interface Fused {
  * Reciprocal rank fusion, each list weighted by how far it can be trusted for this question: lexical by how
  * much of the question its best hits contain, vectors by their best similarity (times vectorWeight).
  */
-export function fuse(lex: LexicalCandidate[], vectorHits: VectorCandidate[], p: FusionParams, query: string): Fused {
-  const vec = p.englishOnly && vectorHits.length && !looksEnglish(query) ? [] : vectorHits;
-  const lexRel = lex.map((h) => coverageRelevance(h.coverage));
+export function fuse(lexHits: LexicalCandidate[], vectorHits: VectorCandidate[], p: FusionParams, query: string): Fused {
+  const english = looksEnglish(query);
+  const vec = p.englishOnly && vectorHits.length && !english ? [] : vectorHits;
+  const offTopic = english && (lexHits[0]?.unknownShare ?? 0) >= UNKNOWN_SHARE_MAX;
+  const relOf = (h: LexicalCandidate) => (offTopic ? Math.min(UNKNOWN_RELEVANCE_CAP, coverageRelevance(h.coverage)) : coverageRelevance(h.coverage));
+  // Trust and the verdict read the first three hits in BM25 order (what they were calibrated on): the reranked
+  // top three hold more of the question's words by construction.
+  const bm25Top = lexHits.slice(0, 3).map(relOf);
+  const lex = rerankLexical(lexHits);
+  const lexRel = lex.map(relOf);
   const vecRel = vec.map((h) => similarityRelevance(h.score, p.similarity));
   const top3 = (xs: number[]) => Math.max(0, ...xs.slice(0, 3));
-  const lexTrust = p.trustFloor + top3(lexRel);
+  const lexTrust = p.trustFloor + top3(bm25Top);
   const vecTrust = (p.trustFloor + (vecRel[0] ?? 0)) * p.vectorWeight;
   const fused = new Map<string, number>();
   const relevance = new Map<string, number>();
@@ -95,7 +131,7 @@ export function fuse(lex: LexicalCandidate[], vectorHits: VectorCandidate[], p: 
   add(lex.map((h) => h.id), lexRel, lexTrust);
   add(vec.map((h) => h.id), vecRel, vecTrust);
   const order = [...fused.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
-  return { order, relevance, best: Math.max(top3(lexRel), top3(vecRel)) };
+  return { order, relevance, best: Math.max(top3(bm25Top), top3(vecRel)) };
 }
 
 /**

@@ -29,6 +29,12 @@ export interface LexicalHit {
    * distinctive word of the question is in the passage. Worked out for the best COVERED_HITS; 0 for the rest.
    */
   coverage: number;
+  /**
+   * The share of the query's terms found nowhere in the index, even after typo correction (the same for every
+   * hit of one search): most words of an English question unknown to the documents mark a question about
+   * something else (src/knowledge/fusion.ts).
+   */
+  unknownShare: number;
 }
 
 export interface LexicalScope {
@@ -204,11 +210,12 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
         if (rows.length < limit && wide.length === limit * 4) rows = ranked(`${match} AND ${filter}`, limit);
       } else rows = ranked(`${match} AND ${filter}`, limit);
       const total = weights.reduce((a, b) => a + b, 0);
+      const unknownShare = Number((words.filter((w) => w.n === 0).length / words.length).toFixed(4));
       return rows.map((r, i) => {
         // Coverage counts every query term (common ones too), read from the best entries only.
         const has = i < COVERED_HITS ? contains(textOf.get(r.rid) as { title: string; body: string }, words.map((w) => w.keys)) : [];
         const got = has.reduce((sum, h, k) => sum + (h ? weights[k] : 0), 0);
-        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0 };
+        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, unknownShare };
       });
     },
     async deleteWhere(scope) {
