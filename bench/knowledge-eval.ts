@@ -112,9 +112,10 @@ async function main() {
         outcomes.push({ question, rank, relevant: found.relevant, topScore: Math.max(0, ...found.results.slice(0, 3).map((x) => x.score)), topDocs: docs.slice(0, 3) });
       }
       printMode(mode, outcomes, times, showMisses, embedder);
-      // --dump=FILE: both candidate lists of every question (all 74, whatever --half), for bench/knowledge-fusion.ts.
+      // --dump=FILE: both candidate lists of every question (all 74, whatever --half), for bench/knowledge-fusion.ts;
+      // with --modes=lexical the lexical lists alone (the vector lists are empty).
       const dump = arg('dump');
-      if (dump && mode === 'hybrid') {
+      if (dump && (mode === 'hybrid' || (mode === 'lexical' && !modes.includes('hybrid')))) {
         const chunks = await server.app.store.collection<{ _id: string; workspaceId: string; sourceId: string }>('knowledge_chunks').find({ workspaceId: ws });
         const rows = [];
         for (const question of questions()) {
