@@ -168,7 +168,8 @@ export class IngestRunner {
     job.updatedAt = now;
     if (this.app.scale) {
       // Only while still running: a cancel from another process must not be overwritten (the next batch stops).
-      const { _id, workspaceId, status, ...rest } = job;
+      // The status goes too: a job left 'running' would be taken up again by every process's sweep.
+      const { _id, workspaceId, ...rest } = job;
       await this.jobs.updateOne({ workspaceId, _id, status: 'running' }, { $set: rest });
     } else await this.jobs.replaceOne(job);
     const done = job.pagesDone + job.pagesFailed;
