@@ -116,7 +116,9 @@ export function fuse(lexHits: LexicalCandidate[], vectorHits: VectorCandidate[],
   // Trust and the verdict read the first three hits in BM25 order (what they were calibrated on): the reranked
   // top three hold more of the question's words by construction.
   const bm25Top = lexHits.slice(0, 3).map(relOf);
-  const lex = rerankLexical(lexHits);
+  // Only words: coverage reorders them. With a vector list BM25's order is kept (the fusion was tuned on it; the
+  // reordered list lost 0.03 recall@5 and 0.01 MRR@10 in hybrid on the even half, nothing on the odd).
+  const lex = vec.length ? lexHits : rerankLexical(lexHits);
   const lexRel = lex.map(relOf);
   const vecRel = vec.map((h) => similarityRelevance(h.score, p.similarity));
   const top3 = (xs: number[]) => Math.max(0, ...xs.slice(0, 3));

@@ -22,6 +22,12 @@ test('a passage holding both words of the question ranks above a short one repea
   await lex.close();
 });
 
+test('with a vector list beside it the lexical list keeps BM25 order in the fusion', () => {
+  const lex = [{ id: 'a', coverage: 0.3, score: 3, unknownShare: 0 }, { id: 'b', coverage: 1, score: 2.9, unknownShare: 0 }];
+  assert.equal(fuse(lex, [], LOCAL_FUSION, 'Which fleece for frost?').order, ['b', 'a'], 'words alone: coverage decides the close call');
+  assert.equal(fuse(lex, [{ id: 'c', score: 0.3 }], LOCAL_FUSION, 'Which fleece for frost?').order.slice(0, 2), ['a', 'b']);
+});
+
 test('a list recorded without BM25 scores keeps its order', () => {
   const hits = [{ id: 'a', coverage: 0.1 }, { id: 'b', coverage: 0.9 }];
   assert.equal(rerankLexical(hits).map((h) => h.id), ['a', 'b']);
