@@ -23,7 +23,7 @@ import { loadavg } from 'node:os';
 import { buildPrivately } from './build.js';
 import { startChild } from './child.js';
 import { CascadeDirect, CascadeWidget, cycleFrames, IN_RATE, recorder } from './voice-cascade-clients.js';
-import { spread, type Spread } from './voice-wire.js';
+import { spread, VOICE_SERVER_ENTRIES, type Spread } from './voice-wire.js';
 import { openAll } from './voice-clients.js';
 import { loopDelay } from './loop-delay.js';
 import { silentPcm, spokenPcm } from '../test/helpers/spoken.js';
@@ -84,7 +84,7 @@ async function vadDecisionMs(): Promise<number> {
 }
 const vadEnds = await vadDecisionMs();
 
-const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'test/helpers/auth.ts']);
+const built = TSX ? false : await buildPrivately(VOICE_SERVER_ENTRIES);
 const fake = await startChild('voice-cascade-fake.ts', [String(STT_MS), String(BRAIN_MS), String(TTS_MS)]);
 const fakeUrl = `http://127.0.0.1:${fake.ready.port as number}/v1`;
 const server = await startChild('voice-server.ts', [fakeUrl, String(N), '--mode=cascade'], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], built);

@@ -8,3 +8,6 @@ export { APPEND_PREFIX, appendStamp, FRAME_BYTES, FRAME_MS, RATE, spread, toneFr
 /** The model the engine asks for (OpenAI's default realtime model). */
 export const MODEL = 'gpt-realtime';
 export const API_KEY = 'sk-bench';
+
+/** The files the voice benches build for their server process (bench/build.ts buildPrivately): it and what it imports from bench/ and test/. */
+export const VOICE_SERVER_ENTRIES = ['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'bench/gc-account.ts', 'test/helpers/auth.ts'];

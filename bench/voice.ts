@@ -43,7 +43,7 @@ import { buildPrivately } from './build.js';
 import { startChild } from './child.js';
 import { loopDelay } from './loop-delay.js';
 import { Direct, openAll, recorder, relayed, Widget } from './voice-clients.js';
-import { MODEL, spread, type Spread } from './voice-wire.js';
+import { MODEL, spread, VOICE_SERVER_ENTRIES, type Spread } from './voice-wire.js';
 
 // Cascade voice (speech to text, the brain, speech; Silero VAD on the server) has a bench of its own.
 if (process.argv.includes('--mode=cascade')) { await import('./voice-cascade.js'); process.exit(0); }
@@ -130,7 +130,7 @@ async function interleave(direct: Mics, widgets: Mics): Promise<{ direct: Measur
 }
 
 // A build of its own (bench/.build/<pid>), so a build elsewhere cannot empty dist/ under the running server.
-const built = TSX ? false : await buildPrivately(['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'bench/gc-account.ts', 'test/helpers/auth.ts']);
+const built = TSX ? false : await buildPrivately(VOICE_SERVER_ENTRIES);
 if (PROF || HEAP) mkdirSync(profDir, { recursive: true });
 const fake = await startChild('voice-fake.ts', [String(LISTEN_MS), String(REPLY_MS)]);
 const fakePort = fake.ready.port as number;
