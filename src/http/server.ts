@@ -62,12 +62,6 @@ export function newRequestId(headerValue?: string): string {
   return `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
 }
 
-export function clientIp(res: uWS.HttpResponse, headers: Record<string, string>, trustProxy: boolean): string {
-  if (trustProxy && headers['x-forwarded-for']) return headers['x-forwarded-for'].split(',')[0].trim();
-  const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
-
 /** The Content-Type a handler set, whatever its case (undefined: none). */
 function contentTypeOf(headers: Record<string, string>): string | undefined {
   for (const k in headers) if (k.length === 12 && k.toLowerCase() === 'content-type') return headers[k];
@@ -90,7 +84,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const headers: Record<string, string> = {};
     req.forEach((k, v) => { headers[k] = v; });
     const requestId = newRequestId(headers['x-request-id']);
-    const request = new IncomingRequest(method, path, req.getQuery() ?? '', headers, clientIp(res, headers, opts.trustProxy), requestId, log);
+    const request = new IncomingRequest(method, path, req.getQuery() ?? '', headers, res, opts.trustProxy, requestId, log);
     let done = false;
     /** The metrics label: the route's pattern, never the path (which holds ids). */
     let operation = 'unmatched';
@@ -100,6 +94,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const finish = (answer: HttpResponse, corsOrigin: string | null) => {
       if (done) return;
       done = true;
+      request.answered();
       inFlight--;
       const status = answer.status ?? 200;
       const hdrs = answer.headers;

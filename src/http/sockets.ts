@@ -3,7 +3,8 @@ import type { Logger } from '../log.js';
 import { openSyncWindow } from '../sync-window.js';
 import { parseCookies } from './cookies.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
-import { clientIp, newRequestId } from './server.js';
+import { newRequestId } from './server.js';
+import { clientIp } from './request.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from './types.js';
 import { recordSocket, socketEndpoint } from '../metrics/record.js';
 
