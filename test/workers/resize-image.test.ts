@@ -104,7 +104,7 @@ test('a full pool queue refuses new tasks with PoolBusyError, and closePool ends
   await closePool();
   configurePool({});
   const none = { threads: 0, queued: 0, running: 0, completed: 0, ended: 0 };
-  assert.equal(poolStats(), { interactive: none, ingest: none });
+  assert.equal(poolStats(), { interactive: none, ingest: none, search: none });
 });
 
 test.run();
