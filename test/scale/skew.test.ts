@@ -24,7 +24,10 @@ test.before(async () => {
 test.after(async () => { await world?.close(); });
 
 test('the process whose clock is ahead says so and stamps its messages with the group\'s time', async () => {
-  assert.ok(world.group.logs.some((l) => l.level === 40 && /clock is ahead of the coordination server's \(REDIS_URL\) by 3\d{4} ms/.test(l.msg)), 'a warning naming the offset');
+  // The offset is measured to within half a Redis round trip: about 30,000 ms, a little under on a busy machine.
+  const warned = () => world.group.logs.some((l) => l.level === 40 && /clock is ahead of the coordination server's \(REDIS_URL\) by (29|30)\d{3} ms/.test(l.msg));
+  for (let waited = 0; !warned() && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(warned(), `a warning naming the offset: ${JSON.stringify(world.group.logs.filter((l) => l.level === 40).map((l) => l.msg))}`);
   const visitor = await world.widget(2);
   await visitor.frame('ready');
   visitor.send({ t: 'message', text: 'What time is it?' });
@@ -54,7 +57,7 @@ test('a handoff wait armed by a process with the right time is not ended early b
   await visitor.frame('handoff', (f) => f.available === true);
   const askedAt = Date.now();
   // Every process re-arms waiting handoffs every 5 s: the process ahead would find the deadline 30 s past at once.
-  const line = await visitor.next((f) => f.t === 'message' && f.message.role === 'system_event' && /Nobody could take it/.test(f.message.text), 25_000);
+  const line = await visitor.next((f) => f.t === 'message' && f.message.role === 'system_event' && /Nobody could take it/.test(f.message.text), 40_000);
   const waited = Date.now() - askedAt;
   assert.ok(waited > 13_000, `the visitor was told after ${waited} ms, not before the 15 s wait`);
   assert.ok(line);
