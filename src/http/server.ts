@@ -10,6 +10,7 @@ import type { Router } from './router.js';
 import { IncomingRequest } from './request.js';
 import type { HttpResponse } from './types.js';
 import { attachSocket, type SocketRegistry } from './sockets.js';
+import { CorkHolder } from './cork-holder.js';
 import type { SocketEndpoint } from './types.js';
 import { recordHttp } from '../metrics/record.js';
 
@@ -75,7 +76,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const listenSockets: uWS.us_listen_socket[] = [];
   let inFlight = 0;
   const sockets: SocketRegistry = { open: new Set() };
-  for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy);
+  const holder = opts.sockets?.length ? new CorkHolder(app, log) : null;
+  for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy, holder!);
 
   app.any('/*', (res, req) => {
     const started = performance.now();
@@ -170,12 +172,15 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         // 0: uWS's default, SO_REUSEPORT; the exclusive option still refuses a server started by mistake.
         (app as unknown as { listen: ListenWithOptions }).listen(host, port, shared ? 0 : LISTEN_OPTIONS, (ls) => {
           if (!ls) return void listenFailure(host, port).then(reject);
+          const first = listenSockets.length === 0;
           listenSockets.push(ls);
-          resolve(uWS.us_socket_local_port(ls as unknown as uWS.us_socket));
+          const bound = uWS.us_socket_local_port(ls as unknown as uWS.us_socket);
+          if (first && holder) void holder.start().then(() => resolve(bound)); else resolve(bound);
         });
       });
     },
     async close(timeoutMs = 10_000) {
+      holder?.stop();
       for (const ls of listenSockets.splice(0)) uWS.us_listen_socket_close(ls);
       for (const conn of [...sockets.open]) conn.close(1001, 'server shutting down');
       const deadline = Date.now() + timeoutMs;

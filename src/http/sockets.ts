@@ -6,6 +6,7 @@ import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import { newRequestId } from './server.js';
 import { clientIp } from './request.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from './types.js';
+import type { CorkHolder } from './cork-holder.js';
 import { recordSocket, socketEndpoint } from '../metrics/record.js';
 
 export interface SocketRegistry { open: Set<SocketConn<unknown>> }
@@ -27,6 +28,8 @@ const sendOut = () => { out.result = out.ws!.send(out.message, out.binary); };
 class Conn implements SocketConn<unknown> {
   readonly id = nextConnId++;
   closed = false;
+  /** Set when the endpoint's open handler has run. */
+  opened = false;
   constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
   send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {
     if (this.closed) return 'dropped';
@@ -46,7 +49,7 @@ class Conn implements SocketConn<unknown> {
 }
 
 /** Mounts one WebSocket endpoint. Upgrade checks may be async; headers are read before the first await. */
-export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean): void {
+export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean, holder: CorkHolder): void {
   const endpoint = socketEndpoint(ep.path);
   app.ws<UserData>(ep.path, {
     maxPayloadLength: ep.maxPayloadBytes ?? 64 * 1024,
@@ -73,7 +76,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       Promise.resolve()
         .then(() => ep.upgrade(up))
         .then(
-          (data) => { if (!aborted) res.cork(() => res.upgrade<UserData>({ data, ip, conn: undefined }, key, protocol, extensions, context)); },
+          (data) => { if (!aborted) holder.run(() => res.cork(() => res.upgrade<UserData>({ data, ip, conn: undefined }, key, protocol, extensions, context))); },
           (err) => {
             if (aborted) return;
             const answer = errorToResponse(err, log);
@@ -93,7 +96,13 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       ud.conn = conn;
       registry.open.add(conn);
       recordSocket(endpoint, 1);
-      try { ep.open(conn); } catch (err) { log.error({ err, path: ep.path }, 'socket open handler failed'); conn.close(1011, 'internal error'); }
+      // The handler runs once uWS has finished the upgrade (a microtask: before any frame or close of this socket
+      // reaches us), so that it allocates nothing inside an unguarded late upgrade's cork (src/http/cork-holder.ts).
+      queueMicrotask(() => {
+        if (conn.closed) return;
+        conn.opened = true;
+        try { ep.open(conn); } catch (err) { log.error({ err, path: ep.path }, 'socket open handler failed'); conn.close(1011, 'internal error'); }
+      });
     },
     message: (ws, message, isBinary) => {
       const conn = ws.getUserData().conn!;
@@ -109,6 +118,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       conn.closed = true;
       registry.open.delete(conn);
       recordSocket(endpoint, -1);
+      if (!conn.opened) return; // closed before its open handler ran: the endpoint never saw it
       try { ep.close(conn, code, Buffer.from(message).toString('utf8')); } catch (err) { log.error({ err, path: ep.path }, 'socket close handler failed'); }
     },
   });

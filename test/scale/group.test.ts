@@ -90,18 +90,21 @@ test('webhooks of events stored by every process are delivered once each', async
     req.on('end', () => { seen.push(JSON.parse(body).id); res.end('ok'); });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  must('add webhook', await w(0).request('POST', '/api/v1/webhooks', { body: { url, events: ['message.created'] }, headers: world.owner.headers }), 201);
-  const visitors = await Promise.all([0, 1, 2].map((i) => widget(i)));
-  await Promise.all(visitors.map(async (v, i) => {
-    await v.frame('ready');
-    v.send({ t: 'message', text: `hello from process ${i}` });
-    await v.frame('message', (f) => f.message.role === 'assistant');
-  }));
-  const deadline = Date.now() + 10_000;
-  while (seen.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  await new Promise((r) => setTimeout(r, 500)); // any second delivery would come now
-  receiver.close();
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    must('add webhook', await w(0).request('POST', '/api/v1/webhooks', { body: { url, events: ['message.created'] }, headers: world.owner.headers }), 201);
+    const visitors = await Promise.all([0, 1, 2].map((i) => widget(i)));
+    await Promise.all(visitors.map(async (v, i) => {
+      await v.frame('ready');
+      v.send({ t: 'message', text: `hello from process ${i}` });
+      await v.frame('message', (f) => f.message.role === 'assistant');
+    }));
+    const deadline = Date.now() + 10_000;
+    while (seen.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500)); // any second delivery would come now
+  } finally {
+    receiver.close();
+  }
   assert.is(seen.length, 6, 'a visitor message and a reply on each of three processes');
   assert.is(new Set(seen).size, 6, 'no event delivered twice');
 });
