@@ -1,10 +1,15 @@
 /**
  * Scale-out bench (issue 25): chat turns per second through the widget socket with one server process (no
  * Redis) and with a WORKERS=2 group (Redis), at a fixed number of visitors each sending, waiting for the
- * reply and sending again; the delay of live events that cross processes (visitor on worker 0, live socket
- * on worker 1) against the same process; Redis commands per turn (from Redis's own counter).
+ * reply and sending again; the CPU time per turn of each role (server processes, the load generator, the fake
+ * provider, redis-server), read from /proc; Redis commands per turn, by command (Redis's own counters); then
+ * the delay of live events that cross processes (visitor on worker 0, live socket on worker 1) against the same
+ * process.
  *
- *   node --import tsx bench/scale.ts [--visitors=40] [--seconds=10]
+ *   node --import tsx bench/scale.ts [--visitors=20] [--seconds=4] [--apparatus=lean|test] [--no-events]
+ *
+ * --apparatus=test drives with the tests' frame client and fake provider (what this bench used before, see
+ * bench/scale-drive.ts and bench/scale-fake.ts); lean (the default) with clients and a fake that cost little.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,13 +17,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { setupOwner } from '../test/helpers/auth.js';
-import { at, freePort, startFakeOpenAI, startGroup, startRedis } from '../test/scale/world.js';
+import { at, freePort, startGroup, startRedis } from '../test/scale/world.js';
 import { connect, type FrameClient } from '../test/team/helpers.js';
+import { startChild } from './child.js';
+import { cpuMeter, drive, type DriveResult } from './scale-drive.js';
 
-const arg = (name: string, d: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d);
-// All visitors come from 127.0.0.1: at most 30 chat connections an address a minute (src/chat/widget-socket.ts).
-const VISITORS = Math.min(arg('visitors', 20), 30);
-const SECONDS = arg('seconds', 10);
+const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d;
+// All visitors come from 127.0.0.1: at most 30 chat connections an address a minute (src/chat/widget-socket.ts),
+// and 240 frames a socket a minute: keep seconds x turns/s per visitor under that.
+const VISITORS = Math.min(Number(arg('visitors', '20')), 30);
+const SECONDS = Number(arg('seconds', '4'));
+const APPARATUS = arg('apparatus', 'lean') === 'test' ? 'test' : 'lean';
+const client = APPARATUS === 'test' ? 'frames' as const : 'lean' as const;
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
 
 async function seed(url: string, fakeBase: string, apiKey: string) {
@@ -32,40 +42,27 @@ async function seed(url: string, fakeBase: string, apiKey: string) {
   return { owner, botId };
 }
 
-/** Visitors on `urls` (spread round-robin) chatting for SECONDS; returns turns and turn latencies. */
-async function drive(urls: string[], botId: string) {
-  const clients: FrameClient[] = [];
-  const closes: string[] = [];
-  for (let i = 0; i < VISITORS; i++) {
-    const c = await connect(`${urls[i % urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${botId}`);
-    // An abnormal close (1006) says nothing by itself: keep the client's own error (a bad frame, a reset) with it.
-    let error = '';
-    c.ws.on('error', (e) => { error = e.message; });
-    c.ws.on('close', (code) => { if (code !== 1005 && code !== 1000) closes.push(`visitor ${i}: ${code} at ${new Date().toISOString()}${error ? ` (${error})` : ''}`); });
-    await c.frame('ready');
-    clients.push(c);
-  }
-  const until = Date.now() + SECONDS * 1000;
-  const lat: number[] = [];
-  let turns = 0;
-  try {
-    await Promise.all(clients.map(async (c, i) => {
-      for (let n = 0; Date.now() < until; n++) {
-        const t0 = performance.now();
-        c.send({ t: 'message', text: `q${i}-${n}` });
-        await c.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === `You said: q${i}-${n}`, 30_000);
-        lat.push(performance.now() - t0);
-        turns++;
-      }
-    }));
-  } finally {
-    if (closes.length) console.log(`sockets closed abnormally:\n  ${closes.join('\n  ')}`);
-  }
-  await Promise.all(clients.map((c) => c.close()));
-  return { turnsPerSec: turns / SECONDS, p50: pct(lat, 0.5), p99: pct(lat, 0.99), turns };
+/** One row per role: CPU ms per turn and share of one core over the drive. */
+function cpuLine(label: string, r: DriveResult, cpu: Record<string, number>, ms: number): string {
+  const cells = Object.entries(cpu).map(([k, v]) => `${k} ${(v / r.turns).toFixed(3)} ms/turn (${(v / ms * 100).toFixed(0)}%)`);
+  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+  return `${label} CPU: ${cells.join(', ')}; all ${(total / r.turns).toFixed(3)} ms/turn (${(total / ms * 100).toFixed(0)}% of one core)`;
 }
 
-async function single(fakeBase: string, apiKey: string) {
+function meterFor(roles: Record<string, number[]>) {
+  let stop: () => Record<string, number> = () => ({});
+  let wall = 0;
+  const m = { cpu: {} as Record<string, number>, ms: 0 };
+  return {
+    m,
+    during: {
+      start: () => { stop = cpuMeter(roles); wall = performance.now(); },
+      stop: () => { m.cpu = stop(); m.ms = performance.now() - wall; },
+    },
+  };
+}
+
+async function single(fakeBase: string, apiKey: string, fakePid: number) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
   const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
@@ -73,50 +70,73 @@ async function single(fakeBase: string, apiKey: string) {
   // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
   for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
   const { botId } = await seed(url, fakeBase, apiKey);
-  const r = await drive([url], botId);
+  const { m, during } = meterFor({ server: [p.pid!], loadgen: [process.pid], fake: [fakePid] });
+  const r = await drive({ urls: [url], botId, visitors: VISITORS, seconds: SECONDS, client }, during);
   p.kill('SIGTERM');
   await new Promise((res) => p.once('exit', res));
   rmSync(dataDir, { recursive: true, force: true });
-  return r;
+  return { r, ...m };
 }
 
-const fake = await startFakeOpenAI();
+const fake = await startChild('scale-fake.ts', [APPARATUS]);
+const { baseUrl, apiKey } = fake.ready as { baseUrl: string; apiKey: string };
 const redis = await startRedis();
 try {
-  const one = await single(fake.baseUrl, fake.apiKey);
-  console.log(`1 process (no Redis): ${one.turnsPerSec.toFixed(1)} turns/s, turn p50 ${one.p50.toFixed(1)} ms, p99 ${one.p99.toFixed(1)} ms (${VISITORS} visitors, ${SECONDS} s)`);
+  const one = await single(baseUrl, apiKey, fake.proc.pid!);
+  console.log(`apparatus ${APPARATUS}, ${VISITORS} visitors, ${SECONDS} s`);
+  console.log(`1 process (no Redis): ${one.r.turnsPerSec.toFixed(1)} turns/s, turn p50 ${one.r.p50.toFixed(1)} ms, p99 ${one.r.p99.toFixed(1)} ms`);
+  console.log(cpuLine('  1 process', one.r, one.cpu, one.ms));
 
   const group = await startGroup({ REDIS_URL: redis.url }, 2);
   const urls = group.workers.map((w) => w.url);
-  const { owner, botId } = await seed(urls[0], fake.baseUrl, fake.apiKey);
+  const { owner, botId } = await seed(urls[0], baseUrl, apiKey);
   const stats = new Redis(redis.url);
-  const commands = async () => Number(/total_commands_processed:(\d+)/.exec(await stats.info('stats'))![1]);
+  const commands = async () => {
+    const text = await stats.info('commandstats');
+    return Object.fromEntries([...text.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((x) => [x[1], Number(x[2])]));
+  };
   const before = await commands();
-  const two = await drive([`http://127.0.0.1:${group.port}`], botId);
-  const perTurn = ((await commands()) - before) / two.turns;
-  console.log(`2 processes (Redis): ${two.turnsPerSec.toFixed(1)} turns/s (${(two.turnsPerSec / one.turnsPerSec).toFixed(2)}x), turn p50 ${two.p50.toFixed(1)} ms, p99 ${two.p99.toFixed(1)} ms; Redis commands per turn ${perTurn.toFixed(1)}`);
-
-  // Live event delay: a visitor on worker 0; live sockets on worker 0 (same process) and worker 1 (across).
-  const same = await connect(`${urls[0].replace('http', 'ws')}/api/v1/live`, { cookie: owner.cookie });
-  const across = await connect(`${urls[1].replace('http', 'ws')}/api/v1/live`, { cookie: owner.cookie });
-  const v = await connect(`${urls[0].replace('http', 'ws')}/widget/v1/chat?botId=${botId}`);
-  await v.frame('ready');
-  const d: { same: number[]; across: number[] } = { same: [], across: [] };
-  const stamp = (c: FrameClient, into: number[]) => c.ws.on('message', (raw) => {
-    const f = JSON.parse(String(raw));
-    if (f.type === 'message.created') into.push(Date.now() - f.data.message.createdAt);
+  const { m, during } = meterFor({
+    servers: group.workers.map((w) => w.pid), supervisor: [group.supervisor.pid!], loadgen: [process.pid], fake: [fake.proc.pid!], redis: [redis.proc.pid!],
   });
-  stamp(same, d.same); stamp(across, d.across);
-  for (let i = 0; i < 200; i++) {
-    v.send({ t: 'message', text: `e${i}` });
-    await v.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === `You said: e${i}`);
+  const two = await drive({ urls: [`http://127.0.0.1:${group.port}`], botId, visitors: VISITORS, seconds: SECONDS, client }, during);
+  const after = await commands();
+  // The bench's own INFO calls are not the servers' work.
+  const per = Object.entries(after).map(([k, v]) => [k, (v - (before[k] ?? 0) - (k === 'info' ? 1 : 0)) / two.turns] as const).filter(([, v]) => v > 0.005).sort((a, b) => b[1] - a[1]);
+  const perTurn = per.reduce((s, [, v]) => s + v, 0);
+  console.log(`2 processes (Redis): ${two.turnsPerSec.toFixed(1)} turns/s (${(two.turnsPerSec / one.r.turnsPerSec).toFixed(2)}x), turn p50 ${two.p50.toFixed(1)} ms, p99 ${two.p99.toFixed(1)} ms`);
+  console.log(cpuLine('  2 processes', two, m.cpu, m.ms));
+  console.log(`  Redis commands per turn ${perTurn.toFixed(2)}: ${per.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  // What the ratio would be with the apparatus (load generator, fake) on cores of its own: the servers' CPU per
+  // turn bounds each setup (one process: one core; two: two cores, Redis's work counted with the servers').
+  const s1 = one.cpu.server / one.r.turns;
+  const s2 = (m.cpu.servers + m.cpu.supervisor + m.cpu.redis) / two.turns;
+  console.log(`  servers' CPU per turn: 1 process ${s1.toFixed(3)} ms, 2 processes ${(m.cpu.servers / two.turns).toFixed(3)} ms + redis ${(m.cpu.redis / two.turns).toFixed(3)} ms; on 2 cores of their own: ${(2 * s1 / s2).toFixed(2)}x`);
+  for (const [label, r] of [['1 process', one.r], ['2 processes', two]] as const) if (r.abnormal.length) console.log(`${label}: sockets closed abnormally:\n  ${r.abnormal.join('\n  ')}`);
+
+  if (!process.argv.includes('--no-events')) {
+    // Live event delay: a visitor on worker 0; live sockets on worker 0 (same process) and worker 1 (across).
+    const same = await connect(`${urls[0].replace('http', 'ws')}/api/v1/live`, { cookie: owner.cookie });
+    const across = await connect(`${urls[1].replace('http', 'ws')}/api/v1/live`, { cookie: owner.cookie });
+    const v = await connect(`${urls[0].replace('http', 'ws')}/widget/v1/chat?botId=${botId}`);
+    await v.frame('ready');
+    const d: { same: number[]; across: number[] } = { same: [], across: [] };
+    const stamp = (c: FrameClient, into: number[]) => c.ws.on('message', (raw) => {
+      const f = JSON.parse(String(raw));
+      if (f.type === 'message.created') into.push(Date.now() - f.data.message.createdAt);
+    });
+    stamp(same, d.same); stamp(across, d.across);
+    for (let i = 0; i < 200; i++) {
+      v.send({ t: 'message', text: `e${i}` });
+      await v.next((f) => f.t === 'message' && f.message.role === 'assistant');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    console.log(`live event delay from createdAt (ms, ${d.across.length} events): same process p50 ${pct(d.same, 0.5)} p99 ${pct(d.same, 0.99)}; across processes p50 ${pct(d.across, 0.5)} p99 ${pct(d.across, 0.99)}`);
+    await Promise.all([same.close(), across.close(), v.close()]);
   }
-  await new Promise((r) => setTimeout(r, 200));
-  console.log(`live event delay from createdAt (ms, ${d.across.length} events): same process p50 ${pct(d.same, 0.5)} p99 ${pct(d.same, 0.99)}; across processes p50 ${pct(d.across, 0.5)} p99 ${pct(d.across, 0.99)}`);
-  await Promise.all([same.close(), across.close(), v.close()]);
   stats.disconnect();
   await group.stop();
 } finally {
   await redis.stop();
-  await fake.close();
+  fake.proc.kill();
 }

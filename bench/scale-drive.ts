@@ -1,0 +1,97 @@
+/**
+ * The scale bench's visitors and CPU accounting (bench/scale.ts).
+ *
+ * Visitors: each sends a message, waits for the bot's stored answer (the assistant `message` frame) and sends
+ * again. The lean client does not parse frames: a frame is the answer when it begins `{"t":"message"` and holds
+ * `"role":"assistant"`, an error when it begins `{"t":"error"`; other frames (the visitor's own message, status,
+ * deltas) are skipped by a prefix test. A visitor's answers come in order after its own message, so the next
+ * assistant message is this turn's. The `frames` client is the tests' FrameClient (parses and keeps every frame,
+ * scans them on each wait): what the bench used before, kept to measure it.
+ *
+ * CPU: utime + stime of a process from /proc/<pid>/stat, in ms (Linux only).
+ */
+import { readFileSync } from 'node:fs';
+import WebSocket from 'ws';
+import { connect, type FrameClient } from '../test/team/helpers.js';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+}
+
+/** CPU ms of each role over a run: call the result again to get the deltas. */
+export function cpuMeter(roles: Record<string, number[]>) {
+  const read = () => Object.fromEntries(Object.entries(roles).map(([k, pids]) => [k, pids.reduce((s, p) => s + cpuMs(p), 0)]));
+  const start = read();
+  return () => { const end = read(); return Object.fromEntries(Object.keys(roles).map((k) => [k, end[k] - start[k]])); };
+}
+
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
+
+interface Visitor { ask(text: string): Promise<void>; close(): Promise<void> }
+
+function leanVisitor(url: string, onClose: (code: number, error: string) => void): Promise<Visitor> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    let waiting: { resolve(): void; reject(e: Error): void } | null = null;
+    let ready = false;
+    let error = '';
+    let opened: (() => void) | null = null;
+    ws.on('message', (data: Buffer) => {
+      if (!ready) { if (data.toString('latin1', 0, 12) === '{"t":"ready"') { ready = true; opened?.(); } return; }
+      if (!waiting || data[2] !== 0x74 /* t */) return;
+      const head = data.toString('latin1', 0, 14);
+      if (head === '{"t":"message"' && data.includes('"role":"assistant"')) { const w = waiting; waiting = null; w.resolve(); }
+      else if (head.startsWith('{"t":"error"')) { const w = waiting; waiting = null; w.reject(new Error(String(data))); }
+    });
+    ws.on('error', (e) => { error = e.message; if (!ready) reject(e); });
+    ws.on('close', (code) => { onClose(code, error); waiting?.reject(new Error(`socket closed (${code})`)); });
+    opened = () => resolve({
+      ask: (text) => new Promise<void>((res, rej) => { waiting = { resolve: res, reject: rej }; ws.send(JSON.stringify({ t: 'message', text })); }),
+      close: () => new Promise<void>((res) => { if (ws.readyState === WebSocket.CLOSED) return res(); ws.once('close', () => res()); ws.close(); }),
+    });
+  });
+}
+
+async function framesVisitor(url: string, onClose: (code: number, error: string) => void): Promise<Visitor> {
+  const c: FrameClient = await connect(url);
+  let error = '';
+  c.ws.on('error', (e) => { error = e.message; });
+  c.ws.on('close', (code) => onClose(code, error));
+  await c.frame('ready');
+  return {
+    ask: async (text) => { c.send({ t: 'message', text }); await c.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === `You said: ${text}`, 30_000); },
+    close: () => c.close(),
+  };
+}
+
+export interface DriveResult { turnsPerSec: number; p50: number; p99: number; turns: number; abnormal: string[] }
+
+/** `visitors` chatting for `seconds` on `urls` (spread round-robin); `during` measures around the driving only. */
+export async function drive(o: { urls: string[]; botId: string; visitors: number; seconds: number; client: 'lean' | 'frames' }, during: { start(): void; stop(): void }): Promise<DriveResult> {
+  const abnormal: string[] = [];
+  const make = o.client === 'lean' ? leanVisitor : framesVisitor;
+  const visitors: Visitor[] = [];
+  for (let i = 0; i < o.visitors; i++) {
+    // An abnormal close (1006) says nothing by itself: keep the client's own error (a bad frame, a reset) with it.
+    const onClose = (code: number, error: string) => { if (code !== 1005 && code !== 1000) abnormal.push(`visitor ${i}: ${code} at ${new Date().toISOString()}${error ? ` (${error})` : ''}`); };
+    visitors.push(await make(`${o.urls[i % o.urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${o.botId}`, onClose));
+  }
+  const lat: number[] = [];
+  let turns = 0;
+  during.start();
+  const until = Date.now() + o.seconds * 1000;
+  await Promise.all(visitors.map(async (v, i) => {
+    for (let n = 0; Date.now() < until; n++) {
+      const t0 = performance.now();
+      await v.ask(`q${i}-${n}`);
+      lat.push(performance.now() - t0);
+      turns++;
+    }
+  }));
+  during.stop();
+  await Promise.all(visitors.map((v) => v.close()));
+  return { turnsPerSec: turns / o.seconds, p50: pct(lat, 0.5), p99: pct(lat, 0.99), turns, abnormal };
+}
