@@ -35,6 +35,12 @@ export interface LexicalHit {
    * something else (src/knowledge/fusion.ts).
    */
   unknownShare: number;
+  /**
+   * The smallest share of the index's entries holding one of the query's terms this entry contains (0 to 1; 1
+   * when it contains none): how specific the passage's best evidence is. A question that meets the documents
+   * only on words found everywhere ("client", "send") shares vocabulary with them, not a topic.
+   */
+  rarestShare: number;
 }
 
 export interface LexicalScope {
@@ -215,7 +221,8 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
         // Coverage counts every query term (common ones too), read from the best entries only.
         const has = i < COVERED_HITS ? contains(textOf.get(r.rid) as { title: string; body: string }, words.map((w) => w.keys)) : [];
         const got = has.reduce((sum, h, k) => sum + (h ? weights[k] : 0), 0);
-        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, unknownShare };
+        const rarest = Math.min(1, ...words.filter((w, k) => has[k] && w.n > 0).map((w) => w.n / all));
+        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, unknownShare, rarestShare: Number(rarest.toFixed(4)) };
       });
     },
     async deleteWhere(scope) {

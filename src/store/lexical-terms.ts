@@ -61,7 +61,11 @@ export function correctionPrefixes(word: string): string[] {
  * word of 4 letters (after its ending is cut) is corrected only by a swap of neighbours ("pnig" -> "ping"):
  * one letter more, less or changed turns most short words into another real word ("cost" -> "const",
  * "render" -> "read", German "lange" -> "land"), and the false match makes a question look answered.
+ * An indexed stem the word starts with counts as distance 1 ("connecton" -> "connect", "certifcate" -> "certif").
  */
+/** Letters after an indexed stem that still count as its ending when correcting (-ion, -ate, -ing...). */
+const STEM_ENDING = 3;
+
 export function bestCorrection(word: string, vocabulary: Iterable<{ term: string; doc: number }>): { term: string; df: number } | null {
   const key = norm(word);
   if (key.length < 4 || /\d/.test(key)) return null;
@@ -71,7 +75,11 @@ export function bestCorrection(word: string, vocabulary: Iterable<{ term: string
     if (v.term.length < 3) continue;
     const t = norm(v.term);
     if (key.length === 4 && (t.length !== 4 || [...key].sort().join('') !== [...t].sort().join(''))) continue;
-    const d = editDistance(key, t, max);
+    let d = editDistance(key, t, max);
+    // The vocabulary holds porter stems ("connect", "certif"), which a misspelt ending puts far from the word
+    // ("connecton" is 2 from "connect", 1 from "connector"): a stem of 5+ letters the word starts with, followed
+    // by at most STEM_ENDING letters, counts as one edit, like an ending the stemmer would have cut.
+    if (d > 1 && t.length >= 5 && key.startsWith(t) && key.length - t.length <= STEM_ENDING) d = 1;
     if (d <= max && (!best || d < best.d || (d === best.d && v.doc > best.df))) best = { term: v.term, df: v.doc, d };
   }
   return best && { term: best.term, df: best.df };

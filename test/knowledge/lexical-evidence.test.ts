@@ -1,0 +1,67 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fuse, LOCAL_FUSION } from '../../src/knowledge/fusion.js';
+import { queryTerms } from '../../src/knowledge/search.js';
+import { openEmbeddedLexical } from '../../src/store/lexical-embedded.js';
+import { bestCorrection } from '../../src/store/lexical-terms.js';
+
+// Issue 24, fourth pass: typo correction against porter stems, and questions that meet the documents only on
+// words found everywhere.
+
+const entry = (id: string, text: string, title = 'Pump manual') => ({ id, workspaceId: 'ws_1', sourceId: 'ks_1', documentId: `kdoc_${id}`, title, text });
+
+test('a misspelt ending is corrected to the indexed stem the word starts with, not to a rarer word one letter away', () => {
+  // The index holds porter stems: "connection" is stored as "connect", two edits from "connecton".
+  const vocabulary = [{ term: 'connect', doc: 120 }, { term: 'connector', doc: 12 }];
+  assert.equal(bestCorrection('connecton', vocabulary), { term: 'connect', df: 120 });
+  assert.equal(bestCorrection('certifcate', [{ term: 'certif', doc: 5 }]), { term: 'certif', df: 5 });
+  assert.is(bestCorrection('installiere', [{ term: 'instal', doc: 23 }]), null, 'four letters after the stem are another word, not an ending');
+  assert.is(bestCorrection('servant', [{ term: 'serv', doc: 40 }]), null, 'a stem under 5 letters starts too many words');
+});
+
+test('through the index, "connecton" finds the passages about connections', async () => {
+  const lex = openEmbeddedLexical(null);
+  await lex.upsert([
+    entry('a', 'Each connection to the pump is kept open; connections close after an idle minute.'),
+    entry('b', 'Count the open connections with pump.stats().'),
+    entry('c', 'The hose connector is sold separately.'),
+    ...Array.from({ length: 6 }, (_, i) => entry(`f${i}`, `Step ${i}: fill the tank with water.`)),
+  ]);
+  const hits = await lex.search('ws_1', queryTerms('open connecton count'), { limit: 5 });
+  assert.ok(['a', 'b'].includes(hits[0].id), `best hit ${hits[0]?.id}`);
+  assert.not.ok(hits.slice(0, 2).some((h) => h.id === 'c'), 'the connector passage is not what was asked');
+  await lex.close();
+});
+
+test('each hit reports how common its most specific matching word is', async () => {
+  const lex = openEmbeddedLexical(null);
+  await lex.upsert([
+    ...Array.from({ length: 9 }, (_, i) => entry(`p${i}`, `The pump ${i} runs on mains power.`)),
+    entry('valve', 'Close the pump valve before cleaning.'),
+  ]);
+  const hits = await lex.search('ws_1', ['pump', 'valve'], { limit: 10 });
+  assert.is(hits[0].id, 'valve');
+  assert.is(hits[0].rarestShare, 0.1, 'valve is in 1 of 10 passages');
+  assert.is(hits[1].rarestShare, 1, 'pump is in all 10');
+  await lex.close();
+});
+
+test('a question in another language that meets the documents only on an everyday word is not relevant', async () => {
+  const lex = openEmbeddedLexical(null);
+  await lex.upsert([
+    ...Array.from({ length: 8 }, (_, i) => entry(`p${i}`, `Pump model ${i}: the client manual explains how to prime it.`)),
+    entry('v', 'Close the client valve before cleaning the pump.'),
+    entry('w', 'Winter storage: drain the tank.'),
+  ]);
+  // "cliente" is read as "client" (in 9 of 10 passages); "horario" and "atención" are nowhere.
+  const generic = await lex.search('ws_1', queryTerms('¿Cuál es el horario de atención al cliente?'), { limit: 5 });
+  assert.ok(generic[0].unknownShare >= 0.5 && generic[0].rarestShare >= 0.2, JSON.stringify(generic[0]));
+  assert.ok(fuse(generic, [], LOCAL_FUSION, '¿Cuál es el horario de atención al cliente?').best < 0.5, 'a gap');
+  // The same share of unknown words, but it holds a specific word: the foreign words may say the same thing.
+  const specific = await lex.search('ws_1', queryTerms('¿Cómo cierro rápido la valve del cliente?'), { limit: 5 });
+  assert.ok(specific[0].unknownShare >= 0.5 && specific[0].rarestShare < 0.2, JSON.stringify(specific[0]));
+  assert.ok(fuse(specific, [], LOCAL_FUSION, '¿Cómo cierro rápido la valve del cliente?').best >= 0.5, 'answerable');
+  await lex.close();
+});
+
+test.run();
