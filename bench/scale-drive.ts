@@ -15,26 +15,29 @@ import WebSocket from 'ws';
 import { connect, type FrameClient } from '../test/team/helpers.js';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
-export function cpuMs(pid: number): number {
+/** [user, system] CPU ms of a process, all its threads. */
+export function cpuMs(pid: number): [number, number] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
+  return [Number(f[11]) * TICK_MS, Number(f[12]) * TICK_MS];
 }
 
+export interface Cpu { user: number; sys: number }
+
 /** CPU ms of each role over a run: call the result again to get the deltas. */
-export function cpuMeter(roles: Record<string, number[]>) {
-  const read = () => Object.fromEntries(Object.entries(roles).map(([k, pids]) => [k, pids.reduce((s, p) => s + cpuMs(p), 0)]));
+export function cpuMeter(roles: Record<string, number[]>): () => Record<string, Cpu> {
+  const read = () => Object.fromEntries(Object.entries(roles).map(([k, pids]) => [k, pids.map(cpuMs).reduce((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0])]));
   const start = read();
-  return () => { const end = read(); return Object.fromEntries(Object.keys(roles).map((k) => [k, end[k] - start[k]])); };
+  return () => { const end = read(); return Object.fromEntries(Object.keys(roles).map((k) => [k, { user: end[k][0] - start[k][0], sys: end[k][1] - start[k][1] }])); };
 }
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
 
 interface Visitor { ask(text: string): Promise<void>; close(): Promise<void> }
 
-function leanVisitor(url: string, onClose: (code: number, error: string) => void): Promise<Visitor> {
+function leanVisitor(url: string, headers: Record<string, string>, onClose: (code: number, error: string) => void): Promise<Visitor> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
+    const ws = new WebSocket(url, { perMessageDeflate: false, headers });
     let waiting: { resolve(): void; reject(e: Error): void } | null = null;
     let ready = false;
     let error = '';
@@ -55,8 +58,8 @@ function leanVisitor(url: string, onClose: (code: number, error: string) => void
   });
 }
 
-async function framesVisitor(url: string, onClose: (code: number, error: string) => void): Promise<Visitor> {
-  const c: FrameClient = await connect(url);
+async function framesVisitor(url: string, headers: Record<string, string>, onClose: (code: number, error: string) => void): Promise<Visitor> {
+  const c: FrameClient = await connect(url, headers);
   let error = '';
   c.ws.on('error', (e) => { error = e.message; });
   c.ws.on('close', (code) => onClose(code, error));
@@ -67,31 +70,51 @@ async function framesVisitor(url: string, onClose: (code: number, error: string)
   };
 }
 
-export interface DriveResult { turnsPerSec: number; p50: number; p99: number; turns: number; abnormal: string[] }
+export interface DriveResult { turnsPerSec: number; p50: number; p99: number; turns: number; abnormal: string[]; errors: string[] }
 
-/** `visitors` chatting for `seconds` on `urls` (spread round-robin); `during` measures around the driving only. */
-export async function drive(o: { urls: string[]; botId: string; visitors: number; seconds: number; client: 'lean' | 'frames' }, during: { start(): void; stop(): void }): Promise<DriveResult> {
+/**
+ * `visitors` chatting on `urls` (spread round-robin): first for `warmup` seconds, not counted (the servers' JIT
+ * warms up), then new visitors (new sockets: a socket may send 240 frames a minute) for `seconds`, measured;
+ * `during` measures around the measured part only. Each visitor has its own address in the benchmarking range
+ * (198.18.0.0/15, RFC 2544) for servers run with TRUST_PROXY=true, so the per-address connection limit does not
+ * cap the number of visitors.
+ */
+export async function drive(o: { urls: string[]; botId: string; visitors: number; warmup: number; seconds: number; client: 'lean' | 'frames' }, during: { start(): Promise<void> | void; stop(): Promise<void> | void }): Promise<DriveResult> {
   const abnormal: string[] = [];
+  const errors: string[] = [];
   const make = o.client === 'lean' ? leanVisitor : framesVisitor;
-  const visitors: Visitor[] = [];
-  for (let i = 0; i < o.visitors; i++) {
-    // An abnormal close (1006) says nothing by itself: keep the client's own error (a bad frame, a reset) with it.
-    const onClose = (code: number, error: string) => { if (code !== 1005 && code !== 1000) abnormal.push(`visitor ${i}: ${code} at ${new Date().toISOString()}${error ? ` (${error})` : ''}`); };
-    visitors.push(await make(`${o.urls[i % o.urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${o.botId}`, onClose));
-  }
-  const lat: number[] = [];
+  let lat: number[] = [];
   let turns = 0;
-  during.start();
-  const until = Date.now() + o.seconds * 1000;
-  await Promise.all(visitors.map(async (v, i) => {
-    for (let n = 0; Date.now() < until; n++) {
-      const t0 = performance.now();
-      await v.ask(`q${i}-${n}`);
-      lat.push(performance.now() - t0);
-      turns++;
+  let address = 0;
+  const phase = async (seconds: number, measured: boolean) => {
+    const visitors: Visitor[] = [];
+    for (let i = 0; i < o.visitors; i++) {
+      // An abnormal close (1006) says nothing by itself: keep the client's own error (a bad frame, a reset) with it.
+      const onClose = (code: number, error: string) => { if (code !== 1005 && code !== 1000) abnormal.push(`visitor ${i}: ${code} at ${new Date().toISOString()}${error ? ` (${error})` : ''}`); };
+      const a = address++;
+      visitors.push(await make(`${o.urls[i % o.urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${o.botId}`, { 'x-forwarded-for': `198.18.${a >> 8}.${a & 255}` }, onClose));
     }
-  }));
-  during.stop();
-  await Promise.all(visitors.map((v) => v.close()));
-  return { turnsPerSec: turns / o.seconds, p50: pct(lat, 0.5), p99: pct(lat, 0.99), turns, abnormal };
+    lat = [];
+    turns = 0;
+    if (measured) await during.start();
+    const until = Date.now() + seconds * 1000;
+    await Promise.all(visitors.map(async (v, i) => {
+      try {
+        for (let n = 0; Date.now() < until; n++) {
+          const t0 = performance.now();
+          await v.ask(`q${i}-${n}`);
+          lat.push(performance.now() - t0);
+          turns++;
+        }
+      } catch (err) {
+        // A refused turn (e.g. the server's 240 frames a socket a minute) ends this visitor; the report says so.
+        errors.push(`visitor ${i}: ${(err as Error).message.slice(0, 200)}`);
+      }
+    }));
+    if (measured) await during.stop();
+    await Promise.all(visitors.map((v) => v.close()));
+  };
+  if (o.warmup > 0) await phase(o.warmup, false);
+  await phase(o.seconds, true);
+  return { turnsPerSec: turns / o.seconds, p50: pct(lat, 0.5), p99: pct(lat, 0.99), turns, abnormal, errors };
 }

@@ -6,7 +6,7 @@
  * the delay of live events that cross processes (visitor on worker 0, live socket on worker 1) against the same
  * process.
  *
- *   node --import tsx bench/scale.ts [--visitors=20] [--seconds=4] [--apparatus=lean|test] [--no-events]
+ *   node --import tsx bench/scale.ts [--visitors=40] [--warmup=3] [--seconds=6] [--apparatus=lean|test] [--no-events] [--prof=dir]
  *
  * --apparatus=test drives with the tests' frame client and fake provider (what this bench used before, see
  * bench/scale-drive.ts and bench/scale-fake.ts); lean (the default) with clients and a fake that cost little.
@@ -20,14 +20,18 @@ import { setupOwner } from '../test/helpers/auth.js';
 import { at, freePort, startGroup, startRedis } from '../test/scale/world.js';
 import { connect, type FrameClient } from '../test/team/helpers.js';
 import { startChild } from './child.js';
-import { cpuMeter, drive, type DriveResult } from './scale-drive.js';
+import { cpuMeter, drive, type Cpu, type DriveResult } from './scale-drive.js';
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d;
-// All visitors come from 127.0.0.1: at most 30 chat connections an address a minute (src/chat/widget-socket.ts),
-// and 240 frames a socket a minute: keep seconds x turns/s per visitor under that.
-const VISITORS = Math.min(Number(arg('visitors', '20')), 30);
-const SECONDS = Number(arg('seconds', '4'));
+// Servers run with TRUST_PROXY=true and each visitor has its own X-Forwarded-For address, so the 30 chat
+// connections an address a minute do not cap the visitors; a socket may send 240 frames a minute
+// (src/chat/widget-socket.ts): keep (warmup + seconds) x turns/s per visitor under that.
+const VISITORS = Number(arg('visitors', '40'));
+const WARMUP = Number(arg('warmup', '3'));
+const SECONDS = Number(arg('seconds', '6'));
 const APPARATUS = arg('apparatus', 'lean') === 'test' ? 'test' : 'lean';
+// --prof=<dir>: every server process writes a V8 CPU profile there (summarise with bench/prof-top.mjs).
+const PROF = arg('prof', '') ? ['--cpu-prof', `--cpu-prof-dir=${arg('prof', '')}`] : [];
 const client = APPARATUS === 'test' ? 'frames' as const : 'lean' as const;
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
 
@@ -43,21 +47,22 @@ async function seed(url: string, fakeBase: string, apiKey: string) {
 }
 
 /** One row per role: CPU ms per turn and share of one core over the drive. */
-function cpuLine(label: string, r: DriveResult, cpu: Record<string, number>, ms: number): string {
-  const cells = Object.entries(cpu).map(([k, v]) => `${k} ${(v / r.turns).toFixed(3)} ms/turn (${(v / ms * 100).toFixed(0)}%)`);
-  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+function cpuLine(label: string, r: DriveResult, cpu: Record<string, Cpu>, ms: number): string {
+  const cells = Object.entries(cpu).map(([k, { user, sys }]) => `${k} ${((user + sys) / r.turns).toFixed(3)} ms/turn (sys ${(sys / r.turns).toFixed(3)}; ${((user + sys) / ms * 100).toFixed(0)}%)`);
+  const total = Object.values(cpu).reduce((a, b) => a + b.user + b.sys, 0);
   return `${label} CPU: ${cells.join(', ')}; all ${(total / r.turns).toFixed(3)} ms/turn (${(total / ms * 100).toFixed(0)}% of one core)`;
 }
 
-function meterFor(roles: Record<string, number[]>) {
-  let stop: () => Record<string, number> = () => ({});
+/** Measures the roles' CPU and wall time, and `also` (Redis's counters), around the measured part of a drive. */
+function meterFor(roles: Record<string, number[]>, also = async () => {}) {
+  let stop: () => Record<string, Cpu> = () => ({});
   let wall = 0;
-  const m = { cpu: {} as Record<string, number>, ms: 0 };
+  const m = { cpu: {} as Record<string, Cpu>, ms: 0 };
   return {
     m,
     during: {
-      start: () => { stop = cpuMeter(roles); wall = performance.now(); },
-      stop: () => { m.cpu = stop(); m.ms = performance.now() - wall; },
+      start: async () => { await also(); stop = cpuMeter(roles); wall = performance.now(); },
+      stop: async () => { m.cpu = stop(); m.ms = performance.now() - wall; await also(); },
     },
   };
 }
@@ -65,13 +70,13 @@ function meterFor(roles: Record<string, number[]>) {
 async function single(fakeBase: string, apiKey: string, fakePid: number) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
-  const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
+  const p = spawn(process.execPath, [...PROF, '--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
   for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
   const { botId } = await seed(url, fakeBase, apiKey);
   const { m, during } = meterFor({ server: [p.pid!], loadgen: [process.pid], fake: [fakePid] });
-  const r = await drive({ urls: [url], botId, visitors: VISITORS, seconds: SECONDS, client }, during);
+  const r = await drive({ urls: [url], botId, visitors: VISITORS, warmup: WARMUP, seconds: SECONDS, client }, during);
   p.kill('SIGTERM');
   await new Promise((res) => p.once('exit', res));
   rmSync(dataDir, { recursive: true, force: true });
@@ -83,11 +88,11 @@ const { baseUrl, apiKey } = fake.ready as { baseUrl: string; apiKey: string };
 const redis = await startRedis();
 try {
   const one = await single(baseUrl, apiKey, fake.proc.pid!);
-  console.log(`apparatus ${APPARATUS}, ${VISITORS} visitors, ${SECONDS} s`);
+  console.log(`apparatus ${APPARATUS}, ${VISITORS} visitors, ${WARMUP} s warm-up, ${SECONDS} s measured`);
   console.log(`1 process (no Redis): ${one.r.turnsPerSec.toFixed(1)} turns/s, turn p50 ${one.r.p50.toFixed(1)} ms, p99 ${one.r.p99.toFixed(1)} ms`);
   console.log(cpuLine('  1 process', one.r, one.cpu, one.ms));
 
-  const group = await startGroup({ REDIS_URL: redis.url }, 2);
+  const group = await startGroup({ REDIS_URL: redis.url, TRUST_PROXY: 'true' }, 2, PROF);
   const urls = group.workers.map((w) => w.url);
   const { owner, botId } = await seed(urls[0], baseUrl, apiKey);
   const stats = new Redis(redis.url);
@@ -95,12 +100,12 @@ try {
     const text = await stats.info('commandstats');
     return Object.fromEntries([...text.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((x) => [x[1], Number(x[2])]));
   };
-  const before = await commands();
+  const snaps: Array<Record<string, number>> = [];
   const { m, during } = meterFor({
     servers: group.workers.map((w) => w.pid), supervisor: [group.supervisor.pid!], loadgen: [process.pid], fake: [fake.proc.pid!], redis: [redis.proc.pid!],
-  });
-  const two = await drive({ urls: [`http://127.0.0.1:${group.port}`], botId, visitors: VISITORS, seconds: SECONDS, client }, during);
-  const after = await commands();
+  }, async () => { snaps.push(await commands()); });
+  const two = await drive({ urls: [`http://127.0.0.1:${group.port}`], botId, visitors: VISITORS, warmup: WARMUP, seconds: SECONDS, client }, during);
+  const [before, after] = snaps;
   // The bench's own INFO calls are not the servers' work.
   const per = Object.entries(after).map(([k, v]) => [k, (v - (before[k] ?? 0) - (k === 'info' ? 1 : 0)) / two.turns] as const).filter(([, v]) => v > 0.005).sort((a, b) => b[1] - a[1]);
   const perTurn = per.reduce((s, [, v]) => s + v, 0);
@@ -109,10 +114,14 @@ try {
   console.log(`  Redis commands per turn ${perTurn.toFixed(2)}: ${per.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   // What the ratio would be with the apparatus (load generator, fake) on cores of its own: the servers' CPU per
   // turn bounds each setup (one process: one core; two: two cores, Redis's work counted with the servers').
-  const s1 = one.cpu.server / one.r.turns;
-  const s2 = (m.cpu.servers + m.cpu.supervisor + m.cpu.redis) / two.turns;
-  console.log(`  servers' CPU per turn: 1 process ${s1.toFixed(3)} ms, 2 processes ${(m.cpu.servers / two.turns).toFixed(3)} ms + redis ${(m.cpu.redis / two.turns).toFixed(3)} ms; on 2 cores of their own: ${(2 * s1 / s2).toFixed(2)}x`);
-  for (const [label, r] of [['1 process', one.r], ['2 processes', two]] as const) if (r.abnormal.length) console.log(`${label}: sockets closed abnormally:\n  ${r.abnormal.join('\n  ')}`);
+  const ms = (c: Cpu) => c.user + c.sys;
+  const s1 = ms(one.cpu.server) / one.r.turns;
+  const s2 = (ms(m.cpu.servers) + ms(m.cpu.supervisor) + ms(m.cpu.redis)) / two.turns;
+  console.log(`  servers' CPU per turn: 1 process ${s1.toFixed(3)} ms, 2 processes ${(ms(m.cpu.servers) / two.turns).toFixed(3)} ms + redis ${(ms(m.cpu.redis) / two.turns).toFixed(3)} ms; on 2 cores of their own: ${(2 * s1 / s2).toFixed(2)}x`);
+  for (const [label, r] of [['1 process', one.r], ['2 processes', two]] as const) {
+    if (r.abnormal.length) console.log(`${label}: sockets closed abnormally:\n  ${r.abnormal.join('\n  ')}`);
+    if (r.errors.length) console.log(`${label}: visitors stopped early (the figures count fewer visitors):\n  ${r.errors.join('\n  ')}`);
+  }
 
   if (!process.argv.includes('--no-events')) {
     // Live event delay: a visitor on worker 0; live sockets on worker 0 (same process) and worker 1 (across).
