@@ -48,6 +48,8 @@ export class ScaleNode {
   private closing = false;
   /** Called when Redis goes away (false) and comes back (true). */
   onHealth: (up: boolean) => void = () => {};
+  /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
+  private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
   /** Round trips made (commands and publishes), for the bench's per-turn count. */
   roundTrips = 0;
 
@@ -82,10 +84,11 @@ export class ScaleNode {
 
   private async listen(): Promise<void> {
     this.sub.on('message', (channel: string, raw: string) => {
+      // Our own broadcasts come back too (already delivered here): dropped before parsing them.
+      if (raw.startsWith(this.ownBroadcast)) return;
       let msg: any;
       try { msg = JSON.parse(raw); } catch { return; }
       if (channel === `${PREFIX}n:${this.id}`) return this.onDirect(msg);
-      if (msg.o === this.id) return; // our own broadcast: already delivered here
       for (const h of this.handlers.get(channel) ?? []) {
         try { h(msg.m); } catch (err) { this.log.error({ err, channel }, 'scale-out message handler failed'); }
       }

@@ -33,11 +33,16 @@ const movedError = (id: string) => Object.assign(new Error(`conversation ${id} m
  * owner and the answer comes back. Leases are renewed in one round trip every third of their life; a lease
  * found lost stops the local actor (a running reply is aborted), and every stored write of the actor checks
  * the lease first (fence), so a process that was paused past its lease never writes over the new owner.
+ * The check is local while the last grant or renewal is surely still in force (nobody else can hold the lease
+ * before it lapses in Redis), and asks Redis once that time has passed (a pause, a late renewal).
  */
 export class ConversationRouter {
   /** Leases held here: conversation id -> fencing token. */
   readonly held = new Map<string, number>();
-  /** Until when (this process's clock) each held lease is surely still ours: last grant or renewal + LEASE_MS - margin. */
+  /**
+   * Until when (performance.now(), which a wall-clock step does not move) each held lease is surely still ours:
+   * the time the last grant or renewal was asked + LEASE_MS - margin.
+   */
   private validUntil = new Map<string, number>();
   /** Conversations being handed over to another process: messages for them wait, then go to the new owner. */
   private leaving = new Map<string, Promise<unknown>>();
@@ -55,6 +60,10 @@ export class ConversationRouter {
       return this.local(p.id, p.msg, p.ask);
     });
     node.serve('handover', (p: { id: string; token: number; to: string }) => this.handOver(p.id, p.token, p.to));
+    // Redis back after a loss may have lost its keys (a restart without persistence, a failover): the leases
+    // are then free to take, so from now on each fence asks Redis until a renewal confirms the lease again.
+    const health = node.onHealth;
+    node.onHealth = (up) => { if (up) this.validUntil.clear(); health(up); };
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
     this.timer.unref();
   }
@@ -70,13 +79,14 @@ export class ConversationRouter {
       if (leaving) { await leaving; continue; }
       if (this.held.has(id)) return this.local(id, msg, ask);
       if (!this.node.healthy) throw new CoordinationDownError();
+      const asked = performance.now();
       const lease = await this.node.acquire(id);
-      if (lease.mine) { this.held.set(id, lease.token); this.granted([id]); return this.local(id, msg, ask); }
+      if (lease.mine) { this.held.set(id, lease.token); this.granted([id], asked); return this.local(id, msg, ask); }
       if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process now; ${msg.type} is dropped`);
       if (Date.now() > deadline) throw new Error(`conversation ${id} could not be reached on its owner process; try again`);
       try {
         if (TAKES_OVER.has(msg.type)) {
-          const asked = Date.now();
+          const asked = performance.now();
           const token = await this.node.call(lease.owner, 'handover', { id, token: lease.token, to: this.node.id }, HANDOVER_TIMEOUT_MS) as number;
           this.held.set(id, token);
           this.granted([id], asked);
@@ -146,25 +156,27 @@ export class ConversationRouter {
     return undefined;
   }
 
-  private granted(ids: string[], from = Date.now()): void {
+  private granted(ids: string[], from: number): void {
     // A margin for the time the grant took to come back and for the difference between clocks' rates.
     const until = from + this.node.leaseMs - Math.min(1000, this.node.leaseMs / 5);
     for (const id of ids) this.validUntil.set(id, until);
   }
 
   /**
-   * The fencing check before a stored write: throws LeaseLostError when this process no longer owns it. While
-   * Redis cannot be asked, a lease granted or renewed less than LEASE_MS ago is still ours (nobody else can have
-   * taken it yet), so conversations owned here go on writing until then.
+   * The fencing check before a stored write: throws LeaseLostError when this process no longer owns it. A lease
+   * granted or renewed less than LEASE_MS (less a margin) ago is still ours: nobody else can have taken it yet,
+   * so the check needs no round trip then (the renewals every third of the lease keep it so while this process
+   * runs); past that time (this process was paused, or renewals failed) Redis is asked, and while Redis cannot
+   * be asked the write is refused.
    */
   async fence(id: string): Promise<void> {
     const token = this.held.get(id);
     if (token === undefined) throw new LeaseLostError(id);
+    if (performance.now() < (this.validUntil.get(id) ?? 0)) return;
     let holds: boolean;
     try {
       holds = await this.node.holds(id, token);
     } catch {
-      if (Date.now() < (this.validUntil.get(id) ?? 0)) return;
       throw new CoordinationDownError();
     }
     if (!holds) {
@@ -183,7 +195,7 @@ export class ConversationRouter {
         this.validUntil.delete(id);
         await this.node.release(id, token);
       }
-      const asked = Date.now();
+      const asked = performance.now();
       const lost = await this.node.renew(this.held);
       for (const id of lost) this.lost(id);
       this.granted([...this.held.keys()], asked);
