@@ -12,8 +12,8 @@
  *   vad [reset]              the cascade VAD's frames, batches and answer wait (total and longest, ms)
  *   markThreads              notes the threads alive now; CPU of threads started later (the cascade VAD's worker
  *                            and its model's threads) is reported apart as lateCpuPct
- *   sampleStart [all] / sampleStop <file>   a sampling heap profile of what is allocated between them and still
- *                            alive (all: every allocation)
+ *   sampleStart [all|promoted] / sampleStop <file>   a sampling heap profile of what is allocated between them and
+ *                            still alive (all: every allocation; promoted: what outlived the scavenges)
  *
  *   node bench/voice-server.ts <fakeBaseUrl> <sessions> [--mode=cascade] [--no-ahead]   -> prints {"port":N,"botId":"..."} on stdout
  */
@@ -74,6 +74,8 @@ let cpu = process.cpuUsage();
 let threads = threadCpu();
 let t0 = performance.now();
 const probes: WebSocket[] = [];
+/** The kind of the heap sampling under way (sampleStart's argument). */
+let sampling = 'live';
 
 /**
  * CPU time (ms) of the main thread (the event loop) and of all the process's other threads (the store's, V8's GC
@@ -162,12 +164,16 @@ process.on('message', async (m: { cmd: string }) => {
     await Promise.all(probes.splice(0).map((ws) => new Promise<void>((r) => { ws.once('close', () => r()); ws.close(); })));
     process.send!({ ok: true });
   } else if (cmd === 'sampleStart') {
-    // `all`: every allocation, collected or not (what drives the scavenges); otherwise what is still alive at the stop.
+    // `all`: every allocation, collected or not (what drives the scavenges); `promoted`: what outlived the scavenges
+    // (moved to the old generation, or still young at the stop), whether a mark-compact took it later or not: what
+    // the full GCs are made of; otherwise what is still alive at the stop.
     const all = args[0] === 'all';
-    await (await inspect()).post('HeapProfiler.startSampling', { samplingInterval: all ? 4096 : 256, includeObjectsCollectedByMinorGC: all, includeObjectsCollectedByMajorGC: all });
+    const promoted = args[0] === 'promoted';
+    await (await inspect()).post('HeapProfiler.startSampling', { samplingInterval: all ? 4096 : promoted ? 1024 : 256, includeObjectsCollectedByMinorGC: all, includeObjectsCollectedByMajorGC: all || promoted });
+    sampling = args[0] ?? 'live';
     process.send!({ ok: true });
   } else if (cmd === 'sampleStop') {
-    (globalThis as { gc?: () => void }).gc?.();
+    if (sampling !== 'promoted') (globalThis as { gc?: () => void }).gc?.();
     const { profile } = await inspector!.post('HeapProfiler.stopSampling');
     writeFileSync(args[0], JSON.stringify(profile));
     process.send!({ ok: true });

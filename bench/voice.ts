@@ -28,7 +28,9 @@
  *   --prof writes a CPU profile of the server over the windows to bench/.prof/voice-<n>.cpuprofile
  *   (`node bench/prof-top.mjs <file>`); --heap-sample a heap profile of what the live sessions hold
  *   (bench/.prof/voice-<n>-live.heapprofile, `node bench/heap-top.mjs <file>`); --heap-sample=all of every allocation
- *   while they run (what the scavenges are made of), and prints the bytes allocated per frame relayed.
+ *   while they run (what the scavenges are made of), and prints the bytes allocated per frame relayed;
+ *   --heap-sample=promoted of what outlived the scavenges once the sessions had started (what the mark-compacts
+ *   are made of).
  *   BENCH_SERVER_FLAGS passes Node flags to the server (after npm start's).
  *
  * Results are kept in docs/performance.md (## Voice relay).
@@ -168,9 +170,11 @@ try {
   await openAll(N, (i) => widgets[i].say('hello'));
   await sleep(3000);
   const noVoice = await server.call<Mem>('mem');
-  if (HEAP) await server.call(`sampleStart ${HEAP}`);
+  if (HEAP && HEAP !== 'promoted') await server.call(`sampleStart ${HEAP}`);
   const relayed0 = { ...relayed };
   await openAll(N, (i) => widgets[i].startVoice());
+  // What is promoted while relaying, not the sessions' own state set up at the start.
+  if (HEAP === 'promoted') await server.call('sampleStart promoted');
   const run = await interleave(direct, widgets);
   const withVoice = await server.call<Mem>('mem');
   for (const w of widgets) w.mic.stop();
@@ -202,11 +206,12 @@ try {
   const g = s.gcAccount as import('./gc-account.js').GcAccount;
   const frames = via.up.n + via.down.n;
   console.log(`server GC, its windows: ${(g.youngAllocated / frames).toFixed(0)} young bytes allocated per relayed frame; ${g.scavenges} scavenges (${(g.scavenges * 10_000 / frames).toFixed(1)} per 10,000 frames), pause p50 ${ms(g.scavengeMs.p50)} / p99 ${ms(g.scavengeMs.p99)} / max ${ms(g.scavengeMs.max)} ms, ${ms(g.scavengeMs.sum * 1000 / frames)} µs per frame; survivors per scavenge ${kb(g.survivedMean)} KB mean, ${kb(g.survivedMax)} KB max (${kb(g.survivedMean / N)} KB a session); promoted ${kb(g.promoted / frames * 1000)} KB per 1,000 frames; full GCs ${g.full} (${g.fullMs.toFixed(0)} ms)${Object.entries(g.other).map(([k, o]) => `, ${k} ${o.n} (${o.ms.toFixed(0)} ms)`).join('')}; engine audio deltas read ahead of ws ${s.deltaReads.ahead}, through ws ${s.deltaReads.ws} (whole run)`);
-  if (HEAP === 'all') {
+  if (HEAP === 'all' || HEAP === 'promoted') {
     // The sampling profile's sizes are V8's estimates of all bytes allocated (samples scaled by their odds).
-    const total = sampledBytes(join(profDir, `voice-${N}-all.heapprofile`));
+    const total = sampledBytes(join(profDir, `voice-${N}-${HEAP}.heapprofile`));
     const frames = sampledFrames.up + sampledFrames.down;
-    console.log(`server allocations while sampling: ${(total / 1e6).toFixed(1)} MB for ${sampledFrames.up} frames up + ${sampledFrames.down} down = ${(total / frames / 1024).toFixed(2)} KB per relayed frame`);
+    const what = HEAP === 'all' ? 'allocations' : 'allocations that outlived the scavenges';
+    console.log(`server ${what} while sampling: ${(total / 1e6).toFixed(1)} MB for ${sampledFrames.up} frames up + ${sampledFrames.down} down = ${(total / frames / 1024).toFixed(2)} KB per relayed frame`);
   }
   console.log(`server RSS: ${(withVoice.rss / 1048576).toFixed(0)} MB with the sessions live (after a full GC), peak ${peakRssMb(server.proc.pid)} MB (VmHWM)`);
   console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
