@@ -166,7 +166,8 @@ process.on('message', async (m: { cmd: string }) => {
   } else if (cmd === 'sampleStart') {
     // `all`: every allocation, collected or not (what drives the scavenges); `promoted`: what outlived the scavenges
     // (moved to the old generation, or still young at the stop), whether a mark-compact took it later or not: what
-    // the full GCs are made of; otherwise what is still alive at the stop.
+    // the full GCs are made of; but a mark-compact also collects the young generation, so young garbage that was
+    // there at one is counted too (the fewer full GCs, the truer); otherwise what is still alive at the stop.
     const all = args[0] === 'all';
     const promoted = args[0] === 'promoted';
     await (await inspect()).post('HeapProfiler.startSampling', { samplingInterval: all ? 4096 : promoted ? 1024 : 256, includeObjectsCollectedByMinorGC: all, includeObjectsCollectedByMajorGC: all || promoted });
