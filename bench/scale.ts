@@ -6,7 +6,7 @@
  * the delay of live events that cross processes (visitor on worker 0, live socket on worker 1) against the same
  * process.
  *
- *   node --import tsx bench/scale.ts [--visitors=40] [--warmup=3] [--seconds=6] [--apparatus=lean|test] [--no-events] [--prof=dir]
+ *   node --import tsx bench/scale.ts [--visitors=40] [--warmup=3] [--seconds=6] [--apparatus=lean|test] [--no-events] [--on-one] [--prof=dir]
  *
  * --apparatus=test drives with the tests' frame client and fake provider (what this bench used before, see
  * bench/scale-drive.ts and bench/scale-fake.ts); lean (the default) with clients and a fake that cost little.
@@ -104,7 +104,10 @@ try {
   const { m, during } = meterFor({
     servers: group.workers.map((w) => w.pid), supervisor: [group.supervisor.pid!], loadgen: [process.pid], fake: [fake.proc.pid!], redis: [redis.proc.pid!],
   }, async () => { snaps.push(await commands()); });
-  const two = await drive({ urls: [`http://127.0.0.1:${group.port}`], botId, visitors: VISITORS, warmup: WARMUP, seconds: SECONDS, client }, during);
+  // --on-one: every visitor on worker 0 (its own port), the other process idle but in the group: tells the cost
+  // of being in a group (Redis, the shared store's bookkeeping) from that of two processes working at once.
+  const target = process.argv.includes('--on-one') ? urls[0] : `http://127.0.0.1:${group.port}`;
+  const two = await drive({ urls: [target], botId, visitors: VISITORS, warmup: WARMUP, seconds: SECONDS, client }, during);
   const [before, after] = snaps;
   // The bench's own INFO calls are not the servers' work.
   const per = Object.entries(after).map(([k, v]) => [k, (v - (before[k] ?? 0) - (k === 'info' ? 1 : 0)) / two.turns] as const).filter(([, v]) => v > 0.005).sort((a, b) => b[1] - a[1]);

@@ -62,7 +62,8 @@ export class ScaleNode {
       // Reconnect for ever, never slower than once a second: the group recovers by itself when Redis returns.
       retryStrategy: (times: number) => Math.min(times * 100, 1000),
     };
-    const cmd = new Redis(url, options) as ScaleRedis;
+    // Commands issued in the same tick (many conversations' events and checks at once) go out in one write.
+    const cmd = new Redis(url, { ...options, enableAutoPipelining: true }) as ScaleRedis;
     const sub = new Redis(url, options);
     for (const c of [cmd, sub]) c.on('error', () => { /* reported through health; ioredis reconnects */ });
     try {
