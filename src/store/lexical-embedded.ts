@@ -38,7 +38,8 @@ export interface LexicalHit {
   /**
    * The smallest share of the index's entries holding one of the query's terms this entry contains (0 to 1; 1
    * when it contains none): how specific the passage's best evidence is. A question that meets the documents
-   * only on words found everywhere ("client", "send") shares vocabulary with them, not a topic.
+   * only on words found everywhere ("client", "send") shares vocabulary with them, not a topic. Counted against
+   * at least SHARE_MIN_ENTRIES entries: in a small index every word is in a large share of it.
    */
   rarestShare: number;
 }
@@ -70,6 +71,8 @@ const MAX_TERMS = 32;
 const COVERED_HITS = 30;
 /** Unknown words of one query looked up for a typo correction; the cache of corrections holds at most 10,000. */
 const MAX_CORRECTIONS = 8;
+/** The fewest entries rarestShare is counted against (a word in 3 of 5 passages says little about it). */
+const SHARE_MIN_ENTRIES = 100;
 /** Below this many entries per term nothing is pruned: small knowledge bases are fast anyway. */
 const MIN_COMMON_ROWS = 500;
 
@@ -221,7 +224,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
         // Coverage counts every query term (common ones too), read from the best entries only.
         const has = i < COVERED_HITS ? contains(textOf.get(r.rid) as { title: string; body: string }, words.map((w) => w.keys)) : [];
         const got = has.reduce((sum, h, k) => sum + (h ? weights[k] : 0), 0);
-        const rarest = Math.min(1, ...words.filter((w, k) => has[k] && w.n > 0).map((w) => w.n / all));
+        const rarest = Math.min(1, ...words.filter((w, k) => has[k] && w.n > 0).map((w) => w.n / Math.max(all, SHARE_MIN_ENTRIES)));
         return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, unknownShare, rarestShare: Number(rarest.toFixed(4)) };
       });
     },

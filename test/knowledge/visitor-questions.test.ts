@@ -10,7 +10,8 @@ import { startTestServer } from '../helpers/server.js';
  * A floor under the visitor-question evaluation (bench/knowledge-eval.ts prints the full figures): undici's
  * documentation and 74 questions in visitors' words, with typos, in German, French and Spanish, and without
  * an answer. Lexical only, as a fresh install without an embedding connection. Measured when the floors
- * were last raised: recall@5 0.859, MRR@10 0.680, answerable marked relevant 60/64, unanswerable recognised 3/10.
+ * were last raised (issue 24, fourth pass): recall@5 0.859, MRR@10 0.705, answerable marked relevant 59/64,
+ * unanswerable recognised 7/10.
  */
 const DIR = new URL('../fixtures/knowledge-eval/', import.meta.url).pathname;
 
@@ -42,9 +43,9 @@ test('lexical search finds the page for visitors\' questions and tells most answ
     const recall = found5 / answerable, mrr = rr / answerable;
     console.log(`\n  visitor questions (lexical): recall@5 ${recall.toFixed(3)}  MRR@10 ${mrr.toFixed(3)}  answerable relevant ${answerableRelevant}/${answerable}  unanswerable recognised ${gapsRecognised}/${questions.length - answerable}\n`);
     assert.ok(recall >= 0.85, `recall@5 ${recall}`);
-    assert.ok(mrr >= 0.67, `MRR@10 ${mrr}`);
+    assert.ok(mrr >= 0.7, `MRR@10 ${mrr}`);
     assert.ok(answerableRelevant >= 0.9 * answerable, `answerable marked relevant ${answerableRelevant}/${answerable}`);
-    assert.ok(gapsRecognised >= 3, `unanswerable recognised ${gapsRecognised}`);
+    assert.ok(gapsRecognised >= 7, `unanswerable recognised ${gapsRecognised}`);
   } finally {
     await server.stop();
   }
