@@ -22,8 +22,9 @@ export function appendEvent(pcm: Uint8Array): Buffer {
 }
 
 /** The event written after `head` spare bytes (for a frame header). */
-function appendPayload(pcm: Uint8Array, head: number): Buffer {
-  const out = Buffer.allocUnsafe(head + APPEND_HEAD.length + base64Length(pcm.length) + APPEND_TAIL.length);
+function appendPayload(pcm: Uint8Array, head: number, reuse?: Buffer): Buffer {
+  const size = head + APPEND_HEAD.length + base64Length(pcm.length) + APPEND_TAIL.length;
+  const out = reuse?.length === size ? reuse : Buffer.allocUnsafe(size);
   APPEND_HEAD.copy(out, head);
   const end = encodeBase64Into(pcm, out, head + APPEND_HEAD.length);
   APPEND_TAIL.copy(out, end);
@@ -34,11 +35,11 @@ function appendPayload(pcm: Uint8Array, head: number): Buffer {
  * The append event as a whole client WebSocket frame: FIN + text, the payload length, the mask bit with the zero
  * key (src/providers/realtime-openai-socket.ts), then the event, exactly what ws writes for it.
  */
-export function appendFrame(pcm: Uint8Array): Buffer {
+export function appendFrame(pcm: Uint8Array, reuse?: Buffer): Buffer {
   const payload = APPEND_HEAD.length + base64Length(pcm.length) + APPEND_TAIL.length;
   const lenBytes = payload < 126 ? 0 : payload < 65536 ? 2 : 8;
   const head = 2 + lenBytes + 4;
-  const out = appendPayload(pcm, head);
+  const out = appendPayload(pcm, head, reuse);
   out[0] = 0x81;
   if (lenBytes === 0) out[1] = 0x80 | payload;
   else if (lenBytes === 2) { out[1] = 0x80 | 126; out.writeUInt16BE(payload, 2); } else { out[1] = 0x80 | 127; out.writeUInt32BE(0, 2); out.writeUInt32BE(payload, 6); }
@@ -47,7 +48,15 @@ export function appendFrame(pcm: Uint8Array): Buffer {
 }
 
 /** ws's own state we write beside: its TCP socket and its sender (idle when nothing waits in its queue). */
-interface WsInternals { _socket?: { write(b: Buffer): boolean; writable?: boolean }; _sender?: { _state?: number; _queue?: unknown[] } }
+interface WsInternals { _socket?: { write(b: Buffer): boolean; writable?: boolean; writableLength: number }; _sender?: { _state?: number; _queue?: unknown[] } }
+
+/**
+ * Each engine socket's last append frame, when the socket took all of it at once (its bytes are in the kernel, no
+ * reference to the buffer is left): the next 20 ms frame, the same size, is written into it. A new buffer a frame
+ * was a backing store that V8 counts as external memory until the young generation is swept, and that count
+ * brings the next full GC forward (docs/performance.md, Voice relay, session 3).
+ */
+const spareFrames = new WeakMap<object, Buffer>();
 
 /**
  * Sends the append for this PCM on an open engine socket: straight to its TCP socket as one frame when ws's sender
@@ -56,8 +65,13 @@ interface WsInternals { _socket?: { write(b: Buffer): boolean; writable?: boolea
 export function sendAppend(socket: WebSocket, pcm: Uint8Array): void {
   const ws = socket as unknown as WsInternals;
   const raw = ws._socket;
-  if (raw?.writable && ws._sender?._state === 0 && ws._sender._queue?.length === 0) raw.write(appendFrame(pcm));
-  else socket.send(appendEvent(pcm), { binary: false });
+  if (raw?.writable && ws._sender?._state === 0 && ws._sender._queue?.length === 0) {
+    // A frame is reused only while the socket holds nothing: a write it could not finish at once keeps its buffer.
+    const spare = raw.writableLength === 0 ? spareFrames.get(raw) : undefined;
+    const frame = appendFrame(pcm, spare);
+    raw.write(frame);
+    if (raw.writableLength === 0) spareFrames.set(raw, frame); else spareFrames.delete(raw);
+  } else socket.send(appendEvent(pcm), { binary: false });
 }
 
 /** Base64 audio decoded after one spare byte: the PCM is a view, the byte before it free for a header. */
