@@ -15,20 +15,30 @@ import WebSocket from 'ws';
 import { connect, type FrameClient } from '../test/team/helpers.js';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
-/** [user, system] CPU ms of a process, all its threads. */
-export function cpuMs(pid: number): [number, number] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+const ticks = (path: string): [number, number] => {
+  const stat = readFileSync(path, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return [Number(f[11]) * TICK_MS, Number(f[12]) * TICK_MS];
+};
+
+/** [user, system, main thread (user + system)] CPU ms of a process; the first two count all its threads. */
+export function cpuMs(pid: number): [number, number, number] {
+  const [user, sys] = ticks(`/proc/${pid}/stat`);
+  const [mu, ms] = ticks(`/proc/${pid}/task/${pid}/stat`);
+  return [user, sys, mu + ms];
 }
 
-export interface Cpu { user: number; sys: number }
+/** `main`: the main thread's share (the event loop); the rest is the store's thread, V8's GC and compiler threads. */
+export interface Cpu { user: number; sys: number; main: number }
 
 /** CPU ms of each role over a run: call the result again to get the deltas. */
 export function cpuMeter(roles: Record<string, number[]>): () => Record<string, Cpu> {
-  const read = () => Object.fromEntries(Object.entries(roles).map(([k, pids]) => [k, pids.map(cpuMs).reduce((a, b) => [a[0] + b[0], a[1] + b[1]], [0, 0])]));
+  const read = () => Object.fromEntries(Object.entries(roles).map(([k, pids]) => [k, pids.map(cpuMs).reduce((a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]], [0, 0, 0])]));
   const start = read();
-  return () => { const end = read(); return Object.fromEntries(Object.keys(roles).map((k) => [k, { user: end[k][0] - start[k][0], sys: end[k][1] - start[k][1] }])); };
+  return () => {
+    const end = read();
+    return Object.fromEntries(Object.keys(roles).map((k) => [k, { user: end[k][0] - start[k][0], sys: end[k][1] - start[k][1], main: end[k][2] - start[k][2] }]));
+  };
 }
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };

@@ -6,7 +6,7 @@
  * the delay of live events that cross processes (visitor on worker 0, live socket on worker 1) against the same
  * process.
  *
- *   node --import tsx bench/scale.ts [--visitors=40] [--warmup=3] [--seconds=6] [--apparatus=lean|test] [--no-events] [--on-one] [--prof=dir]
+ *   node --import tsx bench/scale.ts [--visitors=240] [--warmup=8] [--seconds=6] [--apparatus=lean|test] [--no-events] [--on-one] [--prof=dir]
  *
  * --apparatus=test drives with the tests' frame client and fake provider (what this bench used before, see
  * bench/scale-drive.ts and bench/scale-fake.ts); lean (the default) with clients and a fake that cost little.
@@ -26,8 +26,10 @@ const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`
 // Servers run with TRUST_PROXY=true and each visitor has its own X-Forwarded-For address, so the 30 chat
 // connections an address a minute do not cap the visitors; a socket may send 240 frames a minute
 // (src/chat/widget-socket.ts): keep (warmup + seconds) x turns/s per visitor under that.
-const VISITORS = Number(arg('visitors', '40'));
-const WARMUP = Number(arg('warmup', '3'));
+// 240 by default: a process's CPU per turn falls as more conversations share its loop iterations and store
+// batches, so fewer visitors (40) leave each process of a group half as busy as the single one, not saturated.
+const VISITORS = Number(arg('visitors', '240'));
+const WARMUP = Number(arg('warmup', '8'));
 const SECONDS = Number(arg('seconds', '6'));
 const APPARATUS = arg('apparatus', 'lean') === 'test' ? 'test' : 'lean';
 // --prof=<dir>: every server process writes a V8 CPU profile there (summarise with bench/prof-top.mjs).
@@ -48,7 +50,7 @@ async function seed(url: string, fakeBase: string, apiKey: string) {
 
 /** One row per role: CPU ms per turn and share of one core over the drive. */
 function cpuLine(label: string, r: DriveResult, cpu: Record<string, Cpu>, ms: number): string {
-  const cells = Object.entries(cpu).map(([k, { user, sys }]) => `${k} ${((user + sys) / r.turns).toFixed(3)} ms/turn (sys ${(sys / r.turns).toFixed(3)}; ${((user + sys) / ms * 100).toFixed(0)}%)`);
+  const cells = Object.entries(cpu).map(([k, { user, sys, main }]) => `${k} ${((user + sys) / r.turns).toFixed(3)} ms/turn (sys ${(sys / r.turns).toFixed(3)}, main thread ${(main / r.turns).toFixed(3)}; ${((user + sys) / ms * 100).toFixed(0)}%)`);
   const total = Object.values(cpu).reduce((a, b) => a + b.user + b.sys, 0);
   return `${label} CPU: ${cells.join(', ')}; all ${(total / r.turns).toFixed(3)} ms/turn (${(total / ms * 100).toFixed(0)}% of one core)`;
 }
@@ -115,12 +117,20 @@ try {
   console.log(`2 processes (Redis): ${two.turnsPerSec.toFixed(1)} turns/s (${(two.turnsPerSec / one.r.turnsPerSec).toFixed(2)}x), turn p50 ${two.p50.toFixed(1)} ms, p99 ${two.p99.toFixed(1)} ms`);
   console.log(cpuLine('  2 processes', two, m.cpu, m.ms));
   console.log(`  Redis commands per turn ${perTurn.toFixed(2)}: ${per.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
-  // What the ratio would be with the apparatus (load generator, fake) on cores of its own: the servers' CPU per
-  // turn bounds each setup (one process: one core; two: two cores, Redis's work counted with the servers').
-  const ms = (c: Cpu) => c.user + c.sys;
-  const s1 = ms(one.cpu.server) / one.r.turns;
-  const s2 = (ms(m.cpu.servers) + ms(m.cpu.supervisor) + ms(m.cpu.redis)) / two.turns;
-  console.log(`  servers' CPU per turn: 1 process ${s1.toFixed(3)} ms, 2 processes ${(ms(m.cpu.servers) / two.turns).toFixed(3)} ms + redis ${(ms(m.cpu.redis) / two.turns).toFixed(3)} ms; on 2 cores of their own: ${(2 * s1 / s2).toFixed(2)}x`);
+  // What the ratio would be with the apparatus (load generator, fake) on cores of its own, from CPU per turn: a
+  // process is bounded by its main thread (the event loop, one core) and all its threads by the cores there are
+  // (one process also uses others: the store's thread, V8's GC and compiler); Redis's CPU counts with the group.
+  const all = (c: Cpu) => c.user + c.sys;
+  const s1 = all(one.cpu.server) / one.r.turns;
+  const main1 = one.cpu.server.main / one.r.turns;
+  const s2 = (all(m.cpu.servers) + all(m.cpu.supervisor) + all(m.cpu.redis)) / two.turns;
+  const main2 = m.cpu.servers.main / two.turns;
+  const ceiling = (cores: number) => {
+    const a = Math.min(1000 / main1, (cores * 1000) / s1);
+    const b = Math.min((2 * 1000) / main2, (cores * 1000) / s2);
+    return `${cores} cores ${a.toFixed(0)} vs ${b.toFixed(0)} turns/s (${(b / a).toFixed(2)}x)`;
+  };
+  console.log(`  CPU per turn: 1 process ${s1.toFixed(3)} ms (main thread ${main1.toFixed(3)}), 2 processes ${s2.toFixed(3)} ms with redis (main threads ${main2.toFixed(3)}); ceilings with the apparatus elsewhere, 1 vs 2 processes: ${ceiling(2)}, ${ceiling(4)}`);
   for (const [label, r] of [['1 process', one.r], ['2 processes', two]] as const) {
     if (r.abnormal.length) console.log(`${label}: sockets closed abnormally:\n  ${r.abnormal.join('\n  ')}`);
     if (r.errors.length) console.log(`${label}: visitors stopped early (the figures count fewer visitors):\n  ${r.errors.join('\n  ')}`);
