@@ -16,6 +16,5 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 VOLUME ["/data"]
-# The same Node flags as `npm start` (package.json): a 4 MB young generation keeps GC pauses short, an old generation
-# allowed to double before a full GC keeps them rare (docs/performance.md, docs/decisions.md).
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=100", "dist/src/main.js"]
+# The same Node flags as `npm start` (package.json): a 4 MB young generation keeps GC pauses short (docs/performance.md).
+CMD ["node", "--max-semi-space-size=4", "dist/src/main.js"]

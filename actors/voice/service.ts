@@ -1,4 +1,5 @@
 import type { AppContext } from '../../src/app.js';
+import { holdVoiceHeap } from './heap.js';
 import { perApp } from '../../src/app.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import { encodeFrame } from '../../src/chat/protocol.js';
@@ -61,12 +62,14 @@ export class VoiceService {
     if (!(await takeVoiceSeat(this.app, chat.bot._id, sessionId, max))) return busy;
     const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
     let ended = false;
+    const releaseHeap = holdVoiceHeap();
     const actor = new VoiceSessionActor({
       sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
       conversations: conversations(this.app), hub: conversations(this.app).hub,
       onEnded: () => {
         if (ended) return;
         ended = true;
+        releaseHeap();
         leaveVoiceSeat(this.app, chat.bot._id, sessionId);
         if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
         const n = this.liveFor(chat.bot._id) - 1;
