@@ -79,8 +79,8 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   // voice.js arrives a little late, so the connecting state can be seen.
   await page.route('**/voice.js', async (route) => { await new Promise((r) => setTimeout(r, 600)); await route.continue(); });
   await page.click('.cp .mic');
-  await page.locator('.vb.connecting').waitFor();
-  assert.is(await page.locator('.vb .vs').textContent(), 'Connecting…');
+  // Read in the same wait as the state: once voice.js is in, the state moves on to listening at once.
+  await page.locator('.vb.connecting .vs', { hasText: 'Connecting…' }).waitFor();
   await shot(page, 'connecting');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   assert.is(await page.locator('.vb .vs').textContent(), 'Listening…');
