@@ -3,8 +3,6 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Logger } from '../log.js';
 
-type ListenWithOptions = (host: string, port: number, options: number, cb: (ls: uWS.us_listen_socket | false) => void) => unknown;
-const EXCLUSIVE: number = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
 const RECONNECT_MS = 1000;
 
 /**
@@ -44,15 +42,12 @@ export class CorkHolder {
     else upgrade();
   }
 
-  /** Listens on a private loopback port and connects to it (again after a drop, until stop). */
-  start(): Promise<void> {
-    return new Promise((resolve) => {
-      (this.app as unknown as { listen: ListenWithOptions }).listen('127.0.0.1', 0, EXCLUSIVE, (ls) => {
-        if (!ls) { this.log.warn('could not open the loopback port that keeps late WebSocket upgrades safe; they run unguarded'); return resolve(); }
-        this.listenSocket = ls;
-        this.connect(uWS.us_socket_local_port(ls as unknown as uWS.us_socket), resolve);
-      });
-    });
+  /** Connects to the private loopback port `listen` opens (again after a drop, until stop). */
+  async start(listen: () => Promise<uWS.us_listen_socket | false>): Promise<void> {
+    const ls = await listen();
+    if (!ls) { this.log.warn('could not open the loopback port that keeps late WebSocket upgrades safe; they run unguarded'); return; }
+    this.listenSocket = ls;
+    await new Promise<void>((ready) => this.connect(uWS.us_socket_local_port(ls as unknown as uWS.us_socket), ready));
   }
 
   private connect(port: number, ready?: () => void): void {

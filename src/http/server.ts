@@ -76,6 +76,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const listenSockets: uWS.us_listen_socket[] = [];
   let inFlight = 0;
   const sockets: SocketRegistry = { open: new Set() };
+  const listenOn = (host: string, port: number, options: number) =>
+    new Promise<uWS.us_listen_socket | false>((resolve) => { (app as unknown as { listen: ListenWithOptions }).listen(host, port, options, resolve); });
   const holder = opts.sockets?.length ? new CorkHolder(app, log) : null;
   for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy, holder!);
 
@@ -167,17 +169,14 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 
   return {
     get inFlight() { return inFlight; },
-    listen(host, port, shared = false) {
-      return new Promise((resolve, reject) => {
-        // 0: uWS's default, SO_REUSEPORT; the exclusive option still refuses a server started by mistake.
-        (app as unknown as { listen: ListenWithOptions }).listen(host, port, shared ? 0 : LISTEN_OPTIONS, (ls) => {
-          if (!ls) return void listenFailure(host, port).then(reject);
-          const first = listenSockets.length === 0;
-          listenSockets.push(ls);
-          const bound = uWS.us_socket_local_port(ls as unknown as uWS.us_socket);
-          if (first && holder) void holder.start().then(() => resolve(bound)); else resolve(bound);
-        });
-      });
+    async listen(host, port, shared = false) {
+      // 0: uWS's default, SO_REUSEPORT; the exclusive option still refuses a server started by mistake.
+      const ls = await listenOn(host, port, shared ? 0 : LISTEN_OPTIONS);
+      if (!ls) throw await listenFailure(host, port);
+      const first = listenSockets.length === 0;
+      listenSockets.push(ls);
+      if (first && holder) await holder.start(() => listenOn('127.0.0.1', 0, LISTEN_OPTIONS));
+      return uWS.us_socket_local_port(ls as unknown as uWS.us_socket);
     },
     async close(timeoutMs = 10_000) {
       holder?.stop();
