@@ -46,8 +46,7 @@ export class ScaleNode {
   private nextRpc = 1;
   private wasHealthy = true;
   private closing = false;
-  /** Called when Redis goes away (false) and comes back (true). */
-  onHealth: (up: boolean) => void = () => {};
+  private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
   /** Round trips made (commands and publishes), for the bench's per-turn count. */
@@ -102,10 +101,13 @@ export class ScaleNode {
       if (up === this.wasHealthy) return;
       this.wasHealthy = up;
       this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: new conversations are refused until it returns');
-      this.onHealth(up);
+      for (const fn of this.healthListeners) fn(up);
     };
     for (const c of [this.cmd, this.sub]) for (const e of ['ready', 'close', 'end', 'reconnecting']) c.on(e, check);
   }
+
+  /** Calls `fn` when Redis goes away (false) and comes back (true). */
+  onHealth(fn: (up: boolean) => void): void { this.healthListeners.push(fn); }
 
   /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
   broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {

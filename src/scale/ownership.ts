@@ -62,8 +62,7 @@ export class ConversationRouter {
     node.serve('handover', (p: { id: string; token: number; to: string }) => this.handOver(p.id, p.token, p.to));
     // Redis back after a loss may have lost its keys (a restart without persistence, a failover): the leases
     // are then free to take, so from now on each fence asks Redis until a renewal confirms the lease again.
-    const health = node.onHealth;
-    node.onHealth = (up) => { if (up) this.validUntil.clear(); health(up); };
+    node.onHealth((up) => { if (up) this.validUntil.clear(); });
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
     this.timer.unref();
   }
