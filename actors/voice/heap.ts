@@ -8,14 +8,13 @@ let live = 0;
  * they are freed, so at the default the limit was met every few seconds and each full GC paused the relay
  * (docs/decisions.md, "Voice relay session 3"). Set only while voice runs, so a server of idle chat sockets keeps
  * V8's tighter default (about 1.5 KB more RSS per idle socket with it). V8 reads the flag each time it sets a
- * new limit, after a full GC. Returns the release; calling it twice is harmless.
+ * new limit, after a full GC.
  */
-export function holdVoiceHeap(): () => void {
+export function holdVoiceHeap(): void {
   if (live++ === 0) setFlagsFromString('--heap-growing-percent=100');
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    if (--live === 0) setFlagsFromString('--heap-growing-percent=0');
-  };
+}
+
+/** Once for each holdVoiceHeap (a session's end, which runs once). */
+export function releaseVoiceHeap(): void {
+  if (--live === 0) setFlagsFromString('--heap-growing-percent=0');
 }

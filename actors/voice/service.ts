@@ -1,5 +1,4 @@
 import type { AppContext } from '../../src/app.js';
-import { holdVoiceHeap } from './heap.js';
 import { perApp } from '../../src/app.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import { encodeFrame } from '../../src/chat/protocol.js';
@@ -10,6 +9,7 @@ import { ApiError } from '../../src/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { leaveVoiceSeat, takeVoiceSeat } from '../../src/scale/voice-seats.js';
 import { conversations } from '../conversation/index.js';
+import { holdVoiceHeap, releaseVoiceHeap } from './heap.js';
 import { VoiceRefusedError, VoiceSessionActor, type VoiceSink } from './actor.js';
 import type { VoiceMsg } from './messages.js';
 
@@ -62,14 +62,14 @@ export class VoiceService {
     if (!(await takeVoiceSeat(this.app, chat.bot._id, sessionId, max))) return busy;
     const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
     let ended = false;
-    const releaseHeap = holdVoiceHeap();
+    holdVoiceHeap();
     const actor = new VoiceSessionActor({
       sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
       conversations: conversations(this.app), hub: conversations(this.app).hub,
       onEnded: () => {
         if (ended) return;
         ended = true;
-        releaseHeap();
+        releaseVoiceHeap();
         leaveVoiceSeat(this.app, chat.bot._id, sessionId);
         if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
         const n = this.liveFor(chat.bot._id) - 1;
