@@ -10,7 +10,7 @@
  * model (Universal Sentence Encoder lite, chosen in the knowledge settings) or, with --embedder=fake, from
  * the FAKE embedding server of test/fakes (a hashed bag of words, plumbing only).
  *
- *   npx tsx bench/knowledge-eval.ts [--modes=lexical,vector,hybrid] [--misses] [--half=even|odd] [--embedder=embedded|fake] [--dump=FILE]
+ *   npx tsx bench/knowledge-eval.ts [--set=knowledge-eval-2] [--modes=lexical,vector,hybrid] [--misses] [--half=even|odd] [--embedder=embedded|fake] [--dump=FILE]
  *
  * Prints recall@5, MRR@10 and the share of answerable questions marked relevant / unanswerable ones
  * marked not relevant, per category, then precision and recall of `relevant` for "answerable" and a sweep
@@ -26,11 +26,14 @@ import { startTestServer } from '../test/helpers/server.js';
 import { addProviderConnection } from '../test/knowledge/helpers.js';
 
 export const EVAL_DIR = new URL('../test/fixtures/knowledge-eval/', import.meta.url).pathname;
+// --set=knowledge-eval-2: the second, held-out set (pino and piscina docs, written after the four tuning passes).
+const SET = process.argv.find((a) => a.startsWith('--set='))?.split('=')[1];
+const setDir = SET ? new URL(`../test/fixtures/${SET}/`, import.meta.url).pathname : EVAL_DIR;
 export interface Question { cat: string; q: string; docs: string[] }
 export interface Outcome { question: Question; rank: number; relevant: boolean; topScore: number; topDocs: string[] }
 export interface CategoryFigures { cat: string; n: number; recallAt5: number; mrr: number; relevantShare: number }
 
-export const questions = (): Question[] => JSON.parse(readFileSync(join(EVAL_DIR, 'questions.json'), 'utf8'));
+export const questions = (): Question[] => JSON.parse(readFileSync(join(setDir, 'questions.json'), 'utf8'));
 
 /** Per category (and 'answerable' over all answerable ones): recall@5, MRR@10, share judged right by `relevant`. */
 export function figures(outcomes: Outcome[]): CategoryFigures[] {
@@ -70,7 +73,7 @@ async function main() {
     // Lexical first, as an install that chose no embeddings (else the embedded model is the default).
     await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: null } });
     const docOf = new Map<string, string>();
-    const dir = join(EVAL_DIR, 'corpus');
+    const dir = join(setDir, 'corpus');
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
       const s = await svc.upload(ws, readFileSync(join(dir, file)), 'text/markdown', file);
       docOf.set(s._id, file);
@@ -79,7 +82,7 @@ async function main() {
     // --half=even|odd: the questions of even or odd index only (tune on one half, check on the other).
     const half = arg('half');
     const qs = questions().filter((_, i) => !half || (half === 'even') === (i % 2 === 0));
-    console.log(`\nknowledge evaluation: ${docOf.size} documents (undici docs, MIT), ${qs.length} questions`);
+    console.log(`\nknowledge evaluation ${SET ?? 'knowledge-eval'}: ${docOf.size} documents (${SET ? 'see its README' : 'undici docs, MIT'}), ${qs.length} questions`);
     // Lexical first, with no embedding connection (as a fresh install); then a connection and a reindex.
     let connected = false;
     for (const mode of [...modes].sort((a, b) => Number(a !== 'lexical') - Number(b !== 'lexical'))) {
