@@ -3,6 +3,7 @@ import type { AppContext } from '../app.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
+import type { LexicalReplica } from './lexical-replica.js';
 import type { DocumentType } from './parse.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
@@ -68,7 +69,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   const old = await c.documents.findById(source.workspaceId, docId);
   await removeDocumentChunks(app, lexical, source.workspaceId, docId, old?.vectorCollection ?? null);
   if (records.length) await c.chunks.insertMany(records);
-  await lexical.upsert(records.map((r) => ({ id: r._id, workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: docId, title: r.heading ? `${title} ${r.heading}` : title, text: r.text })));
+  await lexical.upsert(records.map(lexicalEntry));
   let collection: string | null = null;
   if (embedder && vectors.length) {
     collection = vectorCollection(vectors[0].length);
@@ -83,8 +84,16 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
     bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, ...(vectorError ? { vectorError } : {}), generation: source.generation, indexedAt: app.clock.now(),
   };
   await c.documents.replaceOne(document);
+  announce(lexical, source.workspaceId, [document], []);
   return { document, links: parsed.links };
 }
+
+/** A chunk as the lexical index holds it (also copied so by src/knowledge/lexical-replica.ts). */
+export const lexicalEntry = (r: KnowledgeChunk) => ({ id: r._id, workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: r.documentId, title: r.heading ? `${r.title} ${r.heading}` : r.title, text: r.text });
+
+/** With MongoDB the index is one replica per machine: the others hear which documents changed (after the store write). */
+const announce = (lexical: LexicalIndex, workspaceId: string, written: KnowledgeDocument[], removed: string[]) =>
+  (lexical as Partial<LexicalReplica>).documentsChanged?.(workspaceId, written, removed);
 
 const TRY_INSTEAD = 'upload its text as Markdown or plain text instead, or split it into smaller files';
 
@@ -115,5 +124,6 @@ export async function removeDocuments(app: AppContext, lexical: LexicalIndex, so
   const docs = await c.documents.find(filter);
   for (const d of docs) await removeDocumentChunks(app, lexical, source.workspaceId, d._id, d.vectorCollection);
   await c.documents.deleteMany(filter);
+  announce(lexical, source.workspaceId, [], docs.map((d) => d._id));
   return docs.length;
 }

@@ -6,6 +6,7 @@ import { newId } from '../store/ids.js';
 import { HostLimiter } from './host-limiter.js';
 import { knowledgeCollections, removeDocuments } from './indexer.js';
 import { IngestRunner } from './jobs.js';
+import { replicateLexical, storeIsShared } from './lexical-replica.js';
 import { sniffDocumentType, UnsupportedDocumentError } from './parse.js';
 import { hybridSearch, type SearchOptions, type SearchOutcome } from './search.js';
 import { SETTINGS_DEFAULTS, type CreateSourceInput, type KnowledgeDocument, type KnowledgeSource, type PatchSourceInput } from './types.js';
@@ -17,8 +18,10 @@ export class KnowledgeService {
   readonly runner: IngestRunner;
 
   constructor(private app: AppContext) {
-    // The lexical index is a file beside the embedded store (also with MongoDB: it is rebuilt by reindexing).
-    this.lexical = openEmbeddedLexical(app.config.dataDir);
+    // The lexical index is a file beside the embedded store; with MongoDB, each machine's file is a replica of
+    // the store's chunk records, kept up to date across machines (lexical-replica.ts).
+    const local = openEmbeddedLexical(app.config.dataDir);
+    this.lexical = storeIsShared(app) ? replicateLexical(app, local) : local;
     this.client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, clock: app.clock });
     this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));
     app.onClose(async () => {

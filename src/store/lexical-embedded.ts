@@ -1,5 +1,6 @@
 import { bestCorrection, correctionPrefixes, idf, norm, normWords } from './lexical-terms.js';
 import { openSqlite, type SqliteStatement } from './sqlite.js';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -60,6 +61,19 @@ export interface LexicalIndex {
   close(): Promise<void>;
 }
 
+/**
+ * What a replica of the store's chunk records keeps beside the index (src/knowledge/lexical-replica.ts): the
+ * file's own random id, the same for every process that opens it, and which store version of each document
+ * the file holds.
+ */
+export interface LexicalStamps {
+  readonly fileId: string;
+  /** Every document with entries or a stamp; stamp null: entries written before stamps were kept. */
+  stamps(): Array<{ workspaceId: string; documentId: string; stamp: string | null }>;
+  stampOf(documentId: string): string | null;
+  setStamp(workspaceId: string, documentId: string, stamp: string | null): void;
+}
+
 /** A term as an FTS5 string literal: no operator or column syntax can leak in from user text. */
 const phrase = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
@@ -87,7 +101,7 @@ const token = (prefix: string, id: string) => `${prefix}${id.replace(/[^A-Za-z0-
  * of the MATCH expression and the query takes FTS5's `ORDER BY rank LIMIT n` path without a join.
  * lex_meta maps our string ids to FTS rowids.
  */
-export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
+export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & LexicalStamps {
   let file = ':memory:';
   if (dataDir) { mkdirSync(dataDir, { recursive: true }); file = join(dataDir, 'lexical.db'); }
   const db = openSqlite(file);
@@ -104,6 +118,10 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
     db.exec(`INSERT INTO lex_fts (lex_fts, rank) VALUES ('rank', 'bm25(2.0, 1.0, 0.0, 0.0)')`);
   }
 
+  db.exec('CREATE TABLE IF NOT EXISTS lex_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  db.exec('CREATE TABLE IF NOT EXISTS lex_docs (doc TEXT PRIMARY KEY, ws TEXT NOT NULL, stamp TEXT NOT NULL)');
+  db.prepare("INSERT OR IGNORE INTO lex_info (key, value) VALUES ('file_id', ?)").run(randomBytes(8).toString('hex'));
+  const fileId = db.prepare("SELECT value FROM lex_info WHERE key = 'file_id'").pluck().get() as string;
   const findRid = db.prepare('SELECT rid FROM lex_meta WHERE id = ?').pluck();
   const delMeta = db.prepare('DELETE FROM lex_meta WHERE rid = ?');
   const delFts = db.prepare('DELETE FROM lex_fts WHERE rowid = ?');
@@ -246,6 +264,18 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex {
       return stmt(`SELECT COUNT(*) FROM lex_meta WHERE ${scopeWhere(scope, params)}`).pluck().get(...params) as number;
     },
     async close() { if (db.open) db.close(); },
+    fileId,
+    stamps() {
+      const out = new Map<string, { workspaceId: string; documentId: string; stamp: string | null }>();
+      for (const r of stmt('SELECT DISTINCT ws, doc FROM lex_meta').all() as Array<{ ws: string; doc: string }>) out.set(r.doc, { workspaceId: r.ws, documentId: r.doc, stamp: null });
+      for (const r of stmt('SELECT ws, doc, stamp FROM lex_docs').all() as Array<{ ws: string; doc: string; stamp: string }>) out.set(r.doc, { workspaceId: r.ws, documentId: r.doc, stamp: r.stamp });
+      return [...out.values()];
+    },
+    stampOf(documentId) { return (stmt('SELECT stamp FROM lex_docs WHERE doc = ?').pluck().get(documentId) as string | undefined) ?? null; },
+    setStamp(workspaceId, documentId, stamp) {
+      if (stamp === null) stmt('DELETE FROM lex_docs WHERE doc = ?').run(documentId);
+      else stmt('INSERT OR REPLACE INTO lex_docs (doc, ws, stamp) VALUES (?, ?, ?)').run(documentId, workspaceId, stamp);
+    },
   };
 }
 
