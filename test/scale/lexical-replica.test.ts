@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closePool } from '../../workers/pool.js';
 import type { AppContext } from '../../src/app.js';
+import { deleteWorkspace } from '../../src/auth/workspace-cleanup.js';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config/index.js';
 import { EventBus } from '../../src/events/bus.js';
@@ -162,6 +163,14 @@ test("a process sharing the writer's file finds its documents without copying th
     assert.is(await entries(peer, id), 0);
     assert.is(peer.lexical.copies, before, 'nor copied the removal');
   } finally { await peer.close(); }
+});
+
+test("a workspace deleted on one machine leaves the other machine's file", async () => {
+  const id = await addText(a, 'Hedge trimming', 'Trim beech hedges in late summer after birds have nested.');
+  assert.ok((await eventually(() => entries(b, id), (n) => n > 0)) > 0, 'the other machine copied it');
+  await deleteWorkspace(a.app, WS);
+  assert.is(await eventually(() => b.lexical.count({ workspaceId: WS }), (n) => n === 0), 0);
+  assert.is(await a.lexical.count({ workspaceId: WS }), 0);
 });
 
 test.run();
