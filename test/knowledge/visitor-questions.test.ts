@@ -7,26 +7,30 @@ import { setupOwner } from '../helpers/auth.js';
 import { startTestServer } from '../helpers/server.js';
 
 /**
- * A floor under the visitor-question evaluation (bench/knowledge-eval.ts prints the full figures): undici's
- * documentation and 74 questions in visitors' words, with typos, in German, French and Spanish, and without
- * an answer. Lexical only, as a fresh install without an embedding connection. Measured when the floors
- * were last raised (issue 24, fourth pass): recall@5 0.859, MRR@10 0.705, answerable marked relevant 59/64,
- * unanswerable recognised 7/10.
+ * Floors under the visitor-question evaluations (bench/knowledge-eval.ts prints the full figures), lexical only,
+ * as a fresh install without an embedding connection:
+ * - knowledge-eval: undici's documentation and 74 questions in visitors' words, with typos, in German, French
+ *   and Spanish, and without an answer; tuned on in four passes. Measured when the floors were last raised
+ *   (issue 24, fourth pass): recall@5 0.859, MRR@10 0.705, answerable marked relevant 59/64, unanswerable
+ *   recognised 7/10.
+ * - knowledge-eval-2: pino's and piscina's documentation and 38 questions written after those passes, never
+ *   tuned on (held out). Measured when written: recall@5 1.000 (24 pages: a fifth of them fill the top 5),
+ *   MRR@10 0.701, answerable marked relevant 21/28, unanswerable recognised 0/10. Its floors guard the ranking
+ *   against changes that fit the first set only; they do not say its gaps are recognised (they are not).
  */
-const DIR = new URL('../fixtures/knowledge-eval/', import.meta.url).pathname;
-
-test('lexical search finds the page for visitors\' questions and tells most answerable ones from gaps', async () => {
+async function measure(set: string) {
+  const dir = new URL(`../fixtures/${set}/`, import.meta.url).pathname;
   const server = await startTestServer();
   try {
     const owner = await setupOwner(server);
     const svc = knowledge(server.app);
     const docOf = new Map<string, string>();
-    for (const file of readdirSync(join(DIR, 'corpus')).sort()) {
-      const s = await svc.upload(owner.workspaceId, readFileSync(join(DIR, 'corpus', file)), 'text/markdown', file);
+    for (const file of readdirSync(join(dir, 'corpus')).sort()) {
+      const s = await svc.upload(owner.workspaceId, readFileSync(join(dir, 'corpus', file)), 'text/markdown', file);
       docOf.set(s._id, file);
     }
     await svc.runner.idle();
-    const questions = JSON.parse(readFileSync(join(DIR, 'questions.json'), 'utf8')) as Array<{ q: string; docs: string[] }>;
+    const questions = JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as Array<{ q: string; docs: string[] }>;
     let found5 = 0, rr = 0, answerableRelevant = 0, gapsRecognised = 0;
     const answerable = questions.filter((x) => x.docs.length).length;
     for (const { q, docs } of questions) {
@@ -40,15 +44,27 @@ test('lexical search finds the page for visitors\' questions and tells most answ
         if (r.body.relevant) answerableRelevant++;
       } else if (!r.body.relevant) gapsRecognised++;
     }
-    const recall = found5 / answerable, mrr = rr / answerable;
-    console.log(`\n  visitor questions (lexical): recall@5 ${recall.toFixed(3)}  MRR@10 ${mrr.toFixed(3)}  answerable relevant ${answerableRelevant}/${answerable}  unanswerable recognised ${gapsRecognised}/${questions.length - answerable}\n`);
-    assert.ok(recall >= 0.85, `recall@5 ${recall}`);
-    assert.ok(mrr >= 0.7, `MRR@10 ${mrr}`);
-    assert.ok(answerableRelevant >= 0.9 * answerable, `answerable marked relevant ${answerableRelevant}/${answerable}`);
-    assert.ok(gapsRecognised >= 7, `unanswerable recognised ${gapsRecognised}`);
+    const figures = { recall: found5 / answerable, mrr: rr / answerable, answerable, answerableRelevant, gapsRecognised, gaps: questions.length - answerable };
+    console.log(`\n  ${set} (lexical): recall@5 ${figures.recall.toFixed(3)}  MRR@10 ${figures.mrr.toFixed(3)}  answerable relevant ${answerableRelevant}/${answerable}  unanswerable recognised ${gapsRecognised}/${figures.gaps}\n`);
+    return figures;
   } finally {
     await server.stop();
   }
+}
+
+test('lexical search finds the page for visitors\' questions and tells most answerable ones from gaps', async () => {
+  const f = await measure('knowledge-eval');
+  assert.ok(f.recall >= 0.85, `recall@5 ${f.recall}`);
+  assert.ok(f.mrr >= 0.7, `MRR@10 ${f.mrr}`);
+  assert.ok(f.answerableRelevant >= 0.9 * f.answerable, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
+  assert.ok(f.gapsRecognised >= 7, `unanswerable recognised ${f.gapsRecognised}`);
+});
+
+test('on questions nobody tuned on (pino and piscina docs) the answer page still ranks near the top', async () => {
+  const f = await measure('knowledge-eval-2');
+  assert.ok(f.recall >= 0.95, `recall@5 ${f.recall}`);
+  assert.ok(f.mrr >= 0.68, `MRR@10 ${f.mrr}`);
+  assert.ok(f.answerableRelevant >= 21, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
 });
 
 test.run();
