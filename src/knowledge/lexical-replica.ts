@@ -84,10 +84,9 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
     // A document the store no longer has is copied too: its chunks may be written before its record (a new document).
     const stale = ids.filter((id) => { const d = docs.get(id); return !d || local.stampOf(id) !== documentStamp(d); });
     if (stale.length === 0) return;
-    const byDoc = new Map<string, KnowledgeChunk[]>();
-    for (const ch of await c.chunks.find({ workspaceId, documentId: { $in: stale } }, { sort: [['_id', 1]] })) {
-      byDoc.set(ch.documentId, [...(byDoc.get(ch.documentId) ?? []), ch]);
-    }
+    // One query per document, at once: each is an index lookup in both stores (the embedded one scans for $in).
+    const chunks = await Promise.all(stale.map((documentId) => c.chunks.find({ workspaceId, documentId }, { sort: [['_id', 1]] })));
+    const byDoc = new Map<string, KnowledgeChunk[]>(stale.map((id, i) => [id, chunks[i]]));
     for (const id of stale) {
       if (closed) return;
       await local.deleteWhere({ workspaceId, documentId: id });
