@@ -80,7 +80,8 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
 
   /** Copies documents from the store: the records first, then their chunks (written before the record), so a stamp never claims newer chunks than those copied. */
   async function copy(workspaceId: string, ids: string[]): Promise<void> {
-    const docs = new Map((await c.documents.find({ workspaceId, _id: { $in: ids } })).map((d) => [d._id, d]));
+    const found = await Promise.all(ids.map((id) => c.documents.findById(workspaceId, id)));
+    const docs = new Map(found.filter((d): d is KnowledgeDocument => !!d).map((d) => [d._id, d]));
     // A document the store no longer has is copied too: its chunks may be written before its record (a new document).
     const stale = ids.filter((id) => { const d = docs.get(id); return !d || local.stampOf(id) !== documentStamp(d); });
     if (stale.length === 0) return;
