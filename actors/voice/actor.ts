@@ -6,7 +6,7 @@ import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/cha
 import { chatCollections } from '../../src/chat/records.js';
 import { audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
 import type { VoiceSetup } from '../../src/chat/voice-setup.js';
-import { createVoiceEngine, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
+import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever } from '../runtime/index.js';
 import { endMessage } from './lines.js';
@@ -153,7 +153,9 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     }
     // Barge-in jumps the queue: playback must stop before more of the reply is relayed.
     const urgent = e.type === 'speech_started' || e.type === 'interrupted';
-    try { this.send({ type: 'engine', event: e }, urgent ? URGENT : NORMAL); } catch (err) {
+    // A queued chunk outlives this call: the engine's reused memory is copied (the rare path).
+    const event = e.type === 'audio' ? keptAudio(e) : e;
+    try { this.send({ type: 'engine', event }, urgent ? URGENT : NORMAL); } catch (err) {
       this.log.warn({ err, sessionId: this.id, event: e.type }, 'voice engine event dropped');
     }
   }
@@ -245,7 +247,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     item.audioStartedAt ??= this.clock.now();
     item.audioBytes += e.pcm.length;
     this.usage.outputBytes += e.pcm.length;
-    if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm, e.headroom), true);
+    if (!this.init.sink.closed) this.init.sink.send(audioFrame(e.pcm, e.headroom, e.transient), true);
   }
 
   private onPtt(down: boolean): void {

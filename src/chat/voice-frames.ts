@@ -50,13 +50,20 @@ export function decodeAudioFrame(frame: Buffer, inputRate: number): { ok: true; 
   return { ok: true, pcm: frame.subarray(1) };
 }
 
+/** The last frame view made over each engine's reused decoding memory (a view: the same bytes whoever asks). */
+const framesOver = new WeakMap<ArrayBufferLike, Buffer>();
+
 /**
  * The binary frame carrying the agent's audio to the widget. With `headroom` (a free byte before the PCM, as the
  * engine decoded it) the header is written there and the frame is a view over the same memory; otherwise a copy.
+ * `reused`: the engine decodes every chunk into the same memory (a transient audio event).
  */
-export function audioFrame(pcm: Buffer, headroom = 0): Buffer {
+export function audioFrame(pcm: Buffer, headroom = 0, reused = false): Buffer {
   if (headroom >= 1) {
-    const frame = Buffer.from(pcm.buffer, pcm.byteOffset - 1, pcm.length + 1);
+    // An engine decoding into reused memory hands the same range chunk after chunk: the same view serves.
+    const last = reused ? framesOver.get(pcm.buffer) : undefined;
+    const frame = last && last.byteOffset === pcm.byteOffset - 1 && last.length === pcm.length + 1 ? last : Buffer.from(pcm.buffer, pcm.byteOffset - 1, pcm.length + 1);
+    if (reused && frame !== last) framesOver.set(pcm.buffer, frame);
     frame[0] = AUDIO_FRAME;
     return frame;
   }

@@ -128,7 +128,7 @@ function sameText(data: Buffer, start: number, end: number, known: string): bool
  * byte sequences can only be the event's own keys. `knownId`: the item id of the last delta, returned as the same
  * string when it has not changed (every delta of an item repeats it).
  */
-export function readAudioDelta(data: Buffer, knownId = '', start = 0, end = data.length): AudioDeltaAt | null {
+export function readAudioDelta(data: Buffer, knownId = '', start = 0, end = data.length, out?: AudioDeltaAt): AudioDeltaAt | null {
   const at = data.indexOf(TYPE, start);
   if (at < 0 || at - start > 128) return null;
   const i = data.indexOf(ITEM_ID, at);
@@ -139,7 +139,33 @@ export function readAudioDelta(data: Buffer, knownId = '', start = 0, end = data
   const deltaEnd = plainStringEnd(data, d + DELTA.length, end);
   if (idEnd < 0 || deltaEnd < 0 || data.indexOf(CLOSE, deltaEnd) !== end - 1) return null;
   const itemId = sameText(data, idStart, idEnd, knownId) ? knownId : data.toString('latin1', idStart, idEnd);
-  return { itemId, start: d + DELTA.length, end: deltaEnd };
+  if (!out) return { itemId, start: d + DELTA.length, end: deltaEnd };
+  out.itemId = itemId; out.start = d + DELTA.length; out.end = deltaEnd;
+  return out;
+}
+
+/**
+ * One engine socket's memory for the deltas it decodes (the PCM after one spare byte), reused delta after delta:
+ * a new buffer each was a Buffer object, a view and, every few deltas, a new pooled slab (an ArrayBuffer V8 sweeps
+ * at each scavenge). The widget socket copies the frame when it sends it; whoever keeps a chunk copies it
+ * (the `transient` audio event, src/providers/voice-engine.ts). The view is reused while the length is the same.
+ */
+export class DeltaScratch {
+  private buf = Buffer.allocUnsafeSlow(2048);
+  private view = this.buf.subarray(1, 1);
+
+  /** data[start, end) decoded as decodeStrictWithHeadroom does, into this memory; null when not plain base64. */
+  decode(data: Buffer, start: number, end: number): Buffer | null {
+    const len = decodedLength(data, start, end);
+    if (len < 0) return null;
+    if (len + 1 > this.buf.length) {
+      this.buf = Buffer.allocUnsafeSlow(Math.max(len + 1, this.buf.length * 2));
+      this.view = this.buf.subarray(1, 1);
+    }
+    if (decodeBase64Into(data, start, end, this.buf, 1) !== len) return null;
+    if (this.view.length !== len) this.view = this.buf.subarray(1, 1 + len);
+    return this.view;
+  }
 }
 
 /** Whether data[from, to) is all ASCII (so valid UTF-8, as ws would check of a text frame). */
@@ -158,21 +184,24 @@ function ascii(data: Buffer, from: number, to: number): boolean {
  */
 export const audioDeltaReads = { ahead: 0, ws: 0, aheadOn: true };
 
-export function takeAudioDeltas(socket: WebSocket, wants: () => boolean, onDelta: (itemId: string, pcm: Buffer) => void): void {
+/** `transient`: the PCM is the socket's DeltaScratch, valid only until onDelta returns. */
+export function takeAudioDeltas(socket: WebSocket, wants: () => boolean, onDelta: (itemId: string, pcm: Buffer, transient: boolean) => void): void {
   const others = socket.listeners('message') as Array<(data: Buffer, isBinary: boolean) => void>;
   socket.removeAllListeners('message');
   let lastId = '';
+  const scratch = new DeltaScratch();
+  const at: AudioDeltaAt = { itemId: '', start: 0, end: 0 };
   // Most deltas arrive whole in one TCP read: taken there, before ws parses them (src/providers/voice-ws-frames.ts).
   // A delta taken there is wholly ASCII (the base64 checked by the strict decoder), as ws's UTF-8 check would pass.
   takeTextFramesAhead(socket, (data, start, end) => {
     if (!audioDeltaReads.aheadOn || !wants()) return false;
-    const audio = readAudioDelta(data, lastId, start, end);
+    const audio = readAudioDelta(data, lastId, start, end, at);
     if (!audio || !ascii(data, start, audio.start) || !ascii(data, audio.end, end)) return false;
-    const pcm = decodeStrictWithHeadroom(data, audio.start, audio.end);
+    const pcm = scratch.decode(data, audio.start, audio.end);
     if (!pcm) return false;
     lastId = audio.itemId;
     audioDeltaReads.ahead++;
-    onDelta(audio.itemId, pcm);
+    onDelta(audio.itemId, pcm, true);
     return true;
   });
   socket.on('message', (data: Buffer, isBinary: boolean) => {
@@ -180,7 +209,7 @@ export function takeAudioDeltas(socket: WebSocket, wants: () => boolean, onDelta
     if (audio) {
       lastId = audio.itemId;
       audioDeltaReads.ws++;
-      onDelta(audio.itemId, decodeBytesWithHeadroom(data, audio.start, audio.end));
+      onDelta(audio.itemId, decodeBytesWithHeadroom(data, audio.start, audio.end), false);
       return;
     }
     for (const l of others) l.call(socket, data, isBinary);

@@ -118,7 +118,7 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
       this.send({ type: 'session.update', session: sessionConfig(this.spec) });
       for (const item of historyItems(this.spec)) this.send({ type: 'conversation.item.create', item });
     });
-    takeAudioDeltas(rt.socket, () => this.state === 'ready', (itemId, pcm) => this.onAudio(itemId, pcm));
+    takeAudioDeltas(rt.socket, () => this.state === 'ready', (itemId, pcm, transient) => this.onAudio(itemId, pcm, transient));
     rt.on('event', (e) => this.onServerEvent(e));
     // Server `error` events are read in onServerEvent; this hears the socket's own failures.
     rt.on('error', (err: OpenAIRealtimeError) => { if (!err.error) this.onSocketError(err); });
@@ -260,9 +260,9 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
   }
 
   /** The agent's audio, decoded after a spare byte (headroom for the widget frame's header). */
-  private onAudio(itemId: string, pcm: Buffer): void {
+  private onAudio(itemId: string, pcm: Buffer, transient = false): void {
     if (itemId === this.audioItem) this.audioItemBytes += pcm.length;
-    this.deliver({ type: 'audio', itemId, pcm, headroom: 1 });
+    this.deliver({ type: 'audio', itemId, pcm, headroom: 1, transient });
   }
 
   private itemDone(itemId: string, text: string): void {

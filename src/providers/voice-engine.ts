@@ -67,8 +67,12 @@ export type VoiceEngineEvent =
   /** The agent starts speaking item `itemId` (its audio and transcript follow). */
   | { type: 'agent_item'; itemId: string }
   /** A chunk of the agent's audio: PCM16 LE mono at outputRate. */
-  /** `headroom`: bytes just before `pcm` in its memory that are free for the listener (a header written in place). */
-  | { type: 'audio'; itemId: string; pcm: Buffer; headroom?: number }
+  /**
+   * `headroom`: bytes just before `pcm` in its memory that are free for the listener (a header written in place).
+   * `transient`: `pcm` (and its headroom) is the engine's reused memory, valid only during the call; a listener
+   * that keeps the chunk past it copies it (copyAudio).
+   */
+  | { type: 'audio'; itemId: string; pcm: Buffer; headroom?: number; transient?: boolean }
   | { type: 'transcript_delta'; itemId: string; delta: string }
   /** The agent's item is complete (full transcript as generated, before any truncation). */
   | { type: 'agent_item_done'; itemId: string; text: string }
@@ -122,3 +126,13 @@ export interface VoiceEngine {
 
 /** Receives every engine event, in order. */
 export type VoiceEngineListener = (e: VoiceEngineEvent) => void;
+
+type AudioEvent = Extract<VoiceEngineEvent, { type: 'audio' }>;
+
+/** An audio event that may be kept past its call: a transient one's PCM copied (after one spare byte, as decoded). */
+export function keptAudio(e: AudioEvent): AudioEvent {
+  if (!e.transient) return e;
+  const buf = Buffer.allocUnsafe(1 + e.pcm.length);
+  e.pcm.copy(buf, 1);
+  return { type: 'audio', itemId: e.itemId, pcm: buf.subarray(1), headroom: 1 };
+}

@@ -9,6 +9,7 @@ import type { ProviderConnection } from './types.js';
 import type { VoiceEngine, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
 
 export type * from './voice-engine.js';
+export { keptAudio } from './voice-engine.js';
 
 /** The realtime model a connection's sessions use when voice.realtime.model is empty. */
 export function defaultRealtimeModel(kind: ProviderConnection['kind']): string {
