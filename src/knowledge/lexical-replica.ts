@@ -3,7 +3,7 @@ import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import { holdClaim, type HeldClaim } from '../scale/claims.js';
 import type { LexicalIndex, LexicalStamps } from '../store/lexical-embedded.js';
 import { knowledgeCollections, lexicalEntry } from './indexer.js';
-import type { KnowledgeChunk, KnowledgeDocument } from './types.js';
+import type { KnowledgeDocument } from './types.js';
 
 /**
  * The lexical index as a replica of the store's chunk records, for a store other machines write too (MongoDB):
@@ -87,12 +87,10 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
     if (stale.length === 0) return;
     // One query per document, at once: each is an index lookup in both stores (the embedded one scans for $in).
     const chunks = await Promise.all(stale.map((documentId) => c.chunks.find({ workspaceId, documentId }, { sort: [['_id', 1]] })));
-    const byDoc = new Map<string, KnowledgeChunk[]>(stale.map((id, i) => [id, chunks[i]]));
-    for (const id of stale) {
+    for (const [i, id] of stale.entries()) {
       if (closed) return;
       await local.deleteWhere({ workspaceId, documentId: id });
-      const chunks = byDoc.get(id) ?? [];
-      if (chunks.length) await local.upsert(chunks.map(lexicalEntry));
+      if (chunks[i].length) await local.upsert(chunks[i].map(lexicalEntry));
       const d = docs.get(id);
       local.setStamp(workspaceId, id, d ? documentStamp(d) : null);
       copies++;
