@@ -100,8 +100,19 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
   const idle = async () => { while (draining) await draining; };
 
   let reconciling: Promise<ReconcileStats | null> | null = null;
+  let again: string | null = null;
+  /** One reconcile at a time; one asked for meanwhile runs after it (it may have paged past what changed since). */
   function reconcile(reason: string): Promise<ReconcileStats | null> {
-    reconciling ??= reconcileOnce(reason).finally(() => { reconciling = null; });
+    if (reconciling) { again = reason; return reconciling; }
+    reconciling = reconcileOnce(reason).catch((err) => {
+      app.log.error({ err, reason }, 'lexical index: reconciling with the store failed; keyword search may miss documents changed on other machines until Redis reconnects or the server restarts');
+      return null;
+    }).finally(() => {
+      reconciling = null;
+      const next = again;
+      again = null;
+      if (next && !closed) void reconcile(next);
+    });
     return reconciling;
   }
 
@@ -155,10 +166,7 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
     node?.broadcast('inv', { k: 'lexical', f: local.fileId, w: workspaceId, d: null } satisfies Changed);
   });
 
-  const started = reconcile('start').catch((err) => {
-    app.log.error({ err }, 'lexical index: reconciling with the store failed; keyword search may miss documents indexed on other machines until the next start');
-    return null;
-  });
+  const started = reconcile('start');
 
   return {
     upsert: (entries) => local.upsert(entries),
@@ -180,8 +188,8 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
+      while (reconciling) await reconciling;
       await idle();
-      await reconciling;
       await local.close();
     },
   };
