@@ -3,7 +3,8 @@
  * (src/knowledge/lexical-replica.ts). The embedded store stands in for MongoDB (no network here), so the figures
  * are the copy's local side: reading the records and indexing them. Baseline in the same run: indexing the same
  * entries straight into a fresh lexical.db (what the chunks cost to index at all). Also a later start's
- * reconcile, which only compares stamps.
+ * reconcile, which only compares stamps. First, with a real redis-server: how long after a writer announces a
+ * document another machine holds it (message, store reads, indexing), one document at a time.
  *
  *   node --import tsx bench/lexical-replica.ts [--docs=2000] [--chunks=10]
  */
@@ -21,6 +22,8 @@ import { createLogger } from '../src/log.js';
 import { openEmbeddedStore } from '../src/store/embedded.js';
 import { openEmbeddedLexical } from '../src/store/lexical-embedded.js';
 import { openEmbeddedVectors } from '../src/store/vectors-embedded.js';
+import { ScaleNode } from '../src/scale/node.js';
+import { startRedis } from '../test/scale/world.js';
 
 const arg = (name: string, d: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d);
 const DOCS = arg('docs', 2000);
@@ -42,18 +45,51 @@ const app: AppContext = {
 };
 
 const c = knowledgeCollections(app);
-const allChunks: KnowledgeChunk[] = [];
-for (let d = 0; d < DOCS; d++) {
+/** Writes one document of CHUNKS chunks into the store, as indexDocument does (chunks, then the record). */
+async function writeDocument(d: number, generation = 1): Promise<{ doc: KnowledgeDocument; chunks: KnowledgeChunk[] }> {
   const documentId = `kdoc_bench${String(d).padStart(6, '0')}`;
   const chunks: KnowledgeChunk[] = Array.from({ length: CHUNKS }, (_, index) => ({
     _id: `kch_bench${String(d).padStart(6, '0')}_${String(index).padStart(5, '0')}`, workspaceId: WS, sourceId: 'ks_bench', documentId,
     index, heading: `Part ${index}`, title: `Page ${d}`, url: null, text: text(90),
   }));
+  await c.chunks.deleteMany({ workspaceId: WS, documentId });
   await c.chunks.insertMany(chunks);
-  allChunks.push(...chunks);
-  const doc: KnowledgeDocument = { _id: documentId, workspaceId: WS, sourceId: 'ks_bench', url: null, title: `Page ${d}`, type: 'markdown', bytes: 5000, chunkCount: CHUNKS, vectorCollection: null, generation: 1, indexedAt: 1 };
+  const doc: KnowledgeDocument = { _id: documentId, workspaceId: WS, sourceId: 'ks_bench', url: null, title: `Page ${d}`, type: 'markdown', bytes: 5000, chunkCount: CHUNKS, vectorCollection: null, generation, indexedAt: 1 };
   await c.documents.replaceOne(doc);
+  return { doc, chunks };
 }
+
+// Propagation between two machines (each its own file and Redis connection), one document at a time.
+const redis = await startRedis();
+const machines = await Promise.all([0, 1].map(async () => {
+  const scale = await ScaleNode.connect(redis.url, log, 1500);
+  const local = openEmbeddedLexical(temp());
+  return { scale, local, replica: replicateLexical({ ...app, scale }, local) };
+}));
+await Promise.all(machines.map((m) => m.replica.started));
+const [writer, reader] = machines;
+const PROPAGATE = 200;
+const lags: number[] = [];
+const trips0 = writer.scale.roundTrips;
+for (let d = 0; d < PROPAGATE; d++) {
+  const { doc, chunks } = await writeDocument(d, 1);
+  await writer.local.upsert(chunks.map(lexicalEntry));
+  const t0 = performance.now();
+  writer.replica.documentsChanged(WS, [doc], []);
+  while (reader.local.stampOf(doc._id) === null) await new Promise((r) => setTimeout(r, 1));
+  lags.push(performance.now() - t0);
+}
+const trips = writer.scale.roundTrips - trips0;
+for (const m of machines) { await m.replica.close(); await m.scale.close(); }
+await redis.stop();
+await c.chunks.deleteMany({ workspaceId: WS });
+await c.documents.deleteMany({ workspaceId: WS });
+lags.sort((x, y) => x - y);
+const pct = (p: number) => lags[Math.min(lags.length - 1, Math.floor(lags.length * p))].toFixed(1);
+console.log(`propagation (${PROPAGATE} documents of ${CHUNKS} chunks, one at a time): p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${lags[lags.length - 1].toFixed(1)} ms (polled every 1 ms); writer's Redis round trips per document: ${(trips / PROPAGATE).toFixed(2)}; load ${loadavg()[0].toFixed(2)}`);
+
+const allChunks: KnowledgeChunk[] = [];
+for (let d = 0; d < DOCS; d++) allChunks.push(...(await writeDocument(d)).chunks);
 
 /** Wall and CPU milliseconds of fn (CPU of the whole process: the store's thread included). */
 async function measure(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
