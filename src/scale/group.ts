@@ -18,7 +18,9 @@ type Invalidation =
   | { k: 'token'; hash: string }
   | { k: 'access'; e: AccessEnded }
   | { k: 'webhooks'; workspaceId: string }
-  | { k: 'bots'; workspaceId: string | null };
+  | { k: 'bots'; workspaceId: string | null }
+  /** Handled by the lexical replica (src/knowledge/lexical-replica.ts), which listens on the same channel. */
+  | { k: 'lexical' };
 
 /**
  * Wires this process into its group (before any module starts): its stored and volatile events go to the
@@ -68,6 +70,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
       case 'access': accessEndedHere(app, m.e); return;
       case 'webhooks': webhooks(app).dispatcher.invalidate(m.workspaceId, true); return;
       case 'bots': botLists(app).drop(m.workspaceId); return;
+      case 'lexical': return;
     }
   });
   startGroupPresence(app, node);
