@@ -17,5 +17,9 @@ export async function openStores(config: Config, log: Logger): Promise<{ store: 
     vectors = await openQdrantVectors(config.qdrantUrl, config.qdrantApiKey);
   } else vectors = openEmbeddedVectors(config.dataDir);
   log.info({ store: store.kind, vectors: vectors.kind }, 'storage ready');
+  // A group of machines shares MongoDB, but an embedded vector file is this machine's own.
+  if (config.mongodbUrl && config.redisUrl && !config.qdrantUrl) {
+    log.warn('MONGODB_URL and REDIS_URL are set without QDRANT_URL: knowledge vectors stay in this machine\'s DATA_DIR/vectors.db, so on several machines semantic search misses what other machines indexed; set QDRANT_URL on every machine (keyword search is shared either way)');
+  }
   return { store, vectors };
 }
