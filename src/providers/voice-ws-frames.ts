@@ -19,12 +19,12 @@ interface WsInternals { _socket?: NodeJS.EventEmitter; _receiver?: Receiver }
 /** The receiver between frames with nothing buffered: the next byte it would read starts a frame header. */
 const idle = (r: Receiver) => r._state === 0 && r._bufferedBytes === 0 && r._fragmented === 0 && !r._errored && r.writableLength === 0;
 
-/** Bytes of the header of an unmasked frame at `at` (2 or 4), or -1 (masked, 64-bit length, or not all here). */
-function frameHead(data: Buffer, at: number): number {
-  if (data.length - at < 2 || data[at + 1] & 0x80) return -1;
+/** Bytes of the header of an unmasked frame at `at` in data[0, len) (2 or 4), or -1 (masked, 64-bit length, or not all here). */
+function frameHead(data: Buffer, at: number, len: number): number {
+  if (len - at < 2 || data[at + 1] & 0x80) return -1;
   const b = data[at + 1];
   if (b < 126) return 2;
-  return b === 126 && data.length - at >= 4 ? 4 : -1;
+  return b === 126 && len - at >= 4 ? 4 : -1;
 }
 
 /** The whole length (header and payload) of the frame whose header of `head` bytes is at `at`. */
@@ -34,19 +34,54 @@ const frameLength = (data: Buffer, at: number, head: number) => head + (head ===
 const isText = (data: Buffer, at: number) => data[at] === 0x81;
 
 /**
- * Where the whole unmasked frame starting at `at` ends in `data`; -1 when it is masked, has a 64-bit length or is
- * over `maxPayload` (ws's checks then apply), or its end is not in this read.
+ * Where the whole unmasked frame starting at `at` ends in data[0, len); -1 when it is masked, has a 64-bit length
+ * or is over `maxPayload` (ws's checks then apply), or its end is not in this read.
  */
-export function wholeFrameEnd(data: Buffer, at: number, maxPayload: number): number {
-  const head = frameHead(data, at);
+export function wholeFrameEnd(data: Buffer, at: number, maxPayload: number, len = data.length): number {
+  const head = frameHead(data, at, len);
   if (head < 0) return -1;
-  const len = frameLength(data, at, head);
-  if (maxPayload > 0 && len - head > maxPayload) return -1;
-  return at + len <= data.length ? at + len : -1;
+  const length = frameLength(data, at, head);
+  if (maxPayload > 0 && length - head > maxPayload) return -1;
+  return at + length <= len ? at + length : -1;
 }
 
 /** Frames longer than this that arrive in pieces are left to ws (audio deltas are about 1.4 KB). */
 const HOLD_MAX = 65_536;
+
+/**
+ * The memory every engine socket reads into (Node's `onread` buffer), in place of a new Buffer and ArrayBuffer
+ * per read with the stream's objects around it: a read is handled whole before the next one (of any socket)
+ * starts, and what outlives it (bytes for ws, a frame's start) is copied first.
+ */
+const SHARED_READ = Buffer.allocUnsafeSlow(65_536);
+
+/** Node's own names for a socket's `onread` state (net.Socket, set from its options). */
+interface UserRead { kBuffer: symbol; kBufferCb: symbol; kBufferGen: symbol }
+function userReadSymbols(tcp: object): UserRead | null {
+  const syms = Object.getOwnPropertySymbols(tcp);
+  const by = (name: string) => syms.find((x) => x.description === name);
+  const [kBuffer, kBufferCb, kBufferGen] = [by('kBuffer'), by('kBufferCb'), by('kBufferGen')];
+  return kBuffer && kBufferCb && kBufferGen ? { kBuffer, kBufferCb, kBufferGen } : null;
+}
+
+/**
+ * Has a connected socket read into SHARED_READ from now on, each read handed to `onRead(bytes, buf)` instead of
+ * its 'data' event (Node calls it with the bytes read first). False (nothing changed) when the socket is not as Node 20-22 make it: no `onread` state, a
+ * handle that cannot read into a given buffer, bytes waiting in its stream, or one set up already.
+ */
+function readIntoShared(tcp: NodeJS.EventEmitter, onRead: (bytes: number, buf: Buffer) => void): boolean {
+  const s = tcp as unknown as Record<symbol, unknown> & { _handle?: { useUserBuffer?(b: Uint8Array): void }; readableLength: number };
+  const k = userReadSymbols(tcp);
+  if (!k || typeof s._handle?.useUserBuffer !== 'function' || s.readableLength > 0 || s[k.kBuffer]) return false;
+  s[k.kBuffer] = SHARED_READ;
+  s[k.kBufferCb] = onRead;
+  s[k.kBufferGen] = null;
+  s._handle.useUserBuffer(SHARED_READ);
+  return true;
+}
+
+/** The readers in front of each socket's ws (the last installed reads first). */
+const takersOf = new WeakMap<object, TakeFrame[]>();
 
 /**
  * Puts `take` in front of ws's reading of `socket` once it is open. Anything unexpected about ws's state (another
@@ -54,58 +89,80 @@ const HOLD_MAX = 65_536;
  * kinds: pings, binary) go to ws one at a time, so ws is back between frames after each and the frames after it
  * are still read here. A frame that begins in one read and ends in a later one (a busy server reads many frames at
  * once) is held here until its end comes: ws holding a partial frame would take every read after it until one
- * happened to end on a frame boundary.
+ * happened to end on a frame boundary. The socket (TCP, or TLS: Node's TLSWrap takes a user buffer too) reads into
+ * SHARED_READ when it can (readIntoShared), else through its 'data' event.
  */
 export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
   socket.once('open', () => {
     const { _socket: tcp, _receiver: receiver } = socket as unknown as WsInternals;
-    const listeners = tcp?.listeners('data');
-    if (!tcp || !receiver || listeners?.length !== 1) return;
+    if (!tcp || !receiver) return;
+    const known = takersOf.get(tcp);
+    if (known) { known.unshift(take); return; }
+    const listeners = tcp.listeners('data');
+    if (listeners.length !== 1) return;
     const wsData = listeners[0] as (this: unknown, chunk: Buffer) => void;
-    /** The start of a frame whose end has not come yet (a view of its read), and the frame's whole length. */
+    const takers = [take];
+    takersOf.set(tcp, takers);
+    /** A frame whose end has not come yet: its bytes so far (a copy), how many, and the frame's whole length. */
     let held: Buffer | null = null;
+    let heldBytes = 0;
     let heldLength = 0;
+    let shared = false;
+    let closed = false;
     const ready = () => socket.readyState === 1 && idle(receiver);
-    /** One whole frame data[at, end): offered to `take` if it is text, else (or if declined) given to ws. */
-    const one = (self: unknown, data: Buffer, at: number, end: number) => {
-      if (isText(data, at) && take(data, at + (data[at + 1] === 126 ? 4 : 2), end)) return;
-      wsData.call(self, at === 0 && end === data.length ? data : data.subarray(at, end));
+    /** data[at, end) to ws; copied when it is the shared read memory (ws may keep what it is given). */
+    const toWs = (data: Buffer, at: number, end: number, own: boolean) => {
+      if (own || !shared) { wsData.call(tcp, at === 0 && end === data.length ? data : data.subarray(at, end)); return; }
+      const copy = Buffer.allocUnsafe(end - at);
+      data.copy(copy, 0, at, end);
+      wsData.call(tcp, copy);
     };
-    const ahead = function (this: unknown, chunk: Buffer): void {
+    /** One whole frame data[at, end): offered to the readers if it is text, else (or if declined) given to ws. */
+    const one = (data: Buffer, at: number, end: number, own: boolean) => {
+      if (isText(data, at)) {
+        const start = at + (data[at + 1] === 126 ? 4 : 2);
+        for (let i = 0; i < takers.length; i++) if (takers[i](data, start, end)) return;
+      }
+      toWs(data, at, end, own);
+    };
+    const ahead = (chunk: Buffer, len: number): void => {
       // ws stops reading when its receiver fails (it removes its own listener, which is no longer there).
-      if (receiver._errored) return;
+      if (closed || receiver._errored) return;
       let at = 0;
       if (held) {
-        const need = heldLength - held.length;
-        if (chunk.length < need) { held = Buffer.concat([held, chunk]); return; }
-        const frame = Buffer.allocUnsafe(heldLength);
-        held.copy(frame, 0);
-        chunk.copy(frame, held.length, 0, need);
+        const need = heldLength - heldBytes;
+        const n = Math.min(need, len);
+        chunk.copy(held, heldBytes, 0, n);
+        heldBytes += n;
+        if (n < need) return;
+        const frame = held;
         held = null;
-        at = need;
-        if (ready()) one(this, frame, 0, frame.length); else wsData.call(this, frame);
+        at = n;
+        if (ready()) one(frame, 0, heldLength, true); else toWs(frame, 0, heldLength, true);
       }
-      while (at < chunk.length && ready()) {
-        const end = wholeFrameEnd(chunk, at, receiver._maxPayload);
+      while (at < len && ready()) {
+        const end = wholeFrameEnd(chunk, at, receiver._maxPayload, len);
         if (end < 0) break;
-        one(this, chunk, at, end);
+        one(chunk, at, end, false);
         at = end;
       }
-      if (at === chunk.length) return;
+      if (at === len) return;
       if (ready()) {
-        const head = frameHead(chunk, at);
+        const head = frameHead(chunk, at, len);
         const length = head > 0 ? frameLength(chunk, at, head) : 0;
         if (head > 0 && length <= HOLD_MAX && (receiver._maxPayload <= 0 || length - head <= receiver._maxPayload)) {
-          held = chunk.subarray(at);
+          held = Buffer.allocUnsafe(length);
+          heldBytes = chunk.copy(held, 0, at, len);
           heldLength = length;
           return;
         }
       }
-      wsData.call(this, at === 0 ? chunk : chunk.subarray(at));
+      toWs(chunk, at, len, false);
     };
     tcp.removeListener('data', wsData);
-    tcp.on('data', ahead);
+    shared = readIntoShared(tcp, (bytes, buf) => ahead(buf, bytes));
+    if (!shared) tcp.on('data', (chunk: Buffer) => ahead(chunk, chunk.length));
     // ws stops reading at close (it removes its own listener); so does this.
-    socket.once('close', () => tcp.removeListener('data', ahead));
+    socket.once('close', () => { closed = true; });
   });
 }

@@ -127,4 +127,19 @@ test('while audio is not wanted, deltas reach the SDK through ws', async () => {
   await p.close();
 });
 
+test('frames ws reads are its own copies: what it handed on stays whole while later reads reuse the read memory', async () => {
+  const kept: Buffer[] = [];
+  const p = await pair((client) => {
+    client.on('message', (data: Buffer) => kept.push(data));
+    takeAudioDeltas(client, () => true, () => {});
+  });
+  const events = ['first', 'second', 'third'].map((word) => `{"type":"response.output_audio_transcript.delta","delta":"${word}"}`);
+  for (const e of events) {
+    p.raw.write(Buffer.concat([delta('item_1', pcmOf(960, 9)), textFrame(e), delta('item_1', pcmOf(960, 8))]));
+    await tick();
+  }
+  assert.equal(kept.map((b) => b.toString()), events);
+  await p.close();
+});
+
 test.run();
