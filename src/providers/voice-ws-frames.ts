@@ -107,6 +107,7 @@ export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
     let held: Buffer | null = null;
     let heldBytes = 0;
     let heldLength = 0;
+    /** Whether the socket reads into SHARED_READ now. */
     let shared = false;
     let closed = false;
     const ready = () => socket.readyState === 1 && idle(receiver);
@@ -160,8 +161,13 @@ export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
       toWs(chunk, at, len, false);
     };
     tcp.removeListener('data', wsData);
-    shared = readIntoShared(tcp, (bytes, buf) => ahead(buf, bytes));
-    if (!shared) tcp.on('data', (chunk: Buffer) => ahead(chunk, chunk.length));
+    // ws put the bytes that came with the upgrade back in the stream: they are read as 'data' first, then reads go
+    // to the shared memory once the stream holds nothing.
+    const onData = (chunk: Buffer) => {
+      ahead(chunk, chunk.length);
+      if (!closed && readIntoShared(tcp, (bytes, buf) => ahead(buf, bytes))) { shared = true; tcp.removeListener('data', onData); }
+    };
+    tcp.on('data', onData);
     // ws stops reading at close (it removes its own listener); so does this.
     socket.once('close', () => { closed = true; });
   });
