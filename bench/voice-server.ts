@@ -22,6 +22,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import WebSocket from 'ws';
 import { voiceSessions } from '../actors/voice/index.js';
 import { audioDeltaReads } from '../src/providers/realtime-openai-audio.js';
@@ -110,6 +111,9 @@ function count(): void {
   phase.wall += performance.now() - t0;
 }
 
+/** The young generation's current size (both semi-spaces' capacity as V8 reports new_space), MB: what it grew to. */
+const newSpaceMb = () => (v8.getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0) / 1048576;
+
 function memory() {
   const g = (globalThis as { gc?: () => void }).gc;
   if (!g) throw new Error('voice-server.ts needs --expose-gc for mem');
@@ -146,7 +150,7 @@ process.on('message', async (m: { cmd: string }) => {
       const { profile } = await inspector!.post('Profiler.stop');
       writeFileSync(join(profDir, `voice-${sessions}.cpuprofile`), JSON.stringify(profile));
     }
-    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, gcAccount: gcs.result(), deltaReads: audioDeltaReads, live: voiceSessions(app).live });
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, gcAccount: gcs.result(), newSpaceMb: newSpaceMb(), deltaReads: audioDeltaReads, live: voiceSessions(app).live });
   } else if (cmd === 'phaseResume') {
     loop.start(); gc.on = true; gcs.start(); cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });

@@ -4,7 +4,7 @@ import type { ChatBot } from '../../src/chat/bot-source.js';
 import type { ChatHub } from '../../src/chat/hub.js';
 import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/chat/protocol.js';
 import { chatCollections } from '../../src/chat/records.js';
-import { audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
+import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
 import type { VoiceSetup } from '../../src/chat/voice-setup.js';
 import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
 import { newId } from '../../src/store/ids.js';
@@ -131,13 +131,16 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     this.engine?.close();
   }
 
-  /** Microphone audio from the widget (already checked): straight to the engine, outside the mailbox. */
-  relayAudio(pcm: Buffer): void {
-    if (this.state.phase === 'connecting' || this.state.phase === 'ended' || !this.engine) return;
+  /** A microphone audio frame from the widget (already checked): straight to the engine, outside the mailbox. */
+  relayAudio(frame: Buffer): void {
+    const engine = this.engine;
+    if (this.state.phase === 'connecting' || this.state.phase === 'ended' || !engine) return;
     // Push-to-talk: only what is said while the button is held is the visitor's turn.
     if (this.init.mode === 'ptt' && !this.state.pttDown) return;
-    this.usage.inputBytes += pcm.length;
-    this.engine.appendAudio(pcm);
+    this.usage.inputBytes += frame.length - AUDIO_HEADER;
+    // The PCM after the frame's header, without a view made of it where the engine can take it so.
+    if (engine.appendAudioFrom) engine.appendAudioFrom(frame, AUDIO_HEADER);
+    else engine.appendAudio(frame.subarray(AUDIO_HEADER));
   }
 
   private onEngineEvent(e: VoiceEngineEvent): void {

@@ -3,7 +3,7 @@ import { perApp } from '../../src/app.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import { encodeFrame } from '../../src/chat/protocol.js';
 import { capReached, usageToday } from '../../src/chat/usage.js';
-import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, decodeAudioFrame, type VoiceMode } from '../../src/chat/voice-frames.js';
+import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, audioFrameProblem, type VoiceMode } from '../../src/chat/voice-frames.js';
 import { voiceSetup } from '../../src/chat/voice-setup.js';
 import { ApiError } from '../../src/errors.js';
 import { newId } from '../../src/store/ids.js';
@@ -106,15 +106,15 @@ export class VoiceService {
     const s = this.bySocket.get(socket.id);
     if (!s) return 'binary frames are audio and are accepted only during a voice session (send voice_start first)';
     const engine = s.actor.engine;
-    const decoded = decodeAudioFrame(frame, engine?.inputRate ?? 24_000);
-    if (!decoded.ok) return decoded.message;
+    const problem = audioFrameProblem(frame, engine?.inputRate ?? 24_000);
+    if (problem) return problem;
     // A token bucket on real throughput (so the real clock): bursts after a network stall pass, a flood does not.
     const now = performance.now();
     s.tokens = Math.min(AUDIO_BURST_FRAMES, s.tokens + ((now - s.at) * AUDIO_FRAMES_PER_SECOND) / 1000);
     s.at = now;
     if (s.tokens < 1) return `too many audio frames; at most ${AUDIO_FRAMES_PER_SECOND} a second (send 20 ms frames)`;
     s.tokens -= 1;
-    s.actor.relayAudio(decoded.pcm);
+    s.actor.relayAudio(frame);
     return null;
   }
 

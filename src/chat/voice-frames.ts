@@ -38,17 +38,20 @@ export type VoiceServerFrame =
 
 /**
  * Checks a binary frame from the widget: an audio frame of whole PCM16 samples, at most MAX_AUDIO_FRAME_MS long.
- * Returns the PCM (a view, not a copy) or what is wrong.
+ * Returns what is wrong, or null (the PCM is frame[AUDIO_HEADER, end): no object is made for a good frame).
  */
-export function decodeAudioFrame(frame: Buffer, inputRate: number): { ok: true; pcm: Buffer } | { ok: false; message: string } {
-  if (frame.length < 3) return { ok: false, message: 'binary frame is empty; send 0x01 followed by PCM16 audio' };
-  if (frame[0] !== AUDIO_FRAME) return { ok: false, message: `binary frame type 0x${frame[0].toString(16).padStart(2, '0')} is unknown; audio frames start with 0x01` };
-  const bytes = frame.length - 1;
-  if (bytes % 2) return { ok: false, message: 'audio frame has an odd number of bytes; send whole PCM16 samples' };
+export function audioFrameProblem(frame: Buffer, inputRate: number): string | null {
+  if (frame.length < 3) return 'binary frame is empty; send 0x01 followed by PCM16 audio';
+  if (frame[0] !== AUDIO_FRAME) return `binary frame type 0x${frame[0].toString(16).padStart(2, '0')} is unknown; audio frames start with 0x01`;
+  const bytes = frame.length - AUDIO_HEADER;
+  if (bytes % 2) return 'audio frame has an odd number of bytes; send whole PCM16 samples';
   const max = (inputRate * MAX_AUDIO_FRAME_MS / 1000) * 2;
-  if (bytes > max) return { ok: false, message: `audio frame is ${bytes} bytes; at most ${max} (${MAX_AUDIO_FRAME_MS} ms at ${inputRate} Hz) are accepted` };
-  return { ok: true, pcm: frame.subarray(1) };
+  if (bytes > max) return `audio frame is ${bytes} bytes; at most ${max} (${MAX_AUDIO_FRAME_MS} ms at ${inputRate} Hz) are accepted`;
+  return null;
 }
+
+/** Bytes before the PCM in an audio frame (its type). */
+export const AUDIO_HEADER = 1;
 
 /** The last frame view made over each engine's reused decoding memory (a view: the same bytes whoever asks). */
 const framesOver = new WeakMap<ArrayBufferLike, Buffer>();

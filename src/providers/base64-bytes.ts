@@ -13,12 +13,15 @@ const PAD = 0x3d;
 /** Length of the padded base64 of `bytes` bytes. */
 export const base64Length = (bytes: number): number => Math.ceil(bytes / 3) * 4;
 
-/** Writes the padded standard base64 of `src` into `out` from `at` (base64Length(src.length) bytes); returns the end. */
-export function encodeBase64Into(src: Uint8Array, out: Uint8Array, at: number): number {
+/**
+ * Writes the padded standard base64 of src[from, src.length) into `out` from `at` (base64Length of that many
+ * bytes); returns the end.
+ */
+export function encodeBase64Into(src: Uint8Array, out: Uint8Array, at: number, from = 0): number {
   const n = src.length;
-  const full = n - (n % 3);
+  const full = n - ((n - from) % 3);
   let o = at;
-  let i = 0;
+  let i = from;
   for (; i < full; i += 3) {
     const v = (src[i] << 16) | (src[i + 1] << 8) | src[i + 2];
     out[o] = ENC[v >> 18]; out[o + 1] = ENC[(v >> 12) & 63]; out[o + 2] = ENC[(v >> 6) & 63]; out[o + 3] = ENC[v & 63];

@@ -21,12 +21,12 @@ export function appendEvent(pcm: Uint8Array): Buffer {
   return appendPayload(pcm, 0);
 }
 
-/** The event written after `head` spare bytes (for a frame header). */
-function appendPayload(pcm: Uint8Array, head: number, reuse?: Buffer): Buffer {
-  const size = head + APPEND_HEAD.length + base64Length(pcm.length) + APPEND_TAIL.length;
+/** The event for pcm[from, end) written after `head` spare bytes (for a frame header). */
+function appendPayload(pcm: Uint8Array, head: number, reuse?: Buffer, from = 0): Buffer {
+  const size = head + APPEND_HEAD.length + base64Length(pcm.length - from) + APPEND_TAIL.length;
   const out = reuse?.length === size ? reuse : Buffer.allocUnsafe(size);
   APPEND_HEAD.copy(out, head);
-  const end = encodeBase64Into(pcm, out, head + APPEND_HEAD.length);
+  const end = encodeBase64Into(pcm, out, head + APPEND_HEAD.length, from);
   APPEND_TAIL.copy(out, end);
   return out;
 }
@@ -35,11 +35,11 @@ function appendPayload(pcm: Uint8Array, head: number, reuse?: Buffer): Buffer {
  * The append event as a whole client WebSocket frame: FIN + text, the payload length, the mask bit with the zero
  * key (src/providers/realtime-openai-socket.ts), then the event, exactly what ws writes for it.
  */
-export function appendFrame(pcm: Uint8Array, reuse?: Buffer): Buffer {
-  const payload = APPEND_HEAD.length + base64Length(pcm.length) + APPEND_TAIL.length;
+export function appendFrame(pcm: Uint8Array, reuse?: Buffer, from = 0): Buffer {
+  const payload = APPEND_HEAD.length + base64Length(pcm.length - from) + APPEND_TAIL.length;
   const lenBytes = payload < 126 ? 0 : payload < 65536 ? 2 : 8;
   const head = 2 + lenBytes + 4;
-  const out = appendPayload(pcm, head, reuse);
+  const out = appendPayload(pcm, head, reuse, from);
   out[0] = 0x81;
   if (lenBytes === 0) out[1] = 0x80 | payload;
   else if (lenBytes === 2) { out[1] = 0x80 | 126; out.writeUInt16BE(payload, 2); } else { out[1] = 0x80 | 127; out.writeUInt32BE(0, 2); out.writeUInt32BE(payload, 6); }
@@ -62,16 +62,17 @@ const spareFrames = new WeakMap<object, Buffer>();
  * Sends the append for this PCM on an open engine socket: straight to its TCP socket as one frame when ws's sender
  * is idle (no deflate on this socket, no blob being read: nothing of ws's can be queued ahead of it), else by ws.
  */
-export function sendAppend(socket: WebSocket, pcm: Uint8Array): void {
+/** `from`: the PCM is pcm[from, end) (a widget frame after its header byte, without a view made of it). */
+export function sendAppend(socket: WebSocket, pcm: Uint8Array, from = 0): void {
   const ws = socket as unknown as WsInternals;
   const raw = ws._socket;
   if (raw?.writable && ws._sender?._state === 0 && ws._sender._queue?.length === 0) {
     // A frame is reused only while the socket holds nothing: a write it could not finish at once keeps its buffer.
     const spare = raw.writableLength === 0 ? spareFrames.get(raw) : undefined;
-    const frame = appendFrame(pcm, spare);
+    const frame = appendFrame(pcm, spare, from);
     raw.write(frame);
     if (raw.writableLength === 0) spareFrames.set(raw, frame); else spareFrames.delete(raw);
-  } else socket.send(appendEvent(pcm), { binary: false });
+  } else socket.send(appendEvent(from ? pcm.subarray(from) : pcm), { binary: false });
 }
 
 /** Base64 audio decoded after one spare byte: the PCM is a view, the byte before it free for a header. */

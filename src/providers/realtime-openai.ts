@@ -126,9 +126,13 @@ export class OpenAiRealtimeEngine implements VoiceEngine {
   }
 
   appendAudio(pcm: Buffer): void {
+    this.appendAudioFrom(pcm, 0);
+  }
+
+  appendAudioFrom(frame: Buffer, from: number): void {
     if (this.state !== 'ready' || this.rt!.socket.readyState !== 1) return;
-    this.bufferedBytes += pcm.length;
-    sendAppend(this.rt!.socket, pcm);
+    this.bufferedBytes += frame.length - from;
+    sendAppend(this.rt!.socket, frame, from);
   }
 
   startTurn(): void {

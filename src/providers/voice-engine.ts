@@ -100,6 +100,8 @@ export interface VoiceEngine {
   connect(): Promise<void>;
   /** Visitor audio (PCM16 LE at inputRate), relayed as it comes. */
   appendAudio(pcm: Buffer): void;
+  /** As appendAudio for frame[from, end) (the widget's frame after its header), for engines that save the view. */
+  appendAudioFrom?(frame: Buffer, from: number): void;
   /** Push-to-talk pressed: drop buffered audio (and interrupt the agent). */
   startTurn(): void;
   /** Push-to-talk released: the buffered audio is the visitor's turn; ask for a reply. */

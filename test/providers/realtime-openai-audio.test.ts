@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import * as wsModule from 'ws';
 import { appendEvent, appendFrame, decodeBytesWithHeadroom, decodeWithHeadroom, readAudioDelta } from '../../src/providers/realtime-openai-audio.js';
-import { decodeBase64Into, encodeBase64Into } from '../../src/providers/base64-bytes.js';
+import { base64Length, decodeBase64Into, encodeBase64Into } from '../../src/providers/base64-bytes.js';
 import { audioFrame } from '../../src/chat/voice-frames.js';
 
 const pcm = Buffer.from([1, 2, 3, 4, 250, 251, 0, 9, 0xff, 0xfe]);
@@ -85,6 +85,17 @@ test('decoded audio leaves a spare byte in front, so the widget frame is the sam
   assert.ok(f.subarray(1).equals(pcm));
   // Without headroom the frame is a copy with the same bytes.
   assert.ok(audioFrame(pcm).equals(f));
+});
+
+test('the append for a widget frame is written from after its header byte, as for the PCM alone', () => {
+  for (const size of [958, 959, 960, 961]) {
+    const audio = Buffer.from(Array.from({ length: size }, (_, i) => (i * 37) & 255));
+    const frame = Buffer.concat([Buffer.from([1]), audio]);
+    assert.ok(appendFrame(frame, undefined, 1).equals(appendFrame(audio)), `${size} bytes`);
+    const out = Buffer.alloc(base64Length(size));
+    encodeBase64Into(frame, out, 0, 1);
+    assert.is(out.toString('latin1'), audio.toString('base64'));
+  }
 });
 
 test.run();
