@@ -55,6 +55,8 @@ const HOLD_MAX = 65_536;
  */
 const SHARED_READ = Buffer.allocUnsafeSlow(65_536);
 
+/** Node's own names for a socket's `onread` state (net.Socket, set from its options); null when it has none. */
+let userRead: UserRead | null | undefined;
 /** Node's own names for a socket's `onread` state (net.Socket, set from its options). */
 interface UserRead { kBuffer: symbol; kBufferCb: symbol; kBufferGen: symbol }
 function userReadSymbols(tcp: object): UserRead | null {
@@ -66,12 +68,15 @@ function userReadSymbols(tcp: object): UserRead | null {
 
 /**
  * Has a connected socket read into SHARED_READ from now on, each read handed to `onRead(bytes, buf)` instead of
- * its 'data' event (Node calls it with the bytes read first). False (nothing changed) when the socket is not as Node 20-22 make it: no `onread` state, a
- * handle that cannot read into a given buffer, bytes waiting in its stream, or one set up already.
+ * its 'data' event (Node calls it with the bytes read first). False (nothing changed) when the socket is not as
+ * Node 20-22 make it: no `onread` state, a handle that cannot read into a given buffer, bytes waiting in its stream,
+ * or one set up already.
  */
 function readIntoShared(tcp: NodeJS.EventEmitter, onRead: (bytes: number, buf: Buffer) => void): boolean {
   const s = tcp as unknown as Record<symbol, unknown> & { _handle?: { useUserBuffer?(b: Uint8Array): void }; readableLength: number };
-  const k = userReadSymbols(tcp);
+  // Every net.Socket has the same symbols: looked up once (each lookup makes an array).
+  if (userRead === undefined) userRead = userReadSymbols(tcp);
+  const k = userRead;
   if (!k || typeof s._handle?.useUserBuffer !== 'function' || s.readableLength > 0 || s[k.kBuffer]) return false;
   s[k.kBuffer] = SHARED_READ;
   s[k.kBufferCb] = onRead;
@@ -79,6 +84,9 @@ function readIntoShared(tcp: NodeJS.EventEmitter, onRead: (bytes: number, buf: B
   s._handle.useUserBuffer(SHARED_READ);
   return true;
 }
+
+/** Reads after which a socket that could not switch to SHARED_READ stops trying (it keeps Node's reads). */
+const SWITCH_TRIES = 8;
 
 /** The readers in front of each socket's ws (the last installed reads first). */
 const takersOf = new WeakMap<object, TakeFrame[]>();
@@ -163,9 +171,11 @@ export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
     tcp.removeListener('data', wsData);
     // ws put the bytes that came with the upgrade back in the stream: they are read as 'data' first, then reads go
     // to the shared memory once the stream holds nothing.
+    let tries = 0;
     const onData = (chunk: Buffer) => {
       ahead(chunk, chunk.length);
-      if (!closed && readIntoShared(tcp, (bytes, buf) => ahead(buf, bytes))) { shared = true; tcp.removeListener('data', onData); }
+      if (closed || tries++ >= SWITCH_TRIES) return;
+      if (readIntoShared(tcp, (bytes, buf) => ahead(buf, bytes))) { shared = true; tcp.removeListener('data', onData); }
     };
     tcp.on('data', onData);
     // ws stops reading at close (it removes its own listener); so does this.

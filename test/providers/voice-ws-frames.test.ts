@@ -139,6 +139,9 @@ test('frames ws reads are its own copies: what it handed on stays whole while la
     await tick();
   }
   assert.equal(kept.map((b) => b.toString()), events);
+  // The client's socket did switch to reading into the shared memory (Node's onread buffer is set).
+  const tcp = (p.client as unknown as { _socket: Record<symbol, unknown> })._socket;
+  assert.ok(Object.getOwnPropertySymbols(tcp).some((k) => k.description === 'kBuffer' && Buffer.isBuffer(tcp[k])));
   await p.close();
 });
 
