@@ -33,7 +33,9 @@ test('over TLS, two engine sockets read into the shared memory at once and each 
   const ROUNDS = 200;
   const clients = await Promise.all(['a', 'b'].map(async (name) => {
     const got: Array<string | Buffer> = [];
-    const client = new WebSocket(`wss://127.0.0.1:${port}`, { ca: fixture('ca.pem'), servername: 'secure.test', perMessageDeflate: false });
+    // ws hands servername on to tls.connect (the certificate names secure.test), though its type does not list it.
+    const options: WebSocket.ClientOptions & { servername: string } = { ca: fixture('ca.pem'), servername: 'secure.test', perMessageDeflate: false };
+    const client = new WebSocket(`wss://127.0.0.1:${port}`, options);
     // The event's bytes are kept and read only at the end: what ws handed on must not be read memory reused since.
     client.on('message', (data: Buffer) => got.push(data));
     takeAudioDeltas(client, () => true, (itemId, pcm) => got.push(`audio ${itemId} ${pcm.length} ${pcm[0]}`));
