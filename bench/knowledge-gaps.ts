@@ -13,6 +13,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunkMarkdown } from '../src/knowledge/chunk.js';
+import { lexicalEntry } from '../src/knowledge/indexer.js';
+import { parseDocument } from '../src/knowledge/parse.js';
+import type { KnowledgeChunk } from '../src/knowledge/types.js';
 import { coverageRelevance, GENERIC_SHARE_MIN, looksEnglish, RELEVANT_MIN, UNKNOWN_SHARE_MAX } from '../src/knowledge/fusion.js';
 import { queryTerms } from '../src/knowledge/search.js';
 import { openEmbeddedLexical, type LexicalHit } from '../src/store/lexical-embedded.js';
@@ -28,14 +31,12 @@ async function features(set: string): Promise<Row[]> {
   const lex = openEmbeddedLexical(null);
   const textOf = new Map<string, { heading: string; text: string }>();
   for (const file of readdirSync(join(dir, 'corpus')).filter((f) => f.endsWith('.md')).sort()) {
-    const md = readFileSync(join(dir, 'corpus', file), 'utf8');
-    const title = md.match(/^#{1,2}\s+(.+)$/m)?.[1]?.trim() || file.replace(/\.md$/, '');
-    // As src/knowledge/indexer.ts does: the document title and the heading path are the entry's title.
-    await lex.upsert(chunkMarkdown(md).map((c, i) => {
-      const id = `${file}#${i}`;
-      const heading = c.heading ? `${title} ${c.heading}` : title;
-      textOf.set(id, { heading, text: c.text });
-      return { id, workspaceId: 'w', sourceId: 's', documentId: file, title: heading, text: c.text };
+    // The server's own title rule and entry shape (the document title and the heading path are the entry's title).
+    const { title, markdown } = await parseDocument(readFileSync(join(dir, 'corpus', file)), 'markdown', { filename: file });
+    await lex.upsert(chunkMarkdown(markdown).map((c, i) => {
+      const entry = lexicalEntry({ _id: `${file}#${i}`, workspaceId: 'w', sourceId: 's', documentId: file, title, heading: c.heading, text: c.text } as KnowledgeChunk);
+      textOf.set(entry.id, { heading: entry.title, text: entry.text });
+      return entry;
     }));
   }
   const questions = JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as Array<{ q: string; docs: string[] }>;
