@@ -61,8 +61,8 @@ const spareFrames = new WeakMap<object, Buffer>();
 /**
  * Sends the append for this PCM on an open engine socket: straight to its TCP socket as one frame when ws's sender
  * is idle (no deflate on this socket, no blob being read: nothing of ws's can be queued ahead of it), else by ws.
+ * `from`: the PCM is pcm[from, end) (a widget frame after its header byte, without a view made of it).
  */
-/** `from`: the PCM is pcm[from, end) (a widget frame after its header byte, without a view made of it). */
 export function sendAppend(socket: WebSocket, pcm: Uint8Array, from = 0): void {
   const ws = socket as unknown as WsInternals;
   const raw = ws._socket;

@@ -55,8 +55,6 @@ const HOLD_MAX = 65_536;
  */
 const SHARED_READ = Buffer.allocUnsafeSlow(65_536);
 
-/** Node's own names for a socket's `onread` state (net.Socket, set from its options); null when it has none. */
-let userRead: UserRead | null | undefined;
 /** Node's own names for a socket's `onread` state (net.Socket, set from its options). */
 interface UserRead { kBuffer: symbol; kBufferCb: symbol; kBufferGen: symbol }
 function userReadSymbols(tcp: object): UserRead | null {
@@ -65,11 +63,13 @@ function userReadSymbols(tcp: object): UserRead | null {
   const [kBuffer, kBufferCb, kBufferGen] = [by('kBuffer'), by('kBufferCb'), by('kBufferGen')];
   return kBuffer && kBufferCb && kBufferGen ? { kBuffer, kBufferCb, kBufferGen } : null;
 }
+/** Those names, looked up at the first socket; null when Node has none. */
+let userRead: UserRead | null | undefined;
 
 /**
  * Has a connected socket read into SHARED_READ from now on, each read handed to `onRead(bytes, buf)` instead of
  * its 'data' event (Node calls it with the bytes read first). False (nothing changed) when the socket is not as
- * Node 20-22 make it: no `onread` state, a handle that cannot read into a given buffer, bytes waiting in its stream,
+ * Node 20-24 make it: no `onread` state, a handle that cannot read into a given buffer, bytes waiting in its stream,
  * or one set up already.
  */
 function readIntoShared(tcp: NodeJS.EventEmitter, onRead: (bytes: number, buf: Buffer) => void): boolean {
