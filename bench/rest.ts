@@ -23,11 +23,12 @@
  * Results are kept in docs/performance.md (REST, idle sockets and webhooks).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPrivately, SERVER_ENTRIES } from './build.js';
 import { startChild, type Child } from './child.js';
+import { processCpuMs } from './proc-cpu.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const SECONDS = Math.max(1, Math.min(Number(args[0]) || 5, 60));
@@ -44,18 +45,12 @@ const autocannonBin = join(here, '../node_modules/autocannon/autocannon.js');
 
 interface Result { rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuUsPerReq: number }
 
-/** CPU time a process (all its threads) has used, in ms (/proc/<pid>/stat utime + stime, 10 ms ticks). */
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
-
 /** autocannon in its own process (-j: JSON summary on stdout). */
 function cannon(url: string, headers: Record<string, string>, seconds: number, pid: number): Result {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
-  const cpu0 = cpuMs(pid);
+  const cpu0 = processCpuMs(pid);
   const out = execFileSync(process.execPath, [autocannonBin, '-c', String(CONNECTIONS), '-p', String(PIPELINE), '-d', String(seconds), '-j', ...h, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
-  const cpu = cpuMs(pid) - cpu0;
+  const cpu = processCpuMs(pid) - cpu0;
   const r = JSON.parse(out) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpuUsPerReq: (cpu * 1000) / r.requests.total };
 }

@@ -10,21 +10,14 @@
  *
  * CPU: utime + stime of a process from /proc/<pid>/stat, in ms (Linux only).
  */
-import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { connect, type FrameClient } from '../test/team/helpers.js';
-
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-const ticks = (path: string): [number, number] => {
-  const stat = readFileSync(path, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return [Number(f[11]) * TICK_MS, Number(f[12]) * TICK_MS];
-};
+import { statCpuMs } from './proc-cpu.js';
 
 /** [user, system, main thread (user + system)] CPU ms of a process; the first two count all its threads. */
 export function cpuMs(pid: number): [number, number, number] {
-  const [user, sys] = ticks(`/proc/${pid}/stat`);
-  const [mu, ms] = ticks(`/proc/${pid}/task/${pid}/stat`);
+  const [user, sys] = statCpuMs(`/proc/${pid}/stat`);
+  const [mu, ms] = statCpuMs(`/proc/${pid}/task/${pid}/stat`);
   return [user, sys, mu + ms];
 }
 

@@ -11,11 +11,11 @@
  * --load=N keeps N more visitors chatting on both processes while measuring (the latency under load).
  * Run it pinned (`taskset -c 1 ...`) to keep other work on the machine from landing on the same core.
  */
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Redis } from 'ioredis';
 import { startGroupWorld } from '../test/scale/world.js';
 import type { FrameClient } from '../test/team/helpers.js';
+import { processCpuMs } from './proc-cpu.js';
 
 const arg = (name: string, d: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d);
 const EVENTS = arg('events', 300);
@@ -28,8 +28,6 @@ const row = (name: string, xs: number[]) =>
   `${name.padEnd(44)} n=${String(xs.length).padStart(4)}  p50 ${pct(xs, 0.5).toFixed(2).padStart(6)}  p95 ${pct(xs, 0.95).toFixed(2).padStart(6)}  p99 ${pct(xs, 0.99).toFixed(2).padStart(6)}  max ${Math.max(...xs).toFixed(2).padStart(6)} ms`;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const wall = () => performance.timeOrigin + performance.now();
-/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
-const cpuMs = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 
 /** Bare Redis: one client publishes, another (subscribed) receives; the time between, one message at a time. */
 async function redisRoundTrip(url: string, rounds: number): Promise<number[]> {
@@ -109,10 +107,10 @@ try {
   const team: string[] = [];
   // B's CPU time for the events it relays, less what it spends idle (timers) over as long: load-independent.
   const bPid = world.group.workers[1].pid;
-  const idle0 = cpuMs(bPid), idleT0 = performance.now();
+  const idle0 = processCpuMs(bPid), idleT0 = performance.now();
   await new Promise((r) => setTimeout(r, 3000));
-  const idleRate = (cpuMs(bPid) - idle0) / (performance.now() - idleT0);
-  const busy0 = cpuMs(bPid), busyT0 = performance.now();
+  const idleRate = (processCpuMs(bPid) - idle0) / (performance.now() - idleT0);
+  const busy0 = processCpuMs(bPid), busyT0 = performance.now();
   for (let i = 0; i < EVENTS; i++) {
     const r = await a.request('POST', `/api/v1/conversations/${conversationId}/messages`, { body: { text: `t${i}` }, headers: world.owner.headers });
     if (r.status !== 201) throw new Error(`team message answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -120,7 +118,7 @@ try {
     // One event in flight at a time: the next is sent once B has this one.
     if (!arrB.has(r.body.id)) await new Promise<void>((res) => { onArriveB = (id) => { if (id === r.body.id) res(); }; });
   }
-  const bCpuPerEvent = (cpuMs(bPid) - busy0 - idleRate * (performance.now() - busyT0)) / EVENTS;
+  const bCpuPerEvent = (processCpuMs(bPid) - busy0 - idleRate * (performance.now() - busyT0)) / EVENTS;
   await new Promise((r) => setTimeout(r, 300));
   stop = true;
   await background;

@@ -17,7 +17,7 @@
  *
  *   node bench/voice-server.ts <fakeBaseUrl> <sessions> [--mode=cascade] [--no-ahead]   -> prints {"port":N,"botId":"..."} on stdout
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,7 @@ import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
 import { gcAccount } from './gc-account.js';
 import { API_KEY, MODEL } from './voice-wire.js';
+import { statCpuMs } from './proc-cpu.js';
 
 const [fakeBaseUrl, sessionsArg] = process.argv.slice(2);
 if (!fakeBaseUrl) throw new Error('usage: voice-server.ts <fakeBaseUrl> <sessions>');
@@ -86,10 +87,8 @@ function threadCpu(): { main: number; others: number; late: number } {
   const out = { main: 0, others: 0, late: 0 };
   try {
     for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // Fields after the command name: utime and stime are the 12th and 13th.
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ms = (Number(f[11]) + Number(f[12])) * 10;
+      const [user, sys] = statCpuMs(`/proc/self/task/${tid}/stat`);
+      const ms = user + sys;
       if (Number(tid) === process.pid) out.main += ms; else out.others += ms;
       if (early && !early.has(tid)) out.late += ms;
     }

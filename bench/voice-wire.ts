@@ -10,4 +10,4 @@ export const MODEL = 'gpt-realtime';
 export const API_KEY = 'sk-bench';
 
 /** The files the voice benches build for their server process (bench/build.ts buildPrivately): it and what it imports from bench/ and test/. */
-export const VOICE_SERVER_ENTRIES = ['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'bench/gc-account.ts', 'test/helpers/auth.ts'];
+export const VOICE_SERVER_ENTRIES = ['bench/voice-server.ts', 'bench/voice-wire.ts', 'bench/seed-bot.ts', 'bench/loop-delay.ts', 'bench/gc-account.ts', 'bench/proc-cpu.ts', 'test/helpers/auth.ts'];
