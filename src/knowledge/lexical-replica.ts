@@ -1,5 +1,4 @@
 import type { AppContext } from '../app.js';
-import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import { holdClaim, type HeldClaim } from '../scale/claims.js';
 import type { LexicalIndex, LexicalStamps } from '../store/lexical-embedded.js';
 import { knowledgeCollections, lexicalEntry } from './indexer.js';
@@ -155,23 +154,25 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
   });
   node?.onHealth((up) => { if (up) void reconcile('coordination server back'); });
 
-  async function forgetWorkspace(workspaceId: string): Promise<void> {
+  async function forgetWorkspace(workspaceId: string): Promise<number> {
     pending.delete(workspaceId);
-    await local.deleteWhere({ workspaceId });
+    const n = await local.deleteWhere({ workspaceId });
     for (const s of local.stamps()) if (s.workspaceId === workspaceId) local.setStamp(workspaceId, s.documentId, null);
+    return n;
   }
-  // The knowledge module drops this file's entries of a deleted workspace; the other machines drop theirs.
-  onWorkspaceDelete(app, async (workspaceId) => {
-    await forgetWorkspace(workspaceId);
-    node?.broadcast('inv', { k: 'lexical', f: local.fileId, w: workspaceId, d: null } satisfies Changed);
-  });
 
   const started = reconcile('start');
 
   return {
     upsert: (entries) => local.upsert(entries),
     search: (workspaceId, terms, opts) => local.search(workspaceId, terms, opts),
-    deleteWhere: (scope) => local.deleteWhere(scope),
+    async deleteWhere(scope) {
+      if (scope.sourceId || scope.documentId) return local.deleteWhere(scope);
+      // A whole workspace goes only when it is deleted: the file forgets it, and the other machines theirs.
+      const n = await forgetWorkspace(scope.workspaceId);
+      node?.broadcast('inv', { k: 'lexical', f: local.fileId, w: scope.workspaceId, d: null } satisfies Changed);
+      return n;
+    },
     count: (scope) => local.count(scope),
     documentsChanged(workspaceId, written, removed) {
       for (const d of written) local.setStamp(workspaceId, d._id, documentStamp(d));

@@ -1,4 +1,5 @@
 import { perApp, type AppContext } from '../app.js';
+import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { openEmbeddedLexical, type LexicalIndex } from '../store/lexical-embedded.js';
@@ -24,6 +25,8 @@ export class KnowledgeService {
     this.lexical = storeIsShared(app) ? replicateLexical(app, local) : local;
     this.client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, clock: app.clock });
     this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));
+    // Deleting a workspace also removes its derived indexes (the records themselves go with the store).
+    onWorkspaceDelete(app, (workspaceId) => this.dropIndexes(workspaceId));
     app.onClose(async () => {
       await this.runner.close();
       await this.client.close();
@@ -32,6 +35,15 @@ export class KnowledgeService {
   }
 
   private get c() { return knowledgeCollections(this.app); }
+
+  /** A deleted workspace's vectors and lexical entries (with MongoDB, the other machines drop theirs too). */
+  private async dropIndexes(workspaceId: string): Promise<void> {
+    const docs = await this.c.documents.find({ workspaceId });
+    for (const name of new Set(docs.map((d) => d.vectorCollection).filter((n): n is string => !!n))) {
+      await this.app.vectors.deleteByFilter(name, { workspaceId });
+    }
+    await this.lexical.deleteWhere({ workspaceId });
+  }
 
   async create(workspaceId: string, input: CreateSourceInput): Promise<KnowledgeSource> {
     const url = 'url' in input ? input.url : null;

@@ -4,8 +4,6 @@ import { registerKnowledgeHooks } from '../../knowledge/agent.js';
 import { listGaps } from '../../knowledge/gaps.js';
 import { knowledge } from '../../knowledge/service.js';
 import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, type KnowledgeSource } from '../../knowledge/types.js';
-import { onWorkspaceDelete } from '../../auth/workspace-cleanup.js';
-import { knowledgeCollections } from '../../knowledge/indexer.js';
 import { extraRoute, route, type ApiModule } from '../define.js';
 import { getKnowledgeSettings, KnowledgeSettingsBody, saveKnowledgeSettings } from '../../knowledge/settings.js';
 import { listOf, pageOf } from './list-schemas.js';
@@ -54,14 +52,6 @@ export const knowledgeModule: ApiModule = {
   start(app) {
     const service = knowledge(app);
     registerKnowledgeHooks(app);
-    // Deleting a workspace also removes its derived indexes (the records themselves go with the store).
-    onWorkspaceDelete(app, async (workspaceId) => {
-      const docs = await knowledgeCollections(app).documents.find({ workspaceId });
-      for (const name of new Set(docs.map((d) => d.vectorCollection).filter((n): n is string => !!n))) {
-        await app.vectors.deleteByFilter(name, { workspaceId });
-      }
-      await service.lexical.deleteWhere({ workspaceId });
-    });
     // Jobs a previous process left running continue in the background.
     void service.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
   },
