@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Page } from 'playwright-core';
+import type { ElementHandle, Page } from 'playwright-core';
 import { textOn } from '../../widget/src/theme.js';
 import { startWidgetWorld, type WidgetWorld } from './world.js';
 
@@ -134,9 +134,14 @@ test('the message box grows with long text up to a limit and shrinks when the me
   const box = page.locator('.cp textarea');
   await box.waitFor();
   const h0 = (await box.boundingBox())!.height;
+  // The box is sized by an effect after the render (Preact runs it after the next frame): on a busy machine the
+  // size is read once that effect has run for the text in the box, not at once.
+  const sized = async () => page.waitForFunction((el) => el.style.height === `${el.scrollHeight + 2}px`, await box.elementHandle() as ElementHandle<HTMLTextAreaElement>);
   await box.fill('A question with several lines. '.repeat(6));
+  await sized();
   const h1 = (await box.boundingBox())!.height;
   await box.fill('A very long question. '.repeat(60));
+  await sized();
   const h2 = (await box.boundingBox())!.height;
   assert.ok(h1 > h0 + 20, `${h0} -> ${h1}`);
   assert.ok(h2 <= 120 && h2 >= h1, `capped at ${h2}`);
