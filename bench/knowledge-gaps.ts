@@ -2,11 +2,12 @@
  * Gap signals tried against the `relevant` verdict (issue 24, after the fourth pass), replayed offline with the
  * server's own chunking, lexical index, query terms and verdict (src/knowledge/fusion.ts), no server:
  *
- *   npx tsx bench/knowledge-gaps.ts [--model] [--held-out]
+ *   npx tsx bench/knowledge-gaps.ts [--model] [--held-out] [--third]
  *
  * For each candidate rule: answerable questions still marked relevant and unanswerable ones recognised, on the
  * even and odd halves of test/fixtures/knowledge-eval (where a rule must show a gain on both halves to be
- * kept); with --held-out on test/fixtures/knowledge-eval-2 as well (measure there, never choose there).
+ * kept); with --held-out on test/fixtures/knowledge-eval-2 as well, and with --third on test/fixtures/knowledge-eval-3
+ * (measure there, never choose there).
  * --model adds the built-in model's similarity between an English question and its best three passages (and
  * their heading paths); about a minute of CPU.
  */
@@ -63,7 +64,8 @@ function relevant(r: Row, coverage: (r: Row, h: Hit) => number, point = 0.24): b
   return r.hits.some((h) => { const rel = coverageRelevance(coverage(r, h) * (0.24 / point)); return (offTopic ? Math.min(0.45, rel) : rel) >= RELEVANT_MIN; });
 }
 
-const same = (r: Row, h: Hit) => h.coverage;
+/** The server's coverage: over every word for an English question, over the words the documents know for another. */
+const same = (r: Row, h: Hit) => (r.english ? h.coverage : h.knownCoverage);
 /** Coverage with a word found nowhere weighing `unknownWeight` (the server: the question's rarest found word). */
 const coverageWith = (unknownWeight: (r: Row) => number) => (r: Row, h: Hit) => {
   const w = r.terms.map((t) => (t.df > 0 ? idf(t.df, r.n) : unknownWeight(r)));
@@ -88,7 +90,10 @@ const withoutIsolatedRare = (far: number) => (r: Row, h: Hit) => {
   return coverageWith((x) => Math.max(0, ...x.terms.filter((t) => t.df > 0).map((t) => idf(t.df, x.n))))(r, { ...h, has: strict });
 };
 const rarestIdf = (r: Row) => Math.max(0, ...r.terms.filter((t) => t.df > 0).map((t) => idf(t.df, r.n)));
-const englishOnly = (f: (r: Row, h: Hit) => number, point: number) => (r: Row, h: Hit) => (r.english ? f(r, h) : h.coverage * (point / 0.24));
+const englishOnly = (f: (r: Row, h: Hit) => number, point: number) => (r: Row, h: Hit) => (r.english ? f(r, h) : h.knownCoverage * (point / 0.24));
+
+const foreignOnly = (f: (r: Row, h: Hit) => number) => (r: Row, h: Hit) => (r.english ? h.coverage : f(r, h));
+
 
 type Rule = [name: string, says: (r: Row) => boolean];
 const rules: Rule[] = [
@@ -100,6 +105,8 @@ const rules: Rule[] = [
   ...[10, 20, 40].map((f): Rule => [`isolated rare words do not count (${f} words)`, (r) => relevant(r, withoutIsolatedRare(f))]),
   ...[0.05, 0.1].map((s): Rule => [`an unknown word and matched words all in ${s * 100}%+ of passages (English)`, (r) => relevant(r, same) && !(r.english && (r.hits[0]?.unknownShare ?? 0) > 0 && Math.min(1, ...r.hits.map((h) => h.rarestShare)) >= s)]),
   ...[0.3, 0.4].map((s): Rule => [`model: heading path similarity < ${s} (English)`, (r) => relevant(r, same) && !(r.english && r.simHead?.length && Math.max(...r.simHead) < s)]),
+  ['not English: a word found nowhere weighs as the commonest found word', (r) => relevant(r, foreignOnly(coverageWith((x) => Math.min(...x.terms.filter((t) => t.df > 0).map((t) => idf(t.df, x.n))))))],
+  ['not English: a word found nowhere weighs half the rarest found word', (r) => relevant(r, foreignOnly(coverageWith((x) => rarestIdf(x) / 2)))],
   ...[0.4, 0.5].map((s): Rule => [`model: passage similarity < ${s} (English)`, (r) => relevant(r, same) && !(r.english && r.simBody?.length && Math.max(...r.simBody) < s)]),
 ];
 
@@ -118,6 +125,7 @@ const columns: Array<[string, Row[]]> = [];
 const first = await features('knowledge-eval');
 columns.push(['undici even', first.filter((r) => r.i % 2 === 0)], ['undici odd', first.filter((r) => r.i % 2 === 1)]);
 if (process.argv.includes('--held-out')) columns.push(['held out (pino, piscina)', await features('knowledge-eval-2')]);
+if (process.argv.includes('--third')) columns.push(['third (fastify)', await features('knowledge-eval-3')]);
 if (model) for (const [, rows] of columns) await addSimilarities(rows);
 console.log(`\nanswerable marked relevant / unanswerable recognised\n${'rule'.padEnd(66)} ${columns.map(([n]) => n.padEnd(14)).join(' ')}`);
 for (const [name, says] of rules) {

@@ -5,7 +5,7 @@
  */
 
 /** A lexical hit as fusion sees it: BM25 `score` and `unknownShare` are absent in lists recorded before they existed. */
-export interface LexicalCandidate { id: string; coverage: number; score?: number; unknownShare?: number; rarestShare?: number }
+export interface LexicalCandidate { id: string; coverage: number; knownCoverage?: number; score?: number; unknownShare?: number; rarestShare?: number }
 export interface VectorCandidate { id: string; score: number }
 
 /** How one embedder's cosine similarities read as relevance: `min` counts 0.5, 0.25 below it 0, 0.25 above 1. */
@@ -122,7 +122,12 @@ export function fuse(lexHits: LexicalCandidate[], vectorHits: VectorCandidate[],
   const unknown = (lexHits[0]?.unknownShare ?? 0) >= UNKNOWN_SHARE_MAX;
   const generic = Math.min(1, ...lexHits.slice(0, 3).map((h) => h.rarestShare ?? 0)) >= GENERIC_SHARE_MIN;
   const offTopic = unknown && (english || generic);
-  const relOf = (h: LexicalCandidate) => (offTopic ? Math.min(UNKNOWN_RELEVANCE_CAP, coverageRelevance(h.coverage)) : coverageRelevance(h.coverage));
+  // A question in another language is judged on the words the documents know: its own words are unknown to
+  // them whether or not the answer is there (issue 24, sixth pass).
+  const relOf = (h: LexicalCandidate) => {
+    const rel = coverageRelevance(english ? h.coverage : (h.knownCoverage ?? h.coverage));
+    return offTopic ? Math.min(UNKNOWN_RELEVANCE_CAP, rel) : rel;
+  };
   // Trust and the verdict read the first three hits in BM25 order (what they were calibrated on): the reranked
   // top three hold more of the question's words by construction.
   const bm25Top = lexHits.slice(0, 3).map(relOf);

@@ -93,7 +93,7 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
     }
   }
   const fused = fuse(lexHits, vecHits, fusionParams, query);
-  opts.trace?.({ lexical: lexHits.map((h) => ({ id: h.id, coverage: h.coverage, score: h.score, unknownShare: h.unknownShare, rarestShare: h.rarestShare })), vector: vecHits });
+  opts.trace?.({ lexical: lexHits.map((h) => ({ id: h.id, coverage: h.coverage, knownCoverage: h.knownCoverage, score: h.score, unknownShare: h.unknownShare, rarestShare: h.rarestShare })), vector: vecHits });
   const ordered = fused.order.slice(0, opts.topK * 4);
   const records = ordered.length ? await knowledgeCollections(app).chunks.find({ workspaceId, _id: { $in: ordered } }) : [];
   const byId = new Map(records.map((r) => [r._id, r]));

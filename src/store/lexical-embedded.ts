@@ -31,6 +31,12 @@ export interface LexicalHit {
    */
   coverage: number;
   /**
+   * Coverage counted over the query's terms found somewhere in the index only (0 to 1): for a question in
+   * another language than the documents', whose own words are unknown to them answerable or not, the share of
+   * the words the documents do know (src/knowledge/fusion.ts). Worked out for the best COVERED_HITS; 0 for the rest.
+   */
+  knownCoverage: number;
+  /**
    * The share of the query's terms found nowhere in the index, even after typo correction (the same for every
    * hit of one search): most words of an English question unknown to the documents mark a question about
    * something else (src/knowledge/fusion.ts).
@@ -237,13 +243,14 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
         if (rows.length < limit && wide.length === limit * 4) rows = ranked(`${match} AND ${filter}`, limit);
       } else rows = ranked(`${match} AND ${filter}`, limit);
       const total = weights.reduce((a, b) => a + b, 0);
+      const knownTotal = weights.reduce((sum, w, k) => sum + (words[k].n > 0 ? w : 0), 0);
       const unknownShare = Number((words.filter((w) => w.n === 0).length / words.length).toFixed(4));
       return rows.map((r, i) => {
         // Coverage counts every query term (common ones too), read from the best entries only.
         const has = i < COVERED_HITS ? contains(textOf.get(r.rid) as { title: string; body: string }, words.map((w) => w.keys)) : [];
         const got = has.reduce((sum, h, k) => sum + (h ? weights[k] : 0), 0);
         const rarest = Math.min(1, ...words.filter((w, k) => has[k] && w.n > 0).map((w) => w.n / Math.max(all, SHARE_MIN_ENTRIES)));
-        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, unknownShare, rarestShare: Number(rarest.toFixed(4)) };
+        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, knownCoverage: knownTotal ? Number(Math.min(1, got / knownTotal).toFixed(4)) : 0, unknownShare, rarestShare: Number(rarest.toFixed(4)) };
       });
     },
     async deleteWhere(scope) {

@@ -74,4 +74,21 @@ test('a question in another language that meets the documents only on an everyda
   await lex.close();
 });
 
+test('a question in another language is judged on the words the documents know, not diluted by its own', async () => {
+  const lex = openEmbeddedLexical(null);
+  await lex.upsert(manual());
+  // Only "tank" is a word of these English passages; the French words around it are unknown to them.
+  const q = 'Comment vider complètement le réservoir et le tank de la pompe avant l\'hiver ?';
+  const hits = await lex.search('ws_1', queryTerms(q), { limit: 5 });
+  assert.is(hits[0].id, 'w');
+  assert.ok(hits[0].coverage < 0.24, `over all its words the passage covers little of the question (${hits[0].coverage})`);
+  assert.is(hits[0].knownCoverage, 1, 'but all of the words the documents know');
+  assert.ok(fuse(hits, [], LOCAL_FUSION, q).best >= 0.5, 'relevant');
+  // The same passage for an English question with the same unknown words stays judged on all of them.
+  const english = 'How do I empty the reservoir and the tank completely before winterizing?';
+  const en = await lex.search('ws_1', queryTerms(english), { limit: 5 });
+  assert.ok(fuse(en, [], LOCAL_FUSION, english).best < 0.5, 'most of an English question unknown to English documents: a gap');
+  await lex.close();
+});
+
 test.run();

@@ -17,6 +17,11 @@ import { startTestServer } from '../helpers/server.js';
  *   tuned on (held out). Measured when written: recall@5 1.000 (24 pages: a fifth of them fill the top 5),
  *   MRR@10 0.701, answerable marked relevant 21/28, unanswerable recognised 0/10. Its floors guard the ranking
  *   against changes that fit the first set only; they do not say its gaps are recognised (they are not).
+ *   After the sixth pass (a question in another language judged on the words the documents know, chosen on
+ *   the first two sets): answerable marked relevant 26/28.
+ * - knowledge-eval-3: fastify's reference and guides, 51 questions written before the sixth pass and measured
+ *   once after it (held out): recall@5 0.927, MRR@10 0.784, answerable marked relevant 38/41, unanswerable
+ *   recognised 1/10.
  */
 async function measure(set: string) {
   const dir = new URL(`../fixtures/${set}/`, import.meta.url).pathname;
@@ -64,7 +69,14 @@ test('on questions nobody tuned on (pino and piscina docs) the answer page still
   const f = await measure('knowledge-eval-2');
   assert.ok(f.recall >= 0.95, `recall@5 ${f.recall}`);
   assert.ok(f.mrr >= 0.68, `MRR@10 ${f.mrr}`);
-  assert.ok(f.answerableRelevant >= 21, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
+  assert.ok(f.answerableRelevant >= 26, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
+});
+
+test('on a third set nobody tuned on (fastify docs) the answer page ranks near the top and is marked relevant', async () => {
+  const f = await measure('knowledge-eval-3');
+  assert.ok(f.recall >= 0.9, `recall@5 ${f.recall}`);
+  assert.ok(f.mrr >= 0.75, `MRR@10 ${f.mrr}`);
+  assert.ok(f.answerableRelevant >= 0.9 * f.answerable, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
 });
 
 test.run();
