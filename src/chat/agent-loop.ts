@@ -1,6 +1,7 @@
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
+import { recordUnusedExcerpts } from '../knowledge/agent.js';
 import { citationsUsed, type Citation } from '../knowledge/citations.js';
 import { toolRegistry, type ToolResult } from '../tools/registry.js';
 import type { ChatBrain } from './bot-source.js';
@@ -92,6 +93,8 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
     lastUser ? registry.contextFor({ ...ctxBase, query: lastUser.text }) : Promise.resolve([]),
   ]);
   const citations: NonNullable<ToolResult['citations']> = contexts.flatMap((c) => c.citations ?? []);
+  // Excerpts given with the visitor's own question, before the reply (knowledge.mode auto or both).
+  const givenBefore = citations.length;
   const expressions = config.face.expressions && config.tools.builtins.express;
   const system = buildSystemPrompt({
     config, prompt: conv.prompt, now: app.clock.now(), context: contexts, expressions,
@@ -161,9 +164,13 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   const rest = mood.flush();
   if (rest) emit(rest);
   const text = shown.join('');
+  const used = citationsUsed(text, lastUser?.text ?? '', citations);
+  // A gap is a record for the owner, not part of the reply: its failure is logged, the reply goes on.
+  await recordUnusedExcerpts(app, ctxBase, lastUser?.text ?? '', givenBefore, used.length, text)
+    .catch((err) => app.log.warn({ err, conversationId: conv._id }, 'knowledge gap not recorded'));
   return {
     text, moods: mood.moods, usage, costUsd: estimateCostUsd(brain.model, usage), toolCalls, endConversation, summary,
-    citations: citationsUsed(text, lastUser?.text ?? '', citations),
+    citations: used,
   };
 }
 

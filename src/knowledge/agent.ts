@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import { toolRegistry, type AgentTool, type ContextSource, type ToolResult, type ToolSource } from '../tools/registry.js';
-import { recordGap } from './gaps.js';
+import { recordGap, type GapOrigin } from './gaps.js';
 import type { SearchResult } from './search.js';
 import { knowledge } from './service.js';
 
@@ -77,6 +77,19 @@ function searchTool(k: KnowledgeConfig): AgentTool {
       return { content: text, citations };
     },
   };
+}
+
+/**
+ * The chat model's verdict on the excerpts it was given. The `relevant` verdict reads words only and lets through
+ * questions that share the documents' words without being answered by them ("Can the worker pool run tasks on the
+ * GPU?"); the model that reads the excerpts knows better. A reply that used none of them (src/knowledge/citations.ts:
+ * "I don't know" cites none) answered without the knowledge base, so the visitor's question is a gap too.
+ * `given` counts the excerpts found for the visitor's own question before the reply (knowledge.mode auto or both;
+ * when that search was not relevant the gap is already recorded); in mode tool the search tool records its gaps.
+ */
+export async function recordUnusedExcerpts(app: AppContext, origin: GapOrigin & { workspaceId: string }, question: string, given: number, used: number, reply: string): Promise<void> {
+  if (!given || used || !reply.trim() || !question.trim()) return;
+  await recordGap(app, origin.workspaceId, question, origin);
 }
 
 /** Registers both hooks with the app's tool registry (called from the knowledge module's start). */

@@ -48,7 +48,7 @@ const CANDIDATES = 50;
 // Words that carry no topic (English, and the commonest German, French and Spanish ones); leaving them out
 // keeps BM25 candidate lists short and coverage honest.
 const STOP = new Set(('a an and are as at be but by can do does for from how i if in into is it its me my of on or our so that the their then there these they this to was we what when where which who why will with you your ' +
-  'should would could about any all also have has had not no yes get use using want need tell please ' +
+  'should would could about any all also have has had not no yes get use using want need tell please many much ' +
   // Words of asking and of manner that say nothing about the topic.
   'am been being did doing done d ll m re s t ve don doesn isn im id ive ' +
   'welche welcher welches welchem welchen wenn dass ob auch noch nur schon sehr mehr um über unter durch ohne gegen mein meine meinen dein deine sein seine ihre man mich mir dich dir uns euch ' +
