@@ -95,6 +95,12 @@ const englishOnly = (f: (r: Row, h: Hit) => number, point: number) => (r: Row, h
 const foreignOnly = (f: (r: Row, h: Hit) => number) => (r: Row, h: Hit) => (r.english ? h.coverage : f(r, h));
 
 
+/** Names in the question (a capital inside the sentence, or an acronym) that the documents never use. */
+const unknownNames = (r: Row) => {
+  const names = new Set((r.q.match(/(?<=\S\s+)\p{Lu}[\p{L}\p{N}]*|\b\p{Lu}{2,}\b/gu) ?? []).map((w) => w.toLowerCase()));
+  return r.terms.filter((t) => t.df === 0 && names.has(t.t));
+};
+
 type Rule = [name: string, says: (r: Row) => boolean];
 const rules: Rule[] = [
   ['current verdict', (r) => relevant(r, same)],
@@ -107,6 +113,8 @@ const rules: Rule[] = [
   ...[0.3, 0.4].map((s): Rule => [`model: heading path similarity < ${s} (English)`, (r) => relevant(r, same) && !(r.english && r.simHead?.length && Math.max(...r.simHead) < s)]),
   ['not English: a word found nowhere weighs as the commonest found word', (r) => relevant(r, foreignOnly(coverageWith((x) => Math.min(...x.terms.filter((t) => t.df > 0).map((t) => idf(t.df, x.n))))))],
   ['not English: a word found nowhere weighs half the rarest found word', (r) => relevant(r, foreignOnly(coverageWith((x) => rarestIdf(x) / 2)))],
+  ['a name the documents never use (capital inside the sentence, acronym)', (r) => relevant(r, same) && unknownNames(r).length === 0],
+  ['... English questions only', (r) => relevant(r, same) && !(r.english && unknownNames(r).length > 0)],
   ...[0.4, 0.5].map((s): Rule => [`model: passage similarity < ${s} (English)`, (r) => relevant(r, same) && !(r.english && r.simBody?.length && Math.max(...r.simBody) < s)]),
 ];
 
@@ -133,3 +141,4 @@ for (const [name, says] of rules) {
   const cell = (rows: Row[]) => { const a = rows.filter((r) => r.answerable), u = rows.filter((r) => !r.answerable); return `${a.filter(says).length}/${a.length} ${u.filter((r) => !says(r)).length}/${u.length}`; };
   console.log(`${name.padEnd(66)} ${columns.map(([, rows]) => cell(rows).padEnd(14)).join(' ')}`);
 }
+
