@@ -66,10 +66,12 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
     }
   }
 
+  // The new version replaces the old in place (chunk ids are the document's id and the passage's index): records
+  // first, then the index entries that lead to them, then what the new version no longer has. A search meanwhile
+  // finds the old passages or the new ones, never neither (a page reindexed while visitors ask about it).
   const old = await c.documents.findById(source.workspaceId, docId);
-  await removeDocumentChunks(app, lexical, source.workspaceId, docId, old?.vectorCollection ?? null);
-  if (records.length) await c.chunks.insertMany(records);
-  await lexical.upsert(records.map(lexicalEntry));
+  await Promise.all(records.map((r) => c.chunks.replaceOne(r)));
+  await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
   let collection: string | null = null;
   if (embedder && vectors.length) {
     collection = vectorCollection(vectors[0].length);
@@ -78,6 +80,14 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
       id: r._id, vector: vectors[i],
       payload: { workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: docId, chunkId: r._id, embedder: embedder.key },
     })));
+  }
+  await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
+  const oldCollection = old?.vectorCollection ?? null;
+  // Vectors of the old text go when the new text has none (the provider failed) or lives in another collection.
+  if (oldCollection && oldCollection !== collection) await app.vectors.deleteByFilter(oldCollection, { workspaceId: source.workspaceId, documentId: docId });
+  else if (oldCollection && (old?.chunkCount ?? 0) > records.length) {
+    const stale = Array.from({ length: (old?.chunkCount ?? 0) - records.length }, (_, k) => chunkId(docId, records.length + k));
+    await app.vectors.deleteByFilter(oldCollection, { workspaceId: source.workspaceId, documentId: docId, chunkId: stale });
   }
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,

@@ -88,8 +88,7 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
     const chunks = await Promise.all(stale.map((documentId) => c.chunks.find({ workspaceId, documentId }, { sort: [['_id', 1]] })));
     for (const [i, id] of stale.entries()) {
       if (closed) return;
-      await local.deleteWhere({ workspaceId, documentId: id });
-      if (chunks[i].length) await local.upsert(chunks[i].map(lexicalEntry));
+      await local.replaceDocument(workspaceId, id, chunks[i].map(lexicalEntry));
       const d = docs.get(id);
       local.setStamp(workspaceId, id, d ? documentStamp(d) : null);
       copies++;
@@ -165,6 +164,7 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
 
   return {
     upsert: (entries) => local.upsert(entries),
+    replaceDocument: (workspaceId, documentId, entries) => local.replaceDocument(workspaceId, documentId, entries),
     search: (workspaceId, terms, opts) => local.search(workspaceId, terms, opts),
     async deleteWhere(scope) {
       if (scope.sourceId || scope.documentId) return local.deleteWhere(scope);

@@ -60,6 +60,11 @@ export interface LexicalScope {
 export interface LexicalIndex {
   /** Idempotent: an entry with the same id is replaced. */
   upsert(entries: LexicalEntry[]): Promise<void>;
+  /**
+   * A document's entries become these, at once: a search meanwhile finds the old passages or the new ones, never
+   * neither (a document reindexed while visitors ask about it).
+   */
+  replaceDocument(workspaceId: string, documentId: string, entries: LexicalEntry[]): Promise<void>;
   /** Terms are OR-ed and ranked by BM25 (title weighted twice the text). */
   search(workspaceId: string, terms: string[], opts: { sourceIds?: string[]; limit: number }): Promise<LexicalHit[]>;
   deleteWhere(scope: LexicalScope): Promise<number>;
@@ -178,6 +183,16 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
     if (writesSinceDf > 2000 || dfCache.size > 100_000) { dfCache = new Map(); corrections = new Map(); writesSinceDf = 0; }
   };
 
+  const docRids = db.prepare('SELECT rid FROM lex_meta WHERE ws = ? AND doc = ?').pluck();
+  const write = (entries: LexicalEntry[]) => {
+    for (const e of entries) {
+      const old = findRid.get(e.id) as number | undefined;
+      if (old !== undefined) { delFts.run(old); delMeta.run(old); }
+      const rid = insMeta.run(e.id, e.workspaceId, e.sourceId, e.documentId).lastInsertRowid;
+      insFts.run(rid, e.title, e.text, token('w', e.workspaceId), token('s', e.sourceId));
+    }
+  };
+
   function scopeWhere(scope: LexicalScope, params: unknown[]): string {
     let where = 'ws = ?';
     params.push(scope.workspaceId);
@@ -188,15 +203,18 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
 
   return {
     async upsert(entries) {
-      db.transaction(() => {
-        for (const e of entries) {
-          const old = findRid.get(e.id) as number | undefined;
-          if (old !== undefined) { delFts.run(old); delMeta.run(old); }
-          const rid = insMeta.run(e.id, e.workspaceId, e.sourceId, e.documentId).lastInsertRowid;
-          insFts.run(rid, e.title, e.text, token('w', e.workspaceId), token('s', e.sourceId));
-        }
-      })();
+      db.transaction(() => write(entries))();
       wrote(entries.length);
+    },
+    async replaceDocument(workspaceId, documentId, entries) {
+      let n = entries.length;
+      db.transaction(() => {
+        const rids = docRids.all(workspaceId, documentId) as number[];
+        for (const rid of rids) { delFts.run(rid); delMeta.run(rid); }
+        n += rids.length;
+        write(entries);
+      })();
+      wrote(n);
     },
     async search(workspaceId, terms, { sourceIds, limit }) {
       fresh();

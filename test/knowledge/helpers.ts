@@ -39,7 +39,14 @@ export const ingestionIdle = (app: AppContext, sourceId?: string) => knowledge(a
  * An OpenAI-style embeddings endpoint that answers HTTP 500 while `failing` is true (with a 1 ms
  * retry-after, so the SDK's retries stay fast) and fake embeddings once it is set to false.
  */
-export interface FlakyEmbeddings { baseUrl: string; apiKey: string; failing: boolean; requests: number; close(): Promise<void> }
+export interface FlakyEmbeddings {
+  baseUrl: string; apiKey: string; failing: boolean; requests: number;
+  /** When set, this many more embedding requests succeed, then the service fails (a provider going down mid-reindex). */
+  okLeft?: number;
+  /** Milliseconds each answer waits (an indexing run long enough to search during it). */
+  delayMs?: number;
+  close(): Promise<void>;
+}
 
 export async function startFlakyEmbeddings(): Promise<FlakyEmbeddings> {
   const state: FlakyEmbeddings = { baseUrl: '', apiKey: 'flaky-key', failing: true, requests: 0, close: async () => {} };
@@ -52,11 +59,14 @@ export async function startFlakyEmbeddings(): Promise<FlakyEmbeddings> {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
+      if (state.okLeft !== undefined && state.okLeft-- <= 0) state.failing = true;
       if (state.failing || req.url !== '/v1/embeddings') {
         return send(500, { error: { message: 'The embedding service is down', type: 'server_error', param: null, code: null } }, { 'retry-after-ms': '1' });
       }
       const input = JSON.parse(Buffer.concat(chunks).toString('utf8')).input as string[];
-      send(200, { object: 'list', model: 'text-embedding-3-small', data: input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+      const body = { object: 'list', model: 'text-embedding-3-small', data: input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } };
+      if (state.delayMs) setTimeout(() => send(200, body), state.delayMs);
+      else send(200, body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -91,4 +91,15 @@ test('a question in another language is judged on the words the documents know, 
   await lex.close();
 });
 
+test('a document\'s entries are replaced at once: the new passages in, the ones it no longer has out', async () => {
+  const lex = openEmbeddedLexical(null);
+  await lex.upsert([entry('d1', 'Old text about the valve.'), { ...entry('d2', 'Old text about the hose.'), documentId: 'kdoc_d1' }, entry('x', 'The lid holds the fuses.')]);
+  await lex.replaceDocument('ws_1', 'kdoc_d1', [entry('d1', 'New text about the pressure gauge.')]);
+  assert.is(await lex.count({ workspaceId: 'ws_1', documentId: 'kdoc_d1' }), 1);
+  assert.equal((await lex.search('ws_1', ['gauge'], { limit: 5 })).map((h) => h.id), ['d1']);
+  assert.equal(await lex.search('ws_1', ['hose'], { limit: 5 }), [], 'the passage the new version dropped is gone');
+  assert.equal((await lex.search('ws_1', ['fuses'], { limit: 5 })).map((h) => h.id), ['x'], 'other documents are untouched');
+  await lex.close();
+});
+
 test.run();
