@@ -11,7 +11,7 @@
  *     dot-product loop over the same vectors.
  *
  *   npx tsx bench/knowledge.ts [chunks=100000] [--dim=256] [--search-only] [--visitor-questions]
- *   --search-only skips the ingest part (1); --visitor-questions times the questions of bench/knowledge-eval.ts
+ *   --search-only skips the ingest part (1); --embedded-model lets the built-in model embed what is ingested; --visitor-questions times the questions of bench/knowledge-eval.ts
  *   (visitors' wording, typos, other languages) instead of test/fixtures/knowledge/questions.json.
  */
 import { openSqlite } from '../src/store/sqlite.js';
@@ -48,7 +48,9 @@ const questionsFile = flag('visitor-questions') ? '../test/fixtures/knowledge-ev
 const questions = (JSON.parse(readFileSync(new URL(questionsFile, import.meta.url), 'utf8')) as Array<{ q: string }>).map((x) => x.q);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-knowledge-'));
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' });
+// The built-in embedding model embeds every passage at about 10 a second per free core (docs/knowledge.md): with it
+// the ingest figures measure the model. Off unless --embedded-model, so they measure reading and indexing.
+const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789', EMBEDDED_EMBEDDINGS: flag('embedded-model') ? 'true' : 'false' });
 const server = await startServer(config, { logger: createLogger('warn') });
 const app = server.app;
 const svc = knowledge(app);

@@ -70,7 +70,12 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   // first, then the index entries that lead to them, then what the new version no longer has. A search meanwhile
   // finds the old passages or the new ones, never neither (a page reindexed while visitors ask about it).
   const old = await c.documents.findById(source.workspaceId, docId);
-  await Promise.all(records.map((r) => c.chunks.replaceOne(r)));
+  if (old) await Promise.all(records.map((r) => c.chunks.replaceOne(r)));
+  else {
+    // A new document: one write (records left by a run stopped before its document record are cleared first).
+    await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId });
+    if (records.length) await c.chunks.insertMany(records);
+  }
   await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
   let collection: string | null = null;
   if (embedder && vectors.length) {
