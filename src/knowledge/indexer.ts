@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
-import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
+import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
 import type { DocumentType } from './parse.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
 /**
  * Writes one document: parse and chunk on the worker pool, then replace its chunks everywhere (records,
- * lexical index, vectors). Ids are derived from source + address + position, and the old chunks are
- * removed first, so indexing the same document any number of times leaves one copy.
+ * lexical index, vectors). Ids are derived from source + address + position and the new version replaces the
+ * old in place, so indexing the same document any number of times leaves one copy.
  */
 export const COLLECTIONS = { sources: 'knowledge_sources', documents: 'knowledge_documents', chunks: 'knowledge_chunks', jobs: 'knowledge_jobs', gaps: 'knowledge_gaps' } as const;
 
@@ -52,24 +52,12 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
 
   // A provider failure does not stop the document: its chunks go to the lexical index (search works
   // without vectors) and the error is recorded, so the source says why and a reindex adds the vectors.
-  let embedder: Embedder | null = null;
-  let vectors: Float32Array[] = [];
-  let vectorError: string | null = null;
-  if (records.length) {
-    try {
-      embedder = await findEmbedder(app, source.workspaceId);
-      if (embedder) vectors = await embedTexts(app, embedder, records.map((r) => `${title}\n${r.text}`), signal);
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      vectorError = `embedding failed: ${(err as Error)?.message ?? String(err)}`.slice(0, 500);
-      app.log.warn({ err, sourceId: source._id, documentId: docId }, 'document indexed without vectors');
-    }
-  }
+  const old = await c.documents.findById(source.workspaceId, docId);
+  const plan = await planVectors(app, records, old, signal);
 
   // The new version replaces the old in place (chunk ids are the document's id and the passage's index): records
   // first, then the index entries that lead to them, then what the new version no longer has. A search meanwhile
   // finds the old passages or the new ones, never neither (a page reindexed while visitors ask about it).
-  const old = await c.documents.findById(source.workspaceId, docId);
   if (old) await Promise.all(records.map((r) => c.chunks.replaceOne(r)));
   else {
     // A new document: one write (records left by a run stopped before its document record are cleared first).
@@ -77,26 +65,12 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
     if (records.length) await c.chunks.insertMany(records);
   }
   await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
-  let collection: string | null = null;
-  if (embedder && vectors.length) {
-    collection = vectorCollection(vectors[0].length);
-    await app.vectors.ensureCollection(collection, vectors[0].length);
-    await app.vectors.upsert(collection, records.map((r, i) => ({
-      id: r._id, vector: vectors[i],
-      payload: { workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: docId, chunkId: r._id, embedder: embedder.key },
-    })));
-  }
   await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
-  const oldCollection = old?.vectorCollection ?? null;
-  // Vectors of the old text go when the new text has none (the provider failed) or lives in another collection.
-  if (oldCollection && oldCollection !== collection) await app.vectors.deleteByFilter(oldCollection, { workspaceId: source.workspaceId, documentId: docId });
-  else if (oldCollection && (old?.chunkCount ?? 0) > records.length) {
-    const stale = Array.from({ length: (old?.chunkCount ?? 0) - records.length }, (_, k) => chunkId(docId, records.length + k));
-    await app.vectors.deleteByFilter(oldCollection, { workspaceId: source.workspaceId, documentId: docId, chunkId: stale });
-  }
+  const collection = await storeVectors(app, records, old, plan, (i) => chunkId(docId, i));
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
-    bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, ...(vectorError ? { vectorError } : {}), generation: source.generation, indexedAt: app.clock.now(),
+    bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,
+    ...(plan.error ? { vectorError: plan.error } : {}), generation: source.generation, indexedAt: app.clock.now(),
   };
   await c.documents.replaceOne(document);
   announce(lexical, source.workspaceId, [document], []);

@@ -47,6 +47,8 @@ export interface KnowledgeDocument extends Doc {
   vectorCollection: string | null;
   /** Why this document has no vectors although the workspace has an embedding connection (it is lexical only). */
   vectorError?: string;
+  /** The embedder whose vectors it has (src/knowledge/embeddings.ts `key`): unchanged passages keep them on a reindex. */
+  embedder?: string | null;
   generation: number;
   indexedAt: number;
 }
