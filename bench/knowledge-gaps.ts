@@ -93,8 +93,6 @@ const rarestIdf = (r: Row) => Math.max(0, ...r.terms.filter((t) => t.df > 0).map
 const englishOnly = (f: (r: Row, h: Hit) => number, point: number) => (r: Row, h: Hit) => (r.english ? f(r, h) : h.knownCoverage * (point / 0.24));
 
 const foreignOnly = (f: (r: Row, h: Hit) => number) => (r: Row, h: Hit) => (r.english ? h.coverage : f(r, h));
-
-
 /** Names in the question (a capital inside the sentence, or an acronym) that the documents never use. */
 const unknownNames = (r: Row) => {
   const names = new Set((r.q.match(/(?<=\S\s+)\p{Lu}[\p{L}\p{N}]*|\b\p{Lu}{2,}\b/gu) ?? []).map((w) => w.toLowerCase()));
@@ -141,4 +139,3 @@ for (const [name, says] of rules) {
   const cell = (rows: Row[]) => { const a = rows.filter((r) => r.answerable), u = rows.filter((r) => !r.answerable); return `${a.filter(says).length}/${a.length} ${u.filter((r) => !says(r)).length}/${u.length}`; };
   console.log(`${name.padEnd(66)} ${columns.map(([, rows]) => cell(rows).padEnd(14)).join(' ')}`);
 }
-

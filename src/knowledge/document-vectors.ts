@@ -1,4 +1,5 @@
 import type { AppContext } from '../app.js';
+import { chunkId, knowledgeCollections } from './collections.js';
 import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
 import type { KnowledgeChunk, KnowledgeDocument } from './types.js';
 
@@ -29,7 +30,7 @@ export async function planVectors(app: AppContext, records: KnowledgeChunk[], ol
     if (!plan.embedder) return plan;
     // A document whose last embedding failed has passages without vectors: all of it is embedded again.
     if (old?.vectorCollection && old.embedder === plan.embedder.key && !old.vectorError) {
-      const before = await app.store.collection<KnowledgeChunk>('knowledge_chunks').find({ workspaceId, documentId });
+      const before = await knowledgeCollections(app).chunks.find({ workspaceId, documentId });
       const was = new Map(before.map((c) => [c.index, embeddingInput(c)]));
       for (const r of records) if (was.get(r.index) === embeddingInput(r)) plan.kept.add(r.index);
     }
@@ -57,7 +58,7 @@ export async function planVectors(app: AppContext, records: KnowledgeChunk[], ol
  * Writes the plan after the passages' records and lexical entries (a search meanwhile finds the old vectors or the
  * new), then removes the vectors of text the document no longer has. Returns the collection holding its vectors.
  */
-export async function storeVectors(app: AppContext, records: KnowledgeChunk[], old: KnowledgeDocument | null, plan: VectorPlan, idOf: (index: number) => string): Promise<string | null> {
+export async function storeVectors(app: AppContext, records: KnowledgeChunk[], old: KnowledgeDocument | null, plan: VectorPlan): Promise<string | null> {
   const workspaceId = records[0]?.workspaceId ?? old?.workspaceId;
   const documentId = records[0]?.documentId ?? old?._id;
   const oldCollection = old?.vectorCollection ?? null;
@@ -77,7 +78,7 @@ export async function storeVectors(app: AppContext, records: KnowledgeChunk[], o
   if (oldCollection !== collection) await app.vectors.deleteByFilter(oldCollection, { workspaceId, documentId });
   else {
     const stale: string[] = [];
-    for (let i = 0; i < (old?.chunkCount ?? 0); i++) if (!plan.kept.has(i) && !plan.made.has(i)) stale.push(idOf(i));
+    for (let i = 0; i < (old?.chunkCount ?? 0); i++) if (!plan.kept.has(i) && !plan.made.has(i)) stale.push(chunkId(documentId, i));
     if (stale.length) await app.vectors.deleteByFilter(oldCollection, { workspaceId, documentId, chunkId: stale });
   }
   return collection;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import { newId } from '../store/ids.js';
 import type { Doc } from '../store/types.js';
-import { COLLECTIONS } from './indexer.js';
+import { COLLECTIONS } from './collections.js';
 import type { KnowledgeGap } from './types.js';
 
 /**

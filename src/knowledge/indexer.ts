@@ -2,29 +2,14 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
+import { chunkId, knowledgeCollections } from './collections.js';
 import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
 import type { DocumentType } from './parse.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
-/**
- * Writes one document: parse and chunk on the worker pool, then replace its chunks everywhere (records,
- * lexical index, vectors). Ids are derived from source + address + position and the new version replaces the
- * old in place, so indexing the same document any number of times leaves one copy.
- */
-export const COLLECTIONS = { sources: 'knowledge_sources', documents: 'knowledge_documents', chunks: 'knowledge_chunks', jobs: 'knowledge_jobs', gaps: 'knowledge_gaps' } as const;
-
 const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 24);
 export const documentId = (sourceId: string, ref: string) => `kdoc_${hash(`${sourceId}\n${ref}`)}`;
-const chunkId = (docId: string, index: number) => `kch_${docId.slice(5)}_${String(index).padStart(5, '0')}`;
-
-export function knowledgeCollections(app: AppContext) {
-  return {
-    sources: app.store.collection<KnowledgeSource>(COLLECTIONS.sources, { indexes: [{ fields: [['workspaceId', 1], ['status', 1]] }] }),
-    documents: app.store.collection<KnowledgeDocument>(COLLECTIONS.documents, { indexes: [{ fields: [['workspaceId', 1], ['sourceId', 1]] }] }),
-    chunks: app.store.collection<KnowledgeChunk>(COLLECTIONS.chunks, { indexes: [{ fields: [['workspaceId', 1], ['documentId', 1]] }, { fields: [['workspaceId', 1], ['sourceId', 1]] }] }),
-  };
-}
 
 export interface DocumentInput {
   /** URL, or 'text' / 'file' for sources with one document. */
@@ -37,6 +22,11 @@ export interface DocumentInput {
   fallbackTitle?: string;
 }
 
+/**
+ * Writes one document: parse and chunk on the worker pool, then replace its chunks everywhere (records,
+ * lexical index, vectors). Ids are derived from source + address + position and the new version replaces the
+ * old in place, so indexing the same document any number of times leaves one copy.
+ */
 export async function indexDocument(app: AppContext, lexical: LexicalIndex, source: KnowledgeSource, input: DocumentInput, signal?: AbortSignal): Promise<{ document: KnowledgeDocument; links: string[] }> {
   const c = knowledgeCollections(app);
   const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal })
@@ -65,8 +55,8 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
     if (records.length) await c.chunks.insertMany(records);
   }
   await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
-  await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
-  const collection = await storeVectors(app, records, old, plan, (i) => chunkId(docId, i));
+  if (old) await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
+  const collection = await storeVectors(app, records, old, plan);
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
     bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,

@@ -1,7 +1,8 @@
 import type { AppContext } from '../app.js';
 import { holdClaim, type HeldClaim } from '../scale/claims.js';
 import type { LexicalIndex, LexicalStamps } from '../store/lexical-embedded.js';
-import { knowledgeCollections, lexicalEntry } from './indexer.js';
+import { knowledgeCollections } from './collections.js';
+import { lexicalEntry } from './indexer.js';
 import type { KnowledgeDocument } from './types.js';
 
 /**

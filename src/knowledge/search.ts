@@ -2,7 +2,7 @@ import type { AppContext } from '../app.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { embedTexts, findEmbedder, vectorCollection } from './embeddings.js';
 import { diversify, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
-import { knowledgeCollections } from './indexer.js';
+import { knowledgeCollections } from './collections.js';
 
 /**
  * Hybrid search: BM25 over the lexical index always, cosine over vectors when the workspace has an embedder

@@ -5,7 +5,8 @@ import { createGuardedClient, type GuardedClient } from '../security/guarded-cli
 import { openEmbeddedLexical, type LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';
 import { HostLimiter } from './host-limiter.js';
-import { knowledgeCollections, removeDocuments } from './indexer.js';
+import { knowledgeCollections } from './collections.js';
+import { removeDocuments } from './indexer.js';
 import { IngestRunner } from './jobs.js';
 import { replicateLexical, storeIsShared } from './lexical-replica.js';
 import { sniffDocumentType, UnsupportedDocumentError } from './parse.js';
