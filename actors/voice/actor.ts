@@ -32,8 +32,8 @@ export interface VoiceSessionInit {
   sink: VoiceSink;
   conversations: ConversationService;
   hub: ChatHub;
-  /** Called once when the session has ended (the service forgets it). */
-  onEnded(): void;
+  /** Called once when the session has ended (the service forgets it); resolves once its seat is given back. */
+  onEnded(): Promise<void>;
 }
 
 /** Send options, shared: an engine event (50 a second while the agent speaks) allocates no options object. */
@@ -382,9 +382,10 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     this.init.conversations.send(this.conversationId, { type: 'voiceDetach', sessionId: this.id });
     const id = this.conversationId;
     this.init.hub.push(id, { t: 'status', conversationId: id, state: 'idle' });
-    this.frame('ended', reason);
     this.state.phase = 'ended';
-    this.init.onEnded();
+    // The widget hears 'ended' once the seat is given back (in Redis when scaled out): a visitor told the session is
+    // over can start another at once, on any process, without meeting security.caps.concurrentVoiceSessions.
+    void this.init.onEnded().finally(() => this.frame('ended', reason));
     void this.stop();
   }
 }

@@ -67,13 +67,13 @@ export class VoiceService {
       sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
       conversations: conversations(this.app), hub: conversations(this.app).hub,
       onEnded: () => {
-        if (ended) return;
+        if (ended) return Promise.resolve();
         ended = true;
         releaseVoiceHeap();
-        leaveVoiceSeat(this.app, chat.bot._id, sessionId);
         if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
         const n = this.liveFor(chat.bot._id) - 1;
         if (n > 0) this.perBot.set(chat.bot._id, n); else this.perBot.delete(chat.bot._id);
+        return leaveVoiceSeat(this.app, chat.bot._id, sessionId);
       },
     });
     entry.actor = actor;
@@ -82,7 +82,7 @@ export class VoiceService {
     try {
       await actor.start();
     } catch (err) {
-      actor.init.onEnded();
+      await actor.init.onEnded();
       const refused = err instanceof VoiceRefusedError ? err : null;
       const api = err instanceof ApiError ? err : null;
       if (!refused && !api) this.app.log.error({ err, sessionId }, 'voice session failed to start');

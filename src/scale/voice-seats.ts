@@ -36,13 +36,14 @@ class VoiceSeats {
     return true;
   }
 
-  leave(botId: string, sessionId: string): void {
+  /** Gives the seat back; resolves once Redis has it (at once, and never rejects, while Redis is away). */
+  async leave(botId: string, sessionId: string): Promise<void> {
     const set = this.held.get(botId);
     if (!set?.delete(sessionId)) return;
     if (!set.size) this.held.delete(botId);
     if (!this.node.healthy) return; // its entry lapses by itself
     this.node.roundTrips++;
-    this.node.cmd.zrem(key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
+    await this.node.cmd.zrem(key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
   }
 
   private async refresh(): Promise<void> {
@@ -55,7 +56,7 @@ class VoiceSeats {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    for (const [botId, sessions] of [...this.held]) for (const s of sessions) this.leave(botId, s);
+    await Promise.all([...this.held].flatMap(([botId, sessions]) => [...sessions].map((s) => this.leave(botId, s))));
   }
 }
 
@@ -71,6 +72,7 @@ export function takeVoiceSeat(app: AppContext, botId: string, sessionId: string,
   return seats(app)?.take(botId, sessionId, max) ?? Promise.resolve(true);
 }
 
-export function leaveVoiceSeat(app: AppContext, botId: string, sessionId: string): void {
-  seats(app)?.leave(botId, sessionId);
+/** Gives the seat back; the promise (never rejected) settles once the group knows. */
+export function leaveVoiceSeat(app: AppContext, botId: string, sessionId: string): Promise<void> {
+  return seats(app)?.leave(botId, sessionId) ?? Promise.resolve();
 }

@@ -72,6 +72,9 @@ export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInpu
 }
 
 /** A scripted widget: sends frames, and waits for the frames it expects (in arrival order). */
+/** A frame as a timeout's message names it: its type, and for an error its code and words. */
+const frameSummary = (f: any): string => (f.t === 'error' ? `error ${f.code}: ${f.message}` : f.t);
+
 export class Visitor {
   readonly frames: any[] = [];
   /** Binary frames (voice audio), in arrival order. */
@@ -113,7 +116,7 @@ export class Visitor {
     const i = this.frames.findIndex((f, k) => k >= from && match(f));
     if (i >= 0) return Promise.resolve(take(this.frames[i]));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${t} frame within ${ms} ms; got ${JSON.stringify(this.frames.slice(from).map((f) => f.t))}`)), ms);
+      const timer = setTimeout(() => reject(new Error(`no ${t} frame within ${ms} ms; got ${JSON.stringify(this.frames.slice(from).map(frameSummary))}`)), ms);
       this.waiters.push({ pred: match, from, resolve: (f) => { clearTimeout(timer); resolve(take(f)); } });
     });
   }

@@ -137,15 +137,19 @@ test('voice_interrupt silences playback within one render quantum and answers vo
   await h(page, `h.frame({ t: 'voice_item', itemId: 'it9', messageId: 'm9' }); h.state('speaking'); h.tone('it9', 3000)`);
   await page.waitForFunction('window.harness.client.snap.playing');
   await wait(page, 500);
-  await h(page, `h.mark(); h.frame({ t: 'voice_interrupt', itemId: 'it9' })`);
+  // The mark goes to the recorder right after the frame is handled: a client that posts 'stop' to its player at once
+  // has it on its way first; one that waited (an await, a timer) would post it after the mark, and the sound it let
+  // through would count below. Marking before the frame measured the main thread's own delay on a loaded machine
+  // (512 samples once in a full run) rather than the player's.
+  await h(page, `h.frame({ t: 'voice_interrupt', itemId: 'it9' }); h.mark()`);
   await page.waitForFunction('window.harness.sent.some((f) => f.t === "voice_played")');
   const [played] = (await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played');
   assert.is(played.itemId, 'it9');
   assert.ok(played.ms > 350 && played.ms < 900, `heard ${played.ms} ms`);
   await wait(page, 200);
   const a = await h(page, 'return h.analyse()');
-  // The player is silent from the quantum after it gets 'stop'. The recorder's mark is a separate message, and
-  // on a loaded machine one render quantum (128 frames) can pass between the two deliveries.
+  // The player is silent from the quantum after it gets 'stop'. The recorder's mark is a message to another port,
+  // and one render quantum (128 frames) can pass between the two deliveries.
   assert.ok(a.loudAfterMark <= 2 * 128, `${a.loudAfterMark} samples of sound after the interrupt`);
   assert.is(await h(page, 'return h.client.snap.playing'), false);
   // Audio still in flight for the cut item is not played.
