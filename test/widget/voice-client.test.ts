@@ -145,9 +145,12 @@ test('voice_interrupt silences playback within one render quantum and answers vo
   await page.waitForFunction('window.harness.sent.some((f) => f.t === "voice_played")');
   const [played] = (await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played');
   assert.is(played.itemId, 'it9');
-  assert.ok(played.ms > 350 && played.ms < 900, `heard ${played.ms} ms`);
+  assert.ok(played.ms > 350, `heard ${played.ms} ms after 500 ms of playing`);
   await wait(page, 200);
   const a = await h(page, 'return h.analyse()');
+  // What it reports is what came out of the speaker (the recorder's count), not the wall clock's time, which a
+  // loaded machine stretches.
+  assert.ok(Math.abs(played.ms - a.soundMs) <= 20, `reported ${played.ms} ms heard; the recording holds ${a.soundMs.toFixed(1)} ms`);
   // The player is silent from the quantum after it gets 'stop'. The recorder's mark is a message to another port,
   // and one render quantum (128 frames) can pass between the two deliveries.
   assert.ok(a.loudAfterMark <= 2 * 128, `${a.loudAfterMark} samples of sound after the interrupt`);
