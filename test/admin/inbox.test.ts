@@ -31,6 +31,7 @@ let visitor: Page;
 let conversationId = '';
 let botId = '';
 let richId = '';
+let alex: Awaited<ReturnType<typeof addMember>>;
 const errors: string[] = [];
 
 test.before(async () => {
@@ -305,7 +306,7 @@ test('a transcript shows voice turns, images, the sources a reply cited and rati
 });
 
 test("a colleague's takeover shows at once: their name, and notes only for everyone else", async () => {
-  const alex = await addMember(w.server, w.owner, 'agent', { name: 'Alex Agent' });
+  alex = await addMember(w.server, w.owner, 'agent', { name: 'Alex Agent' });
   const took = await w.server.request('POST', `/api/v1/conversations/${richId}/takeover`, { body: {}, headers: alex.headers });
   assert.is(took.status, 200);
   await agent.locator('.taken-over', { hasText: 'Alex Agent is answering' }).waitFor();
@@ -316,6 +317,18 @@ test("a colleague's takeover shows at once: their name, and notes only for every
   assert.is(r.status, 409);
   await w.server.request('POST', `/api/v1/conversations/${richId}/release`, { body: {}, headers: alex.headers });
   await agent.locator('.taken-over', { hasText: 'the AI is answering' }).waitFor();
+});
+
+test('news arriving as the agent follows a link away does not send them back to the inbox', async () => {
+  // A link's click changes the address at once and announces it (hashchange) a moment later. Here the address
+  // changes without the announcement, the inbox redraws for a colleague's takeover in between, then it comes.
+  await agent.evaluate(() => history.replaceState(null, '', '#/leads'));
+  assert.is((await w.server.request('POST', `/api/v1/conversations/${richId}/takeover`, { body: {}, headers: alex.headers })).status, 200);
+  await agent.locator('.taken-over', { hasText: 'Alex Agent is answering' }).waitFor();
+  await agent.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50))));
+  assert.is(await agent.evaluate(() => location.hash), '#/leads', 'the inbox did not rewrite an address it was not drawn for');
+  await agent.evaluate(() => dispatchEvent(new HashChangeEvent('hashchange')));
+  await agent.locator('h1', { hasText: 'Leads' }).waitFor();
 });
 
 test('no page threw or broke the content security policy', () => {

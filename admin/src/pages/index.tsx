@@ -1,6 +1,6 @@
 /** Picks the signed-in page for the route and loads its area's chunk; unknown routes go to Bots. */
 import { useEffect, useState } from 'preact/hooks';
-import { go } from '../router.js';
+import { go, parts } from '../router.js';
 import { areaOf, type AreaPage } from '../routes.js';
 import { useSession } from '../session.js';
 import { Loading } from '../ui.js';
@@ -21,6 +21,13 @@ export function SignedInPage({ route }: { route: string[] }) {
     area.load().then((page) => { loaded.set(area.path, page); setTick((t) => t + 1); },
       () => setError('This page could not be loaded: the server cannot be reached. Check your connection and reload the page.'));
   }, [area?.path]);
+  // Old addresses (#/conversations/<id>, #/live) keep working: they are rewritten to their area's. Only the address
+  // this page was drawn for is rewritten: the inbox once did it from every redraw, reading the address live, and a
+  // redraw landing between a link's hash change and its hashchange event sent the person back to the inbox.
+  useEffect(() => {
+    if (!area || path === area.path || parts()[0] !== path) return;
+    location.replace(`#/${[area.path, ...rest].map(encodeURIComponent).join('/')}`);
+  }, [path, area?.path]);
   if (!area || !atLeast(area.minRole)) return <Redirect to="/bots" />;
   const Page = loaded.get(area.path);
   return Page ? <Page rest={rest} /> : <Loading error={error} />;

@@ -1,11 +1,10 @@
 /**
  * #/inbox and #/inbox/<id>: the team's inbox in three panes (conversations, the open transcript, its details),
  * kept current from the live socket. Below 900 px one pane shows at a time. #/conversations[/<id>] and #/live,
- * the pages this replaced, lead here.
+ * the pages this replaced, lead here (pages/index.tsx rewrites them).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, query } from '../../api.js';
-import { parts } from '../../router.js';
 import { useSession } from '../../session.js';
 import type { BotSummary, LiveEvent, Page } from '../../types.js';
 import { beep, notify, soundOn } from './alerts.js';
@@ -29,11 +28,6 @@ export function useModel(model: InboxModel): void {
 
 export default function InboxArea({ rest }: { rest: string[] }) {
   const { live, me, atLeast } = useSession();
-  // Old addresses (#/conversations/<id>, #/live) keep working: they are rewritten to the inbox's.
-  useEffect(() => {
-    const [area, id] = parts();
-    if (area !== 'inbox') location.replace(`#/inbox${area === 'conversations' && id ? `/${encodeURIComponent(id)}` : ''}`);
-  });
   const model = useMemo(() => new InboxModel(live, { id: me.user.id, name: me.user.name }, (c, e) => alertFor(c, e, atLeast('agent'))), [live]);
   useEffect(() => model.start(), [model]);
   useModel(model);
