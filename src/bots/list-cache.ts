@@ -163,6 +163,7 @@ export function reportingWrites<T extends Doc>(col: Collection<T>, changed: (wor
     updateOne: (filter, update, opts) => after(col.updateOne(filter, update, opts), wsOf(filter)),
     updateMany: (filter, update, opts) => after(col.updateMany(filter, update, opts), wsOf(filter)),
     replaceOne: (doc) => after(col.replaceOne(doc), doc.workspaceId),
+    replaceMany: (docs) => after(col.replaceMany(docs), new Set(docs.map((d) => d.workspaceId)).size === 1 ? docs[0].workspaceId : null),
     deleteOne: (filter, opts) => after(col.deleteOne(filter, opts), wsOf(filter)),
     deleteMany: (filter, opts) => after(col.deleteMany(filter, opts), wsOf(filter)),
   };

@@ -48,7 +48,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   // The new version replaces the old in place (chunk ids are the document's id and the passage's index): records
   // first, then the index entries that lead to them, then what the new version no longer has. A search meanwhile
   // finds the old passages or the new ones, never neither (a page reindexed while visitors ask about it).
-  if (old) await Promise.all(records.map((r) => c.chunks.replaceOne(r)));
+  if (old) await c.chunks.replaceMany(records);
   else {
     // A new document: one write (records left by a run stopped before its document record are cleared first).
     await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId });

@@ -174,8 +174,12 @@ export class EmbeddedCollection {
   }
 
   replaceOne(id: string, ws: string, json: string): void {
-    this.write(() => this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`)
-      .run(id, ws, json));
+    this.replaceMany([[id, ws, json]]);
+  }
+
+  replaceMany(rows: Array<[id: string, ws: string, json: string]>): void {
+    const put = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`);
+    this.write(() => this.tx(() => { for (const r of rows) put.run(r[0], r[1], r[2]); }));
   }
 
   deleteOne(filter: Filter, opts?: ScopeOptions): boolean {

@@ -235,6 +235,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     await this.thread.call(this.name, 'replaceOne', [doc._id, doc.workspaceId, JSON.stringify(doc)]);
   }
 
+  async replaceMany(docs: T[]): Promise<void> {
+    if (docs.length) await this.thread.call(this.name, 'replaceMany', [docs.map((d) => [d._id, d.workspaceId, JSON.stringify(d)])]);
+  }
+
   async deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean> {
     return (await this.thread.call(this.name, 'deleteOne', [filter, opts])) as boolean;
   }

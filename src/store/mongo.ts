@@ -165,6 +165,12 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     await this.write(() => this.coll.replaceOne({ _id: doc._id as never }, { ...doc } as Document, { upsert: true }));
   }
 
+  async replaceMany(docs: T[]): Promise<void> {
+    if (!docs.length) return;
+    const ops = docs.map((d) => ({ replaceOne: { filter: { _id: d._id as never }, replacement: { ...d } as Document, upsert: true } }));
+    await this.write(() => this.coll.bulkWrite(ops, { ordered: false }));
+  }
+
   async deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean> {
     const q = this.query(filter, opts);
     await this.ready;

@@ -83,6 +83,8 @@ export interface Collection<T extends Doc> {
   updateMany(filter: Filter, update: Update, opts?: ScopeOptions): Promise<number>;
   /** Replaces the whole record with this id (insert if absent). */
   replaceOne(doc: T): Promise<void>;
+  /** replaceOne for each record, in one write (embedded: one transaction; MongoDB: one bulk write). */
+  replaceMany(docs: T[]): Promise<void>;
   deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean>;
   deleteMany(filter: Filter, opts?: ScopeOptions): Promise<number>;
 }

@@ -260,6 +260,18 @@ export function documentsContract(adapter: string, factory: DocumentStoreFactory
     assert.is(await c.count({ workspaceId: w }), 1);
   });
 
+  test('replaceMany swaps the records that exist and inserts the others, in one call', async () => {
+    const c = coll();
+    const w = ws();
+    const [a, b] = [newId('rec'), newId('rec')];
+    await c.insertOne({ _id: a, workspaceId: w, v: 1, old: true });
+    await c.replaceMany([]);
+    await c.replaceMany([{ _id: a, workspaceId: w, v: 2 }, { _id: b, workspaceId: w, v: 3 }]);
+    assert.equal(await c.findById(w, a), { _id: a, workspaceId: w, v: 2 });
+    assert.equal(await c.findById(w, b), { _id: b, workspaceId: w, v: 3 });
+    assert.is(await c.count({ workspaceId: w }), 2);
+  });
+
   test('deleteOne and deleteMany report what they removed', async () => {
     const { c, w, q } = await sample();
     assert.is(await c.deleteOne({ workspaceId: w, tag: 'x' }), true);
