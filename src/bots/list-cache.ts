@@ -148,13 +148,15 @@ export async function botListsChanged(app: AppContext, workspaceId: string | nul
  */
 export function reportingWrites<T extends Doc>(col: Collection<T>, changed: (workspaceId: string | null) => Promise<void>): Collection<T> {
   const wsOf = (f: Filter) => (typeof f.workspaceId === 'string' ? f.workspaceId : null);
+  // Records of one workspace name it; of several (or none), every list is told.
+  const wsOfDocs = (docs: T[]) => (new Set(docs.map((d) => d.workspaceId)).size === 1 ? docs[0].workspaceId : null);
   const after = async <R>(write: Promise<R>, workspaceId: string | null): Promise<R> => {
     try { return await write; } finally { await changed(workspaceId); }
   };
   return {
     name: col.name,
     insertOne: (doc) => after(col.insertOne(doc), doc.workspaceId),
-    insertMany: (docs) => after(col.insertMany(docs), new Set(docs.map((d) => d.workspaceId)).size === 1 ? docs[0].workspaceId : null),
+    insertMany: (docs) => after(col.insertMany(docs), wsOfDocs(docs)),
     findById: (workspaceId, id) => col.findById(workspaceId, id),
     findOne: (filter, opts) => col.findOne(filter, opts),
     find: (filter, opts) => col.find(filter, opts),
@@ -163,7 +165,7 @@ export function reportingWrites<T extends Doc>(col: Collection<T>, changed: (wor
     updateOne: (filter, update, opts) => after(col.updateOne(filter, update, opts), wsOf(filter)),
     updateMany: (filter, update, opts) => after(col.updateMany(filter, update, opts), wsOf(filter)),
     replaceOne: (doc) => after(col.replaceOne(doc), doc.workspaceId),
-    replaceMany: (docs) => after(col.replaceMany(docs), new Set(docs.map((d) => d.workspaceId)).size === 1 ? docs[0].workspaceId : null),
+    replaceMany: (docs) => after(col.replaceMany(docs), wsOfDocs(docs)),
     deleteOne: (filter, opts) => after(col.deleteOne(filter, opts), wsOf(filter)),
     deleteMany: (filter, opts) => after(col.deleteMany(filter, opts), wsOf(filter)),
   };
