@@ -46,16 +46,12 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   const plan = await planVectors(app, records, old, signal);
 
   // The new version replaces the old in place (chunk ids are the document's id and the passage's index): records
-  // first, then the index entries that lead to them, then what the new version no longer has. A search meanwhile
-  // finds the old passages or the new ones, never neither (a page reindexed while visitors ask about it).
-  if (old) await c.chunks.replaceMany(records);
-  else {
-    // A new document: one write (records left by a run stopped before its document record are cleared first).
-    await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId });
-    if (records.length) await c.chunks.insertMany(records);
-  }
+  // first (one write), then the index entries that lead to them, then what the new version no longer has (for a
+  // new document: what a run stopped before its document record left). A search meanwhile finds the old passages
+  // or the new ones, never neither (a page reindexed while visitors ask about it).
+  await c.chunks.replaceMany(records);
   await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
-  if (old) await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
+  await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
   const collection = await storeVectors(app, records, old, plan);
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
