@@ -80,10 +80,16 @@ if (existsSync(join(root, 'admin/src/main.tsx'))) {
   const adminDir = join(out, 'public/admin');
   // Each area's pages are a chunk of their own (admin/src/routes.ts), loaded when the area is first opened.
   const r = await build({ ...esb, entryPoints: [join(root, 'admin/src/main.tsx')], outdir: adminDir, entryNames: 'app.[hash]', chunkNames: 'chunk.[hash]', splitting: true, metafile: true });
-  const entry = Object.entries(r.metafile.outputs).find(([, o]) => o.entryPoint);
-  const js = entry[0].split('/').pop();
-  const css = entry[1].cssBundle.split('/').pop();
+  // With splitting, every lazily loaded page is an entry point in the metafile too: the page must load the output
+  // built from main.tsx itself, named app.<hash>.js (a chunk.<hash>.js there is a blank panel).
+  const mains = Object.entries(r.metafile.outputs).filter(([, o]) => o.entryPoint && join(process.cwd(), o.entryPoint) === join(root, 'admin/src/main.tsx'));
+  if (mains.length !== 1) throw new Error(`admin build: expected one output built from admin/src/main.tsx, found ${mains.length}`);
+  const [jsPath, main] = mains[0];
+  const js = jsPath.split('/').pop();
+  const css = main.cssBundle?.split('/').pop();
+  if (!/^app\.[A-Z0-9]+\.js$/i.test(js) || !css) throw new Error(`admin build: the panel's page would load ${js} (stylesheet ${css}), not the app entry app.<hash>.js`);
   const page = readFileSync(join(root, 'admin/index.html'), 'utf8').replace('/static/admin/app.js', `/static/admin/${js}`).replace('/static/admin/app.css', `/static/admin/${css}`);
+  if (!page.includes(`/static/admin/${js}`) || !page.includes(`/static/admin/${css}`)) throw new Error('admin build: admin/index.html no longer names /static/admin/app.js and app.css');
   writeFileSync(join(adminDir, 'index.html'), page);
   bundles++;
 }
