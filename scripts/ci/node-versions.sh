@@ -32,7 +32,7 @@ for major in 22 24; do
   fi
   in_root "$major" "cd /src$major && node scripts/test.mjs $SUBSET" > "$ROOT/tmp/test-$major.log" 2>&1
   code=$?
-  grep -v '^    ' "$ROOT/tmp/test-$major.log" | grep -v '^ok ' || true
+  grep -v '^    ' "$ROOT/tmp/test-$major.log" | grep -v '^ok ' | grep -vE '^[0-9]+ passed, [0-9]+ failed' || true
   [ $code -ne 0 ] && { sed -n '/^FAIL/,/^ok /p' "$ROOT/tmp/test-$major.log" | head -200; status=1; }
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ROOT/tmp/test-$major.log" | tail -1)
   echo "node$major: ${line:-0 passed, 1 failed}"
