@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config/index.js';
-import { currentRuntime, runtimeProblem } from './config/runtime.js';
+import { currentRuntime, runtimeProblem, runtimeWarning } from './config/runtime.js';
 
 /** Start-up problems a person fixes (the runtime, the environment, a port or data folder in use): a message, no stack. */
 function fail(message: string): never {
@@ -7,8 +7,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const problem = runtimeProblem(currentRuntime());
+const runtime = currentRuntime();
+const problem = runtimeProblem(runtime);
 if (problem) fail(problem);
+const warning = runtimeWarning(runtime);
+if (warning) process.stderr.write(`Warning: ${warning}\n`);
 
 let config;
 try {

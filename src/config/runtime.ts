@@ -24,6 +24,8 @@ export interface RuntimeFacts {
 /** Node major versions by NODE_MODULE_VERSION, for messages (engines allows 20.19 and later). */
 const NODE_BY_ABI: Record<string, number> = { '115': 20, '120': 21, '127': 22, '131': 23, '137': 24, '141': 25 };
 const nodeName = (abi: string) => (NODE_BY_ABI[abi] ? `Node ${NODE_BY_ABI[abi]}` : `ABI ${abi}`);
+/** Node versions past their end of life: still allowed by engines while CI tests them, never recommended. */
+const END_OF_LIFE: Record<number, string> = { 20: 'April 2026' };
 /** ['115', '127', '137'] -> "Node 20, 22 or 24". */
 const nodeList = (abis: string[]) => `Node ${abis.map((a) => NODE_BY_ABI[a]).join(', ').replace(/, (\d+)$/, ' or $1')}`;
 
@@ -39,9 +41,10 @@ function olderThan(a: string, b: string): boolean {
 /** What this runtime lacks for uWebSockets.js, as a message saying what to use instead; null when it can load. */
 export function runtimeProblem(f: RuntimeFacts): string | null {
   const lts = f.builds.filter((abi) => Number(abi) >= 115 && NODE_BY_ABI[abi] % 2 === 0);
+  const supported = lts.filter((abi) => !END_OF_LIFE[NODE_BY_ABI[abi]]);
   if (!f.builds.includes(f.abi)) {
     return `Node ${f.nodeVersion} cannot run this server: uWebSockets.js (its HTTP and WebSocket server) has no build for ` +
-      `${nodeName(f.abi)} on ${f.platform}-${f.arch}. Use ${lts.length ? nodeList(lts) : 'Node 20, 22 or 24 on x64 or arm64'}.`;
+      `${nodeName(f.abi)} on ${f.platform}-${f.arch}. Use ${supported.length ? nodeList(supported) : 'Node 22 or 24 on x64 or arm64'}.`;
   }
   if (f.platform !== 'linux') return null;
   if (f.glibc === null) {
@@ -51,9 +54,20 @@ export function runtimeProblem(f: RuntimeFacts): string | null {
   const needs = f.glibcNeeded(f.abi);
   if (!needs || !olderThan(f.glibc, needs)) return null;
   const fits = lts.filter((abi) => { const g = f.glibcNeeded(abi); return g !== null && !olderThan(f.glibc!, g); });
+  const fitsSupported = fits.filter((abi) => !END_OF_LIFE[NODE_BY_ABI[abi]]);
+  const stopgap = fitsSupported.length ? `, or run ${nodeList(fitsSupported)} on this one`
+    : fits.length ? `; only until then, ${nodeList(fits)} runs on this one, but it is past its end of life and gets no security fixes` : '';
   return `Node ${f.nodeVersion} cannot run this server here: its uWebSockets.js build needs glibc ${needs} or later, ` +
     `and this system has glibc ${f.glibc}. Use a system with glibc ${needs}+ (${GLIBC_SYSTEMS[needs] ?? ''}` +
-    `or the project's Docker image)${fits.length ? `, or run ${nodeList(fits)} on this one` : ''}.`;
+    `or the project's Docker image)${stopgap}.`;
+}
+
+/** A warning for a runtime that works but should not be used (a Node past its end of life); null otherwise. */
+export function runtimeWarning(f: Pick<RuntimeFacts, 'nodeVersion'>): string | null {
+  const major = Number(f.nodeVersion.split('.')[0]);
+  const eol = END_OF_LIFE[major];
+  return eol ? `Node ${f.nodeVersion} is past its end of life (${eol}) and gets no security fixes. ` +
+    `Move to Node 22 LTS (or 24); on Linux they need glibc 2.38 (Debian 13, Ubuntu 24.04) or the project's Docker image.` : null;
 }
 
 /** The newest GLIBC_2.N a shared object asks for: the version names are plain text in its dynamic section. */
