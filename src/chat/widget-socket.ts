@@ -1,4 +1,4 @@
-import { takeShared } from '../scale/limits.js';
+import { takeInGroup, takeShared } from '../scale/limits.js';
 import { conversations, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
@@ -9,7 +9,7 @@ import type { ChatBot } from './bot-source.js';
 import type { SocketCamera } from './camera.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
-import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ClientFrame, type ServerFrame } from './protocol.js';
+import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ChatErrorCode, type ClientFrame, type ServerFrame } from './protocol.js';
 import { RateLimiter } from './rate-limit.js';
 import { chatCollections, widgetMessage, type WidgetMessage } from './records.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
@@ -34,10 +34,20 @@ const HISTORY_LIMIT = 200;
 const SETTLED = Promise.resolve();
 const NO_HISTORY: WidgetMessage[] = Object.freeze([]) as unknown as WidgetMessage[];
 
+/** What the upgrade read from the connect URL, for admit (dropped once the socket is admitted). */
+interface ConnectQuery {
+  botId: string;
+  preview: string | null;
+  origin: string | undefined;
+  identity: { visitorToken: string | null; userId: string | null; userHash: string | null; name: string | null; email: string | null };
+}
+
 export interface WidgetSocketData {
+  /** Set by admit, before open (nothing reads it earlier). */
   chat: ChatBot;
-  /** Its visitorToken is sent in the ready frame, then dropped. */
+  /** Set by admit, before open. Its visitorToken is sent in the ready frame, then dropped. */
   visitor: ResolvedVisitor;
+  connect: ConnectQuery | null;
   page: { url: string; title: string };
   conversationId: string | null;
   history: WidgetMessage[];
@@ -51,7 +61,12 @@ export interface WidgetSocketData {
   offline?: boolean;
 }
 
-/** The widget chat socket: checks at connect (upgrade), then frames in, frames out (docs/widget-protocol.md). */
+const connectionLimit = (waitMs: number) => rateLimited(waitMs / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
+
+/**
+ * The widget chat socket (docs/widget-protocol.md): the upgrade is decided from memory; admit then loads the bot,
+ * the visitor and the conversation (a refusal is an error frame and a 4xxx close), and open sends `ready`.
+ */
 export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketData> {
   const service = conversations(app);
   service.startSweeper();
@@ -67,30 +82,46 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     path: WIDGET_CHAT_PATH,
     maxPayloadBytes: MAX_SOCKET_PAYLOAD_BYTES,
     idleTimeoutSec: 120,
-    async upgrade(req: UpgradeRequest): Promise<WidgetSocketData> {
-      const wait = await takeShared(app, connections, 'wconn', req.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
-      if (wait > 0) throw rateLimited(wait / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
-      const botId = req.query.get('botId');
+    // Memory only (src/http/types.ts): the local connection limit and the query. The rest is admit's.
+    upgrade(req: UpgradeRequest): WidgetSocketData {
+      const wait = connections.take(req.ip, CONNECTIONS_PER_IP_PER_MINUTE);
+      if (wait > 0) throw connectionLimit(wait);
+      const q = req.query;
+      const botId = q.get('botId');
       if (!botId) throw badRequest('botId: required');
-      const chat = await loadWidgetBot(app, botId, req.query.get('preview'));
-      if (!chat.preview && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) {
-        throw forbidden(`origin ${req.headers.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
+      const connect: ConnectQuery = {
+        botId, preview: q.get('preview'), origin: req.headers.origin,
+        identity: { visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email') },
+      };
+      const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
+      return { chat: undefined!, visitor: undefined!, connect, page, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null };
+    },
+    // After the upgrade: the group's connection limit, the bot, the visitor, the conversation to resume and its history.
+    async admit(conn) {
+      const d = conn.data;
+      const c = d.connect!;
+      const wait = await takeInGroup(app, 'wconn', conn.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
+      if (wait > 0) throw connectionLimit(wait);
+      const chat = await loadWidgetBot(app, c.botId, c.preview);
+      if (!chat.preview && !originAllowed(c.origin, chat.config.security.allowedOrigins)) {
+        throw forbidden(`origin ${c.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
       }
       if (chat.bot.status !== 'running') throw new ApiError('forbidden', 403, 'this bot is paused');
-      const q = req.query;
-      const visitor = await resolveVisitor(app, chat, {
-        visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email'),
-      });
+      const visitor = await resolveVisitor(app, chat, c.identity);
       const conv = await service.resumable(chat, visitor.visitorId);
-      let history: WidgetSocketData['history'] = [];
       if (conv && chat.config.behavior.persistence.showHistory) {
         const recent = await chatCollections(app).messages.find(
           { workspaceId: conv.workspaceId, conversationId: conv._id, visibility: 'visible' }, { sort: [['seq', -1]], limit: HISTORY_LIMIT },
         );
-        history = recent.reverse().map(widgetMessage);
+        d.history = recent.reverse().map(widgetMessage);
       }
-      const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
-      return { chat, visitor, page, conversationId: conv?._id ?? null, history, chain: SETTLED, pageTools: null };
+      d.chat = chat;
+      d.visitor = visitor;
+      d.conversationId = conv?._id ?? null;
+      d.connect = null;
+    },
+    refuse(conn, why) {
+      send(conn, { t: 'error', code: why.code as ChatErrorCode, message: why.message, ...(why.retryAfterMs ? { retryAfterMs: why.retryAfterMs } : {}) });
     },
     open(conn) {
       const d = conn.data;

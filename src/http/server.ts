@@ -10,7 +10,6 @@ import type { Router } from './router.js';
 import { IncomingRequest } from './request.js';
 import type { HttpResponse } from './types.js';
 import { attachSocket, type SocketRegistry } from './sockets.js';
-import { CorkHolder } from './cork-holder.js';
 import type { SocketEndpoint } from './types.js';
 import { recordHttp } from '../metrics/record.js';
 
@@ -78,8 +77,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const sockets: SocketRegistry = { open: new Set() };
   const listenOn = (host: string, port: number, options: number) =>
     new Promise<uWS.us_listen_socket | false>((resolve) => { (app as unknown as { listen: ListenWithOptions }).listen(host, port, options, resolve); });
-  const holder = opts.sockets?.length ? new CorkHolder(app, log) : null;
-  for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy, holder!);
+  for (const ep of opts.sockets ?? []) attachSocket(app, ep, sockets, log, opts.trustProxy);
 
   app.any('/*', (res, req) => {
     const started = performance.now();
@@ -173,13 +171,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       // 0: uWS's default, SO_REUSEPORT; the exclusive option still refuses a server started by mistake.
       const ls = await listenOn(host, port, shared ? 0 : LISTEN_OPTIONS);
       if (!ls) throw await listenFailure(host, port);
-      const first = listenSockets.length === 0;
       listenSockets.push(ls);
-      if (first && holder) await holder.start(() => listenOn('127.0.0.1', 0, LISTEN_OPTIONS));
       return uWS.us_socket_local_port(ls as unknown as uWS.us_socket);
     },
     async close(timeoutMs = 10_000) {
-      holder?.stop();
       for (const ls of listenSockets.splice(0)) uWS.us_listen_socket_close(ls);
       for (const conn of [...sockets.open]) conn.close(1001, 'server shutting down');
       const deadline = Date.now() + timeoutMs;

@@ -1,12 +1,11 @@
 import uWS from 'uWebSockets.js';
 import type { Logger } from '../log.js';
-import { openSyncWindow } from '../sync-window.js';
 import { parseCookies } from './cookies.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import { newRequestId } from './server.js';
 import { clientIp } from './request.js';
-import type { SocketConn, SocketEndpoint, UpgradeRequest } from './types.js';
-import type { CorkHolder } from './cork-holder.js';
+import { ApiError } from '../errors.js';
+import type { SocketConn, SocketEndpoint, SocketRefusal, UpgradeRequest } from './types.js';
 import { recordSocket, socketEndpoint } from '../metrics/record.js';
 
 export interface SocketRegistry { open: Set<SocketConn<unknown>> }
@@ -25,11 +24,18 @@ let nextConnId = 1;
 const out: { ws: uWS.WebSocket<UserData> | null; message: string | Uint8Array; binary: boolean; result: number } = { ws: null, message: '', binary: false, result: 2 };
 const sendOut = () => { out.result = out.ws!.send(out.message, out.binary); };
 
+/** Frames a socket may send before it is admitted (they wait for `open`); past either, it is closed (1008). */
+const MAX_EARLY_FRAMES = 64;
+const MAX_EARLY_BYTES = 256 * 1024;
+
 class Conn implements SocketConn<unknown> {
   readonly id = nextConnId++;
   closed = false;
   /** Set when the endpoint's open handler has run. */
   opened = false;
+  /** Frames that came while the endpoint's admit was under way (null once opened, or when there is no admit). */
+  early: Array<{ data: string | Buffer; isBinary: boolean }> | null = null;
+  earlyBytes = 0;
   constructor(private ws: uWS.WebSocket<UserData>, readonly data: unknown, readonly ip: string) {}
   send(message: string | Uint8Array, binary = false): 'ok' | 'backpressure' | 'dropped' {
     if (this.closed) return 'dropped';
@@ -48,9 +54,40 @@ class Conn implements SocketConn<unknown> {
   }
 }
 
-/** Mounts one WebSocket endpoint. Upgrade checks may be async; headers are read before the first await. */
-export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean, holder: CorkHolder): void {
+/** What a refused socket is told: an ApiError as it is; anything else is a server fault (logged). */
+function refusalOf(err: unknown, log: Logger): SocketRefusal {
+  const answer = errorToResponse(err, log);
+  const { code, message } = (answer.body as { error: { code: string; message: string } }).error;
+  const retryAfter = err instanceof ApiError ? Number(err.headers['Retry-After']) : NaN;
+  return { status: answer.status ?? 500, code, message, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+}
+
+/** The close code of a refusal: 4000 + a 4xx status (the application's range, RFC 6455 7.4.2); 1011 otherwise. */
+export const refusalCloseCode = (status: number) => (status >= 400 && status < 500 ? 4000 + status : 1011);
+
+/**
+ * Mounts one WebSocket endpoint. The upgrade is answered inside uWS's callback, always (the endpoint's check is
+ * synchronous); the endpoint's admit then runs after open, with frames held until it is done.
+ */
+export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean): void {
   const endpoint = socketEndpoint(ep.path);
+  const deliver = (conn: Conn, data: string | Buffer, isBinary: boolean) => {
+    try { ep.message(conn, data, isBinary); } catch (err) { log.error({ err, path: ep.path }, 'socket message handler failed'); }
+  };
+  const opened = (conn: Conn) => {
+    if (conn.closed) return;
+    conn.opened = true;
+    try { ep.open(conn); } catch (err) { log.error({ err, path: ep.path }, 'socket open handler failed'); conn.close(1011, 'internal error'); return; }
+    const early = conn.early;
+    conn.early = null;
+    if (early) for (const f of early) { if (conn.closed) break; deliver(conn, f.data, f.isBinary); }
+  };
+  const refused = (conn: Conn, err: unknown) => {
+    if (conn.closed) return;
+    const why = refusalOf(err, log);
+    try { ep.refuse?.(conn, why); } catch (e) { log.error({ err: e, path: ep.path }, 'socket refuse handler failed'); }
+    conn.close(refusalCloseCode(why.status), why.code);
+  };
   app.ws<UserData>(ep.path, {
     maxPayloadLength: ep.maxPayloadBytes ?? 64 * 1024,
     idleTimeout: ep.idleTimeoutSec ?? 60,
@@ -60,35 +97,26 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
     upgrade: (res, req, context) => {
       const headers: Record<string, string> = {};
       req.forEach((k, v) => { headers[k] = v; });
-      const key = headers['sec-websocket-key'] ?? '';
-      const protocol = headers['sec-websocket-protocol'] ?? '';
-      const extensions = headers['sec-websocket-extensions'] ?? '';
-      const ac = new AbortController();
-      let aborted = false;
-      res.onAborted(() => { aborted = true; ac.abort(); });
       const ip = clientIp(res, headers, trustProxy);
       const up: UpgradeRequest = {
         path: req.getUrl(), query: new URLSearchParams(req.getQuery() ?? ''), headers,
-        cookies: parseCookies(headers.cookie), ip, requestId: newRequestId(headers['x-request-id']), signal: ac.signal,
+        cookies: parseCookies(headers.cookie), ip, requestId: newRequestId(headers['x-request-id']),
       };
-      // Store reads answer at once during the upgrade, so it completes inside this callback (src/sync-window.ts).
-      openSyncWindow();
-      Promise.resolve()
-        .then(() => ep.upgrade(up))
-        .then(
-          (data) => { if (!aborted) holder.run(() => res.cork(() => res.upgrade<UserData>({ data, ip, conn: undefined }, key, protocol, extensions, context))); },
-          (err) => {
-            if (aborted) return;
-            const answer = errorToResponse(err, log);
-            const { bytes } = encodeBody(answer);
-            res.cork(() => {
-              res.writeStatus(statusLine(answer.status ?? 400));
-              res.writeHeader('Content-Type', 'application/json; charset=utf-8');
-              for (const [k, v] of Object.entries(answer.headers ?? {})) res.writeHeader(k, v);
-              res.end(bytes);
-            });
-          },
-        );
+      let data: unknown;
+      try {
+        data = ep.upgrade(up);
+      } catch (err) {
+        const answer = errorToResponse(err, log);
+        const { bytes } = encodeBody(answer);
+        res.cork(() => {
+          res.writeStatus(statusLine(answer.status ?? 400));
+          res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+          for (const [k, v] of Object.entries(answer.headers ?? {})) res.writeHeader(k, v);
+          res.end(bytes);
+        });
+        return;
+      }
+      res.upgrade<UserData>({ data, ip, conn: undefined }, headers['sec-websocket-key'] ?? '', headers['sec-websocket-protocol'] ?? '', headers['sec-websocket-extensions'] ?? '', context);
     },
     open: (ws) => {
       const ud = ws.getUserData();
@@ -96,29 +124,33 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
       ud.conn = conn;
       registry.open.add(conn);
       recordSocket(endpoint, 1);
-      // The handler runs once uWS has finished the upgrade (a microtask: before any frame or close of this socket
-      // reaches us), so that it allocates nothing inside an unguarded late upgrade's cork (src/http/cork-holder.ts).
-      queueMicrotask(() => {
-        if (conn.closed) return;
-        conn.opened = true;
-        try { ep.open(conn); } catch (err) { log.error({ err, path: ep.path }, 'socket open handler failed'); conn.close(1011, 'internal error'); }
-      });
+      if (!ep.admit) return opened(conn);
+      conn.early = [];
+      let admitting: Promise<void>;
+      try { admitting = ep.admit(conn); } catch (err) { admitting = Promise.reject(err); }
+      admitting.then(() => opened(conn), (err: unknown) => refused(conn, err));
     },
     message: (ws, message, isBinary) => {
       const conn = ws.getUserData().conn!;
+      if (conn.early) {
+        // Before open: kept, in order (a copy: the ArrayBuffer is only valid during this call).
+        conn.earlyBytes += message.byteLength;
+        if (conn.early.length >= MAX_EARLY_FRAMES || conn.earlyBytes > MAX_EARLY_BYTES) { conn.close(1008, 'too many frames before ready'); return; }
+        conn.early.push({ data: isBinary ? Buffer.from(new Uint8Array(message)) : Buffer.from(message).toString('utf8'), isBinary });
+        return;
+      }
       // The ArrayBuffer is only valid during this call. Text is decoded here; a binary frame is handed on as a view
       // (no copy: voice audio is relayed at once), so a handler that keeps one must copy it.
-      const data = isBinary ? Buffer.from(message) : Buffer.from(message).toString('utf8');
-      try { ep.message(conn, data, isBinary); } catch (err) { log.error({ err, path: ep.path }, 'socket message handler failed'); }
+      deliver(conn, isBinary ? Buffer.from(message) : Buffer.from(message).toString('utf8'), isBinary);
     },
-    drain: (ws) => { const conn = ws.getUserData().conn; if (conn && ep.drain) ep.drain(conn); },
+    drain: (ws) => { const conn = ws.getUserData().conn; if (conn?.opened && ep.drain) ep.drain(conn); },
     close: (ws, code, message) => {
       const conn = ws.getUserData().conn;
       if (!conn) return;
       conn.closed = true;
       registry.open.delete(conn);
       recordSocket(endpoint, -1);
-      if (!conn.opened) return; // closed before its open handler ran: the endpoint never saw it
+      if (!conn.opened) return; // closed before it was admitted and opened: the endpoint never saw it
       try { ep.close(conn, code, Buffer.from(message).toString('utf8')); } catch (err) { log.error({ err, path: ep.path }, 'socket close handler failed'); }
     },
   });

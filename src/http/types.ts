@@ -55,17 +55,37 @@ export interface UpgradeRequest {
   cookies: Record<string, string>;
   ip: string;
   requestId: string;
-  signal: AbortSignal;
 }
 
+/** Why a socket was refused after its upgrade (what `admit` threw, in the error shape of the HTTP API). */
+export interface SocketRefusal {
+  /** The HTTP status the refusal would have had; the socket closes with 4000 + it (4400, 4401, 4403, 4404, 4429). */
+  status: number;
+  code: string;
+  message: string;
+  retryAfterMs?: number;
+}
+
+/**
+ * One WebSocket endpoint. The upgrade is decided synchronously, from memory only, inside uWS's upgrade callback
+ * (an upgrade finished after an await is unsafe in this uWS build, and nothing on the way to it may wait on
+ * storage); what needs the store or Redis is loaded by `admit`, after the socket opened.
+ */
 export interface SocketEndpoint<D> {
   path: string;
   maxPayloadBytes?: number;
   idleTimeoutSec?: number;
   /** Bytes buffered for one socket before sends are dropped (slow consumers never slow the others). */
   maxBackpressureBytes?: number;
-  /** Accept (return per-socket data) or refuse (throw ApiError; its status is answered). */
-  upgrade(req: UpgradeRequest): Promise<D> | D;
+  /** Accept (return per-socket data) or refuse (throw ApiError; its status is answered). Synchronous, memory only. */
+  upgrade(req: UpgradeRequest): D;
+  /**
+   * Loads what the socket needs (store reads, a shared limit), after the upgrade. Frames the client sends
+   * meanwhile wait, in order, and reach `message` after `open`. A thrown error refuses the socket: `refuse` tells
+   * the client why, then the socket closes with 4000 + the error's status (1011 for a server fault).
+   */
+  admit?(conn: SocketConn<D>): Promise<void>;
+  refuse?(conn: SocketConn<D>, why: SocketRefusal): void;
   open(conn: SocketConn<D>): void;
   /** A binary frame's Buffer is valid only during this call (copy it to keep it). */
   message(conn: SocketConn<D>, data: string | Buffer, isBinary: boolean): void;

@@ -15,3 +15,17 @@ export async function takeShared(app: AppContext, local: RateLimiter, name: stri
     return local.take(key, limit);
   }
 }
+
+/**
+ * The group's share of a limit whose local part was already taken (a socket's upgrade takes the local limit from
+ * memory; this runs after it): 0 when the server is one process, or while Redis is unreachable.
+ */
+export async function takeInGroup(app: AppContext, name: string, key: string, limit: number, windowMs: number): Promise<number> {
+  const node = app.scale;
+  if (!node?.healthy) return 0;
+  try {
+    return await node.hit(`${name}:${key}`, windowMs, limit, app.clock.now());
+  } catch {
+    return 0;
+  }
+}

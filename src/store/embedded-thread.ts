@@ -12,7 +12,7 @@ import type { StoreReply, StoreRequest, WireError } from './embedded-wire.js';
  * only after its COMMIT, so an acknowledged write is in the WAL (synchronous=NORMAL keeps it across kill -9).
  * A request that fails rolls back alone (statement or savepoint); the others in its transaction still commit.
  */
-const { file, syncPort, signal } = workerData as { file: string; syncPort: MessagePort; signal: Int32Array };
+const { file } = workerData as { file: string };
 const port = parentPort!;
 const db = openSqlite(file);
 db.pragma('journal_mode = WAL');
@@ -100,13 +100,8 @@ function commit(): void {
   }
   const out = lost ? batch.map((r): StoreReply => (r.write && r.ok ? { id: r.id, ok: false, write: true, error: lost } : r)) : batch;
   batch = [];
-  // A synchronous request is always last in its batch; it is answered on its own port, after the others.
-  const sync = syncId !== null && out[out.length - 1]?.id === syncId ? out.pop()! : null;
-  syncId = null;
   if (out.length) port.postMessage(out);
-  if (sync) { syncPort.postMessage(sync); Atomics.store(signal, 0, 1); Atomics.notify(signal, 0); }
 }
-let syncId: number | null = null;
 
 port.on('message', (req: StoreRequest) => {
   if (req.op === 'close') {
@@ -115,7 +110,6 @@ port.on('message', (req: StoreRequest) => {
       await checkpointer?.stop();
       db.close(); // the last connection to close checkpoints what is left
       port.postMessage([{ id: req.id, ok: true, value: null }]);
-      syncPort.close();
       port.close();
     })();
     return;
@@ -124,7 +118,7 @@ port.on('message', (req: StoreRequest) => {
     commit(); // the deletes sent before it are committed first; a checkpoint cannot run inside a transaction
     let reply: StoreReply;
     try { reply = { id: req.id, ok: true, value: scrub() }; } catch (err) { reply = { id: req.id, ok: false, error: wireError(err) }; }
-    if (req.sync) { syncPort.postMessage(reply); Atomics.store(signal, 0, 1); Atomics.notify(signal, 0); } else port.postMessage([reply]);
+    port.postMessage([reply]);
     return;
   }
   const write = req.op !== 'call' || !READS.has(req.method);
@@ -141,7 +135,6 @@ port.on('message', (req: StoreRequest) => {
     reply = { id: req.id, ok: true, write, value: run(req) };
   } catch (err) { reply = { id: req.id, ok: false, write, error: wireError(err) }; }
   batch.push(reply);
-  if (req.sync) syncId = req.id; // the caller blocks until this answer: commit now
   if (!open) { open = true; commit(); } // BEGIN itself failed: answered at once
-  else if (req.sync || !db.inTransaction || batch.length >= MAX_BATCH) commit();
+  else if (!db.inTransaction || batch.length >= MAX_BATCH) commit();
 });

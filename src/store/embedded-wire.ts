@@ -7,11 +7,7 @@ export type StoreRequest = (
   | { op: 'drop'; workspaceId: string }
   | { op: 'scrub' }
   | { op: 'close' }
-) & {
-  id: number;
-  /** The caller blocks until the answer (src/sync-window.ts): it comes on the sync port, then the signal wakes it. */
-  sync?: true;
-};
+) & { id: number };
 
 export interface WireError { kind: 'duplicate' | 'unscoped' | 'error'; message: string; collection?: string }
 

@@ -2,8 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { syncWindowOpen } from '../sync-window.js';
+import { Worker } from 'node:worker_threads';
 import { EmbeddedFileStore } from './embedded-files.js';
 import type { StoreReply, StoreRequest, WireError } from './embedded-wire.js';
 import { openSqlite } from './sqlite.js';
@@ -60,9 +59,6 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
 
 type Pending = { resolve(v: unknown): void; reject(e: Error): void };
 
-/** A synchronous request waits this long at most (the thread may still be starting). */
-const SYNC_TIMEOUT_MS = 30_000;
-
 const toError = (e: WireError): Error =>
   e.kind === 'duplicate' ? Object.assign(new DuplicateKeyError(e.collection ?? '', ''), { message: e.message })
     : e.kind === 'unscoped' ? new UnscopedQueryError(e.collection ?? '')
@@ -76,9 +72,6 @@ class StoreThread {
   private nextId = 1;
   private closed: Promise<void> | null = null;
   private broken: Error | null = null;
-  /** For synchronous requests: the thread answers on this port, then sets the signal and wakes this thread. */
-  private syncPort!: MessagePort;
-  private signal = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(private file: string) {
     this.worker = this.spawn();
@@ -88,10 +81,7 @@ class StoreThread {
     // Under tsx (tests, `npm run dev`) the thread runs the .ts source: a worker's entry does not go through the
     // loader hooks inherited from the parent, so the thread registers tsx's require hook itself.
     const entry = new URL(`./embedded-thread${EXT}`, import.meta.url);
-    const channel = new MessageChannel();
-    this.syncPort = channel.port1;
-    const workerData = { file: this.file, syncPort: channel.port2, signal: this.signal };
-    const options = { workerData, transferList: [channel.port2] };
+    const options = { workerData: { file: this.file } };
     const w = EXT === '.ts'
       ? new Worker(`require(${JSON.stringify(createRequire(import.meta.url).resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, ...options })
       : new Worker(entry, options);
@@ -128,40 +118,12 @@ class StoreThread {
   request(req: Request): Promise<unknown> {
     if (this.broken) return Promise.reject(this.broken);
     if (this.closed) return Promise.reject(new Error('the embedded store is closed'));
-    if (syncWindowOpen()) {
-      try { return Promise.resolve(this.requestSync(req)); } catch (err) { return Promise.reject(err); }
-    }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...req, id } as StoreRequest);
     });
-  }
-
-  /**
-   * Sends a request and blocks this thread until its answer (after every request sent before it). Only the
-   * answer ends the wait, not a wake-up: when the thread answers before this thread starts waiting, the wait
-   * returns at once and the thread's notify for that answer can come later, during the next request's wait.
-   * Taken as that request's answer, it left every later answer one behind ("answered out of turn", 500s on
-   * widget upgrades under load).
-   */
-  private requestSync(req: Request): unknown {
-    const id = this.nextId++;
-    Atomics.store(this.signal, 0, 0);
-    this.worker.postMessage({ ...req, id, sync: true } as StoreRequest);
-    const deadline = performance.now() + SYNC_TIMEOUT_MS;
-    for (;;) {
-      const got = receiveMessageOnPort(this.syncPort)?.message as StoreReply | undefined;
-      if (got && got.id < id) continue; // an answer whose caller gave up waiting
-      if (got) {
-        if (got.id !== id) throw new Error('the embedded store thread answered out of turn');
-        if (got.ok) return got.value;
-        throw toError(got.error);
-      }
-      const left = deadline - performance.now();
-      if (left <= 0 || Atomics.wait(this.signal, 0, 0, left) === 'timed-out') throw new Error(`the embedded store thread did not answer within ${SYNC_TIMEOUT_MS / 1000} s`);
-    }
   }
 
   call(collection: string, method: string, args: unknown[]): Promise<unknown> {

@@ -20,7 +20,7 @@ export interface ChatWorld {
   workspaceId: string;
   /** Opens a scripted visitor on the widget socket. */
   visitor(query?: Record<string, string>, headers?: Record<string, string>): Promise<Visitor>;
-  /** Raw upgrade attempt: resolves with the HTTP status of a refusal, or 101 when it opened. */
+  /** Raw connect attempt: the status of a refusal (an HTTP answer, or a close 4000 + status), or 101 at `ready`. */
   tryConnect(query?: Record<string, string>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   setBot(patch: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
@@ -51,16 +51,7 @@ export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInpu
   return {
     server, fake, owner, botId, workspaceId,
     visitor: (q = {}, h = {}) => Visitor.open(urlFor(q), h),
-    tryConnect: (q = {}, h = {}) => new Promise((resolve) => {
-      const ws = new WebSocket(urlFor(q), { headers: h });
-      ws.on('open', () => { ws.close(); resolve({ status: 101, body: null }); });
-      ws.on('unexpected-response', (_req, res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }); });
-      });
-      ws.on('error', () => { /* reported through unexpected-response */ });
-    }),
+    tryConnect: (q = {}, h = {}) => tryConnect(urlFor(q), h),
     async setBot(patch) {
       await app.store.collection('bots').updateOne({ workspaceId, _id: botId }, { $set: patch });
     },
@@ -69,6 +60,31 @@ export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInpu
       await fake.close();
     },
   };
+}
+
+/**
+ * Connects as a widget and reports how the server answered: 101 at the `ready` frame; else the refusal's status and
+ * its error body, from an HTTP answer to the upgrade (checks made from memory) or from the error frame and the
+ * close code 4000 + status that follow the upgrade (checks that read the store; docs/widget-protocol.md).
+ */
+export function tryConnect(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any; closeCode?: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    let error: any = null;
+    ws.on('message', (data) => {
+      const f = JSON.parse(String(data));
+      if (f.t === 'ready') { ws.close(); resolve({ status: 101, body: null }); } else if (f.t === 'error') error = f;
+    });
+    ws.on('close', (code) => {
+      if (code >= 4400 && code < 4500) resolve({ status: code - 4000, closeCode: code, body: error && { error: { code: error.code, message: error.message } } });
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => { resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }); });
+    });
+    ws.on('error', () => { /* reported through unexpected-response */ });
+  });
 }
 
 /** A scripted widget: sends frames, and waits for the frames it expects (in arrival order). */

@@ -5,7 +5,7 @@ import { conversations } from '../../actors/conversation/index.js';
 import { BotConfigSchema } from '../../src/bots/config/index.js';
 import { FakeClock } from '../../src/clock.js';
 import { newId } from '../../src/store/ids.js';
-import { startChatWorld, Visitor, type ChatWorld } from './helpers.js';
+import { startChatWorld, tryConnect, Visitor, type ChatWorld } from './helpers.js';
 
 /** A second bot in the world's workspace, never published, whose draft is named `agentName`. */
 async function unpublishedBot(w: ChatWorld, agentName: string): Promise<string> {
@@ -27,20 +27,6 @@ async function previewToken(w: ChatWorld, botId: string): Promise<string> {
 }
 
 const chatUrl = (w: ChatWorld, q: Record<string, string>) => `${w.server.url.replace('http', 'ws')}/widget/v1/chat?${new URLSearchParams(q)}`;
-
-/** The HTTP status and body of a refused upgrade (101 when it opened). */
-function tryConnect(url: string): Promise<{ status: number; body: any }> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url);
-    ws.on('open', () => { ws.close(); resolve({ status: 101, body: null }); });
-    ws.on('unexpected-response', (_req, res) => {
-      let text = '';
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
-    });
-    ws.on('error', () => { /* reported through unexpected-response */ });
-  });
-}
 
 test('a preview token serves the draft of a bot never published, which is 404 without it', async () => {
   const w = await startChatWorld({ config: { security: { allowedOrigins: ['https://shop.example'] } } });

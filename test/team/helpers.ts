@@ -52,13 +52,21 @@ export class FrameClient {
   }
 }
 
-/** Opens a WebSocket; resolves with the client once open, or rejects with the refused status. */
+/**
+ * Opens a WebSocket; resolves with the client at its first frame (hello, ready), or rejects with the refused
+ * status: an HTTP answer to the upgrade, or an error frame and a close 4000 + status once the socket was open.
+ */
 export function connect(url: string, headers: Record<string, string> = {}): Promise<FrameClient> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     const client = new FrameClient(ws);
-    ws.once('open', () => resolve(client));
-    ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`refused ${res.statusCode}`), { status: res.statusCode })));
+    const refuse = (status: number) => reject(Object.assign(new Error(`refused ${status}`), { status }));
+    ws.once('message', (data) => {
+      const f = JSON.parse(String(data));
+      if (f.t !== 'error' && f.type !== 'error') return resolve(client);
+      ws.once('close', (code) => refuse(code >= 4000 && code < 5000 ? code - 4000 : code));
+    });
+    ws.once('unexpected-response', (_req, res) => refuse(res.statusCode ?? 0));
     ws.once('error', reject);
   });
 }

@@ -1,7 +1,9 @@
 /**
  * The live socket /api/v1/live (service-api.md, Live socket): a signed-in person's stream of their workspace's
- * events. An API token is refused at the upgrade (403); no session answers 401. First frame: hello. The socket
- * closes with 4401 when its session ends and 4403 when its person's role changes (docs/access.md).
+ * events. A page of another site is refused at the upgrade (403). The credentials are checked once the socket is
+ * open (the upgrade never waits on the store): an API token is refused with an error message and close code 4403,
+ * no session with 4401. First frame: hello. The socket closes with 4401 when its session ends and 4403 when its
+ * person's role changes (docs/access.md).
  */
 import { z } from 'zod';
 import type { WorkspaceMsg } from '../../../actors/workspace/messages.js';
@@ -30,11 +32,14 @@ function sameOrigin(req: UpgradeRequest): boolean {
   try { return new URL(origin).host === req.headers.host; } catch { return false; }
 }
 
-function liveEndpoint(app: AppContext): SocketEndpoint<LiveConnData> {
+/** The person is known once admitted; until then the socket holds only what authenticate reads. */
+type LiveSocketData = LiveConnData & { credentials: Pick<UpgradeRequest, 'headers' | 'cookies'> | null };
+
+function liveEndpoint(app: AppContext): SocketEndpoint<LiveSocketData> {
   const hub = liveHub(app);
-  const tell = (conn: SocketConn<LiveConnData>, type: string, data: Record<string, unknown>) =>
+  const tell = (conn: SocketConn<LiveSocketData>, type: string, data: Record<string, unknown>) =>
     conn.send(JSON.stringify({ type, data: { ...data, workspaceId: conn.data.workspaceId } }));
-  const toActor = (conn: SocketConn<LiveConnData>, msg: WorkspaceMsg) => {
+  const toActor = (conn: SocketConn<LiveSocketData>, msg: WorkspaceMsg) => {
     try { workspaceActors(app).get(conn.data.workspaceId).send(msg); } catch (err) { app.log.warn({ err, type: msg.type }, 'workspace actor did not take a live socket message'); }
   };
   return {
@@ -42,15 +47,26 @@ function liveEndpoint(app: AppContext): SocketEndpoint<LiveConnData> {
     maxPayloadBytes: 4 * 1024,
     idleTimeoutSec: 60,
     maxBackpressureBytes: LIVE_MAX_BACKPRESSURE_BYTES,
-    async upgrade(req) {
+    upgrade(req) {
+      if (!sameOrigin(req)) throw forbidden('the live socket only accepts pages of this server');
+      const headers: Record<string, string> = {};
+      if (req.headers.authorization !== undefined) headers.authorization = req.headers.authorization;
+      const credentials = { headers, cookies: req.cookies };
+      return { workspaceId: '', userId: '', sessionId: '', userName: '', role: 'agent', credentials };
+    },
+    async admit(conn) {
+      const req = conn.data.credentials!;
+      conn.data.credentials = null;
       if (req.headers.authorization !== undefined) {
         await authenticate(app, req); // a bad token is 401 like everywhere else
         throw forbidden('the live socket acts as a person: sign in; API tokens are not accepted here');
       }
       const p = await authenticate(app, req);
       if (!p || p.kind !== 'session') throw unauthorized('sign in to open the live socket');
-      if (!sameOrigin(req)) throw forbidden('the live socket only accepts pages of this server');
-      return { workspaceId: p.workspaceId, userId: p.userId, sessionId: p.sessionId, userName: p.userName, role: p.role };
+      Object.assign(conn.data, { workspaceId: p.workspaceId, userId: p.userId, sessionId: p.sessionId, userName: p.userName, role: p.role });
+    },
+    refuse(conn, why) {
+      conn.send(JSON.stringify({ type: 'error', data: { code: why.code, message: why.message } }));
     },
     open(conn) {
       hub.add(conn);
