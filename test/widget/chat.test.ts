@@ -210,4 +210,26 @@ test('Talk to a person in the menu asks for the team; with nobody there the offl
   await p.context().close();
 });
 
+test('a chat the server refuses after the upgrade (a bot paused since the page loaded) says so and stops reconnecting', async () => {
+  const paused = await w.createBot({ identity: { agentName: 'Pia' } });
+  const p = await w.newPage();
+  try {
+    await p.goto(w.page('/paused', w.embed(paused)));
+    await p.locator('[data-service-chat] button.l').waitFor();
+    const r = await w.server.request('POST', `/api/v1/bots/${paused}/status`, { body: { status: 'paused' }, headers: w.owner.headers });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+    await p.click('button.l');
+    // The server opens the socket, then refuses it: an error frame saying why, and close 4403 (docs/widget-protocol.md).
+    await p.locator('.st', { hasText: 'The chat cannot open here' }).or(p.getByText('The chat cannot open here')).first().waitFor();
+    const errors = await framesOf(p, 'error');
+    assert.is(errors.length, 1);
+    assert.is(errors[0].code, 'forbidden');
+    const closes = await p.evaluate(() => (window as any).__sockets.map((s: WebSocket) => s.readyState));
+    assert.equal(closes, [3], 'one socket, closed; the widget did not try again');
+    await p.screenshot({ path: '/tmp/widget-refused.png' });
+  } finally {
+    await p.context().close();
+  }
+});
+
 test.run();

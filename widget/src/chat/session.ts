@@ -40,7 +40,8 @@ export interface VoiceSink {
 export interface LeadField { key: string; label: string; type: 'text' | 'email' | 'tel' | 'textarea' | 'select'; required: boolean; options?: string[] }
 
 export interface State {
-  conn: 'connecting' | 'open' | 'retrying';
+  /** refused: the server refused this chat for good (a close 4400, 4401, 4403 or 4404); reconnect() tries again. */
+  conn: 'connecting' | 'open' | 'retrying' | 'refused';
   conversationId: string | null;
   messages: Msg[];
   welcome: { message: string; suggestedPrompts: string[] };
@@ -63,6 +64,13 @@ const MAX_BACKOFF_MS = 30_000;
 /** Microphone frames are dropped rather than queued behind this much unsent data (they would arrive late). */
 const MAX_AUDIO_BACKLOG = 64 * 1024;
 let seq = 0;
+/**
+ * Close codes of a connection the server refused after an error frame that said why (docs/widget-protocol.md,
+ * Checks at connect): trying again would be refused again, so the chat waits for reconnect() (identify()).
+ * 4429 (too many connections) is retried, no sooner than the error frame's retryAfterMs.
+ */
+const REFUSED_FOR_GOOD = new Set([4400, 4401, 4403, 4404]);
+const REFUSED_FOR_NOW = 4429;
 
 export class Session {
   state: State;
@@ -76,6 +84,8 @@ export class Session {
   private outbox: string[] = [];
   private attempts = 0;
   private retryTimer = 0;
+  /** The retryAfterMs of the latest error frame (a 4429 close waits at least this long). */
+  private retryAfterMs = 0;
   private pingTimer = 0;
   private closed = false;
   private readonly tokenKey: string;
@@ -121,15 +131,17 @@ export class Session {
       if (e.data instanceof ArrayBuffer) { this.voice?.onAudio(e.data); this.speech?.onAudio(e.data); return; }
       try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.voice?.onClose();
       this.speech?.onClose();
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closed) return;
+      if (REFUSED_FOR_GOOD.has(e.code)) { this.set({ conn: 'refused', agent: null, typing: null }); return; }
       // Backoff with jitter so a restarted server is not hit by every widget at once.
-      const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
+      const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
+      const delay = e.code === REFUSED_FOR_NOW ? Math.max(backoff, this.retryAfterMs) : backoff;
       this.set({ conn: 'retrying', agent: null, typing: null });
       this.retryTimer = window.setTimeout(() => this.connect(), delay);
     };
@@ -267,6 +279,7 @@ export class Session {
         void runPageTool(this.core.tools, f.name, f.args).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
         return;
       case 'error': {
+        this.retryAfterMs = f.retryAfterMs ?? 0;
         if (this.voice?.onError(f)) return;
         if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });
         this.core.emit('message', { role: 'error', code: f.code, text: f.message });

@@ -22,6 +22,7 @@ export const STRINGS = {
   'status.someone': 'Someone',
   'status.connecting': 'Connecting…',
   'status.retrying': 'Connection lost. Reconnecting…',
+  'status.refused': 'The chat cannot open here; the message above says why.',
   'message.failed': 'Not sent',
   'message.images': '{count} image(s)',
   'feedback.up': 'Helpful',

@@ -194,7 +194,7 @@ function lastOfRun(ms: State['messages'], i: number): boolean {
 
 function Status({ st, t }: { st: State; t: T }) {
   let text = '';
-  if (st.conn !== 'open') text = t(st.conn === 'retrying' ? 'status.retrying' : 'status.connecting');
+  if (st.conn !== 'open') text = t(st.conn === 'retrying' ? 'status.retrying' : st.conn === 'refused' ? 'status.refused' : 'status.connecting');
   else if (st.typing !== null) text = t('status.typing', { name: st.typing || t('status.someone') });
   else if (st.agent) text = st.agent.state === 'tool' ? t('status.tool', { tool: st.agent.label ?? '' }) : t('status.thinking');
   const busy = st.conn === 'open' && (st.typing !== null || st.agent);
