@@ -24,11 +24,11 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
     <div class={cls} data-id={m.id} data-role={m.role}>
       {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
       {m.modality === 'voice' ? <span class="vk" role="img" aria-label={t('voice.spoken')} title={t('voice.spoken')}>{MIC_SMALL}</span> : null}
-      {m.role === 'user' ? m.text : <Markdown text={m.text} streaming={m.streaming} />}
+      {m.role === 'user' ? <div class="ut" dir="auto">{m.text}</div> : <Markdown text={m.text} streaming={m.streaming} />}
       {m.images?.map((src) => <img src={src} alt="" />)}
       {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
       {m.failed ? <span class="who">{t('message.failed')}</span> : null}
-      {p.time && !m.streaming ? <time class="ts" dateTime={new Date(m.createdAt).toISOString()}>{clock.format(m.createdAt)}</time> : null}
+      {p.time && !m.streaming ? <time class="ts" dir="auto" dateTime={new Date(m.createdAt).toISOString()}>{clock.format(m.createdAt)}</time> : null}
       {p.citations && reply && m.citations?.length ? (
         <div class="cit">{t('citations.label')}
           <ul>{m.citations.map((c) => <li>{c.url ? <a href={c.url} target="_blank" rel="noopener noreferrer">{c.title}</a> : c.title}</li>)}</ul>
@@ -83,7 +83,7 @@ export function Composer(p: {
           <input ref={file} type="file" accept="image/jpeg,image/png,image/webp,image/gif" multiple hidden
             onChange={(e) => { const el = e.currentTarget; p.onPick([...(el.files ?? [])]); el.value = ''; }} />
         </> : null}
-        <textarea ref={area} rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
+        <textarea ref={area} rows={1} dir="auto" value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
           onInput={(e) => input(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
         {p.mic}

@@ -51,12 +51,12 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .menu button{display:block;width:100%;text-align:start;border:0;background:none;color:inherit;padding:9px 12px;border-radius:6px;cursor:pointer;font-size:14px}
 .menu button:hover{background:var(--soft)}
 .ms{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}
-.m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}.m,.m p,.m li{unicode-bidi:plaintext}[dir=rtl] .send svg{transform:scaleX(-1)}
+.m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}.md,.ut,.md pre,.tw{unicode-bidi:isolate}.md p{unicode-bidi:plaintext}[dir=rtl] .send svg{transform:scaleX(-1)}
 .m.user{align-self:flex-end;background:var(--accent);color:var(--on);border-bottom-right-radius:4px}
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
 .m.pending{opacity:.7}.m.failed{opacity:.8;outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{color:inherit;font-weight:600}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
-.m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:right}.m.user .ts{color:inherit}
+.m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:end}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
 .md p,.md ul,.md ol,.md pre,.md blockquote,.md .tw{margin:0 0 8px}.md ul,.md ol{padding-inline-start:20px}.md li+li{margin-top:2px}
 .md a{color:inherit;text-decoration:underline}.md code{font-family:ui-monospace,Menlo,monospace;font-size:12.5px;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
