@@ -15,11 +15,22 @@ const SEND = <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor"
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 
-export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void }) {
+/** Under a reply cut off before it was finished: says so, with one tap to ask the question again. */
+export function Interrupted({ m, t, onAskAgain }: { m: Msg; t: T; onAskAgain(id: string): void }) {
+  if (!m.interrupted) return null;
+  return (
+    <div class="int" role="note">{t('message.interrupted')}
+      {m.interrupted === 'yes' ? <button class="btn alt" onClick={() => onAskAgain(m.id)}>{t('message.askAgain')}</button> : null}
+    </div>
+  );
+}
+
+export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void; onAskAgain(id: string): void }) {
   const { m, t } = p;
   if (m.role === 'system_event' || m.role === 'error') return <div class={`line ${m.role === 'error' ? 'error' : ''}`} role={m.role === 'error' ? 'alert' : undefined}>{m.text}</div>;
   const cls = `m ${m.role}${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`;
-  const reply = m.role === 'assistant' && !m.streaming;
+  // Thumbs and sources need the stored reply: not under one cut off before it was stored.
+  const reply = m.role === 'assistant' && !m.streaming && !m.interrupted;
   return (
     <div class={cls} data-id={m.id} data-role={m.role}>
       {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
@@ -28,6 +39,7 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
       {m.images?.map((src) => <img src={src} alt="" />)}
       {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
       {m.failed ? <span class="who">{t('message.failed')}</span> : null}
+      <Interrupted m={m} t={t} onAskAgain={p.onAskAgain} />
       {p.time && !m.streaming ? <time class="ts" dir="auto" dateTime={new Date(m.createdAt).toISOString()}>{clock.format(m.createdAt)}</time> : null}
       {p.citations && reply && m.citations?.length ? (
         <div class="cit">{t('citations.label')}

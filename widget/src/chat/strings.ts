@@ -24,6 +24,8 @@ export const STRINGS = {
   'status.retrying': 'Connection lost. Reconnecting…',
   'message.failed': 'Not sent',
   'message.images': '{count} image(s)',
+  'message.interrupted': 'This reply was cut off before it was finished.',
+  'message.askAgain': 'Ask again',
   'feedback.up': 'Helpful',
   'feedback.down': 'Not helpful',
   'citations.label': 'Sources',

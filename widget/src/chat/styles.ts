@@ -55,6 +55,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .m.user{align-self:flex-end;background:var(--accent);color:var(--on);border-bottom-right-radius:4px}
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
 .m.pending{opacity:.7}.m.failed{opacity:.8;outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{color:inherit;font-weight:600}
+.int{display:flex;flex-wrap:wrap;align-items:center;gap:6px 10px;margin-top:8px;padding-top:8px;border-top:1px dashed var(--line);font-size:12.5px;color:var(--muted);white-space:normal}.int .btn{padding:5px 12px;font-size:13px;background:var(--bg);color:var(--fg);border:1px solid var(--accent)}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
 .m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:end}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}

@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
 import { Markdown } from './markdown.js';
 import { Menu } from './menu.js';
-import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './parts.js';
+import { Composer, Confirm, Csat, Interrupted, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
 import type { T } from './strings.js';
 import { downloadText, transcriptMarkdown } from './transcript.js';
@@ -109,6 +109,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   if (cfg.behavior.transcriptDownload) menuItems.push([t('menu.transcript'), () => downloadText(`chat-${new Date().toISOString().slice(0, 10)}.md`, transcriptMarkdown(st.messages, title, t))]);
   if (cfg.behavior.handoff?.enabled) menuItems.push([t('menu.handoff'), () => s.send({ t: 'handoff' })]);
 
+  const askAgain = (id: string) => s.askAgain(id);
   const status = <Status st={st} t={t} />;
   const prompts = !started && st.welcome.suggestedPrompts.length ? (
     <div class="sp">{st.welcome.suggestedPrompts.map((q) => <button onClick={() => send(q)}>{q}</button>)}</div>
@@ -131,7 +132,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const messages = (
     <div class="ms" ref={list} aria-live="polite" aria-busy={st.messages.some((m) => m.streaming)}>
       {st.welcome.message ? <div class="m assistant welcome"><Markdown text={st.welcome.message} /></div> : null}
-      {st.messages.map((m, i) => <Message key={m.id} m={m} t={t} time={lastOfRun(st.messages, i)} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} />)}
+      {st.messages.map((m, i) => <Message key={m.id} m={m} t={t} time={lastOfRun(st.messages, i)} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} onAskAgain={askAgain} />)}
     </div>
   );
   const theme = a.theme.mode === 'auto' ? 'auto' : a.theme.mode === 'dark' ? 'dark' : '';
@@ -148,7 +149,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
           <div class="top">{sound}{close}</div>
           {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" /> : null}
           {offline}
-          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />}</div> : messages}
+          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <><Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />{last ? <Interrupted m={last} t={t} onAskAgain={askAgain} /> : null}</>}</div> : messages}
           {status}
           {prompts}
           {cards}
