@@ -28,6 +28,8 @@ let loading: Promise<ChatHandle | null> | null = null;
 const modules: Record<string, Promise<any>> = {};
 let opened = false;
 let wantOpen = false;
+/** The page element that had the keyboard when the chat opened: focus goes back to it on close without a launcher. */
+let returnTo: HTMLElement | null = null;
 let timer = 0;
 let boots = 0;
 let stringsReady: Promise<void> = Promise.resolve();
@@ -257,10 +259,13 @@ async function setOpen(open: boolean): Promise<void> {
   if (!handle || opened === open) return;
   opened = open;
   const focused = doc.activeElement === host;
+  // Where the keyboard was before opening (the page's own "Help" button when the launcher is off).
+  if (open && !focused) returnTo = doc.activeElement as HTMLElement | null;
   handle.setOpen(open);
   if (open) { unread = 0; titled = titled && doc.hidden; cue(); } else mark(open);
-  // Closed from inside the chat (Escape, the close button): the keyboard goes back to the launcher, not the page.
-  if (!open && focused) launcher?.focus();
+  // Closed from inside the chat (Escape, the close button): the keyboard goes back to the launcher when it is
+  // shown, else where it was before opening; never to the page's start.
+  if (!open && focused) (launcher?.getClientRects().length ? launcher : returnTo?.isConnected ? returnTo : null)?.focus();
   emit(open ? 'open' : 'close');
 }
 

@@ -25,7 +25,7 @@ export function Interrupted({ m, t, onAskAgain }: { m: Msg; t: T; onAskAgain(id:
   );
 }
 
-export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void; onAskAgain(id: string): void }) {
+export function Message(p: { m: Msg; t: T; agent: string; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void; onAskAgain(id: string): void }) {
   const { m, t } = p;
   if (m.role === 'system_event' || m.role === 'error') return <div class={`line ${m.role === 'error' ? 'error' : ''}`} role={m.role === 'error' ? 'alert' : undefined}>{m.text}</div>;
   const cls = `m ${m.role}${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`;
@@ -33,7 +33,8 @@ export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; 
   const reply = m.role === 'assistant' && !m.streaming && !m.interrupted;
   return (
     <div class={cls} data-id={m.id} data-role={m.role}>
-      {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
+      {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span>
+        : <span class="sr">{m.role === 'user' ? t('transcript.you') : m.role === 'assistant' ? p.agent : t('status.someone')}: </span>}
       {m.modality === 'voice' ? <span class="vk" role="img" aria-label={t('voice.spoken')} title={t('voice.spoken')}>{MIC_SMALL}</span> : null}
       {m.role === 'user' ? <div class="ut" dir="auto">{m.text}</div> : <Markdown text={m.text} streaming={m.streaming} />}
       {m.images?.map((src) => <img src={src} alt="" />)}

@@ -26,6 +26,7 @@ export const STRINGS = {
   'message.images': '{count} image(s)',
   'message.interrupted': 'This reply was cut off before it was finished.',
   'message.askAgain': 'Ask again',
+  'messages.label': 'Messages',
   'feedback.up': 'Helpful',
   'feedback.down': 'Not helpful',
   'citations.label': 'Sources',
