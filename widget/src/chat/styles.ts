@@ -38,7 +38,8 @@ export function chatCss(a: Appearance, extra = ''): string {
 .panel{position:fixed;${box(a.panel.width, a.panel.height)};border-radius:var(--r);box-shadow:0 12px 40px rgba(0,0,0,.25)}
 .drawer{position:fixed;top:0;bottom:0;${side}:0;width:min(${a.drawer.width}px,100vw);box-shadow:0 0 40px rgba(0,0,0,.25)}
 .bd{position:fixed;inset:0;background:rgba(0,0,0,.45);z-index:${Math.max(0, z - 1)}}
-.floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none}
+/* Transparent, so nothing to clip: the caption's and message box's shadows show whole. */
+.floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none;overflow:visible}
 .fl>*{pointer-events:auto}
 .inline{position:relative;width:100%;height:100%;border:1px solid var(--line);border-radius:var(--r)}
 ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}.floating .fc.big{margin:auto;width:200px}.floating .fl{padding:12px}}` : ''}
@@ -50,7 +51,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .menu{position:absolute;right:10px;top:54px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.18);padding:4px;z-index:2;min-width:200px}
 .menu button{display:block;width:100%;text-align:start;border:0;background:none;color:inherit;padding:9px 12px;border-radius:6px;cursor:pointer;font-size:14px}
 .menu button:hover{background:var(--soft)}
-.ms{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}
+.ms{flex:1;overflow-y:auto;overscroll-behavior:contain;padding:14px;display:flex;flex-direction:column;gap:8px}
 .m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}.md,.ut,.md pre,.tw{unicode-bidi:isolate}.md p{unicode-bidi:plaintext}[dir=rtl] .send svg{transform:scaleX(-1)}
 .m.user{align-self:flex-end;background:var(--accent);color:var(--on);border-bottom-right-radius:4px}
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
@@ -113,7 +114,8 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
 .fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
 .vk{display:inline-flex;vertical-align:-1px;margin-right:5px;opacity:.75}.cap.error{color:var(--err)}
-.cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);max-height:40%;overflow-y:auto;white-space:pre-wrap}
+/* The caption takes the height the face and the message box leave, and scrolls a reply longer than that. */
+.cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);flex:0 1 auto;min-height:0;overflow-y:auto;overscroll-behavior:contain;white-space:pre-wrap}
 .fl .cp{border:0;border-radius:var(--r);box-shadow:0 6px 24px rgba(0,0,0,.18)}
 .fl .sp{padding:0}
 .fl .st{background:var(--bg);border-radius:8px;padding:4px 8px;align-self:flex-start}
