@@ -68,7 +68,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const started = st.messages.some((m) => m.role === 'user');
   const [faceShown, toggleFace] = useFaceShown(core);
   const withFace = hasFace(core);
-  const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} /> : null;
+  const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} open={open} /> : null;
   // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front.
   const offline = cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
 
@@ -178,7 +178,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
       <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="fl">
           <div class="top">{sound}{close}</div>
-          {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" /> : null}
+          {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" open={open} /> : null}
           {offline}
           {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <><Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />{last ? <Interrupted m={last} t={t} onAskAgain={askAgain} /> : null}</>}</div> : messages}
           {status}
