@@ -61,6 +61,8 @@ export interface Pending { key: string; url: string; id: string | null }
 
 export function Composer(p: {
   t: T; placeholder: string; max: number; uploads: boolean; files: Pending[]; disabled?: boolean;
+  /** Text to put back into an empty box (a refused message). */
+  refill?: { text: string; key: string };
   /** The microphone button, when voice can start. */
   mic?: ComponentChildren;
   onSend(text: string): boolean; onPick(files: File[]): void; onRemove(key: string): void; onTyping(active: boolean): void;
@@ -73,6 +75,7 @@ export function Composer(p: {
     if (p.onSend(text.trim())) { setText(''); clearTimeout(typing.current); typing.current = 0; p.onTyping(false); }
   };
   const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => { if (p.refill && !text) setText(p.refill.text); }, [p.refill?.key]);
   // The box grows with its text up to its max-height (then scrolls), and shrinks back when sent.
   // Empty: back to the CSS height without measuring (a measurement forces a layout, slow on the first open).
   useEffect(() => { const el = area.current; if (el) { el.style.height = text ? 'auto' : ''; if (text) el.style.height = `${el.scrollHeight + 2}px`; } }, [text]);
@@ -100,7 +103,7 @@ export function Composer(p: {
           onInput={(e) => input(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
         {p.mic}
-        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} onClick={submit}>{SEND}</button>
+        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} disabled={p.disabled} onClick={submit}>{SEND}</button>
       </div>
     </div>
   );

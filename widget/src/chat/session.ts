@@ -61,6 +61,8 @@ export interface State {
   moodAt: number;
   /** Outside opening hours (behavior.hours.scope bot), from the ready frame and offline frames; mirrored in core.cfg.offline. */
   offline: boolean;
+  /** A refused message's text, put back into the message box (key: the message, so the same one refills once). */
+  refill?: { text: string; key: string };
 }
 
 const PING_MS = 50_000;
@@ -292,7 +294,11 @@ export class Session {
         return;
       case 'error': {
         if (this.voice?.onError(f)) return;
-        if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });
+        if (f.clientId) {
+          const refused = s.messages.find((m) => m.id === f.clientId && m.pending);
+          // The refused words go back into the message box, to send again without typing them again.
+          this.set({ messages: s.messages.map((m) => (m === refused ? { ...m, pending: false, failed: true } : m)), ...(refused ? { refill: { text: refused.text, key: refused.id } } : {}) });
+        }
         this.core.emit('message', { role: 'error', code: f.code, text: f.message });
         this.onError(f);
         return;

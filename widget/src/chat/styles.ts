@@ -94,7 +94,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .stars button:hover,.stars button.on{background:var(--accent);color:var(--on)}
 .cp{border-top:1px solid var(--line);padding:8px 10px;display:flex;align-items:flex-end;gap:6px;background:var(--bg)}
 .cp textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:calc(var(--r) / 2 + 4px);padding:8px 10px;max-height:120px;min-height:38px;background:var(--bg);color:var(--fg);font-size:14px;outline:none}
-.cp textarea:focus{border-color:var(--accent)}
+.cp textarea:focus{border-color:var(--accent)}.cp textarea:disabled,.cp .ib:disabled{opacity:.55;cursor:not-allowed}
 .cp .ib{color:var(--muted)}
 .cp .ib.send{background:var(--accent);color:var(--on)}
 .cnt{font-size:11px;color:var(--muted);text-align:end;padding:0 14px}.cnt.over{color:var(--err)}

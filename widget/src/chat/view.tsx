@@ -155,7 +155,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const mic = V && canTalk ? <V.MicButton t={t} onStart={() => v!.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
   const bar = V && voice ? <V.VoiceBar v={v!} s={voice} t={t} /> : null;
   const composer = (
-    <Composer t={t} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
+    // The start form comes first: the message box waits for it (a message before it would be refused).
+    <Composer t={t} disabled={st.leadForm?.reason === 'start'} refill={st.refill} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
       onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
   );
