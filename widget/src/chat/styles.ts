@@ -34,6 +34,10 @@ export function chatCss(a: Appearance, extra = ''): string {
 .w.dark{${DARK}}
 @media (prefers-color-scheme: dark){.w.auto{${DARK}}}
 .w[hidden]{display:none}
+.panel,.floating{animation:sc-in .18s ease-out}.drawer{animation:sc-${side} .22s ease-out}.bd{animation:sc-fade .22s}
+@keyframes sc-in{from{opacity:0;transform:translateY(10px) scale(.98)}}@keyframes sc-fade{from{opacity:0}}
+@keyframes sc-left{from{transform:translateX(-100%)}}@keyframes sc-right{from{transform:translateX(100%)}}
+@media (prefers-reduced-motion: reduce){.w,.bd{animation:none}}
 .w *{box-sizing:border-box;font-family:inherit}
 .panel{position:fixed;${box(a.panel.width, a.panel.height)};border-radius:var(--r);box-shadow:0 12px 40px rgba(0,0,0,.25)}
 .drawer{position:fixed;top:0;bottom:0;${side}:0;width:min(${a.drawer.width}px,100vw);box-shadow:0 0 40px rgba(0,0,0,.25)}

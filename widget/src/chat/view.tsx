@@ -196,7 +196,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
       {layout === 'drawer' && a.drawer.modal && open ? <div class="bd" onClick={() => core.close()} /> : null}
       <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="hd">
-          <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
+          {/* The letter avatar stands for the agent only when its face is not shown right below. */}
+          {face ? null : <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>}
           <div class="tt"><b>{title}</b>{subtitle ? <small>{subtitle}</small> : null}</div>
           {sound}
           {withFace ? <FaceButton shown={faceShown} onToggle={toggleFace} t={t} /> : null}
