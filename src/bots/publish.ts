@@ -32,6 +32,10 @@ function connectionOf(kinds: ProviderKind[]): string {
 /** Every problem that would stop the draft from working, each naming its setting. Empty when it can be published. */
 export async function checkDraft(app: AppContext, workspaceId: string, config: BotConfig): Promise<PublishProblem[]> {
   const problems: PublishProblem[] = [];
+  // A floating window with neither a message box nor voice would leave the visitor no way to say anything.
+  if (config.appearance.layout === 'floating' && !config.appearance.floating.composer && !config.voice.enabled) {
+    problems.push({ path: 'appearance.floating.composer', message: 'a floating layout without a message box leaves visitors no way to write; turn appearance.floating.composer on, or turn voice on (voice.enabled), or choose another layout' });
+  }
   const connections = await listConnections(app, workspaceId);
   const byId = new Map(connections.map((c) => [c._id, c]));
 

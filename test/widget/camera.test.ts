@@ -109,6 +109,9 @@ test('on_demand: look_at_camera takes a picture only when the agent asks, and th
 test('continuous outside a voice session works like per_turn', async () => {
   const page = await openWith({ mode: 'continuous' });
   await turnOn(page);
+  // This bot has no voice: the preview must not promise a live view.
+  await chat(page).locator('.campv', { hasText: 'a picture goes with each message' }).waitFor();
+  assert.not.match(await chat(page).locator('.campv').textContent() ?? '', 'live view');
   await say(page, 'Look');
   await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'message' && f.message.role === 'assistant'));
   assert.is((await sentOf(page, 'camera_frame')).length, 1);

@@ -1,4 +1,4 @@
-/** leadCapture.when start in the widget: typing before the form is refused in plain words and the form stays. */
+/** leadCapture.when start in the widget: the message box waits for the form; a message sent anyway is refused in plain words and the form stays. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startWidgetWorld, type WidgetWorld } from './world.js';
@@ -7,15 +7,16 @@ let w: WidgetWorld;
 test.before(async () => { w = await startWidgetWorld(); });
 test.after(async () => { await w?.close(); });
 
-test('a message before the start form is marked not sent, the form is shown, and after the form the chat answers', async () => {
+test('the message box waits for the start form, a message sent anyway is refused, and after the form the chat answers', async () => {
   const botId = await w.createBot({ behavior: { leadCapture: { enabled: true, when: 'start' } } });
   const page = await w.newPage();
   await page.goto(w.page('/lead-start', w.embed(botId)));
   await page.click('button.l');
   await page.locator('form.lead').waitFor();
-  await page.fill('.cp textarea', 'Just tell me the price');
-  await page.press('.cp textarea', 'Enter');
-  await page.locator('.m.user.failed', { hasText: 'Just tell me the price' }).waitFor();
+  // The message box waits for the form; a message sent anyway (another client) is refused by the server.
+  assert.ok(await page.locator('.cp textarea').isDisabled());
+  await page.evaluate(() => (window as any).__sockets[0].send(JSON.stringify({ t: 'message', text: 'Just tell me the price', clientId: 'c-raw' })));
+  await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'error' && f.clientId === 'c-raw'));
   await page.locator('.line.error', { hasText: 'Please fill in the form first' }).waitFor();
   assert.ok(await page.locator('form.lead').isVisible());
   assert.is(await page.locator('.m.assistant:not(.welcome)').count(), 0);

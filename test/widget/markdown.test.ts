@@ -26,9 +26,9 @@ const shown = (text: string, streaming = false) => md(text, streaming).replace(/
 test('paragraphs, emphasis, lists, code and line breaks become elements', () => {
   const out = md('Hello **world** and *you*.\nNext line.\n\n- one\n- two `x`\n\n1. first\n2. second\n\n```\nconst a = 1;\n```');
   assert.match(out, '<p>Hello <strong>world</strong> and <em>you</em>.<br></br>Next line.</p>');
-  assert.match(out, '<ul><li>one</li><li>two <code>x</code></li></ul>');
+  assert.match(out, '<ul><li>one</li><li>two <code dir="ltr">x</code></li></ul>');
   assert.match(out, '<ol start="1"><li>first</li><li>second</li></ol>');
-  assert.match(out, '<pre tabIndex="0"><code>const a = 1;</code></pre>');
+  assert.match(out, '<pre tabIndex="0" dir="ltr"><code>const a = 1;</code></pre>');
 });
 
 test('links open in a new tab without access to the page, and only web, mail and phone addresses are links', () => {
@@ -45,7 +45,7 @@ test('links open in a new tab without access to the page, and only web, mail and
 
 test('tables are wrapped in a scrolling box the keyboard can reach', () => {
   const out = md('| Plan | Price |\n|---|--:|\n| Basic | 10 |\n| Pro | **20** |');
-  assert.match(out, '<div class="tw" tabIndex="0"><table><thead><tr><th>Plan</th><th style="{&quot;textAlign&quot;:&quot;right&quot;}">'.replace(/&quot;/g, '"'));
+  assert.match(out, '<div class="tw" tabIndex="0" dir="auto"><table><thead><tr><th>Plan</th><th style="{&quot;textAlign&quot;:&quot;right&quot;}">'.replace(/&quot;/g, '"'));
   assert.match(out, '<td>Basic</td>');
   assert.match(out, '<strong>20</strong>');
 });
@@ -93,7 +93,7 @@ test('every prefix of a streamed reply renders without raw Markdown syntax', () 
   // The code block's own text may hold asterisks: that is code, shown as written.
   const prose = (text: string, streaming: boolean) => md(text, streaming).replace(/<pre.*?<\/pre>/gs, '').replace(/<[^>]*>/g, '');
   assert.not.match(prose(REPLY, false), /\*|~~|\]\(|\||`|\[/);
-  assert.match(md(REPLY), '<pre tabIndex="0"><code>npm install **not bold**</code></pre>');
+  assert.match(md(REPLY), '<pre tabIndex="0" dir="ltr"><code>npm install **not bold**</code></pre>');
   for (let i = 1; i <= REPLY.length; i++) {
     const outside = prose(REPLY.slice(0, i), true);
     assert.not.match(outside, /\*|~~|\]\(|\||`|\[/, `prefix ${i} (${JSON.stringify(REPLY.slice(Math.max(0, i - 20), i))}) shows ${JSON.stringify(outside.slice(-60))}`);

@@ -11,11 +11,14 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildWidget, type Bundle, type BundleSize } from './build.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
 export interface WidgetWorld {
   server: TestServer;
+  /** With `serverProcess`: the same server as a child process, to kill -9 and restart (`server.app` is not there). */
+  proc: ServerProcess | null;
   /** The fake OpenAI (chat completions, and `realtime` for voice). */
   fake: FakeOpenAI;
   owner: TestSession;
@@ -45,10 +48,12 @@ const RECORD_FRAMES = `(() => {
   };
 })();`;
 
-/** browserArgs: extra Chromium flags (voice tests add the fake microphone). */
-export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: Clock } = {}): Promise<WidgetWorld> {
+/** browserArgs: extra Chromium flags (voice tests add the fake microphone); serverProcess: run the server in a child process. */
+export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: Clock; serverProcess?: boolean } = {}): Promise<WidgetWorld> {
   const sizes = await buildWidget();
-  const [server, fake] = await Promise.all([startTestServer({ clock: opts.clock }), startFakeOpenAI()]);
+  const proc = opts.serverProcess ? await startServerProcess() : null;
+  // The child's server answers the same HTTP calls; only its in-process handles (app, http) are missing.
+  const [server, fake] = await Promise.all([proc ? (proc as unknown as TestServer) : startTestServer({ clock: opts.clock }), startFakeOpenAI()]);
   const owner = await setupOwner(server);
   const as = async (method: string, path: string, body?: unknown) => {
     const r = await server.request(method, `/api/v1${path}`, { body, headers: owner.headers });
@@ -76,7 +81,7 @@ export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: C
   const contexts: BrowserContext[] = [];
 
   return {
-    server, fake, owner, sizes, siteUrl,
+    server, proc, fake, owner, sizes, siteUrl,
     async createBot(patch = {}) {
       const bot = await as('POST', '/bots', { name: 'Widget bot' });
       const edited = await as('PATCH', `/bots/${bot.id}`, {

@@ -30,6 +30,8 @@ export interface FaceHandle {
   setMiming(on: boolean): void;
   setOffline(off: boolean): void;
   setStill(still: boolean): void;
+  /** Paused (the chat window is closed): nothing is drawn or scheduled until it is resumed. */
+  setPaused(paused: boolean): void;
   /** The frame last drawn (tests and the bench read it). */
   readonly frame: Frame;
   readonly kind: 'svg' | 'custom';
@@ -49,6 +51,7 @@ export function createFace(host: HTMLElement, o: FaceOptions): FaceHandle {
   let r: Renderer = catalogue(o.skin.kind === 'catalogue' ? o.skin.id : 'default');
   let raf = 0;
   let dead = false;
+  let paused = false;
   if (o.skin.kind === 'custom') {
     // The catalogue face stands in until the photo and landmarks are loaded (and stays if they cannot be).
     const assetId = o.skin.assetId;
@@ -67,7 +70,7 @@ export function createFace(host: HTMLElement, o: FaceOptions): FaceHandle {
   let timer = 0;
   const tick = (now: number) => {
     raf = 0;
-    if (dead) return;
+    if (dead || paused) return;
     // 30 drawings a second are plenty for a face (film has 24) and leave every other display frame untouched;
     // a still face (or one just woken) draws at once.
     if (motion.still || now - drawn >= 30) { drawn = now; r.draw(motion.step(now)); }
@@ -80,7 +83,7 @@ export function createFace(host: HTMLElement, o: FaceOptions): FaceHandle {
   };
   const wake = () => {
     clearTimeout(timer);
-    if (!raf && !dead) raf = requestAnimationFrame(tick);
+    if (!raf && !dead && !paused) raf = requestAnimationFrame(tick);
   };
   wake();
   const mark = () => { host.dataset.mood = motion.offline ? 'offline' : motion.mood; };
@@ -92,6 +95,7 @@ export function createFace(host: HTMLElement, o: FaceOptions): FaceHandle {
     setMiming(on) { motion.miming = on; if (on) wake(); },
     setOffline(off) { motion.setOffline(off); mark(); wake(); },
     setStill(still) { motion.still = still; wake(); },
+    setPaused(p) { paused = p; if (p) { cancelAnimationFrame(raf); raf = 0; clearTimeout(timer); } else wake(); },
     get frame() { return motion.frame; },
     get kind() { return kind; },
     destroy() { dead = true; cancelAnimationFrame(raf); clearTimeout(timer); r.destroy?.(); host.textContent = ''; },

@@ -28,6 +28,8 @@ let loading: Promise<ChatHandle | null> | null = null;
 const modules: Record<string, Promise<any>> = {};
 let opened = false;
 let wantOpen = false;
+/** The page element that had the keyboard when the chat opened: focus goes back to it on close without a launcher. */
+let returnTo: HTMLElement | null = null;
 let timer = 0;
 let boots = 0;
 let stringsReady: Promise<void> = Promise.resolve();
@@ -149,10 +151,12 @@ function scheduleTeaser(cfg: WidgetConfig, root: ShadowRoot) {
   if (!g.enabled || (isMobile() && !g.mobile)) return;
   if (g.pages.include.length && !g.pages.include.some((p) => globMatch(p, path))) return;
   if (g.pages.exclude.some((p) => globMatch(p, path))) return;
+  // A visitor who has opened the chat knows it is there: no more greetings for them, whatever the frequency.
+  if (store(localStorage, `sc:chatted:${cfg.botId}`)) return;
   if (g.frequency === 'session' && store(sessionStorage, key)) return;
   if (g.frequency === 'visitor' && store(localStorage, key)) return;
   timer = W.setTimeout(() => {
-    if (opened || wantOpen) return;
+    if (opened || wantOpen || store(localStorage, `sc:chatted:${cfg.botId}`)) return;
     // The text is a button too, so the keyboard can open the chat from it.
     teaser = el('div', 't', `<button class="tx" aria-label="Close">×</button><button class="p"></button>`);
     teaser.querySelector('.p')!.textContent = g.text;
@@ -257,10 +261,13 @@ async function setOpen(open: boolean): Promise<void> {
   if (!handle || opened === open) return;
   opened = open;
   const focused = doc.activeElement === host;
+  // Where the keyboard was before opening (the page's own "Help" button when the launcher is off).
+  if (open && !focused) returnTo = doc.activeElement as HTMLElement | null;
   handle.setOpen(open);
-  if (open) { unread = 0; titled = titled && doc.hidden; cue(); } else mark(open);
-  // Closed from inside the chat (Escape, the close button): the keyboard goes back to the launcher, not the page.
-  if (!open && focused) launcher?.focus();
+  if (open) { unread = 0; titled = titled && doc.hidden; cue(); store(localStorage, `sc:chatted:${core.botId}`, '1'); } else mark(open);
+  // Closed from inside the chat (Escape, the close button): the keyboard goes back to the launcher when it is
+  // shown, else where it was before opening; never to the page's start.
+  if (!open && focused) (launcher?.getClientRects().length ? launcher : returnTo?.isConnected ? returnTo : null)?.focus();
   emit(open ? 'open' : 'close');
 }
 

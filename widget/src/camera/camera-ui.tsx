@@ -99,7 +99,8 @@ export function useCamera(core: Core, s: Session, t: T, voiceLive: boolean, open
       <div class="campv" aria-live="polite">
         <style>{CSS}</style>
         <div class="vid" ref={slot} />
-        <span><span class="rec" />{t(w.mode === 'on_demand' ? 'camera.onDemand' : w.mode === 'continuous' ? 'camera.continuous' : 'camera.live')}</span>
+        {/* A live view goes only with voice: without it, continuous is a picture with each message. */}
+        <span><span class="rec" />{t(w.mode === 'on_demand' ? 'camera.onDemand' : w.mode === 'continuous' && core.cfg.voice?.enabled ? 'camera.continuous' : 'camera.live')}</span>
         <button class="btn alt" aria-label={t('camera.stop')} onClick={stop}>{t('camera.off')}</button>
       </div>
     );

@@ -27,7 +27,7 @@ export const hasFace = (core: Core): boolean => !!core.cfg.face?.skin;
 
 const reduced = () => !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
-export function Face({ core, st, sp, v, cls }: { core: Core; st: State; sp: SpeakLink | null; v: VoiceLink | null; cls: string }) {
+export function Face({ core, st, sp, v, cls, open }: { core: Core; st: State; sp: SpeakLink | null; v: VoiceLink | null; cls: string; open: boolean }) {
   const el = useRef<HTMLDivElement>(null);
   const [face, setFace] = useState<FaceHandle | null>(null);
   const cfg = core.cfg;
@@ -57,6 +57,8 @@ export function Face({ core, st, sp, v, cls }: { core: Core; st: State; sp: Spea
   useEffect(() => { face?.setMiming(miming); }, [face, miming]);
   useEffect(() => { if (face && st.mood) face.setMood(st.mood); }, [face, st.mood, st.moodAt]);
   useEffect(() => { face?.setOffline(!!cfg.offline); }, [face, cfg.offline]);
+  // A closed window's face costs nothing: no drawing, no timers (a face.js from before setPaused keeps going).
+  useEffect(() => { face?.setPaused?.(!open); }, [face, open]);
   return <div class={`fc ${cls}`} ref={el} aria-hidden="true" />;
 }
 

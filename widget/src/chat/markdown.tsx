@@ -58,9 +58,9 @@ const SYNTAX = /[*_`~#[\]|<>&\\]|^ {0,3}([-+=]|\d+[.)])|^ {4}|:\/\/|www\.|@/m;
 export function Markdown({ text, streaming }: { text: string; streaming?: boolean }): VNode {
   if (!SYNTAX.test(text)) {
     const paras = text.trim().split(/\n\s*\n/).filter(Boolean);
-    return <div class="md">{paras.map((p) => <p>{p.split('\n').flatMap((line, i) => (i ? [<br />, line] : [line]))}</p>)}</div>;
+    return <div class="md" dir="auto">{paras.map((p) => <p>{p.split('\n').flatMap((line, i) => (i ? [<br />, line] : [line]))}</p>)}</div>;
   }
-  return <div class="md">{blocks(lex(streaming ? settle(text) : text))}</div>;
+  return <div class="md" dir="auto">{blocks(lex(streaming ? settle(text) : text))}</div>;
 }
 
 function blocks(tokens: Token[]): ComponentChildren[] {
@@ -72,7 +72,8 @@ function block(tok: Token): ComponentChildren {
   switch (t.type) {
     case 'paragraph': return <p>{inline(t.tokens ?? [])}</p>;
     case 'heading': return <p class="h"><strong>{inline(t.tokens ?? [])}</strong></p>;
-    case 'code': return <pre tabIndex={0}><code>{t.text}</code></pre>;
+    // Code reads left to right in every language (an RTL window would mirror its brackets and indents).
+    case 'code': return <pre tabIndex={0} dir="ltr"><code>{t.text}</code></pre>;
     case 'blockquote': return <blockquote>{blocks(t.tokens ?? [])}</blockquote>;
     case 'hr': return <hr />;
     case 'list': {
@@ -86,7 +87,7 @@ function block(tok: Token): ComponentChildren {
       const cell = (c: Tokens.TableCell, Tag: 'th' | 'td') => <Tag style={c.align ? { textAlign: c.align } : undefined}>{inline(c.tokens)}</Tag>;
       // The wrapper scrolls sideways; tabIndex lets a keyboard user scroll it.
       return (
-        <div class="tw" tabIndex={0}><table>
+        <div class="tw" tabIndex={0} dir="auto"><table>
           <thead><tr>{tb.header.map((c) => cell(c, 'th'))}</tr></thead>
           <tbody>{tb.rows.map((r) => <tr>{r.map((c) => cell(c, 'td'))}</tr>)}</tbody>
         </table></div>
@@ -105,7 +106,7 @@ function inline(tokens: Token[]): ComponentChildren[] {
       case 'strong': return <strong>{inline(t.tokens ?? [])}</strong>;
       case 'em': return <em>{inline(t.tokens ?? [])}</em>;
       case 'del': return <del>{inline(t.tokens ?? [])}</del>;
-      case 'codespan': return <code>{t.text}</code>;
+      case 'codespan': return <code dir="ltr">{t.text}</code>;
       case 'br': return <br />;
       case 'escape': return t.text;
       case 'link': case 'image': {

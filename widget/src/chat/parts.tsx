@@ -15,20 +15,33 @@ const SEND = <svg viewBox="0 0 24 24" width="18" height="18" fill="currentColor"
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 
-export function Message(p: { m: Msg; t: T; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void }) {
+/** Under a reply cut off before it was finished: says so, with one tap to ask the question again. */
+export function Interrupted({ m, t, onAskAgain }: { m: Msg; t: T; onAskAgain(id: string): void }) {
+  if (!m.interrupted) return null;
+  return (
+    <div class="int" role="note">{t('message.interrupted')}
+      {m.interrupted === 'yes' ? <button class="btn alt" onClick={() => onAskAgain(m.id)}>{t('message.askAgain')}</button> : null}
+    </div>
+  );
+}
+
+export function Message(p: { m: Msg; t: T; agent: string; thumbs: boolean; citations: boolean; time?: boolean; onThumb(id: string, v: 1 | -1): void; onAskAgain(id: string): void }) {
   const { m, t } = p;
   if (m.role === 'system_event' || m.role === 'error') return <div class={`line ${m.role === 'error' ? 'error' : ''}`} role={m.role === 'error' ? 'alert' : undefined}>{m.text}</div>;
   const cls = `m ${m.role}${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`;
-  const reply = m.role === 'assistant' && !m.streaming;
+  // Thumbs and sources need the stored reply: not under one cut off before it was stored.
+  const reply = m.role === 'assistant' && !m.streaming && !m.interrupted;
   return (
     <div class={cls} data-id={m.id} data-role={m.role}>
-      {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span> : null}
+      {m.role === 'human_agent' && m.authorName ? <span class="who">{m.authorName}</span>
+        : <span class="sr">{m.role === 'user' ? t('transcript.you') : m.role === 'assistant' ? p.agent : t('status.someone')}: </span>}
       {m.modality === 'voice' ? <span class="vk" role="img" aria-label={t('voice.spoken')} title={t('voice.spoken')}>{MIC_SMALL}</span> : null}
-      {m.role === 'user' ? m.text : <Markdown text={m.text} streaming={m.streaming} />}
+      {m.role === 'user' ? <div class="ut" dir="auto">{m.text}</div> : <Markdown text={m.text} streaming={m.streaming} />}
       {m.images?.map((src) => <img src={src} alt="" />)}
       {!m.images?.length && m.attachmentCount ? <span class="who">{t('message.images', { count: m.attachmentCount })}</span> : null}
       {m.failed ? <span class="who">{t('message.failed')}</span> : null}
-      {p.time && !m.streaming ? <time class="ts" dateTime={new Date(m.createdAt).toISOString()}>{clock.format(m.createdAt)}</time> : null}
+      <Interrupted m={m} t={t} onAskAgain={p.onAskAgain} />
+      {p.time && !m.streaming ? <time class="ts" dir="auto" dateTime={new Date(m.createdAt).toISOString()}>{clock.format(m.createdAt)}</time> : null}
       {p.citations && reply && m.citations?.length ? (
         <div class="cit">{t('citations.label')}
           <ul>{m.citations.map((c) => <li>{c.url ? <a href={c.url} target="_blank" rel="noopener noreferrer">{c.title}</a> : c.title}</li>)}</ul>
@@ -48,6 +61,8 @@ export interface Pending { key: string; url: string; id: string | null }
 
 export function Composer(p: {
   t: T; placeholder: string; max: number; uploads: boolean; files: Pending[]; disabled?: boolean;
+  /** Text to put back into an empty box (a refused message). */
+  refill?: { text: string; key: string };
   /** The microphone button, when voice can start. */
   mic?: ComponentChildren;
   onSend(text: string): boolean; onPick(files: File[]): void; onRemove(key: string): void; onTyping(active: boolean): void;
@@ -60,6 +75,7 @@ export function Composer(p: {
     if (p.onSend(text.trim())) { setText(''); clearTimeout(typing.current); typing.current = 0; p.onTyping(false); }
   };
   const area = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => { if (p.refill && !text) setText(p.refill.text); }, [p.refill?.key]);
   // The box grows with its text up to its max-height (then scrolls), and shrinks back when sent.
   // Empty: back to the CSS height without measuring (a measurement forces a layout, slow on the first open).
   useEffect(() => { const el = area.current; if (el) { el.style.height = text ? 'auto' : ''; if (text) el.style.height = `${el.scrollHeight + 2}px`; } }, [text]);
@@ -83,11 +99,11 @@ export function Composer(p: {
           <input ref={file} type="file" accept="image/jpeg,image/png,image/webp,image/gif" multiple hidden
             onChange={(e) => { const el = e.currentTarget; p.onPick([...(el.files ?? [])]); el.value = ''; }} />
         </> : null}
-        <textarea ref={area} rows={1} value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
+        <textarea ref={area} rows={1} dir="auto" value={text} maxLength={p.max} placeholder={p.placeholder} aria-label={p.placeholder} disabled={p.disabled}
           onInput={(e) => input(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); submit(); } }} />
         {p.mic}
-        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} onClick={submit}>{SEND}</button>
+        <button class="ib send" aria-label={p.t('composer.send')} title={p.t('composer.send')} disabled={p.disabled} onClick={submit}>{SEND}</button>
       </div>
     </div>
   );

@@ -26,6 +26,11 @@ export interface Msg {
   feedback?: 1 | -1;
   /** Spoken (a voice turn, or a reply being spoken): shown with a microphone mark. */
   modality?: 'text' | 'voice';
+  /**
+   * A streamed reply that will not be finished (the connection dropped and the stored history lacks it, or the
+   * server said so): its text stays, marked, with "Ask again". asked: the visitor asked again.
+   */
+  interrupted?: 'yes' | 'asked';
 }
 
 /** Where the session hands voice frames and audio (the chat's VoiceLink, once voice was started). */
@@ -57,6 +62,8 @@ export interface State {
   moodAt: number;
   /** Outside opening hours (behavior.hours.scope bot), from the ready frame and offline frames; mirrored in core.cfg.offline. */
   offline: boolean;
+  /** A refused message's text, put back into the message box (key: the message, so the same one refills once). */
+  refill?: { text: string; key: string };
 }
 
 const PING_MS = 50_000;
@@ -137,6 +144,9 @@ export class Session {
       this.speech?.onClose();
       clearInterval(this.pingTimer);
       this.ws = null;
+      // A reply streaming when the socket dropped: what was shown stays. The history on reconnect has the
+      // stored reply if the server finished it; otherwise it stays marked as interrupted.
+      if (this.state.messages.some((m) => m.streaming)) this.set({ messages: this.state.messages.map(cutOff) });
       if (this.closed) return;
       if (REFUSED_FOR_GOOD.has(e.code)) { this.set({ conn: 'refused', agent: null, typing: null }); return; }
       // Backoff with jitter so a restarted server is not hit by every widget at once.
@@ -200,6 +210,16 @@ export class Session {
 
   patch(patch: Partial<State>) { this.set(patch); }
 
+  /** "Ask again" under an interrupted reply: sends the visitor's message it answered once more. */
+  askAgain(id: string) {
+    const list = this.state.messages;
+    const i = list.findIndex((m) => m.id === id);
+    const question = list.slice(0, i).reverse().find((m) => m.role === 'user');
+    if (i < 0 || !question) return;
+    this.set({ messages: list.map((m) => (m.id === id ? { ...m, interrupted: 'asked' } : m)) });
+    this.sendMessage(question.text);
+  }
+
   private upsert(m: Msg, replaceId?: string) {
     const list = this.state.messages;
     const i = list.findIndex((x) => x.id === (replaceId ?? m.id) || x.id === m.id);
@@ -221,8 +241,11 @@ export class Session {
       case 'ready': {
         try { localStorage.setItem(this.tokenKey, f.visitorToken); } catch { /* private mode: a new visitor each time */ }
         this.attempts = 0;
-        const kept = s.messages.filter((m) => m.pending);
         const history: Msg[] = (f.history ?? []).map(toMsg);
+        const stored = new Set(history.map((m) => m.id));
+        // Drafts not yet echoed, and interrupted replies the history does not have (after a crash).
+        const cut = s.conversationId === f.conversationId ? s.messages.filter((m) => m.interrupted && !stored.has(m.id)) : [];
+        const kept = [...cut, ...s.messages.filter((m) => m.pending)];
         // The view and the face read cfg.offline (the page-load config); the socket keeps it current.
         if (typeof f.offline == 'boolean') this.core.cfg.offline = f.offline;
         this.set({
@@ -253,6 +276,8 @@ export class Session {
       }
       case 'delta': {
         const cur = s.messages.find((m) => m.id === f.messageId);
+        // Said to be interrupted: late pieces of it are not drawn.
+        if (cur?.interrupted) return;
         const modality = this.spoken.has(f.messageId) ? 'voice' : undefined;
         this.upsert({ id: f.messageId, role: 'assistant', text: (cur?.text ?? '') + f.delta, createdAt: cur?.createdAt ?? Date.now(), streaming: true, modality });
         return;
@@ -261,6 +286,7 @@ export class Session {
       case 'voice': case 'voice_interrupt': this.voice?.onFrame(f); return;
       case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
+      case 'interrupted': this.set({ agent: null, messages: s.messages.map((m) => (m.id === f.messageId ? cutOff(m) : m)) }); return;
       case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
       case 'offline': this.core.cfg.offline = !!f.offline; this.set({ offline: !!f.offline }); return;
       case 'face': this.set({ mood: String(f.mood), moodAt: Date.now() }); return;
@@ -281,7 +307,11 @@ export class Session {
       case 'error': {
         this.retryAfterMs = f.retryAfterMs ?? 0;
         if (this.voice?.onError(f)) return;
-        if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });
+        if (f.clientId) {
+          const refused = s.messages.find((m) => m.id === f.clientId && m.pending);
+          // The refused words go back into the message box, to send again without typing them again.
+          this.set({ messages: s.messages.map((m) => (m === refused ? { ...m, pending: false, failed: true } : m)), ...(refused ? { refill: { text: refused.text, key: refused.id } } : {}) });
+        }
         this.core.emit('message', { role: 'error', code: f.code, text: f.message });
         this.onError(f);
         return;
@@ -300,6 +330,11 @@ export class Session {
 
   /** Filled in by the UI: turns an error frame into a visible line (it owns the wording). */
   onError: (f: { code: string; message: string; retryAfterMs?: number; stage?: 'stt' | 'brain' | 'tts' }) => void = () => {};
+}
+
+/** A reply that stopped streaming before it was finished. */
+function cutOff(m: Msg): Msg {
+  return m.streaming ? { ...m, streaming: false, interrupted: 'yes' } : m;
 }
 
 function toMsg(m: any): Msg {

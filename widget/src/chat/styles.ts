@@ -34,11 +34,16 @@ export function chatCss(a: Appearance, extra = ''): string {
 .w.dark{${DARK}}
 @media (prefers-color-scheme: dark){.w.auto{${DARK}}}
 .w[hidden]{display:none}
+.panel,.floating{animation:sc-in .18s ease-out}.drawer{animation:sc-${side} .22s ease-out}.bd{animation:sc-fade .22s}
+@keyframes sc-in{from{opacity:0;transform:translateY(10px) scale(.98)}}@keyframes sc-fade{from{opacity:0}}
+@keyframes sc-left{from{transform:translateX(-100%)}}@keyframes sc-right{from{transform:translateX(100%)}}
+@media (prefers-reduced-motion: reduce){.w,.bd{animation:none}}
 .w *{box-sizing:border-box;font-family:inherit}
 .panel{position:fixed;${box(a.panel.width, a.panel.height)};border-radius:var(--r);box-shadow:0 12px 40px rgba(0,0,0,.25)}
 .drawer{position:fixed;top:0;bottom:0;${side}:0;width:min(${a.drawer.width}px,100vw);box-shadow:0 0 40px rgba(0,0,0,.25)}
 .bd{position:fixed;inset:0;background:rgba(0,0,0,.45);z-index:${Math.max(0, z - 1)}}
-.floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none}
+/* Transparent, so nothing to clip: the caption's and message box's shadows show whole. */
+.floating{position:fixed;${box(a.floating.width, a.floating.height)};background:transparent;pointer-events:none;overflow:visible}
 .fl>*{pointer-events:auto}
 .inline{position:relative;width:100%;height:100%;border:1px solid var(--line);border-radius:var(--r)}
 ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0;width:auto;height:auto;border-radius:0}.floating{background:var(--bg)}.floating .fc.big{margin:auto;width:200px}.floating .fl{padding:12px}}` : ''}
@@ -50,13 +55,16 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .menu{position:absolute;right:10px;top:54px;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:10px;box-shadow:0 8px 24px rgba(0,0,0,.18);padding:4px;z-index:2;min-width:200px}
 .menu button{display:block;width:100%;text-align:start;border:0;background:none;color:inherit;padding:9px 12px;border-radius:6px;cursor:pointer;font-size:14px}
 .menu button:hover{background:var(--soft)}
-.ms{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px}
-.m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}.m,.m p,.m li{unicode-bidi:plaintext}[dir=rtl] .send svg{transform:scaleX(-1)}
+.ms{flex:1;overflow-y:auto;overscroll-behavior:contain;padding:14px;display:flex;flex-direction:column;gap:8px}
+.m{max-width:85%;padding:9px 12px;border-radius:var(--r);white-space:pre-wrap;word-wrap:break-word}.md,.ut,.md pre,.tw{unicode-bidi:isolate}.md p{unicode-bidi:plaintext}[dir=rtl] .send svg{transform:scaleX(-1)}
 .m.user{align-self:flex-end;background:var(--accent);color:var(--on);border-bottom-right-radius:4px}
 .m.assistant,.m.human_agent{align-self:flex-start;background:var(--soft);border-bottom-left-radius:4px}
-.m.pending{opacity:.7}.m.failed{opacity:.8;outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{color:inherit;font-weight:600}
+.m.pending{opacity:.7}.m.failed{outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{font-weight:600}.m.user .who{color:inherit}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.ms:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
+.int{display:flex;flex-wrap:wrap;align-items:center;gap:6px 10px;margin-top:8px;padding-top:8px;border-top:1px dashed var(--line);font-size:12.5px;color:var(--muted);white-space:normal}.int .btn{padding:5px 12px;font-size:13px;background:var(--bg);color:var(--fg);border:1px solid var(--accent)}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
-.m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:right}.m.user .ts{color:inherit}
+.m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:end}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
 .md p,.md ul,.md ol,.md pre,.md blockquote,.md .tw{margin:0 0 8px}.md ul,.md ol{padding-inline-start:20px}.md li+li{margin-top:2px}
 .md a{color:inherit;text-decoration:underline}.md code{font-family:ui-monospace,Menlo,monospace;font-size:12.5px;background:rgba(127,127,127,.16);padding:1px 4px;border-radius:4px}
@@ -90,7 +98,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .stars button:hover,.stars button.on{background:var(--accent);color:var(--on)}
 .cp{border-top:1px solid var(--line);padding:8px 10px;display:flex;align-items:flex-end;gap:6px;background:var(--bg)}
 .cp textarea{flex:1;resize:none;border:1px solid var(--line);border-radius:calc(var(--r) / 2 + 4px);padding:8px 10px;max-height:120px;min-height:38px;background:var(--bg);color:var(--fg);font-size:14px;outline:none}
-.cp textarea:focus{border-color:var(--accent)}
+.cp textarea:focus{border-color:var(--accent)}.cp textarea:disabled,.cp .ib:disabled{opacity:.55;cursor:not-allowed}
 .cp .ib{color:var(--muted)}
 .cp .ib.send{background:var(--accent);color:var(--on)}
 .cnt{font-size:11px;color:var(--muted);text-align:end;padding:0 14px}.cnt.over{color:var(--err)}
@@ -110,7 +118,8 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
 .fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
 .vk{display:inline-flex;vertical-align:-1px;margin-right:5px;opacity:.75}.cap.error{color:var(--err)}
-.cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);max-height:40%;overflow-y:auto;white-space:pre-wrap}
+/* The caption takes the height the face and the message box leave, and scrolls a reply longer than that. */
+.cap{background:var(--bg);color:var(--fg);border-radius:var(--r);padding:10px 12px;box-shadow:0 6px 24px rgba(0,0,0,.18);flex:0 1 auto;min-height:0;overflow-y:auto;overscroll-behavior:contain;white-space:pre-wrap}
 .fl .cp{border:0;border-radius:var(--r);box-shadow:0 6px 24px rgba(0,0,0,.18)}
 .fl .sp{padding:0}
 .fl .st{background:var(--bg);border-radius:8px;padding:4px 8px;align-self:flex-start}

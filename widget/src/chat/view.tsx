@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
 import { Markdown } from './markdown.js';
 import { Menu } from './menu.js';
-import { Composer, Confirm, Csat, LeadForm, Message, type Pending } from './parts.js';
+import { Composer, Confirm, Csat, Interrupted, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
 import type { T } from './strings.js';
 import { downloadText, transcriptMarkdown } from './transcript.js';
@@ -11,6 +11,30 @@ import { uploadImage, uploadProblem } from './uploads.js';
 import type { VoiceLink } from './voice-link.js';
 import type { SpeakLink } from './speak-link.js';
 import { Face, FaceButton, hasFace, useFaceShown } from './face-view.js';
+import { MOBILE_QUERY } from '../theme.js';
+
+/** Whether a media query matches now, following changes (a phone turned, a window resized). */
+function useMedia(query: string): boolean {
+  const [on, setOn] = useState(() => matchMedia(query).matches);
+  useEffect(() => {
+    const mq = matchMedia(query);
+    const change = () => setOn(mq.matches);
+    mq.addEventListener('change', change);
+    return () => mq.removeEventListener('change', change);
+  }, [query]);
+  return on;
+}
+
+const FOCUSABLE = 'button,[href],textarea,input,select,[tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab go round the window's own controls instead of into the page hidden behind it. */
+function trapTab(e: KeyboardEvent, box: HTMLElement) {
+  const items = [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length);
+  if (!items.length) return;
+  const at = (box.getRootNode() as ShadowRoot).activeElement;
+  const first = items[0], last = items[items.length - 1];
+  if (e.shiftKey ? at === first || !box.contains(at) : at === last) { e.preventDefault(); (e.shiftKey ? last : first).focus(); }
+}
 
 /**
  * The optional parts the loader fetched for this bot (widget/src/parts/; null or absent: not on, or not loaded).
@@ -44,7 +68,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const started = st.messages.some((m) => m.role === 'user');
   const [faceShown, toggleFace] = useFaceShown(core);
   const withFace = hasFace(core);
-  const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} /> : null;
+  const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} open={open} /> : null;
   // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front.
   const offline = cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
 
@@ -66,8 +90,14 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   // focus (or scroll the host page to itself) on load.
   // A layout effect: focus as soon as the window is drawn, not after the next frame.
   useLayoutEffect(() => { if (open && layout !== 'inline') box.current?.querySelector('textarea')?.focus({ preventScroll: true }); }, [open]);
-  // Escape closes the window (the menu handles its own Escape first).
-  const onKey = layout === 'inline' ? undefined : (e: KeyboardEvent) => { if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); core.close(); } };
+  // Modal: the modal drawer, and any window filling a phone's screen; the page behind cannot be reached.
+  const phone = useMedia(MOBILE_QUERY);
+  const modal = layout !== 'inline' && ((layout === 'drawer' && a.drawer.modal) || (phone && a.mobile.fullscreen));
+  // Escape closes the window (the menu handles its own Escape first); Tab stays inside a modal window.
+  const onKey = layout === 'inline' ? undefined : (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && !e.defaultPrevented) { e.preventDefault(); core.close(); }
+    if (e.key === 'Tab' && modal && box.current) trapTab(e, box.current);
+  };
   useEffect(() => {
     // A modal drawer stops the page behind it from scrolling while it is open.
     if (layout !== 'drawer' || !a.drawer.modal || !open) return;
@@ -109,6 +139,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   if (cfg.behavior.transcriptDownload) menuItems.push([t('menu.transcript'), () => downloadText(`chat-${new Date().toISOString().slice(0, 10)}.md`, transcriptMarkdown(st.messages, title, t))]);
   if (cfg.behavior.handoff?.enabled) menuItems.push([t('menu.handoff'), () => s.send({ t: 'handoff' })]);
 
+  const askAgain = (id: string) => s.askAgain(id);
   const status = <Status st={st} t={t} />;
   const prompts = !started && st.welcome.suggestedPrompts.length ? (
     <div class="sp">{st.welcome.suggestedPrompts.map((q) => <button onClick={() => send(q)}>{q}</button>)}</div>
@@ -124,14 +155,16 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const mic = V && canTalk ? <V.MicButton t={t} onStart={() => v!.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
   const bar = V && voice ? <V.VoiceBar v={v!} s={voice} t={t} /> : null;
   const composer = (
-    <Composer t={t} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
+    // The start form comes first: the message box waits for it (a message before it would be refused).
+    <Composer t={t} disabled={st.leadForm?.reason === 'start'} refill={st.refill} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
       onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
   );
   const messages = (
-    <div class="ms" ref={list} aria-live="polite" aria-busy={st.messages.some((m) => m.streaming)}>
+    // Focusable, so the keyboard can scroll it when no link or button inside takes focus.
+    <div class="ms" ref={list} tabIndex={0} role="log" aria-label={t('messages.label')} aria-live="polite" aria-busy={st.messages.some((m) => m.streaming)}>
       {st.welcome.message ? <div class="m assistant welcome"><Markdown text={st.welcome.message} /></div> : null}
-      {st.messages.map((m, i) => <Message key={m.id} m={m} t={t} time={lastOfRun(st.messages, i)} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} />)}
+      {st.messages.map((m, i) => <Message key={m.id} m={m} t={t} agent={cfg.identity.agentName} time={lastOfRun(st.messages, i)} thumbs={st.feedback.thumbs} citations={cfg.behavior.citations} onThumb={(messageId, value) => s.send({ t: 'feedback', messageId, value })} onAskAgain={askAgain} />)}
     </div>
   );
   const theme = a.theme.mode === 'auto' ? 'auto' : a.theme.mode === 'dark' ? 'dark' : '';
@@ -143,12 +176,12 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // The caption is the latest thing said to the visitor: a reply, or a line such as why voice ended.
     const last = [...st.messages].reverse().find((m) => m.role !== 'user');
     return (
-      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-label={title} onKeyDown={onKey}>
+      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="fl">
           <div class="top">{sound}{close}</div>
-          {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" /> : null}
+          {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" open={open} /> : null}
           {offline}
-          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />}</div> : messages}
+          {a.captions ? <div class={`cap${last?.role === 'error' ? ' error' : ''}`} aria-live="polite">{last && last.role !== 'assistant' && last.role !== 'human_agent' ? last.text : <><Markdown text={last?.text ?? st.welcome.message} streaming={last?.streaming} />{last ? <Interrupted m={last} t={t} onAskAgain={askAgain} /> : null}</>}</div> : messages}
           {status}
           {prompts}
           {cards}
@@ -161,9 +194,10 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   return (
     <>
       {layout === 'drawer' && a.drawer.modal && open ? <div class="bd" onClick={() => core.close()} /> : null}
-      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-label={title} onKeyDown={onKey}>
+      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="hd">
-          <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>
+          {/* The letter avatar stands for the agent only when its face is not shown right below. */}
+          {face ? null : <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>}
           <div class="tt"><b>{title}</b>{subtitle ? <small>{subtitle}</small> : null}</div>
           {sound}
           {withFace ? <FaceButton shown={faceShown} onToggle={toggleFace} t={t} /> : null}
