@@ -3,7 +3,7 @@ import { conversations, type ConversationService } from '../../actors/conversati
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
-import { ApiError, badRequest, forbidden, rateLimited } from '../errors.js';
+import { badRequest, forbidden, rateLimited } from '../errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
 import type { ChatBot } from './bot-source.js';
 import type { SocketCamera } from './camera.js';
@@ -49,7 +49,14 @@ export interface WidgetSocketData {
   camera?: SocketCamera;
   /** What the widget was last told of behavior.hours.scope bot (offline-watch.ts). */
   offline?: boolean;
+  /** The bot is paused: the socket was opened only to tell the widget so, and closes at once. */
+  paused?: true;
 }
+
+/** Close code of a widget socket whose bot is paused (4000-4999: the app's own); the widget stops reconnecting. */
+export const BOT_PAUSED_CLOSE = 4503;
+/** What the error frame before BOT_PAUSED_CLOSE says (code forbidden). */
+export const BOT_PAUSED_MESSAGE = 'this assistant is paused and is not taking messages right now; try again later';
 
 /** The widget chat socket: checks at connect (upgrade), then frames in, frames out (docs/widget-protocol.md). */
 export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketData> {
@@ -76,7 +83,11 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       if (!chat.preview && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) {
         throw forbidden(`origin ${req.headers.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
       }
-      if (chat.bot.status !== 'running') throw new ApiError('forbidden', 403, 'this bot is paused');
+      // A paused bot: the socket opens only to say so (open() sends the error frame and closes with BOT_PAUSED_CLOSE),
+      // because a browser sees a refused upgrade as a dropped connection and would retry it forever.
+      if (chat.bot.status !== 'running') {
+        return { chat, visitor: { visitorId: '', visitorToken: '', verified: false }, page: { url: '', title: '' }, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null, paused: true };
+      }
       const q = req.query;
       const visitor = await resolveVisitor(app, chat, {
         visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email'),
@@ -94,6 +105,11 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     },
     open(conn) {
       const d = conn.data;
+      if (d.paused) {
+        send(conn, { t: 'error', code: 'forbidden', message: BOT_PAUSED_MESSAGE });
+        conn.close(BOT_PAUSED_CLOSE, 'bot paused');
+        return;
+      }
       const { config } = d.chat;
       const ctx = contextFromIdentity(config.identity, { page: d.page });
       send(conn, {
@@ -113,6 +129,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       if (lc.enabled && lc.when === 'start' && !d.conversationId) send(conn, leadFormFrame(null, 'start', lc.fields));
     },
     message(conn, raw, isBinary) {
+      if (conn.data.paused) return;
       // Audio of a live voice session: relayed at once (its own limit, not the frame limit below).
       if (isBinary) {
         const problem = voice.audio(conn, raw as Buffer);
@@ -137,6 +154,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
     },
     close(conn) {
+      if (conn.data.paused) return;
       published.remove(conn);
       hours.remove(conn);
       voice.socketClosed(conn);

@@ -40,7 +40,8 @@ export interface VoiceSink {
 export interface LeadField { key: string; label: string; type: 'text' | 'email' | 'tel' | 'textarea' | 'select'; required: boolean; options?: string[] }
 
 export interface State {
-  conn: 'connecting' | 'open' | 'retrying';
+  /** paused: the bot is paused (close code 4503); the session checks again now and then, quietly. */
+  conn: 'connecting' | 'open' | 'retrying' | 'paused';
   conversationId: string | null;
   messages: Msg[];
   welcome: { message: string; suggestedPrompts: string[] };
@@ -60,6 +61,10 @@ export interface State {
 
 const PING_MS = 50_000;
 const MAX_BACKOFF_MS = 30_000;
+/** The server closes a paused bot's socket with this code (docs/widget-protocol.md): no reconnect loop. */
+const BOT_PAUSED_CLOSE = 4503;
+/** How often a paused bot is checked again (a resumed bot comes back without a reload). */
+const PAUSED_RECHECK_MS = 60_000;
 /** Microphone frames are dropped rather than queued behind this much unsent data (they would arrive late). */
 const MAX_AUDIO_BACKLOG = 64 * 1024;
 let seq = 0;
@@ -121,13 +126,20 @@ export class Session {
       if (e.data instanceof ArrayBuffer) { this.voice?.onAudio(e.data); this.speech?.onAudio(e.data); return; }
       try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.voice?.onClose();
       this.speech?.onClose();
       clearInterval(this.pingTimer);
       this.ws = null;
       if (this.closed) return;
+      if (e.code === BOT_PAUSED_CLOSE) {
+        // Nothing typed is lost: messages waiting to go out are shown as not sent (their text stays readable).
+        this.outbox = [];
+        this.set({ conn: 'paused', agent: null, typing: null, messages: this.state.messages.map((m) => (m.pending ? { ...m, pending: false, failed: true } : m)) });
+        this.retryTimer = window.setTimeout(() => this.connect(), PAUSED_RECHECK_MS);
+        return;
+      }
       // Backoff with jitter so a restarted server is not hit by every widget at once.
       const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
       this.set({ conn: 'retrying', agent: null, typing: null });
@@ -267,6 +279,8 @@ export class Session {
         void runPageTool(this.core.tools, f.name, f.args).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
         return;
       case 'error': {
+        // Before ready, an error is the server refusing the connection: the close code that follows says what to do.
+        if (s.conn !== 'open') return;
         if (this.voice?.onError(f)) return;
         if (f.clientId) this.set({ messages: s.messages.map((m) => (m.id === f.clientId && m.pending ? { ...m, pending: false, failed: true } : m)) });
         this.core.emit('message', { role: 'error', code: f.code, text: f.message });

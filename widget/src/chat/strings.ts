@@ -22,6 +22,8 @@ export const STRINGS = {
   'status.someone': 'Someone',
   'status.connecting': 'Connecting…',
   'status.retrying': 'Connection lost. Reconnecting…',
+  'status.paused': 'This assistant is unavailable right now. Please try again later.',
+  'paused.notSent': 'Not sent: the assistant is unavailable right now. Your message is still in the box; try again later.',
   'message.failed': 'Not sent',
   'message.images': '{count} image(s)',
   'feedback.up': 'Helpful',
