@@ -172,6 +172,23 @@ test('a save after someone else changed the bot shows their change where the per
   assert.is(d.identity.guardrails, 'Never discuss prices of competitors.');
 });
 
+test('a refused allowed site names its line as the person sees it, and the error goes when the line is fixed', async () => {
+  await page.click('.groups a:has-text("Security")');
+  const origins = input('security.allowedOrigins');
+  await origins.fill('https://shop.example.com\n\nftp://bad site\nhttps://b.example.com');
+  await page.click('.save-bar button[type="submit"]');
+  const error = setting('security.allowedOrigins').locator('.field-error');
+  await error.waitFor();
+  assert.match(await error.textContent() ?? '', 'Line 3 ("ftp://bad site"): must be *, an origin');
+  await shot(page, 'allowed-sites-error');
+  await origins.fill('https://shop.example.com\nhttps://b.example.com');
+  assert.is(await error.count(), 0, 'editing the list clears its error');
+  await save();
+  assert.equal((await bot()).draft.security.allowedOrigins, ['https://shop.example.com', 'https://b.example.com']);
+  await origins.fill('');
+  await save();
+});
+
 test('the editor is clean for axe, and the preview frames the real widget with the draft', async () => {
   await page.locator('iframe.preview-frame').waitFor();
   const src = await page.locator('iframe.preview-frame').getAttribute('src') ?? '';

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import {
-  confirmDialog, EmptyState, ErrorText, Form, OtherErrors, PageHeader, RelativeTime, SelectField, TextField, toast, useAction,
+  confirmDialog, EmptyState, ErrorText, Form, FormErrors, PageHeader, RelativeTime, SelectField, TextField, toast, useAction,
 } from '../ui.js';
 import './workspace.css';
 
@@ -67,8 +67,7 @@ export default function PrivacyPage() {
         <TextField label={by === 'email' ? 'E-mail address' : 'User id'} name={by} value={value} required errors={search.fields}
           type={by === 'email' ? 'email' : 'text'} onInput={(v) => { setValue(v); if (search.error) search.clear(); }}
           hint={by === 'email' ? 'The address the visitor gave in a chat or a lead form.' : 'The id your site passed to the widget for a signed-in customer.'} />
-        <OtherErrors errors={search.fields} shown={[by]} />
-        {search.error && !Object.keys(search.fields).length && <p class="error" role="alert">{search.error}</p>}
+        <FormErrors act={search} shown={[by]} />
         <button type="submit" disabled={search.busy}>{search.busy ? 'Searching…' : 'Find visitor'}</button>
       </Form>
       <ErrorText error={act.error} />

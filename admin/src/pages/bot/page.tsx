@@ -130,7 +130,10 @@ export function BotPage({ rest }: { rest: string[] }) {
     botId: bot.id, draft, saved: bot.draft, schema: schema.data, errors, canEdit, connections: conns.data?.items ?? (conns.error ? [] : null),
     set: (path, value) => {
       setDraft((d) => setAt(d, path, value));
-      if (errors[path]) setErrors(({ [path]: _, ...others }) => others);
+      // Editing a setting clears its error, and those of its entries (a list's lines).
+      if (Object.keys(errors).some((k) => k === path || k.startsWith(`${path}.`) || k.startsWith(`${path}[`))) {
+        setErrors((all) => Object.fromEntries(Object.entries(all).filter(([k]) => !(k === path || k.startsWith(`${path}.`) || k.startsWith(`${path}[`)))));
+      }
     },
   };
   const group = GROUPS.find((g) => g.id === groupId) ?? GROUPS[0];

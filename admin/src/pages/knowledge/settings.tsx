@@ -30,6 +30,7 @@ export function SettingsTab() {
   const { settings, connections } = data.data;
   const chosen = connections.find((c) => c.id === conn);
   const save = () => act.run(async () => {
+    setDone(null);
     const r = await api<Settings>('PUT', '/knowledge/settings', { embedding: conn ? { connectionId: conn, ...(model.trim() && conn !== EMBEDDED ? { model: model.trim() } : {}) } : null, reindex });
     setDone(r.reindexing?.length ? `Saved. ${r.reindexing.length} sources are being indexed again; see Sources for progress.` : 'Saved.');
     data.reload();
