@@ -72,3 +72,9 @@ export function Form(props: { onSubmit: () => void; children: ComponentChildren;
 }
 
 export const when = (ms: number | null): string => (ms ? new Date(ms).toLocaleString() : '—');
+
+const PLURAL = new Intl.PluralRules('en');
+/** "1 passage", "2 passages": the count with the word in the form English takes for it. */
+export function plural(n: number, one: string, other = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${PLURAL.select(n) === 'one' ? one : other}`;
+}

@@ -44,7 +44,7 @@ export function AddSource({ onAdded, onCancel }: { onAdded: (s: Source) => void;
       if (!file) throw new Error('Choose a file to upload.');
       s = await upload(file);
     } else if (kind === 'text') {
-      s = await api<Source>('POST', '/knowledge', { kind, name: name.trim(), text });
+      s = await api<Source>('POST', '/knowledge', { kind, ...(name.trim() ? { name: name.trim() } : {}), text });
     } else {
       const settings = kind === 'page' ? undefined : { maxPages: Number(maxPages), ...(kind === 'crawl' ? { maxDepth: Number(maxDepth) } : {}) };
       s = await api<Source>('POST', '/knowledge', { kind, url: url.trim(), ...(name.trim() ? { name: name.trim() } : {}), ...(settings ? { settings } : {}) });
@@ -71,7 +71,8 @@ export function AddSource({ onAdded, onCancel }: { onAdded: (s: Source) => void;
             <input type="file" name="file" accept=".pdf,.md,.markdown,.txt,.html,.htm" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
           </label>
         )}
-        <TextField label={kind === 'text' ? 'Name' : 'Name (optional)'} name="name" value={name} onInput={setName} required={kind === 'text'} errors={act.fields} />
+        <TextField label="Name (optional)" name="name" value={name} onInput={setName} errors={act.fields}
+          hint={kind === 'text' ? 'How bots cite it to visitors. Left empty: its first heading or line.' : undefined} />
         {(kind === 'sitemap' || kind === 'crawl') && <TextField label="Most pages (1–2000)" name="maxPages" path="settings.maxPages" type="number" value={maxPages} onInput={setMaxPages} errors={act.fields} />}
         {kind === 'crawl' && <TextField label="Link depth (0–10)" name="maxDepth" path="settings.maxDepth" type="number" value={maxDepth} onInput={setMaxDepth} errors={act.fields} />}
       </div>

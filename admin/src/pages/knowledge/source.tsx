@@ -5,9 +5,9 @@ import { go } from '../../router.js';
 import { useSession } from '../../session.js';
 import { EmptyState, PageHeader } from '../../ui/layout.js';
 import { RelativeTime } from '../../ui/time.js';
-import { ErrorText, Form, FormErrors, Loading, TextField, useAction, useLoad } from '../../ui.js';
+import { ErrorText, Form, FormErrors, Loading, plural, TextField, useAction, useLoad } from '../../ui.js';
 import { ConfirmButton, fmtBytes, Pill, Progress, usePoll } from '../kit/kit.js';
-import { busy, KIND_TEXT, type KDocument, type Source } from './types.js';
+import { busy, FIX, KIND_TEXT, type KDocument, type Source } from './types.js';
 
 export function SourcePage({ id }: { id: string }) {
   const { atLeast } = useSession();
@@ -39,10 +39,10 @@ export function SourcePage({ id }: { id: string }) {
       <div class="row-card">
         <div class="row-head">
           {s.status === 'ready' ? <Pill tone="good">Ready</Pill> : s.status === 'failed' ? <Pill tone="bad">Failed</Pill> : <Pill tone="busy">Indexing</Pill>}
-          <span class="muted">{s.documentCount} documents · {s.chunkCount} passages · indexed <RelativeTime ms={s.indexedAt} empty="not yet" /></span>
+          <span class="muted">{plural(s.documentCount, 'document')} · {plural(s.chunkCount, 'passage')} · {s.status === 'failed' ? 'failed' : 'indexed'} <RelativeTime ms={s.indexedAt} empty="not yet" /></span>
         </div>
         {busy(s) && <Progress done={s.progress.done} total={s.progress.total} label={`Indexing ${s.name}`} />}
-        {s.error && <p class="error">{s.error}</p>}
+        {s.error && <p class="error">{s.status === 'failed' ? <>Indexing failed: {s.error}. {FIX[s.kind]}</> : s.error}</p>}
       </div>
       {canEdit && <EditSource s={s} onSaved={(next) => data.setData({ source: next, docs })} />}
       <h2>Documents</h2>
