@@ -11,7 +11,7 @@ import { fieldErrors, type FieldErrors } from './ui/fields.js';
 export { PageHeader, EmptyState, Section } from './ui/layout.js';
 export { toast, Toasts, confirmDialog, Modal, Loading, type ConfirmOptions } from './ui/feedback.js';
 export { CopyButton, CopyBlock, copyText } from './ui/copy.js';
-export { TextField, TextArea, SelectField, OtherErrors, fieldErrors, errorAt, type FieldErrors } from './ui/fields.js';
+export { TextField, TextArea, SelectField, OtherErrors, FormErrors, fieldErrors, errorAt, type FieldErrors } from './ui/fields.js';
 export { RelativeTime, relative } from './ui/time.js';
 
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -55,17 +55,6 @@ export function ErrorText({ error }: { error: string | null }) {
   return error ? <p class="error" role="alert">{error}</p> : null;
 }
 
-export function Field(props: { label: string; name: string; value: string; onInput: (v: string) => void; type?: string; required?: boolean; autocomplete?: string; minLength?: number; error?: string }) {
-  return (
-    <label class={`field${props.error ? ' has-error' : ''}`}>
-      <span>{props.label}</span>
-      <input name={props.name} type={props.type ?? 'text'} value={props.value} required={props.required} autocomplete={props.autocomplete}
-        minLength={props.minLength} aria-invalid={props.error ? true : undefined} onInput={(e) => props.onInput(e.currentTarget.value)} />
-      {props.error && <small class="field-error">{props.error}</small>}
-    </label>
-  );
-}
-
 export function Select(props: { label: string; name: string; value: string; options: Array<[value: string, text: string]>; onChange: (v: string) => void }) {
   return (
     <label class="field">
@@ -83,3 +72,9 @@ export function Form(props: { onSubmit: () => void; children: ComponentChildren;
 }
 
 export const when = (ms: number | null): string => (ms ? new Date(ms).toLocaleString() : '—');
+
+const PLURAL = new Intl.PluralRules('en');
+/** "1 passage", "2 passages": the count with the word in the form English takes for it. */
+export function plural(n: number, one: string, other = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${PLURAL.select(n) === 'one' ? one : other}`;
+}

@@ -3,7 +3,7 @@ import { conversations, type ConversationService } from '../../actors/conversati
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
-import { ApiError, badRequest, forbidden, rateLimited } from '../errors.js';
+import { badRequest, forbidden, rateLimited } from '../errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
 import type { ChatBot } from './bot-source.js';
 import type { SocketCamera } from './camera.js';
@@ -59,9 +59,16 @@ export interface WidgetSocketData {
   camera?: SocketCamera;
   /** What the widget was last told of behavior.hours.scope bot (offline-watch.ts). */
   offline?: boolean;
+  /** The bot is paused: the socket was opened only to tell the widget so, and closes at once. */
+  paused?: true;
 }
 
 const connectionLimit = (waitMs: number) => rateLimited(waitMs / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
+
+/** Close code of a widget socket whose bot is paused (4000-4999: the app's own); the widget checks again later. */
+export const BOT_PAUSED_CLOSE = 4503;
+/** What the error frame before BOT_PAUSED_CLOSE says (code forbidden). */
+export const BOT_PAUSED_MESSAGE = 'this assistant is paused and is not taking messages right now; try again later';
 
 /**
  * The widget chat socket (docs/widget-protocol.md): the upgrade is decided from memory; admit then loads the bot,
@@ -106,7 +113,9 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       if (!chat.preview && !originAllowed(c.origin, chat.config.security.allowedOrigins)) {
         throw forbidden(`origin ${c.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
       }
-      if (chat.bot.status !== 'running') throw new ApiError('forbidden', 403, 'this bot is paused');
+      // A paused bot: the socket is admitted only to say so (open() sends the error frame and closes with
+      // BOT_PAUSED_CLOSE, which the widget shows as "unavailable" and checks again later instead of looping).
+      if (chat.bot.status !== 'running') { d.chat = chat; d.paused = true; d.connect = null; return; }
       const visitor = await resolveVisitor(app, chat, c.identity);
       const conv = await service.resumable(chat, visitor.visitorId);
       if (conv && chat.config.behavior.persistence.showHistory) {
@@ -125,6 +134,11 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     },
     open(conn) {
       const d = conn.data;
+      if (d.paused) {
+        send(conn, { t: 'error', code: 'forbidden', message: BOT_PAUSED_MESSAGE });
+        conn.close(BOT_PAUSED_CLOSE, 'bot paused');
+        return;
+      }
       const { config } = d.chat;
       const ctx = contextFromIdentity(config.identity, { page: d.page });
       send(conn, {
@@ -144,6 +158,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       if (lc.enabled && lc.when === 'start' && !d.conversationId) send(conn, leadFormFrame(null, 'start', lc.fields));
     },
     message(conn, raw, isBinary) {
+      if (conn.data.paused) return;
       // Audio of a live voice session: relayed at once (its own limit, not the frame limit below).
       if (isBinary) {
         const problem = voice.audio(conn, raw as Buffer);
@@ -168,6 +183,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
     },
     close(conn) {
+      if (conn.data.paused) return;
       published.remove(conn);
       hours.remove(conn);
       voice.socketClosed(conn);

@@ -20,6 +20,8 @@ export interface DocumentInput {
   filename?: string;
   /** Used when the document has no title of its own. */
   fallbackTitle?: string;
+  /** The title whatever the document says (a text source: the name its owner gave it). */
+  title?: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   const { chunks } = await runTask('chunk-document', { markdown: parsed.markdown }, { signal })
     .catch((err: unknown) => { throw documentFailure(err, input, 'split into passages'); });
   const docId = documentId(source._id, input.ref);
-  const title = (parsed.title || input.fallbackTitle || source.name).slice(0, 300);
+  const title = (input.title || parsed.title || input.fallbackTitle || source.name).slice(0, 300);
   const records: KnowledgeChunk[] = chunks.map((ch, index) => ({
     _id: chunkId(docId, index), workspaceId: source.workspaceId, sourceId: source._id, documentId: docId,
     index, heading: ch.heading, title, url: input.url, text: ch.text,

@@ -204,7 +204,7 @@ export class IngestRunner {
   /** One queue item; returns the items it discovered. */
   private async step(source: KnowledgeSource, item: JobItem, robots: Map<string, Robots>, signal: AbortSignal): Promise<JobItem[]> {
     if (item.kind === 'text') {
-      await indexDocument(this.app, this.lexical, source, { ref: 'text', url: null, bytes: Buffer.from(source.text ?? '', 'utf8'), type: 'markdown', fallbackTitle: source.name }, signal);
+      await indexDocument(this.app, this.lexical, source, { ref: 'text', url: null, bytes: Buffer.from(source.text ?? '', 'utf8'), type: 'markdown', title: source.name }, signal);
       return [];
     }
     if (item.kind === 'file') {

@@ -80,7 +80,16 @@ export async function parseDocument(bytes: Uint8Array, type: DocumentType, opts:
     return { ...p, title: p.title || fallbackTitle };
   }
   const heading = type === 'markdown' ? text.match(/^#{1,2}\s+(.+)$/m)?.[1]?.trim() : undefined;
-  return { title: heading || fallbackTitle || 'Untitled', markdown: text.replace(/\r\n?/g, '\n'), links: [] };
+  // No heading and no file name: the first line names it (a text source is cited by it, never as "Untitled").
+  return { title: heading || fallbackTitle || titleOfText(text), markdown: text.replace(/\r\n?/g, '\n'), links: [] };
+}
+
+/** What a text is called when nobody named it: its first heading, else its first line, without Markdown marks, at most 80 characters. */
+export function titleOfText(text: string): string {
+  const heading = text.match(/^#{1,6}\s+(.+)$/m)?.[1];
+  const line = heading ?? text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  const plain = line.replace(/^[#>*\-+\s]+|[*_`]+/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim();
+  return plain.length > 80 ? `${plain.slice(0, 79).replace(/\s+\S*$/, '')}…` : plain;
 }
 
 async function parsePdf(bytes: Uint8Array, fallbackTitle: string): Promise<ParsedDocument> {

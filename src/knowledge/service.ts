@@ -11,6 +11,7 @@ import { IngestRunner } from './jobs.js';
 import { replicateLexical, storeIsShared } from './lexical-replica.js';
 import { sniffDocumentType, UnsupportedDocumentError } from './parse.js';
 import { hybridSearch, type SearchOptions, type SearchOutcome } from './search.js';
+import { titleOfText } from './parse.js';
 import { SETTINGS_DEFAULTS, type CreateSourceInput, type KnowledgeDocument, type KnowledgeSource, type PatchSourceInput } from './types.js';
 
 /** The knowledge area for one app: sources, their ingestion, and search. */
@@ -49,7 +50,7 @@ export class KnowledgeService {
   async create(workspaceId: string, input: CreateSourceInput): Promise<KnowledgeSource> {
     const url = 'url' in input ? input.url : null;
     const settings = { ...SETTINGS_DEFAULTS, ...('settings' in input ? input.settings : {}) };
-    const name = input.name ?? (url ? new URL(url).host + new URL(url).pathname.replace(/\/$/, '') : 'Text');
+    const name = input.name ?? (url ? new URL(url).host + new URL(url).pathname.replace(/\/$/, '') : titleOfText('text' in input ? input.text : '') || 'Text');
     return this.insertAndStart(this.baseRecord(workspaceId, input.kind, name, url, settings, input.kind === 'text' ? { text: input.text } : {}));
   }
 
@@ -105,7 +106,9 @@ export class KnowledgeService {
     if (input.text !== undefined) $set.text = input.text;
     if (input.settings) $set.settings = { ...s.settings, ...input.settings };
     const updated = (await this.c.sources.updateOne({ workspaceId, _id: id }, { $set }))!;
-    const moved = (input.url !== undefined && input.url !== s.url) || (input.text !== undefined && input.text !== s.text);
+    // A text source is cited by its name: renaming it indexes it again, so visitors see the new name.
+    const moved = (input.url !== undefined && input.url !== s.url) || (input.text !== undefined && input.text !== s.text)
+      || (s.kind === 'text' && input.name !== undefined && input.name !== s.name);
     return moved ? this.runner.start(updated) : updated;
   }
 

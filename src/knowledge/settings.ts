@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../app.js';
 import { invalid, notFound } from '../errors.js';
-import { providers } from '../providers/connections.js';
+import { openProviderKey, providers } from '../providers/connections.js';
+import { embedTexts } from './embeddings.js';
 import { LOCAL_MODEL } from './local-model.js';
 
 /**
@@ -68,6 +69,12 @@ export async function saveKnowledgeSettings(app: AppContext, workspaceId: string
     if (conn.kind !== 'openai_compatible' && !DEFAULT_MODEL_KINDS.has(conn.kind)) {
       throw invalid(`embedding.connectionId: a ${conn.kind} connection cannot make embeddings; choose an OpenAI, Gemini or OpenAI-compatible connection`);
     }
+    // Checked with the provider before it is saved: a chat model or a mistyped id would fail every document later.
+    const connection = { id: conn._id, kind: conn.kind, apiKey: openProviderKey(app, conn), baseUrl: conn.baseUrl ?? null };
+    await embedTexts(app, { connection, model, key: 'check' }, ['A short passage to check that this model makes embeddings.'], undefined, 'interactive').catch((err: unknown) => {
+      const why = err instanceof Error ? err.message : String(err);
+      throw invalid(`embedding.model: ${conn.name} could not make an embedding with ${model ?? 'its default embedding model'} (${why}); name an embedding model this connection serves`);
+    });
     embedding = { connectionId: conn._id, model };
   }
   const col = knowledgeSettings(app);

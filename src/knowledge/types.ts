@@ -100,7 +100,8 @@ const settingsInput = z.object({
 const name = z.string().trim().min(1).max(200);
 
 export const CreateSourceBody = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), name, text: z.string().min(1).max(LIMITS.textChars) }).strict(),
+  // Without a name, a text source is named by its first heading or line (parse.ts titleOfText).
+  z.object({ kind: z.literal('text'), name: name.optional(), text: z.string().min(1).max(LIMITS.textChars) }).strict(),
   z.object({ kind: z.literal('page'), name: name.optional(), url: httpUrl }).strict(),
   z.object({ kind: z.literal('sitemap'), name: name.optional(), url: httpUrl, settings: settingsInput.optional() }).strict(),
   z.object({ kind: z.literal('crawl'), name: name.optional(), url: httpUrl, settings: settingsInput.optional() }).strict(),

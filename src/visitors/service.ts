@@ -7,7 +7,7 @@ import type { AppContext } from '../app.js';
 import { chatCollections, publicMessage, type VisitorRecord } from '../chat/records.js';
 import { notFound } from '../errors.js';
 import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';
-import { leadsCollection, leadView } from '../leads/service.js';
+import { leadsCollection, leadView, type LeadRecord } from '../leads/service.js';
 import { deleteTeamRecordsOf, handoffs } from '../team/records.js';
 import { rememberErased } from './erased.js';
 
@@ -16,25 +16,28 @@ const visitorView = (v: VisitorRecord) => ({
 });
 
 /**
- * Visitors whose verified identity carries this e-mail (or user id), and visitors who left this e-mail in a
- * lead: a data request usually names the address the person gave.
+ * Everyone a data request names: visitors whose verified identity carries this e-mail (or user id), visitors who
+ * left this e-mail in a lead, and leads holding the e-mail that belong to no visitor (added by hand or by API):
+ * those are answered with `leads` beside `items` (export them as they are, erase them with DELETE /leads/{id}).
+ * E-mails match whatever their case (a lead keeps the address as it was typed).
  */
 export async function findVisitors(app: AppContext, workspaceId: string, q: { email?: string; userId?: string }) {
   const db = chatCollections(app);
   const found = new Map<string, VisitorRecord>();
+  const loose: LeadRecord[] = [];
   if (q.userId) for (const v of await db.visitors.find({ workspaceId, userId: q.userId }, { limit: 100 })) found.set(v._id, v);
   if (q.email) {
     const email = q.email.trim().toLowerCase();
     const variants = [...new Set([email, q.email.trim()])];
     for (const v of await db.visitors.find({ workspaceId, email: { $in: variants } }, { limit: 100 })) found.set(v._id, v);
-    const leads = await leadsCollection(app).find({ workspaceId, 'fields.email': { $in: variants }, visitorId: { $ne: null } }, { limit: 100 });
-    for (const id of new Set(leads.map((l) => l.visitorId!))) {
-      if (found.has(id)) continue;
-      const v = await db.visitors.findById(workspaceId, id);
+    const withEmail = await leadsCollection(app).find({ workspaceId, 'fields.email': { $exists: true } });
+    for (const lead of withEmail.filter((l) => l.fields.email?.trim().toLowerCase() === email)) {
+      const v = lead.visitorId ? found.get(lead.visitorId) ?? await db.visitors.findById(workspaceId, lead.visitorId) : null;
       if (v) found.set(v._id, v);
+      else loose.push(lead);
     }
   }
-  return { items: [...found.values()].map(visitorView) };
+  return { items: [...found.values()].map(visitorView), leads: loose.map(leadView) };
 }
 
 /** Everything stored about a visitor, as one JSON document; images are included as base64. */

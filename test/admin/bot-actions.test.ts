@@ -45,8 +45,17 @@ test.after(async () => {
   await fake?.close();
 });
 
-test('pause and resume change the status shown and stored', async () => {
+test('pausing says what visitors will see and asks first; pause and resume change the status shown and stored', async () => {
   await page.click('.bot-actions button:has-text("Pause")');
+  const dialog = page.locator('dialog', { hasText: 'Pause Sales?' });
+  await dialog.waitFor();
+  assert.match(await dialog.textContent() ?? '', 'This assistant is unavailable right now');
+  await shot(page, 'pause-confirm');
+  await page.click('dialog button:has-text("Cancel")');
+  await dialog.waitFor({ state: 'hidden' });
+  assert.is((await api('GET', `/bots/${botId}`)).status, 'running', 'cancelled: still running');
+  await page.click('.bot-actions button:has-text("Pause")');
+  await page.click('dialog button:has-text("Pause bot")');
   await page.locator('.facts .badge.paused').waitFor();
   assert.is((await api('GET', `/bots/${botId}`)).status, 'paused');
   await page.click('.bot-actions button:has-text("Resume")');
@@ -166,7 +175,7 @@ test('a viewer reads the settings but sees no action it cannot take', async () =
 });
 
 test('no page threw or broke the content security policy', () => {
-  // The preview's chat socket is refused (403) while its bot is paused or after it is deleted, as any visitor's is.
+  // The preview's chat socket is refused (403) after its bot is deleted, as any visitor's is.
   assert.equal(b.errors.filter((e) => !/widget\/v1\/chat\?.*Unexpected response code: 403/.test(e)), []);
 });
 

@@ -139,24 +139,54 @@ test('a version is restored into the draft', async () => {
   assert.not.match(d.welcome.message, 'Hello from');
 });
 
-test('a save after someone else changed the bot shows their change and reloads on request', async () => {
+test('a save after someone else changed the bot shows their change where the person clicked, and keeps or reloads on request', async () => {
   await page.click('.tabs a:has-text("Settings")');
   await page.click('.groups a:has-text("Identity")');
   await input('identity.role').fill('Shoe expert');
+  await input('identity.agentName').fill('Sam');
   const current = await bot();
   const theirs = await server.request('PATCH', `/api/v1/bots/${botId}`, { body: { revision: current.revision, patch: { identity: { guardrails: 'Never discuss prices of competitors.' } } }, headers: owner.headers });
   assert.is(theirs.status, 200);
+  // Save from the bottom of the page, far below where the notice is drawn.
+  await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
   await page.click('.save-bar button[type="submit"]');
   const box = page.locator('.conflict');
   await box.waitFor();
   assert.match(await box.textContent() ?? '', 'identity.guardrails');
   assert.match(await box.textContent() ?? '', 'Never discuss prices');
+  // The notice is on screen and has the keyboard; the save bar says the save failed and what to do.
+  await page.waitForFunction(() => { const r = document.querySelector('.conflict')!.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; });
+  assert.ok(await box.evaluate((el) => el === document.activeElement), 'the notice has the focus');
+  const bar = page.locator('.save-bar');
+  assert.not.match(await bar.textContent() ?? '', 'unsaved changes');
+  assert.match(await bar.textContent() ?? '', 'Not saved: someone else changed this bot');
+  assert.ok(await bar.locator('button', { hasText: 'Reload their version' }).isVisible());
+  await page.screenshot({ path: `${SHOTS}/conflict-viewport.png` });
   await shot(page, 'conflict');
-  await box.locator('button', { hasText: 'Keep my 1 edit' }).click();
+  await bar.locator('button', { hasText: 'Keep my 2 edits on top' }).click();
+  await box.waitFor({ state: 'detached' });
   await save();
   const d = (await bot()).draft;
   assert.is(d.identity.role, 'Shoe expert');
+  assert.is(d.identity.agentName, 'Sam');
   assert.is(d.identity.guardrails, 'Never discuss prices of competitors.');
+});
+
+test('a refused allowed site names its line as the person sees it, and the error goes when the line is fixed', async () => {
+  await page.click('.groups a:has-text("Security")');
+  const origins = input('security.allowedOrigins');
+  await origins.fill('https://shop.example.com\n\nftp://bad site\nhttps://b.example.com');
+  await page.click('.save-bar button[type="submit"]');
+  const error = setting('security.allowedOrigins').locator('.field-error');
+  await error.waitFor();
+  assert.match(await error.textContent() ?? '', 'Line 3 ("ftp://bad site"): must be *, an origin');
+  await shot(page, 'allowed-sites-error');
+  await origins.fill('https://shop.example.com\nhttps://b.example.com');
+  assert.is(await error.count(), 0, 'editing the list clears its error');
+  await save();
+  assert.equal((await bot()).draft.security.allowedOrigins, ['https://shop.example.com', 'https://b.example.com']);
+  await origins.fill('');
+  await save();
 });
 
 test('the editor is clean for axe, and the preview frames the real widget with the draft', async () => {

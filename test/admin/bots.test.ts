@@ -63,6 +63,7 @@ test('with a provider connected the draft publishes, and pause and resume change
   assert.is(await page.locator('ul.problems').count(), 0);
 
   await page.click('button:has-text("Pause")');
+  await page.click('dialog button:has-text("Pause bot")');
   await page.locator('.facts .badge.paused').waitFor();
   assert.is((await server.request('GET', `/api/v1/bots/${botId}`, { headers: owner.headers })).body.status, 'paused');
   await page.click('button:has-text("Resume")');

@@ -94,6 +94,37 @@ test('a text source is added, reindexed and deleted after a confirmation', async
   assert.equal(left.map((s: any) => s.kind), ['crawl']);
 });
 
+test('a text source without a name is named by its first line, cited by it in search, and counts "1 passage"', async () => {
+  await page.click('button:has-text("Add a source")');
+  await page.check('form[name="add-source"] input[value="text"]');
+  await page.fill('form[name="add-source"] textarea[name="text"]', 'Store hours\nWe are open from nine to five on weekdays, and closed on public holidays.');
+  await page.click('form[name="add-source"] button[type="submit"]');
+  const row = page.locator('.source[data-status="ready"]', { hasText: 'Store hours' });
+  await row.waitFor();
+  assert.is(await row.locator('.counts').textContent(), '1 document · 1 passage');
+  const found = await w.server.request('POST', '/api/v1/knowledge/search', { body: { query: 'open weekdays public holidays' }, headers: w.owner.headers });
+  assert.is(found.body.results.find((r: { excerpt: string }) => r.excerpt.includes('nine to five'))?.title, 'Store hours', 'cited by its first line, not "Untitled"');
+  await page.click('a.tab:has-text("Search playground")');
+  await page.fill('form[name="search"] input[name="query"]', 'open weekdays public holidays');
+  await page.click('form[name="search"] button[type="submit"]');
+  await page.locator('.search-results .result', { hasText: 'Store hours' }).first().waitFor();
+  assert.is(await page.locator('.search-results', { hasText: 'Untitled' }).count(), 0);
+  await screenshots(page, SHOTS, 'knowledge-text-title');
+  await page.click('a.tab:has-text("Sources")');
+});
+
+test('a named text source is cited by the name its owner gave it', async () => {
+  const made = await w.server.request('POST', '/api/v1/knowledge', { body: { kind: 'text', name: 'Delivery promise', text: 'Parcels leave the warehouse within two working days of the order.' }, headers: w.owner.headers });
+  assert.is(made.status, 201);
+  const deadline = Date.now() + 15_000;
+  while ((await w.server.request('GET', '/api/v1/knowledge', { headers: w.owner.headers })).body.items.find((x: { id: string }) => x.id === made.body.id)?.status !== 'ready') {
+    assert.ok(Date.now() < deadline, 'indexed in time');
+    await new Promise((r) => setTimeout(r, 50)); // poll interval, bounded by the deadline
+  }
+  const found = await w.server.request('POST', '/api/v1/knowledge/search', { body: { query: 'parcels leave warehouse working days' }, headers: w.owner.headers });
+  assert.is(found.body.results.find((r: { excerpt: string }) => r.excerpt.includes('two working days'))?.title, 'Delivery promise');
+});
+
 test('a Markdown file is uploaded as it is and indexed', async () => {
   await page.click('button:has-text("Add a source")');
   await page.check('form[name="add-source"] input[value="file"]');
@@ -132,6 +163,23 @@ test('unanswered questions and the embedding settings have their own tabs', asyn
   await page.click('a.tab:has-text("Settings")');
   await page.locator('form[name="knowledge-settings"]').waitFor();
   assert.match(await page.locator('form[name="knowledge-settings"]').textContent() ?? '', 'Fake OpenAI');
+  // Another connection: the model named for the first one does not carry over, and the model named is checked
+  // with the provider before it is saved.
+  const headers = w.owner.headers;
+  const first = (await w.server.request('GET', '/api/v1/providers', { headers })).body.items[0].id;
+  const second = (await w.server.request('POST', '/api/v1/providers', { body: { kind: 'openai', name: 'Second OpenAI', apiKey: w.openai.apiKey, baseUrl: w.openai.baseUrl }, headers })).body.id;
+  assert.is((await w.server.request('PUT', '/api/v1/knowledge/settings', { body: { embedding: { connectionId: first, model: 'text-embedding-3-large' }, reindex: false }, headers })).status, 200);
+  await page.reload();
+  const form = page.locator('form[name="knowledge-settings"]');
+  assert.is(await form.locator('input[name="model"]').inputValue(), 'text-embedding-3-large');
+  await form.locator('input[name="reindex"]').uncheck();
+  await form.locator('select[name="connection"]').selectOption(second);
+  assert.is(await form.locator('input[name="model"]').inputValue(), '', 'the first connection\'s model does not carry over');
+  await form.locator('input[name="model"]').fill('text-embedding-3-small');
+  const before = w.openai.requests.length;
+  await form.locator('button[type="submit"]').click();
+  await page.locator('form[name="knowledge-settings"]', { hasText: 'Second OpenAI, text-embedding-3-small' }).waitFor();
+  assert.ok(w.openai.requests.slice(before).some((r) => r.path.endsWith('/embeddings') && (r.body as { model?: string }).model === 'text-embedding-3-small'), 'checked with the provider');
   await page.selectOption('form[name="knowledge-settings"] select[name="connection"]', '');
   await page.click('form[name="knowledge-settings"] button[type="submit"]');
   await page.locator('form[name="knowledge-settings"] .ok').waitFor();

@@ -71,6 +71,26 @@ test('data requests: nobody found says so; a visitor is found, their data downlo
   assert.is((await api('GET', `/visitors/${visitorId}/export`, w.owner.headers)).status, 404);
 });
 
+test('data requests: a lead added by hand (no visitor, no chat) is found by its e-mail, downloads and erases', async () => {
+  const lead = (await api('POST', '/leads', w.owner.headers, { botId: w.botId, fields: { name: 'Hank', email: 'Hank.Hand@Example.com' } })).body;
+  await page.fill('input[name="email"]', 'hank.hand@example.com');
+  await page.click('form[name="find-visitor"] button[type="submit"]');
+  const row = page.locator('table.loose-leads tbody tr', { hasText: 'Hank' });
+  await row.waitFor();
+  assert.is(await page.locator('.empty-state').count(), 0, 'not "nothing to export or erase"');
+  await expectAxeClean(page, 'data requests with a hand-added lead');
+  await screenshots(page, SHOTS, 'privacy-loose-lead');
+  const [download] = await Promise.all([page.waitForEvent('download'), row.locator('a', { hasText: 'Download data' }).click()]);
+  const data = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+  assert.is(data.lead.id, lead.id);
+  assert.is(data.lead.fields.email, 'Hank.Hand@Example.com');
+  await row.locator('button', { hasText: 'Erase' }).click();
+  await page.click('dialog button:has-text("Erase for good")');
+  await page.locator('.toast', { hasText: 'Erased the lead Hank.Hand@Example.com' }).waitFor();
+  await row.waitFor({ state: 'detached' });
+  assert.is((await api('GET', '/leads', w.owner.headers)).body.items.filter((l: { id: string }) => l.id === lead.id).length, 0);
+});
+
 test('your account: a wrong current password is shown at its field; a change signs out your other browsers only', async () => {
   const agentPage = await b.open('account');
   await signIn(agentPage, w.agent.email);

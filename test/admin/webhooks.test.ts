@@ -46,6 +46,19 @@ test('with no endpoints the page says how to start', async () => {
   await screenshots(page, SHOTS, 'webhooks-empty');
 });
 
+test('a refused address is shown at its field in plain words, not as a raw banner, and goes with the next success', async () => {
+  const form = page.locator('form[name="add-webhook"]');
+  await form.locator('input[name="url"]').fill('ftp://example.com/hooks');
+  await form.locator('button[type="submit"]').click();
+  const field = form.locator('.field.has-error', { has: page.locator('input[name="url"]') });
+  await field.waitFor();
+  assert.match(await field.locator('.field-error').textContent() ?? '', 'scheme ftp: is not allowed');
+  assert.is(await form.locator('input[name="url"][aria-invalid="true"]').count(), 1);
+  assert.is(await form.locator('p.error, ul.error').count(), 0, 'no banner repeating the API\'s wording');
+  assert.not.match(await form.textContent() ?? '', 'url: scheme');
+  await screenshots(page, SHOTS, 'webhooks-url-error');
+});
+
 test('an endpoint is added with its events, and its signing secret is shown once with a copy button', async () => {
   await page.fill('form[name="add-webhook"] input[name="url"]', `${receiver.url}/hooks`);
   await page.uncheck('form[name="add-webhook"] input[value="message.created"]');
@@ -54,6 +67,7 @@ test('an endpoint is added with its events, and its signing secret is shown once
   assert.ok(secret.length >= 20, secret);
   assert.is(await page.locator('.secret-once button:has-text("Copy")').count(), 1);
   await page.locator('.endpoint', { hasText: `${receiver.url}/hooks` }).waitFor();
+  assert.is(await page.locator('form[name="add-webhook"] .field.has-error').count(), 0, 'the earlier error went with the success');
   const list = await server.request('GET', '/api/v1/webhooks', { headers: owner.headers });
   assert.not.ok(list.body.items[0].events.includes('message.created'));
   assert.ok(list.body.items[0].events.includes('lead.captured'));

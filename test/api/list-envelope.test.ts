@@ -37,7 +37,7 @@ const LISTS: Record<string, string[]> = {
   '/api/v1/tools/http': ['items'],
   '/api/v1/tools/mcp': ['items'],
   '/api/v1/secrets': ['items'],
-  '/api/v1/visitors?email=nobody@example.com': ['items'],
+  '/api/v1/visitors?email=nobody@example.com': ['items', 'leads'],
   '/api/v1/analytics/timeseries': PERIOD,
   '/api/v1/analytics/tools': PERIOD,
   '/api/v1/analytics/usage': [...PERIOD, 'note', 'total'].sort(),

@@ -83,4 +83,18 @@ test('a visitor is found, exported with everything stored, and erased so nothing
   assert.is((await w.server.request('DELETE', `/api/v1/visitors/${ready.visitorId}`, { headers: privacy.headers })).status, 404);
 });
 
+test('a lead added by hand or by API (no visitor, no conversation) is found by its e-mail, whatever the case, and can be erased', async () => {
+  const added = await w.server.request('POST', '/api/v1/leads', { body: { botId: w.botId, fields: { name: 'Hank', email: 'Hank.Hand@Example.com' } }, headers: w.owner.headers });
+  assert.is(added.status, 201);
+  assert.is(added.body.visitorId, null);
+  const found = await get('/api/v1/visitors?email=hank.hand@example.com');
+  assert.is(found.status, 200);
+  assert.equal(found.body.items, [], 'no visitor holds it');
+  assert.equal(found.body.leads.map((l: { id: string }) => l.id), [added.body.id], 'the lead is named, so there is something to export and erase');
+  assert.is(found.body.leads[0].fields.email, 'Hank.Hand@Example.com');
+  assert.equal((await get('/api/v1/visitors?email=HANK.HAND@example.com')).body.leads.length, 1);
+  assert.is((await w.server.request('DELETE', `/api/v1/leads/${added.body.id}`, { headers: w.owner.headers })).status, 204);
+  assert.equal((await get('/api/v1/visitors?email=hank.hand@example.com')).body, { items: [], leads: [] });
+});
+
 test.run();

@@ -210,17 +210,22 @@ test('Talk to a person in the menu asks for the team; with nobody there the offl
   await p.context().close();
 });
 
-test('a chat the server refuses after the upgrade (a bot paused since the page loaded) says so and stops reconnecting', async () => {
-  const paused = await w.createBot({ identity: { agentName: 'Pia' } });
+test('a chat the server refuses after the upgrade (a site no longer allowed) says why and stops reconnecting', async () => {
+  const bot = await w.createBot({ identity: { agentName: 'Pia' } });
   const p = await w.newPage();
   try {
-    await p.goto(w.page('/paused', w.embed(paused)));
+    await p.goto(w.page('/refused', w.embed(bot)));
     await p.locator('[data-service-chat] button.l').waitFor();
-    const r = await w.server.request('POST', `/api/v1/bots/${paused}/status`, { body: { status: 'paused' }, headers: w.owner.headers });
-    assert.is(r.status, 200, JSON.stringify(r.body));
+    // The owner limits the bot to another site after the page loaded.
+    const cur = await w.server.request('GET', `/api/v1/bots/${bot}`, { headers: w.owner.headers });
+    const edited = await w.server.request('PATCH', `/api/v1/bots/${bot}`, { body: { revision: cur.body.revision, patch: { security: { allowedOrigins: ['https://shop.example.com'] } } }, headers: w.owner.headers });
+    assert.is(edited.status, 200, JSON.stringify(edited.body));
+    const published = await w.server.request('POST', `/api/v1/bots/${bot}/publish`, { body: { revision: edited.body.revision }, headers: w.owner.headers });
+    assert.is(published.status, 200, JSON.stringify(published.body));
     await p.click('button.l');
     // The server opens the socket, then refuses it: an error frame saying why, and close 4403 (docs/widget-protocol.md).
-    await p.locator('.st', { hasText: 'The chat cannot open here' }).or(p.getByText('The chat cannot open here')).first().waitFor();
+    await p.getByText('The chat cannot open here').first().waitFor();
+    await p.getByText(/is not allowed to embed this bot/).first().waitFor();
     const errors = await framesOf(p, 'error');
     assert.is(errors.length, 1);
     assert.is(errors[0].code, 'forbidden');

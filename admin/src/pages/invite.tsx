@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { Me, Role } from '../types.js';
-import { ErrorText, Field, Form, Loading, useAction, useLoad, when } from '../ui.js';
+import { Form, FormErrors, Loading, TextField, useAction, useLoad, when } from '../ui.js';
 
 interface InviteInfo { workspace: { name: string }; email: string; role: Role; expiresAt: number }
 
@@ -19,9 +19,9 @@ export function InvitePage({ token, onSignedIn }: { token: string; onSignedIn: (
       <h1>Join {i.workspace.name}</h1>
       <p class="invite-for">You are invited as <b>{i.role}</b> with the e-mail <b>{i.email}</b>. The invitation is valid until {when(i.expiresAt)}.</p>
       <Form onSubmit={submit} name="accept">
-        <Field label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" />
-        <Field label="Choose a password (8 characters or more)" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" />
-        <ErrorText error={act.error} />
+        <TextField label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" errors={act.fields} />
+        <TextField label="Choose a password (8 characters or more)" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={act.fields} />
+        <FormErrors act={act} shown={['name', 'password']} />
         <button type="submit" disabled={act.busy}>Join</button>
       </Form>
     </section>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { Me } from '../types.js';
-import { ErrorText, Form, OtherErrors, TextField, useAction } from '../ui.js';
+import { Form, FormErrors, TextField, useAction } from '../ui.js';
 
 export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [workspaceName, setWorkspaceName] = useState('');
@@ -23,8 +23,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <TextField label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" errors={f} />
         <TextField label="E-mail" name="email" type="email" value={email} onInput={setEmail} required autocomplete="username" errors={f} hint="You sign in with it." />
         <TextField label="Password" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={f} hint="8 characters or more." />
-        <OtherErrors errors={f} shown={['workspaceName', 'name', 'email', 'password']} />
-        {!Object.keys(f).length && <ErrorText error={act.error} />}
+        <FormErrors act={act} shown={['workspaceName', 'name', 'email', 'password']} />
         <button type="submit" class="wide-button" disabled={act.busy}>{act.busy ? 'Creating…' : 'Create workspace and continue'}</button>
       </Form>
     </section>

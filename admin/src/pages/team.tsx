@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useSession } from '../session.js';
 import type { Invite, Role, User } from '../types.js';
-import { confirmDialog, CopyButton, ErrorText, Form, Loading, PageHeader, RelativeTime, SelectField, TextField, toast, useAction, useLoad } from '../ui.js';
+import { confirmDialog, CopyButton, ErrorText, Form, FormErrors, Loading, PageHeader, RelativeTime, SelectField, TextField, toast, useAction, useLoad } from '../ui.js';
 import './workspace.css';
 
 const ROLES: Array<[Role, string]> = [['viewer', 'Viewer'], ['agent', 'Agent'], ['admin', 'Admin'], ['owner', 'Owner']];
@@ -96,7 +96,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
       <TextField label="Invite by e-mail" name="email" type="email" value={email} onInput={setEmail} required errors={act.fields} />
       <SelectField label="Role" name="role" value={role} options={ROLES} onChange={setRole} errors={act.fields} />
       <button type="submit" disabled={act.busy}>Invite</button>
-      {act.error && !Object.keys(act.fields).length && <p class="error wide" role="alert">{act.error}</p>}
+      <div class="wide"><FormErrors act={act} shown={['email', 'role']} /></div>
       {link && (
         <div class="once wide" role="status">
           <p>Send this link to the person you invited. It works once, for 7 days:</p>

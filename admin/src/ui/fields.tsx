@@ -90,6 +90,16 @@ export function SelectField(props: Common & { value: string; options: Array<[val
   );
 }
 
+/**
+ * A failed action's errors under a form, the one way every form shows them: each error whose path a field of the form
+ * shows is at that field (fields read `act.fields`); the rest are listed here by path; a message naming no field is
+ * shown as it is. `shown`: the paths the form's fields show.
+ */
+export function FormErrors({ act, shown }: { act: { error: string | null; fields: FieldErrors }; shown: string[] }) {
+  if (Object.keys(act.fields).length) return <OtherErrors errors={act.fields} shown={shown} />;
+  return act.error ? <p class="error" role="alert">{act.error}</p> : null;
+}
+
 /** The errors of a failure that no field on the form shows (so nothing the API said is lost). */
 export function OtherErrors({ errors, shown }: { errors: FieldErrors; shown: string[] }) {
   const rest = Object.entries(errors).filter(([p]) => !shown.some((s) => p === s || p.startsWith(`${s}.`)));

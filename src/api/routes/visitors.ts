@@ -12,6 +12,9 @@ const VisitorShape = z.object({
   id: z.string(), userId: z.string().nullable(), name: z.string().nullable(), email: z.string().nullable(), createdAt: z.number(), lastSeenAt: z.number(),
 });
 
+/** The visitors found, and the leads holding the e-mail that belong to no visitor (added by hand or by API). */
+const FindResponse = listOf(VisitorShape).extend({ leads: z.array(z.looseObject({ id: z.string(), fields: z.record(z.string(), z.string()) })) });
+
 /** Everything stored about a visitor; nested records keep the fields their own endpoints show. */
 const ExportResponse = z.object({
   exportedAt: z.string(), visitor: VisitorShape,
@@ -26,7 +29,7 @@ const ErasedResponse = z.object({ conversations: z.number(), messages: z.number(
 export const visitorsModule: ApiModule = {
   name: 'visitors',
   routes: [
-    route({ op: 'GET /api/v1/visitors', query: FindQuery, response: listOf(VisitorShape),
+    route({ op: 'GET /api/v1/visitors', query: FindQuery, response: FindResponse,
       handler: ({ app, workspaceId, query }) => findVisitors(app, workspaceId, query) }),
     route({ op: 'GET /api/v1/visitors/{id}/export', response: ExportResponse,
       handler: async (ctx) => {

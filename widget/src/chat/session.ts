@@ -45,8 +45,11 @@ export interface VoiceSink {
 export interface LeadField { key: string; label: string; type: 'text' | 'email' | 'tel' | 'textarea' | 'select'; required: boolean; options?: string[] }
 
 export interface State {
-  /** refused: the server refused this chat for good (a close 4400, 4401, 4403 or 4404); reconnect() tries again. */
-  conn: 'connecting' | 'open' | 'retrying' | 'refused';
+  /**
+   * refused: the server refused this chat for good (a close 4400, 4401, 4403 or 4404); reconnect() tries again.
+   * paused: the bot is paused (close code 4503); the session checks again now and then, quietly.
+   */
+  conn: 'connecting' | 'open' | 'retrying' | 'refused' | 'paused';
   conversationId: string | null;
   messages: Msg[];
   welcome: { message: string; suggestedPrompts: string[] };
@@ -68,6 +71,10 @@ export interface State {
 
 const PING_MS = 50_000;
 const MAX_BACKOFF_MS = 30_000;
+/** The server closes a paused bot's socket with this code (docs/widget-protocol.md): no reconnect loop. */
+const BOT_PAUSED_CLOSE = 4503;
+/** How often a paused bot is checked again (a resumed bot comes back without a reload). */
+const PAUSED_RECHECK_MS = 60_000;
 /** Microphone frames are dropped rather than queued behind this much unsent data (they would arrive late). */
 const MAX_AUDIO_BACKLOG = 64 * 1024;
 let seq = 0;
@@ -93,6 +100,8 @@ export class Session {
   private retryTimer = 0;
   /** The retryAfterMs of the latest error frame (a 4429 close waits at least this long). */
   private retryAfterMs = 0;
+  /** The error frame that came before ready (a refusal): shown if the close that follows refuses for good. */
+  private refusal: { code: string; message: string; retryAfterMs?: number } | null = null;
   private pingTimer = 0;
   private closed = false;
   private readonly tokenKey: string;
@@ -148,7 +157,19 @@ export class Session {
       // stored reply if the server finished it; otherwise it stays marked as interrupted.
       if (this.state.messages.some((m) => m.streaming)) this.set({ messages: this.state.messages.map(cutOff) });
       if (this.closed) return;
-      if (REFUSED_FOR_GOOD.has(e.code)) { this.set({ conn: 'refused', agent: null, typing: null }); return; }
+      if (REFUSED_FOR_GOOD.has(e.code)) {
+        const why = this.refusal;
+        if (why) { this.core.emit('message', { role: 'error', code: why.code, text: why.message }); this.onError(why); }
+        this.set({ conn: 'refused', agent: null, typing: null });
+        return;
+      }
+      if (e.code === BOT_PAUSED_CLOSE) {
+        // Nothing typed is lost: messages waiting to go out are shown as not sent (their text stays readable).
+        this.outbox = [];
+        this.set({ conn: 'paused', agent: null, typing: null, messages: this.state.messages.map((m) => (m.pending ? { ...m, pending: false, failed: true } : m)) });
+        this.retryTimer = window.setTimeout(() => this.connect(), PAUSED_RECHECK_MS);
+        return;
+      }
       // Backoff with jitter so a restarted server is not hit by every widget at once.
       const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
       const delay = e.code === REFUSED_FOR_NOW ? Math.max(backoff, this.retryAfterMs) : backoff;
@@ -241,6 +262,7 @@ export class Session {
       case 'ready': {
         try { localStorage.setItem(this.tokenKey, f.visitorToken); } catch { /* private mode: a new visitor each time */ }
         this.attempts = 0;
+        this.refusal = null;
         const history: Msg[] = (f.history ?? []).map(toMsg);
         const stored = new Set(history.map((m) => m.id));
         // Drafts not yet echoed, and interrupted replies the history does not have (after a crash).
@@ -306,6 +328,9 @@ export class Session {
         return;
       case 'error': {
         this.retryAfterMs = f.retryAfterMs ?? 0;
+        // Before ready, an error is the server refusing the connection: the close code that follows says what to do
+        // (a refusal for good shows it; a paused bot has its own line; a busy server is tried again).
+        if (s.conn !== 'open') { this.refusal = f; return; }
         if (this.voice?.onError(f)) return;
         if (f.clientId) {
           const refused = s.messages.find((m) => m.id === f.clientId && m.pending);

@@ -23,6 +23,8 @@ export const STRINGS = {
   'status.connecting': 'Connecting…',
   'status.retrying': 'Connection lost. Reconnecting…',
   'status.refused': 'The chat cannot open here; the message above says why.',
+  'status.paused': 'This assistant is unavailable right now. Please try again later.',
+  'paused.notSent': 'Not sent: the assistant is unavailable right now. Your message is still in the box; try again later.',
   'message.failed': 'Not sent',
   'message.images': '{count} image(s)',
   'message.interrupted': 'This reply was cut off before it was finished.',

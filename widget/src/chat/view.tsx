@@ -70,7 +70,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const withFace = hasFace(core);
   const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} open={open} /> : null;
   // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front.
-  const offline = cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
+  const offline = st.conn === 'paused' ? <div class="line offline paused" role="status">{t('status.paused')}</div>
+    : cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
 
   s.onSpeakError = (message) => s.addLine('error', message);
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
@@ -110,6 +111,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const cam = parts.camera ? parts.camera.useCamera(core, s, t, !!voice && voice.state !== 'ended', open) : null;
   const send = (text: string): boolean => {
     if (text.length > cfg.maxMessageChars) return false;
+    // A paused bot takes no messages: the text stays in the box, and the visitor is told why.
+    if (st.conn === 'paused') { s.addLine('error', t('paused.notSent')); return false; }
     cam?.beforeSend();
     const done = files.filter((f) => f.id);
     s.sendMessage(text, done.map((f) => f.id!), done.map((f) => f.url));
@@ -228,7 +231,8 @@ function lastOfRun(ms: State['messages'], i: number): boolean {
 
 function Status({ st, t }: { st: State; t: T }) {
   let text = '';
-  if (st.conn !== 'open') text = t(st.conn === 'retrying' ? 'status.retrying' : st.conn === 'refused' ? 'status.refused' : 'status.connecting');
+  // A paused bot is said once, in the line above the messages (the offline line's place).
+  if (st.conn === 'connecting' || st.conn === 'retrying' || st.conn === 'refused') text = t(st.conn === 'retrying' ? 'status.retrying' : st.conn === 'refused' ? 'status.refused' : 'status.connecting');
   else if (st.typing !== null) text = t('status.typing', { name: st.typing || t('status.someone') });
   else if (st.agent) text = st.agent.state === 'tool' ? t('status.tool', { tool: st.agent.label ?? '' }) : t('status.thinking');
   const busy = st.conn === 'open' && (st.typing !== null || st.agent);

@@ -8,10 +8,18 @@ import type { BotFull } from './types.js';
 export function BotActions({ bot, onChanged }: { bot: BotFull; onChanged: (b: BotFull) => void }) {
   const act = useAction();
   const path = `/bots/${encodeURIComponent(bot.id)}`;
-  const status = (s: 'running' | 'paused') => act.run(async () => {
-    onChanged(await api<BotFull>('POST', `${path}/status`, { status: s }));
-    toast(s === 'paused' ? 'Paused: visitors see the bot as away until you resume.' : 'Running again.');
-  });
+  const status = async (s: 'running' | 'paused') => {
+    if (s === 'paused' && !(await confirmDialog({
+      title: `Pause ${bot.name}?`, confirmText: 'Pause bot',
+      message: 'Visitors on your site will read "This assistant is unavailable right now. Please try again later." and cannot send messages '
+        + '(what they type stays in their message box). Conversations under way get no more answers. '
+        + 'When you resume, open chats come back within a minute, without a reload.',
+    }))) return;
+    await act.run(async () => {
+      onChanged(await api<BotFull>('POST', `${path}/status`, { status: s }));
+      toast(s === 'paused' ? 'Paused: visitors read that the assistant is unavailable until you resume.' : 'Running again: visitors can chat.');
+    });
+  };
   const duplicate = () => act.run(async () => {
     const copy = await api<BotFull>('POST', `${path}/duplicate`, {});
     toast(`Made "${copy.name}", a copy of the draft.`);

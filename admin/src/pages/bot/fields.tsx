@@ -33,7 +33,6 @@ export function Setting(p: SettingProps) {
   const rule = ruleAt(ed.schema, p.path);
   const value = getAt(ed.draft, p.path);
   const changed = JSON.stringify(value) !== JSON.stringify(getAt(ed.saved, p.path));
-  const error = errorAt(ed.errors, p.path);
   const id = fieldId(p.path);
   const choices = rule.options ?? p.options?.map(([v]) => v);
   const labelOf = (v: string) => p.options?.find(([o]) => o === v)?.[1] ?? humanize(v);
@@ -41,6 +40,7 @@ export function Setting(p: SettingProps) {
   const type = rule.type !== 'unknown' ? rule.type : typeof value === 'boolean' ? 'boolean' : typeof value === 'number' ? 'number' : Array.isArray(value) ? 'array' : 'string';
   const kind: Kind = p.kind ?? (type === 'boolean' ? 'toggle' : choices ? 'select' : type === 'number' || type === 'integer' ? 'number'
     : type === 'array' ? 'lines' : (rule.maxLength ?? 0) > 300 ? 'textarea' : 'text');
+  const error = kind === 'lines' ? lineError(ed.errors, p.path, value) ?? errorAt(ed.errors, p.path) : errorAt(ed.errors, p.path);
   const range = rangeText(rule);
   const def = defaultText(rule, choices ? labelOf : undefined);
   const facts = [range && `${range}${p.unit ? ` ${p.unit}` : ''}`, def && `default ${def}${p.unit && rule.type !== 'boolean' && def !== 'none' ? ` ${p.unit}` : ''}`].filter(Boolean).join(' · ');
@@ -93,6 +93,20 @@ export function Setting(p: SettingProps) {
       {error && <small class="field-error" id={`${id}-error`}>{error}</small>}
     </div>
   );
+}
+
+/**
+ * The error of one line of a one-per-line list, naming the line as the person sees it: the API numbers the saved
+ * entries (blank lines are dropped before saving), so entry i is the i-th line that is not blank.
+ */
+function lineError(errors: Record<string, string>, path: string, value: unknown): string | undefined {
+  const key = Object.keys(errors).find((k) => new RegExp(`^${path.replace(/\./g, '\\.')}(?:\\.|\\[)\\d+`).test(k));
+  if (!key) return undefined;
+  const index = Number(/\d+/.exec(key.slice(path.length))![0]);
+  const lines = Array.isArray(value) ? value.map(String) : [];
+  let seen = -1;
+  const at = lines.findIndex((l) => l.trim() !== '' && ++seen === index);
+  return at < 0 ? errors[key] : `Line ${at + 1} ("${lines[at]!.trim()}"): ${errors[key]}`;
 }
 
 /** A titled block of settings inside a group. */

@@ -74,6 +74,12 @@ export function BotPage({ rest }: { rest: string[] }) {
   const dirty = pending.length > 0;
   const unpublished = bot.published ? diff(bot.published.config, bot.draft).length : 0;
   const accept = (b: BotFull, keepEdits = false) => { setBot(b); if (!keepEdits) setDraft(b.draft); setConflict(null); };
+  const reloadTheirs = () => { if (conflict) accept(conflict.latest); };
+  const keepMine = () => {
+    if (!conflict) return;
+    const { mine, latest } = conflict;
+    setBot(latest); setDraft(mine.reduce((d, c) => setAt(d, c.path, c.after), latest.draft)); setConflict(null);
+  };
   const openField = (path: string) => { go(`/bots/${bot.id}/settings/${groupOf(path).id}`); setFocus(path); };
 
   /** A 409: read the bot again and show what changed; true when handled. */
@@ -124,7 +130,10 @@ export function BotPage({ rest }: { rest: string[] }) {
     botId: bot.id, draft, saved: bot.draft, schema: schema.data, errors, canEdit, connections: conns.data?.items ?? (conns.error ? [] : null),
     set: (path, value) => {
       setDraft((d) => setAt(d, path, value));
-      if (errors[path]) setErrors(({ [path]: _, ...others }) => others);
+      // Editing a setting clears its error, and those of its entries (a list's lines).
+      if (Object.keys(errors).some((k) => k === path || k.startsWith(`${path}.`) || k.startsWith(`${path}[`))) {
+        setErrors((all) => Object.fromEntries(Object.entries(all).filter(([k]) => !(k === path || k.startsWith(`${path}.`) || k.startsWith(`${path}[`)))));
+      }
     },
   };
   const group = GROUPS.find((g) => g.id === groupId) ?? GROUPS[0];
@@ -148,8 +157,7 @@ export function BotPage({ rest }: { rest: string[] }) {
           {canEdit && <BotActions bot={bot} onChanged={(b) => accept(b, true)} />}
         </div>
       </header>
-      {conflict && <ConflictBox conflict={conflict} revision={bot.revision} onReload={() => accept(conflict.latest)}
-        onKeepMine={() => { const mine = conflict.mine; setBot(conflict.latest); setDraft(mine.reduce((d, c) => setAt(d, c.path, c.after), conflict.latest.draft)); setConflict(null); }} />}
+      {conflict && <ConflictBox conflict={conflict} revision={bot.revision} onReload={reloadTheirs} onKeepMine={keepMine} />}
       <Problems problems={problems} onField={openField} />
       {failure && <p class="error" role="alert">{failure}</p>}
       <nav class="tabs" aria-label="Bot pages">
@@ -182,7 +190,14 @@ export function BotPage({ rest }: { rest: string[] }) {
                 {schema.error && <p class="warn">Ranges and defaults could not be read ({schema.error}); the settings can still be edited.</p>}
                 {group.id === 'identity' && canEdit && <Rename bot={bot} onRenamed={(b) => accept(b, true)} onConflict={onConflict} />}
                 <View hasSecret={bot.hasIdentitySecret} />
-                {canEdit && dirty && (
+                {canEdit && dirty && conflict && (
+                  <div class="save-bar conflicted" role="region" aria-label="Unsaved changes">
+                    <span>Not saved: someone else changed this bot (their change is shown above).</span>
+                    <button type="button" class="secondary" onClick={reloadTheirs}>Reload their version</button>
+                    <button type="button" onClick={keepMine}>Keep my {pending.length} edit{pending.length === 1 ? '' : 's'} on top</button>
+                  </div>
+                )}
+                {canEdit && dirty && !conflict && (
                   <div class="save-bar" role="region" aria-label="Unsaved changes">
                     <span>{pending.length} unsaved change{pending.length === 1 ? '' : 's'}</span>
                     <button type="button" class="secondary" disabled={busy} onClick={() => { setDraft(bot.draft); setErrors({}); }}>Discard</button>

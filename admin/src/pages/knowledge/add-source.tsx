@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiFailure, OFFLINE_MESSAGE } from '../../api.js';
 import { useSession } from '../../session.js';
-import { ErrorText, Field, Form, useAction } from '../../ui.js';
+import { Form, FormErrors, TextArea, TextField, useAction } from '../../ui.js';
 import type { Source, SourceKind } from './types.js';
 
 const KINDS: Array<[SourceKind, string, string]> = [
@@ -44,7 +44,7 @@ export function AddSource({ onAdded, onCancel }: { onAdded: (s: Source) => void;
       if (!file) throw new Error('Choose a file to upload.');
       s = await upload(file);
     } else if (kind === 'text') {
-      s = await api<Source>('POST', '/knowledge', { kind, name: name.trim(), text });
+      s = await api<Source>('POST', '/knowledge', { kind, ...(name.trim() ? { name: name.trim() } : {}), text });
     } else {
       const settings = kind === 'page' ? undefined : { maxPages: Number(maxPages), ...(kind === 'crawl' ? { maxDepth: Number(maxDepth) } : {}) };
       s = await api<Source>('POST', '/knowledge', { kind, url: url.trim(), ...(name.trim() ? { name: name.trim() } : {}), ...(settings ? { settings } : {}) });
@@ -64,25 +64,26 @@ export function AddSource({ onAdded, onCancel }: { onAdded: (s: Source) => void;
       <p class="k-hint">{KINDS.find((k) => k[0] === kind)?.[2]}</p>
       <div class="grid2">
         {kind !== 'text' && kind !== 'file' && (
-          <Field label={kind === 'sitemap' ? 'Sitemap address' : kind === 'crawl' ? 'Start page' : 'Page address'} name="url" type="url" value={url} onInput={setUrl} required />
+          <TextField label={kind === 'sitemap' ? 'Sitemap address' : kind === 'crawl' ? 'Start page' : 'Page address'} name="url" type="url" value={url} onInput={setUrl} required errors={act.fields} />
         )}
         {kind === 'file' && (
           <label class="field"><span>File</span>
             <input type="file" name="file" accept=".pdf,.md,.markdown,.txt,.html,.htm" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
           </label>
         )}
-        <Field label={kind === 'text' ? 'Name' : 'Name (optional)'} name="name" value={name} onInput={setName} required={kind === 'text'} />
-        {(kind === 'sitemap' || kind === 'crawl') && <Field label="Most pages (1–2000)" name="maxPages" type="number" value={maxPages} onInput={setMaxPages} />}
-        {kind === 'crawl' && <Field label="Link depth (0–10)" name="maxDepth" type="number" value={maxDepth} onInput={setMaxDepth} />}
+        <TextField label="Name (optional)" name="name" value={name} onInput={setName} errors={act.fields}
+          hint={kind === 'text' ? 'How bots cite it to visitors. Left empty: its first heading or line.' : undefined} />
+        {(kind === 'sitemap' || kind === 'crawl') && <TextField label="Most pages (1–2000)" name="maxPages" path="settings.maxPages" type="number" value={maxPages} onInput={setMaxPages} errors={act.fields} />}
+        {kind === 'crawl' && <TextField label="Link depth (0–10)" name="maxDepth" path="settings.maxDepth" type="number" value={maxDepth} onInput={setMaxDepth} errors={act.fields} />}
       </div>
       {kind === 'text' && (
-        <label class="field"><span>Text</span><textarea name="text" rows={6} required value={text} onInput={(e) => setText(e.currentTarget.value)} /></label>
+        <TextArea label="Text" name="text" rows={6} required value={text} onInput={setText} errors={act.fields} />
       )}
       <div class="row-actions">
         <button type="submit" disabled={act.busy}>{act.busy ? 'Adding…' : 'Add source'}</button>
         {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
       </div>
-      <ErrorText error={act.error} />
+      <FormErrors act={act} shown={['url', 'name', 'text', 'settings.maxPages', 'settings.maxDepth']} />
     </Form>
   );
 }

@@ -5,9 +5,9 @@ import { go } from '../../router.js';
 import { useSession } from '../../session.js';
 import { EmptyState, PageHeader } from '../../ui/layout.js';
 import { RelativeTime } from '../../ui/time.js';
-import { ErrorText, Field, Form, Loading, useAction, useLoad } from '../../ui.js';
+import { ErrorText, Form, FormErrors, Loading, plural, TextField, useAction, useLoad } from '../../ui.js';
 import { ConfirmButton, fmtBytes, Pill, Progress, usePoll } from '../kit/kit.js';
-import { busy, KIND_TEXT, type KDocument, type Source } from './types.js';
+import { busy, FIX, KIND_TEXT, type KDocument, type Source } from './types.js';
 
 export function SourcePage({ id }: { id: string }) {
   const { atLeast } = useSession();
@@ -39,10 +39,10 @@ export function SourcePage({ id }: { id: string }) {
       <div class="row-card">
         <div class="row-head">
           {s.status === 'ready' ? <Pill tone="good">Ready</Pill> : s.status === 'failed' ? <Pill tone="bad">Failed</Pill> : <Pill tone="busy">Indexing</Pill>}
-          <span class="muted">{s.documentCount} documents · {s.chunkCount} passages · indexed <RelativeTime ms={s.indexedAt} empty="not yet" /></span>
+          <span class="muted">{plural(s.documentCount, 'document')} · {plural(s.chunkCount, 'passage')} · {s.status === 'failed' ? 'failed' : 'indexed'} <RelativeTime ms={s.indexedAt} empty="not yet" /></span>
         </div>
         {busy(s) && <Progress done={s.progress.done} total={s.progress.total} label={`Indexing ${s.name}`} />}
-        {s.error && <p class="error">{s.error}</p>}
+        {s.error && <p class="error">{s.status === 'failed' ? <>Indexing failed: {s.error}. {FIX[s.kind]}</> : s.error}</p>}
       </div>
       {canEdit && <EditSource s={s} onSaved={(next) => data.setData({ source: next, docs })} />}
       <h2>Documents</h2>
@@ -81,6 +81,7 @@ function EditSource({ s, onSaved }: { s: Source; onSaved: (s: Source) => void })
   const [saved, setSaved] = useState(false);
   const act = useAction();
   const save = () => act.run(async () => {
+    setSaved(false);
     const body: Record<string, unknown> = { name: name.trim() };
     if (s.url !== null && url.trim() !== s.url) body.url = url.trim();
     if (s.kind === 'sitemap' || s.kind === 'crawl') body.settings = { maxPages: Number(maxPages), ...(s.kind === 'crawl' ? { maxDepth: Number(maxDepth) } : {}) };
@@ -92,14 +93,14 @@ function EditSource({ s, onSaved }: { s: Source; onSaved: (s: Source) => void })
       <summary>Edit source</summary>
       <Form onSubmit={save} class="card" name="edit-source">
         <div class="grid2">
-          <Field label="Name" name="name" value={name} onInput={(v) => { setName(v); setSaved(false); }} required />
-          {s.url !== null && <Field label="Address" name="url" type="url" value={url} onInput={(v) => { setUrl(v); setSaved(false); }} required />}
-          {(s.kind === 'sitemap' || s.kind === 'crawl') && <Field label="Most pages (1–2000)" name="maxPages" type="number" value={maxPages} onInput={setMaxPages} />}
-          {s.kind === 'crawl' && <Field label="Link depth (0–10)" name="maxDepth" type="number" value={maxDepth} onInput={setMaxDepth} />}
+          <TextField label="Name" name="name" value={name} onInput={(v) => { setName(v); setSaved(false); }} required errors={act.fields} />
+          {s.url !== null && <TextField label="Address" name="url" type="url" value={url} onInput={(v) => { setUrl(v); setSaved(false); }} required errors={act.fields} />}
+          {(s.kind === 'sitemap' || s.kind === 'crawl') && <TextField label="Most pages (1–2000)" name="maxPages" path="settings.maxPages" type="number" value={maxPages} onInput={setMaxPages} errors={act.fields} />}
+          {s.kind === 'crawl' && <TextField label="Link depth (0–10)" name="maxDepth" path="settings.maxDepth" type="number" value={maxDepth} onInput={setMaxDepth} errors={act.fields} />}
         </div>
         <button type="submit" disabled={act.busy}>Save</button>
         {saved && <span class="ok" role="status"> Saved.</span>}
-        <ErrorText error={act.error} />
+        <FormErrors act={act} shown={['name', 'url', 'settings.maxPages', 'settings.maxDepth']} />
       </Form>
     </details>
   );

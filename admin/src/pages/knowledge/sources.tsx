@@ -4,10 +4,10 @@ import { api } from '../../api.js';
 import { useSession } from '../../session.js';
 import { EmptyState } from '../../ui/layout.js';
 import { RelativeTime } from '../../ui/time.js';
-import { ErrorText, Loading, useAction, useLoad } from '../../ui.js';
+import { ErrorText, Loading, plural, useAction, useLoad } from '../../ui.js';
 import { ConfirmButton, Pill, Progress, usePoll } from '../kit/kit.js';
 import { AddSource } from './add-source.js';
-import { busy, KIND_TEXT, type Source } from './types.js';
+import { busy, FIX, KIND_TEXT, type Source } from './types.js';
 
 const POLL_MS = 1000;
 
@@ -62,10 +62,10 @@ function SourceRow({ s, canEdit, onChange }: { s: Source; canEdit: boolean; onCh
       {where && <div class="row-meta"><span class="where">{where}</span></div>}
       {busy(s) && <Progress done={s.progress.done} total={s.progress.total} label={`Indexing ${s.name}`} />}
       <div class="row-meta">
-        <span class="counts">{s.documentCount} {s.documentCount === 1 ? 'document' : 'documents'} · {s.chunkCount} passages</span>
-        <span>Indexed <RelativeTime ms={s.indexedAt} empty="not yet" /></span>
+        <span class="counts">{plural(s.documentCount, 'document')} · {plural(s.chunkCount, 'passage')}</span>
+        {s.status === 'failed' ? <span class="error">Failed <RelativeTime ms={s.indexedAt} empty="" /></span> : <span>Indexed <RelativeTime ms={s.indexedAt} empty="not yet" /></span>}
       </div>
-      {s.error && <p class="error">{s.error}</p>}
+      {s.error && <p class="error">{s.status === 'failed' ? <>Indexing failed: {s.error}. {FIX[s.kind]}</> : s.error}</p>}
       <div class="row-actions">
         <a class="button secondary small" href={`#/knowledge/source/${encodeURIComponent(s.id)}`}>Documents</a>
         {canEdit && <button type="button" class="secondary small" disabled={act.busy || busy(s)} onClick={reindex}>Reindex</button>}

@@ -15,4 +15,12 @@ export interface SearchAnswer {
 export interface Gap { question: string; count: number; firstAskedAt: number; lastAskedAt: number; botIds: string[] }
 
 export const KIND_TEXT: Record<SourceKind, string> = { page: 'Web page', sitemap: 'Sitemap', crawl: 'Website', text: 'Text', file: 'File' };
+/** What to do when a source of this kind failed to index. */
+export const FIX: Record<SourceKind, string> = {
+  page: 'Check that the address opens in a browser, then press Reindex.',
+  sitemap: 'Check that the sitemap address opens in a browser and lists pages, then press Reindex.',
+  crawl: 'Check that the start page opens in a browser, then press Reindex.',
+  text: 'Edit the text if needed, then press Reindex.',
+  file: 'Upload the file again as PDF, Markdown, text or HTML, or press Reindex to retry.',
+};
 export const busy = (s: Source) => s.status === 'queued' || s.status === 'indexing';

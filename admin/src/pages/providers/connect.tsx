@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import { ErrorText, Form, Loading, OtherErrors, TextField, useAction, useLoad } from '../../ui.js';
+import { Form, FormErrors, Loading, TextField, useAction, useLoad } from '../../ui.js';
 import { BLURB, GIVES, type CatalogEntry, type Connection, type Kind } from './model.js';
 
 export function Catalog({ onPick, picked }: { onPick: (e: CatalogEntry) => void; picked?: Kind | null }) {
@@ -72,8 +72,7 @@ export function ConnectForm({ entry, onConnected, onCancel }: { entry: CatalogEn
       <TextField label={local ? 'API key (any text if your server needs none)' : 'API key'} name="apiKey" type="password" value={apiKey} onInput={setApiKey}
         required={!local} autocomplete="off" errors={act.fields} hint="Checked with the provider before it is saved; stored encrypted and never shown again." />
       {!local && !advanced && <p><button type="button" class="link" onClick={() => setAdvanced(true)}>Use a different address (a proxy or gateway)</button></p>}
-      <OtherErrors errors={act.fields} shown={['name', 'apiKey', 'baseUrl', 'kind']} />
-      {!Object.keys(act.fields).length && <ErrorText error={act.error} />}
+      <FormErrors act={act} shown={['name', 'apiKey', 'baseUrl', 'kind']} />
       <div class="actions">
         <button type="submit" disabled={act.busy}>{act.busy ? 'Checking the key…' : 'Check key and connect'}</button>
         {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}

@@ -8,7 +8,7 @@ import { api } from '../../api.js';
 import { go } from '../../router.js';
 import { useSession } from '../../session.js';
 import type { Bot, Template } from '../../types.js';
-import { EmptyState, ErrorText, Form, Loading, OtherErrors, PageHeader, Section, SelectField, TextField, useAction, useLoad } from '../../ui.js';
+import { EmptyState, ErrorText, Form, FormErrors, Loading, PageHeader, Section, SelectField, TextField, useAction, useLoad } from '../../ui.js';
 import { Catalog, ConnectForm } from '../providers/connect.js';
 import { canChat, chatModels, type CatalogEntry, type Connection, type Models } from '../providers/model.js';
 import { EmbedSnippets } from '../try/index.js';
@@ -122,8 +122,7 @@ function CreateBot({ conn }: { conn: Connection }) {
           <TextField label="The assistant's name" name="agentName" value={agent} onInput={setAgent} required maxLength={60} errors={act.fields} path="identity.agentName"
             hint="Shown as the chat's title." />
         </div>
-        <OtherErrors errors={act.fields} shown={['brain.model', 'identity.businessName', 'identity.agentName']} />
-        {!Object.keys(act.fields).length && <ErrorText error={act.error} />}
+        <FormErrors act={act} shown={['brain.model', 'identity.businessName', 'identity.agentName']} />
         <button type="submit" disabled={act.busy || !model}>{act.busy ? 'Creating…' : 'Create and publish the bot'}</button>
       </Section>
     </Form>

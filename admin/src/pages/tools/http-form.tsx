@@ -1,7 +1,7 @@
 /** Adding or changing an HTTP tool: what the agent sees (name, description, parameters) and the request it makes. */
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import { ErrorText, Field, Form, useAction } from '../../ui.js';
+import { Form, FormErrors, SelectField, TextArea, TextField, useAction } from '../../ui.js';
 import { pairsText, parseJson, parsePairs, type HttpTool, type Method } from './types.js';
 
 const EXAMPLE_PARAMS = '{\n  "type": "object",\n  "properties": {\n    "orderId": { "type": "string", "description": "The order number" }\n  },\n  "required": ["orderId"]\n}';
@@ -31,39 +31,27 @@ export function HttpToolForm({ tool, onSaved, onCancel }: { tool?: HttpTool; onS
     <Form onSubmit={submit} class="card http-tool-form" name={tool ? 'edit-http-tool' : 'add-http-tool'}>
       {!tool && <h2>Add an HTTP tool</h2>}
       <div class="grid2">
-        <Field label="Name the agent calls" name="name" value={name} onInput={setName} required />
-        <Field label="Label shown to visitors while it runs (optional)" name="label" value={label} onInput={setLabel} />
+        <TextField label="Name the agent calls" name="name" value={name} onInput={setName} required errors={act.fields} />
+        <TextField label="Label shown to visitors while it runs (optional)" name="label" value={label} onInput={setLabel} errors={act.fields} />
       </div>
-      <label class="field"><span>When to use it (the agent reads this)</span>
-        <textarea name="description" rows={2} required value={description} onInput={(e) => setDescription(e.currentTarget.value)} placeholder="Looks up the status of an order by its number." />
-      </label>
+      <TextArea label="When to use it (the agent reads this)" name="description" rows={2} required value={description} onInput={setDescription} errors={act.fields}
+        placeholder="Looks up the status of an order by its number." />
       <div class="toolbar">
-        <label class="field"><span>Method</span>
-          <select name="method" value={method} onChange={(e) => setMethod(e.currentTarget.value as Method)}>
-            {['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => <option key={m}>{m}</option>)}
-          </select>
-        </label>
-        <label class="field" style={{ flex: '1 1 18rem' }}><span>URL</span>
-          <input name="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://api.example.com/orders/{{args.orderId}}" />
-        </label>
+        <SelectField label="Method" name="method" value={method} onChange={(v) => setMethod(v as Method)} errors={act.fields}
+          options={['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, m])} />
+        <div class="grow-field">
+          <TextField label="URL" name="url" required value={url} onInput={setUrl} errors={act.fields} placeholder="https://api.example.com/orders/{{args.orderId}}" />
+        </div>
       </div>
       <p class="k-hint">Use <code>{'{{args.name}}'}</code> for an argument and <code>{'{{secrets.NAME}}'}</code> for a secret, in the path, query, headers or body; never in the host.</p>
-      <label class="field"><span>Headers, one per line (Name: value)</span>
-        <textarea name="headers" rows={2} value={headers} onInput={(e) => setHeaders(e.currentTarget.value)} placeholder={'Authorization: Bearer {{secrets.ORDERS_KEY}}'} />
-      </label>
+      <TextArea label="Headers, one per line (Name: value)" name="headers" rows={2} value={headers} onInput={setHeaders} errors={act.fields} placeholder={'Authorization: Bearer {{secrets.ORDERS_KEY}}'} />
       <div class="grid2">
-        <label class="field"><span>Body</span>
-          <select name="bodyMode" value={bodyMode} onChange={(e) => setBodyMode(e.currentTarget.value as never)}>
-            <option value="default">Default (arguments as JSON for POST, PUT, PATCH)</option>
-            <option value="none">No body</option>
-            <option value="args">The arguments as JSON</option>
-            <option value="template">A template</option>
-          </select>
-        </label>
-        <Field label="Timeout (ms, 1000–120000)" name="timeoutMs" type="number" value={timeout} onInput={setTimeoutMs} />
+        <SelectField label="Body" name="bodyMode" value={bodyMode} onChange={(v) => setBodyMode(v as never)} errors={act.fields}
+          options={[['default', 'Default (arguments as JSON for POST, PUT, PATCH)'], ['none', 'No body'], ['args', 'The arguments as JSON'], ['template', 'A template']]} />
+        <TextField label="Timeout (ms, 1000–120000)" name="timeoutMs" type="number" value={timeout} onInput={setTimeoutMs} errors={act.fields} />
       </div>
       {bodyMode === 'template' && (
-        <label class="field"><span>Body template</span><textarea name="bodyTemplate" rows={4} value={bodyTemplate} onInput={(e) => setBodyTemplate(e.currentTarget.value)} /></label>
+        <TextArea label="Body template" name="bodyTemplate" rows={4} value={bodyTemplate} onInput={setBodyTemplate} errors={act.fields} />
       )}
       <label class="field"><span>Parameters (JSON schema of the arguments)</span>
         <textarea name="parameters" rows={7} spellcheck={false} class="mono" value={params} onInput={(e) => setParams(e.currentTarget.value)} />
@@ -72,7 +60,7 @@ export function HttpToolForm({ tool, onSaved, onCancel }: { tool?: HttpTool; onS
         <button type="submit" disabled={act.busy}>{tool ? 'Save changes' : 'Add tool'}</button>
         {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
       </div>
-      <ErrorText error={act.error} />
+      <FormErrors act={act} shown={['name', 'label', 'description', 'method', 'url', 'headers', 'bodyMode', 'timeoutMs', 'bodyTemplate', 'parameters']} />
     </Form>
   );
 }

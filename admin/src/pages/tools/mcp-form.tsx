@@ -1,7 +1,7 @@
 /** Connecting or changing an MCP server: over HTTP (URL and headers) or as a program on this server (command, args, environment). */
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import { ErrorText, Field, Form, useAction } from '../../ui.js';
+import { Form, FormErrors, TextField, useAction } from '../../ui.js';
 import { parsePairs, type McpServer } from './types.js';
 
 export function McpForm({ server, onSaved, onCancel }: { server?: McpServer; onSaved: (s: McpServer) => void; onCancel?: () => void }) {
@@ -31,7 +31,7 @@ export function McpForm({ server, onSaved, onCancel }: { server?: McpServer; onS
     <Form onSubmit={submit} class="card mcp-form" name={server ? 'edit-mcp' : 'add-mcp'}>
       {!server && <h2>Connect an MCP server</h2>}
       <div class="grid2">
-        <Field label="Name" name="name" value={name} onInput={setName} required />
+        <TextField label="Name" name="name" value={name} onInput={setName} required errors={act.fields} />
         {!server && (
           <label class="field"><span>How to reach it</span>
             <select name="transport" value={transport} onChange={(e) => setTransport(e.currentTarget.value as 'http' | 'stdio')}>
@@ -43,14 +43,14 @@ export function McpForm({ server, onSaved, onCancel }: { server?: McpServer; onS
       </div>
       {transport === 'http' ? (
         <>
-          <Field label="Server URL" name="url" type="url" value={url} onInput={setUrl} required />
+          <TextField label="Server URL" name="url" type="url" value={url} onInput={setUrl} required errors={act.fields} />
           <label class="field"><span>Headers, one per line (Name: value){kept?.length ? `; leave empty to keep ${kept.join(', ')}` : ''}</span>
             <textarea name="headers" rows={2} value={headers} onInput={(e) => setHeaders(e.currentTarget.value)} placeholder="Authorization: Bearer …" />
           </label>
         </>
       ) : (
         <>
-          <Field label="Command" name="command" value={command} onInput={setCommand} required />
+          <TextField label="Command" name="command" value={command} onInput={setCommand} required errors={act.fields} />
           <label class="field"><span>Arguments, one per line</span><textarea name="args" rows={2} value={args} onInput={(e) => setArgs(e.currentTarget.value)} /></label>
           <label class="field"><span>Environment, one per line (NAME=value){kept?.length ? `; leave empty to keep ${kept.join(', ')}` : ''}</span>
             <textarea name="env" rows={2} value={env} onInput={(e) => setEnv(e.currentTarget.value)} />
@@ -61,7 +61,7 @@ export function McpForm({ server, onSaved, onCancel }: { server?: McpServer; onS
         <button type="submit" disabled={act.busy}>{act.busy ? 'Connecting…' : server ? 'Save changes' : 'Connect'}</button>
         {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
       </div>
-      <ErrorText error={act.error} />
+      <FormErrors act={act} shown={['name', 'transport', 'url', 'command']} />
     </Form>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { EmptyState } from '../../ui/layout.js';
 import { RelativeTime } from '../../ui/time.js';
-import { ErrorText, Field, Form, Loading, useAction, useLoad } from '../../ui.js';
+import { ErrorText, Form, FormErrors, Loading, TextField, useAction, useLoad } from '../../ui.js';
 import { ConfirmButton } from '../kit/kit.js';
 import type { Secret } from './types.js';
 
@@ -59,11 +59,11 @@ function SetSecret({ name: fixed, onSaved, onCancel }: { name?: string; onSaved:
   });
   return (
     <Form onSubmit={submit} class={fixed ? 'inline-form replace-secret' : 'card inline-form set-secret'} name={fixed ? 'replace-secret' : 'set-secret'}>
-      {!fixed && <Field label="Name" name="name" value={name} onInput={setName} required autocomplete="off" />}
-      <Field label={fixed ? `New value for ${fixed}` : 'Value'} name="value" type="password" value={value} onInput={setValue} required autocomplete="new-password" />
+      {!fixed && <TextField label="Name" name="name" value={name} onInput={setName} required autocomplete="off" errors={act.fields} />}
+      <TextField label={fixed ? `New value for ${fixed}` : 'Value'} name="value" type="password" value={value} onInput={setValue} required autocomplete="new-password" errors={act.fields} />
       <button type="submit" disabled={act.busy}>{fixed ? 'Replace' : 'Save secret'}</button>
       {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
-      <ErrorText error={act.error} />
+      <FormErrors act={act} shown={['name', 'value']} />
     </Form>
   );
 }

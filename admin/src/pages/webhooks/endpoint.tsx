@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { go } from '../../router.js';
 import { PageHeader } from '../../ui/layout.js';
-import { ErrorText, Field, Form, Loading, useAction, useLoad } from '../../ui.js';
+import { ErrorText, Form, FormErrors, Loading, TextField, useAction, useLoad } from '../../ui.js';
 import { ConfirmButton, Pill } from '../kit/kit.js';
 import { Deliveries } from './deliveries.js';
 import { EventChecks } from './events.js';
@@ -25,7 +25,7 @@ export function EndpointPage({ id }: { id: string }) {
   if (!data.data) return <><PageHeader title="Endpoint" back={back} /><Loading error={data.error} /></>;
   const e = data.data.endpoint;
   const path = `/webhooks/${encodeURIComponent(id)}`;
-  const ping = () => act.run(async () => { await api('POST', `${path}/test`); setNote('Ping queued: it shows in the log below within a couple of seconds.'); setTick((t) => t + 1); });
+  const ping = () => act.run(async () => { setNote(null); await api('POST', `${path}/test`); setNote('Ping queued: it shows in the log below within a couple of seconds.'); setTick((t) => t + 1); });
   const rotate = () => act.run(async () => { setSecret((await api<{ secret: string }>('POST', `${path}/secret`)).secret); });
   const remove = () => act.run(async () => { await api('DELETE', path); go('/webhooks'); });
   return (
@@ -53,19 +53,19 @@ function EndpointSettings({ e, events, onSaved }: { e: Endpoint; events: string[
   // Open at first when the endpoint is off; after that it stays as the person leaves it.
   const [openAtFirst] = useState(!e.active);
   const act = useAction();
-  const patch = (body: Partial<Endpoint>) => act.run(async () => { onSaved(await api<Endpoint>('PATCH', `/webhooks/${encodeURIComponent(e.id)}`, body)); setSaved(true); });
+  const patch = (body: Partial<Endpoint>) => act.run(async () => { setSaved(false); onSaved(await api<Endpoint>('PATCH', `/webhooks/${encodeURIComponent(e.id)}`, body)); setSaved(true); });
   return (
     <details class="more card" open={openAtFirst}>
       <summary>Settings {e.active ? <Pill tone="good">Active</Pill> : <Pill tone="bad">Off</Pill>}{e.consecutiveFailures > 0 && <span class="error"> · {e.consecutiveFailures} failures in a row</span>}</summary>
       <Form onSubmit={() => patch({ url: url.trim(), events: chosen })} name="edit-webhook">
-        <Field label="Endpoint URL" name="url" type="url" value={url} onInput={(v) => { setUrl(v); setSaved(false); }} required />
+        <TextField label="Endpoint URL" name="url" type="url" value={url} onInput={(v) => { setUrl(v); setSaved(false); }} required errors={act.fields} />
         <EventChecks all={events} chosen={chosen} onChange={(c) => { setChosen(c); setSaved(false); }} />
         <div class="row-actions">
           <button type="submit" disabled={act.busy}>Save</button>
           <button type="button" class="secondary" disabled={act.busy} onClick={() => patch({ active: !e.active })}>{e.active ? 'Switch off' : 'Switch on'}</button>
           {saved && <span class="ok" role="status">Saved.</span>}
         </div>
-        <ErrorText error={act.error} />
+        <FormErrors act={act} shown={['url']} />
       </Form>
     </details>
   );

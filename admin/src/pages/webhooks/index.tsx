@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { EmptyState, PageHeader } from '../../ui/layout.js';
-import { ErrorText, Field, Form, Loading, useAction, useLoad } from '../../ui.js';
+import { Form, FormErrors, Loading, TextField, useAction, useLoad } from '../../ui.js';
 import { Pill } from '../kit/kit.js';
 import { EndpointPage } from './endpoint.js';
 import { EventChecks } from './events.js';
@@ -61,13 +61,13 @@ function AddEndpoint({ events, onAdded, onCancel }: { events: string[]; onAdded:
   return (
     <Form onSubmit={submit} class="card add-webhook" name="add-webhook">
       <h2>Add an endpoint</h2>
-      <Field label="Endpoint URL (https)" name="url" type="url" value={url} onInput={setUrl} required />
+      <TextField label="Endpoint URL (https)" name="url" type="url" value={url} onInput={setUrl} required errors={act.fields} />
       <EventChecks all={events} chosen={chosen} onChange={setChosen} />
       <div class="row-actions">
         <button type="submit" disabled={act.busy}>Add endpoint</button>
         {onCancel && <button type="button" class="secondary" onClick={onCancel}>Cancel</button>}
       </div>
-      <ErrorText error={act.error} />
+      <FormErrors act={act} shown={['url']} />
     </Form>
   );
 }
