@@ -50,6 +50,7 @@ let snippet = '';
 let secret = '';
 let inviteLink = '';
 let shot = 0;
+let failedAt = '';
 
 /** Screenshot of this step at the page's size, numbered in journey order. */
 async function snap(page: Page, name: string, fullPage = false): Promise<void> {
@@ -78,7 +79,7 @@ async function startShippedServer(): Promise<void> {
   server = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stderr!.on('data', (d) => (serverLog += d));
   adminUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no panel address within 20 s:\n${serverLog}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`the server printed no panel address within 60 s:\n${serverLog}`)), 60_000);
     server!.stdout!.on('data', (d) => {
       serverLog += d;
       const url = serverLog.match(/"msg":"admin panel: (http[^"]+)"/)?.[1];
@@ -91,23 +92,33 @@ async function startShippedServer(): Promise<void> {
 
 test.before(async () => {
   const t0 = Date.now();
-  built(); // says to run npm run build when dist/ is missing or stale
-  rmSync(SHOTS, { recursive: true, force: true });
-  mkdirSync(SHOTS, { recursive: true });
-  let started: () => void;
-  const hostPageReady = new Promise<void>((r) => (started = r));
-  site = createServer((req, res) => {
-    res.writeHead(req.url === '/' && sitePage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(req.url === '/' ? sitePage : 'not found');
-  }).listen(0, '127.0.0.1', () => started());
-  [fake, receiver, browser] = await Promise.all([
-    startFakeOpenAI(), startReceiver(), chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    }), startShippedServer(), hostPageReady,
-  ]);
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-  console.log(`  ${((Date.now() - t0) / 1000).toFixed(1)} s  the server, the fakes and Chromium started`);
+  try {
+    built(); // says to run npm run build when dist/ is missing or stale
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+    // Each is kept as soon as it runs, so test.after stops whatever started even when another start failed.
+    await Promise.all([
+      startFakeOpenAI().then((f) => { fake = f; }),
+      startReceiver().then((r) => { receiver = r; }),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      }).then((b) => { browser = b; }),
+      startShippedServer(),
+      new Promise<void>((resolve) => {
+        site = createServer((req, res) => {
+          res.writeHead(req.url === '/' && sitePage ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(req.url === '/' ? sitePage : 'not found');
+        }).listen(0, '127.0.0.1', resolve);
+      }),
+    ]);
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    console.log(`  ${((Date.now() - t0) / 1000).toFixed(1)} s  the server, the fakes and Chromium started`);
+  } catch (err) {
+    // uvu drops an error thrown here without a word: say it, and let every step fail saying so.
+    failedAt = `start-up: ${(err as Error).message}`;
+    console.error(`\n  the journey could not start: ${(err as Error).message}\n`);
+  }
 });
 test.after(async () => {
   for (const c of contexts) await c.close().catch(() => {});
@@ -118,12 +129,11 @@ test.after(async () => {
     await exited;
   }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  await Promise.all([fake?.close(), receiver?.close(), new Promise((r) => { site?.closeAllConnections(); site?.close(r); })]);
+  await Promise.all([fake?.close(), receiver?.close(), site && new Promise((r) => { site.closeAllConnections(); site.close(r); })]);
 });
 process.once('exit', () => server?.kill('SIGKILL'));
 
 /** Steps depend on the ones before: after a failure the rest stop at once instead of each waiting out its timeouts. */
-let failedAt = '';
 function step(name: string, fn: () => Promise<void>): void {
   test(name, async () => {
     if (failedAt) throw new Error(`not run: the step "${failedAt}" failed`);
@@ -274,6 +284,11 @@ step('the teammate sees the request in the inbox, takes over and replies; the vi
   await snap(teammate, 'teammate-queue');
   await teammate.locator('.conv a').first().click();
   await teammate.locator('.inbox-thread .msg.user', { hasText: 'Do you repair e-bikes?' }).waitFor();
+  // The team reads the AI's reply as the visitor saw it: formatted, not as Markdown source.
+  const ai = teammate.locator('.inbox-thread .msg.assistant', { hasText: 'every kind of bike' });
+  await ai.locator('strong', { hasText: 'every kind of bike' }).waitFor();
+  assert.equal(await ai.locator('li').allTextContents(), ['city bikes', 'e-bikes', 'folding bikes']);
+  assert.not.match(await ai.textContent() ?? '', '**');
   await teammate.click('.thread-actions button:has-text("Take over")');
   await teammate.locator('.taken-over', { hasText: 'You are answering' }).waitFor();
   await visitor.locator('.line', { hasText: 'joined the conversation' }).first().waitFor();
