@@ -1,6 +1,7 @@
-// Runs every test/**/*.test.ts file in its own Node process (uvu + tsx), a few at a time,
-// then prints the one closing line CI reads: "N passed, N failed[, N skipped]".
-import { spawn } from 'node:child_process';
+// Builds dist/ once (scripts/build.mjs, as `npm start` does), then runs every test/**/*.test.ts file in its own Node
+// process (uvu + tsx), a few at a time, and prints the one closing line CI reads: "N passed, N failed[, N skipped]".
+// Browser tests load the bundles from dist/public as built here and served by the server (test/helpers/built.ts).
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { cpus } from 'node:os';
@@ -23,6 +24,18 @@ const files = walk(join(root, 'test'))
   .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
   .sort();
 
+if (files.length) {
+  const started = Date.now();
+  const b = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
+  if (b.status !== 0) {
+    console.log(`${b.stdout ?? ''}${b.stderr ?? ''}${b.error ? String(b.error) : ''}`.trim());
+    console.log('\nthe build failed (node scripts/build.mjs): no test ran\n0 passed, 1 failed');
+    process.exit(1);
+  }
+  console.log(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+}
+const builtAt = String(Date.now());
+
 const concurrency = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || cpus().length, 4));
 const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS) || 180_000;
 let passed = 0, failed = 0, skipped = 0;
@@ -33,7 +46,7 @@ function runFile(file) {
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', file], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: 'test' },
+      env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: 'test', TEST_BUILT_AT: builtAt },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

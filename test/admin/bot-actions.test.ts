@@ -10,7 +10,6 @@ import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget } from '../widget/build.js';
 import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
@@ -27,7 +26,7 @@ let botId: string;
 const api = async (method: string, path: string, body?: unknown) => (await server.request(method, `/api/v1${path}`, { body, headers: owner.headers })).body;
 
 test.before(async () => {
-  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI(), buildWidget()]) as [TestServer, FakeServer, unknown];
+  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]) as [TestServer, FakeServer];
   owner = await setupOwner(server, { workspaceName: 'Acme' });
   viewer = await addMember(server, owner, 'viewer', { email: 'vera@example.com', name: 'Vera Viewer' });
   await api('POST', '/providers', { kind: 'openai', name: 'Fake OpenAI', apiKey: fake.apiKey, baseUrl: fake.baseUrl });

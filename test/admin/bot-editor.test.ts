@@ -10,7 +10,6 @@ import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget } from '../widget/build.js';
 import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
@@ -33,7 +32,7 @@ const save = async () => {
 };
 
 test.before(async () => {
-  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI(), buildWidget()]) as [TestServer, FakeServer, unknown];
+  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]) as [TestServer, FakeServer];
   owner = await setupOwner(server, { workspaceName: 'Acme' });
   const provider = await server.request('POST', '/api/v1/providers', { body: { kind: 'openai', name: 'Fake OpenAI', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, headers: owner.headers });
   providerId = provider.body.id;

@@ -11,7 +11,6 @@ import type { Page } from 'playwright-core';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { expectAxeClean, screenshots } from './axe.js';
-import { buildWidget } from '../widget/build.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
 const FACE = readFileSync(new URL('../fixtures/faces/generated-face.jpg', import.meta.url));
@@ -24,7 +23,7 @@ let b: AdminBrowser;
 let page: Page;
 
 test.before(async () => {
-  [server] = await Promise.all([startTestServer(), buildWidget()]);
+  server = await startTestServer();
   owner = await setupOwner(server, { workspaceName: 'Acme' });
   b = await startAdminBrowser(server);
   page = await b.open('faces');

@@ -8,7 +8,6 @@ import * as assert from 'uvu/assert';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget } from '../widget/build.js';
 import { expectAxeClean, screenshots } from './axe.js';
 import { startAdminBrowser, type AdminBrowser } from './world.js';
 
@@ -19,7 +18,7 @@ let b: AdminBrowser;
 let page: Page;
 
 test.before(async () => {
-  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI(), buildWidget()]) as [TestServer, FakeOpenAI, unknown];
+  [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]) as [TestServer, FakeOpenAI];
   b = await startAdminBrowser(server);
   page = await b.open();
 });

@@ -10,7 +10,6 @@ import { framesOf, startWidgetWorld, type WidgetWorld } from '../widget/world.js
 import { newId } from '../../src/store/ids.js';
 import { addMember } from '../helpers/auth.js';
 import { expectAxeClean, screenshots } from './axe.js';
-import { buildAdmin } from './build.js';
 import { signIn } from './world.js';
 
 const SHOTS = '/tmp/shots/admin-inbox';
@@ -36,7 +35,6 @@ const errors: string[] = [];
 
 test.before(async () => {
   w = await startWidgetWorld();
-  await buildAdmin();
   botId = await w.createBot({ behavior: { handoff: { enabled: true } } });
   agent = await w.newPage({ width: 1280, height: 800 }, { permissions: ['notifications'] });
   await agent.context().addInitScript(RECORD_ALERTS);

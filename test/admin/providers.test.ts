@@ -10,7 +10,6 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { startFakeSpeech, type FakeSpeech } from '../fakes/speech.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget } from '../widget/build.js';
 import { expectAxeClean, screenshots } from './axe.js';
 import { signIn, startAdminBrowser, type AdminBrowser } from './world.js';
 
@@ -24,7 +23,7 @@ let page: Page;
 let botId: string;
 
 test.before(async () => {
-  [server, fake, speech] = await Promise.all([startTestServer(), startFakeOpenAI(), startFakeSpeech(), buildWidget()]) as [TestServer, FakeOpenAI, FakeSpeech, unknown];
+  [server, fake, speech] = await Promise.all([startTestServer(), startFakeOpenAI(), startFakeSpeech()]) as [TestServer, FakeOpenAI, FakeSpeech];
   owner = await setupOwner(server, { workspaceName: 'Acme' });
   b = await startAdminBrowser(server);
   page = await b.open('providers');

@@ -1,12 +1,12 @@
 /**
- * End-to-end set-up for the admin panel tests: freshly built bundles, the real server on loopback (optionally
+ * End-to-end set-up for the admin panel tests: the bundles `npm run build` wrote, the real server on loopback (optionally
  * one already made, e.g. by startChatWorld), and headless Chromium driven by playwright-core.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM } from '../widget/world.js';
 import { DEFAULT_PASSWORD } from '../helpers/auth.js';
 import type { TestServer } from '../helpers/server.js';
-import { buildAdmin } from './build.js';
+import { built } from '../helpers/built.js';
 
 export interface AdminBrowser {
   /** A fresh page in its own context (no cookies) at /admin/#/<hash>. Page errors and console errors land in `errors`. */
@@ -17,7 +17,7 @@ export interface AdminBrowser {
 }
 
 export async function startAdminBrowser(server: TestServer): Promise<AdminBrowser> {
-  await buildAdmin();
+  built(); // the bundles as `npm run build` wrote them (dist/public); says what to run when dist/ is missing or stale
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -10,13 +10,13 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { COMPRESS_MIN_BYTES } from '../../src/http/compress.js';
 import { pickEncoding } from '../../src/http/static.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget, type Bundle, type BundleSize } from '../widget/build.js';
+import { built, type Bundle, type BundleSize } from '../helpers/built.js';
 
 let server: TestServer;
 let sizes: Record<Bundle, BundleSize>;
 
 test.before(async () => {
-  sizes = await buildWidget();
+  sizes = built().widget;
   server = await startTestServer();
 });
 test.after(async () => { await server?.stop(); });

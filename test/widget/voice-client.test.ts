@@ -13,22 +13,22 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildWidget, widgetOut } from './build.js';
+import { built, widgetDir } from '../helpers/built.js';
 import { CHROMIUM } from './world.js';
 
 const harness = readFileSync(new URL('./voice-harness.js', import.meta.url));
 let browser: Browser;
 let site: Server;
 let url: string;
-let sizes: Awaited<ReturnType<typeof buildWidget>>;
+let sizes: ReturnType<typeof built>['widget'];
 
 test.before(async () => {
-  sizes = await buildWidget();
+  sizes = built().widget;
   const wav = join(mkdtempSync(join(tmpdir(), 'voice-')), 'speech.wav');
   execFileSync('espeak-ng', ['-w', wav, 'Hello, I would like to know your opening hours, please.']);
   site = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const body = path === '/voice.js' ? readFileSync(join(widgetOut, 'voice.js')) : path === '/harness.js' ? harness : '<!doctype html><title>voice</title><script src="/harness.js"></script>';
+    const body = path === '/voice.js' ? readFileSync(join(widgetDir, 'voice.js')) : path === '/harness.js' ? harness : '<!doctype html><title>voice</title><script src="/harness.js"></script>';
     res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html' });
     res.end(body);
   });
@@ -60,7 +60,7 @@ const wait = (page: Page, ms: number) => page.evaluate(`new Promise((r) => setTi
 
 test('voice.js is a separate bundle within 20 KB gzipped', () => {
   assert.ok(sizes.voice.gzip <= 20 * 1024, `voice.js is ${sizes.voice.gzip} bytes gzipped`);
-  assert.not.ok(readFileSync(join(widgetOut, 'chat.js'), 'utf8').includes('sc-capture'), 'the worklets are not in chat.js');
+  assert.not.ok(readFileSync(join(widgetDir, 'chat.js'), 'utf8').includes('sc-capture'), 'the worklets are not in chat.js');
 });
 
 test('the microphone goes up as 20 ms PCM16 frames at the session input rate, with a level, and not while muted', async () => {

@@ -1,5 +1,5 @@
 /**
- * End-to-end set-up for the widget tests: the real server serving freshly built bundles, a fake OpenAI,
+ * End-to-end set-up for the widget tests: the real server serving the bundles `npm run build` wrote (dist/public), a fake OpenAI,
  * a bot made through the REST API, a host page on another loopback origin, and headless Chromium
  * (Debian's /usr/bin/chromium driven by playwright-core).
  */
@@ -10,7 +10,7 @@ import type { Clock } from '../../src/clock.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { buildWidget, type Bundle, type BundleSize } from './build.js';
+import { built, type Bundle, type BundleSize } from '../helpers/built.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -50,7 +50,7 @@ const RECORD_FRAMES = `(() => {
 
 /** browserArgs: extra Chromium flags (voice tests add the fake microphone); serverProcess: run the server in a child process. */
 export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: Clock; serverProcess?: boolean } = {}): Promise<WidgetWorld> {
-  const sizes = await buildWidget();
+  const sizes = built().widget;
   const proc = opts.serverProcess ? await startServerProcess() : null;
   // The child's server answers the same HTTP calls; only its in-process handles (app, http) are missing.
   const [server, fake] = await Promise.all([proc ? (proc as unknown as TestServer) : startTestServer({ clock: opts.clock }), startFakeOpenAI()]);

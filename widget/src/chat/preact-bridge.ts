@@ -1,8 +1,8 @@
 /**
  * The optional chat parts (widget/src/parts/: voice UI, spoken replies, camera) are bundles of their own, loaded
  * only for bots that turn them on, and must draw with chat.js's preact: hooks keep their state in the copy that
- * renders. Their build points 'preact/hooks' and 'preact/jsx-runtime' at this file (scripts/build.mjs,
- * test/widget/build.ts), and chat.js hands its own functions in with bind() before anything is drawn. So nothing in
+ * renders. Their build points 'preact/hooks' and 'preact/jsx-runtime' at this file (scripts/build.mjs),
+ * and chat.js hands its own functions in with bind() before anything is drawn. So nothing in
  * a part may call them while the part is evaluated (icons are made on first use, not at the top of a file).
  */
 import type * as Hooks from 'preact/hooks';

@@ -1,6 +1,6 @@
 /**
  * The launcher's face pictures: every catalogue face in every named preset, drawn once in the content mood.
- * Run by the build (scripts/build.mjs, test/widget/build.ts) into dist/public/widget/faces/<skin>-<preset>.svg.
+ * Run by the build (scripts/build.mjs) into dist/public/widget/faces/<skin>-<preset>.svg.
  */
 import { faceMarkup } from './draw.js';
 import { lookOf, PRESETS, SKIN_IDS } from './skins.js';

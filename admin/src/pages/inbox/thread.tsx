@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { useSession } from '../../session.js';
 import { confirmDialog, ErrorText, Loading, RelativeTime, toast, useAction } from '../../ui.js';
+import { Markdown } from '../../../../widget/src/chat/markdown.js';
 import { Composer } from './composer.js';
 import { visitorName, useModel, type Pane } from './index.js';
 import type { InboxModel } from './model.js';
@@ -87,7 +88,7 @@ export function Thread({ id, model, botName, onPane }: { id: string; model: Inbo
       <div class="thread-body" tabIndex={0} aria-label="Transcript">
         {t.summary && <p class="thread-summary"><strong>Earlier in this conversation:</strong> {t.summary}</p>}
         <Transcript t={t} />
-        {streaming && <div class="msg assistant streaming" aria-live="off"><small class="muted">AI · writing…</small><p>{streaming.text}</p></div>}
+        {streaming && <div class="msg assistant streaming" aria-live="off"><small class="muted">AI · writing…</small><Markdown text={streaming.text} streaming /></div>}
         {open && model.aiStatus.has(id) && !streaming && <p class="ai-status muted" role="status">AI: {model.aiStatus.get(id)}…</p>}
         {model.typing.has(id) && <p class="visitor-typing muted" role="status"><span class="dots" aria-hidden="true"><i /><i /><i /></span> {visitorName(conv)} is typing</p>}
         <div ref={endRef} />

@@ -1,4 +1,8 @@
-/** One conversation's messages as the team sees them: who said what, when, with tools, sources, images and ratings. */
+/**
+ * One conversation's messages as the team sees them: who said what, when, with tools, sources, images and ratings.
+ * Replies are drawn from their Markdown as the widget draws them for the visitor (widget/src/chat/markdown.tsx).
+ */
+import { Markdown } from '../../../../widget/src/chat/markdown.js';
 import { RelativeTime } from '../../ui.js';
 import type { FullMessage, FullTranscript, TeamPicture, ToolCall } from './types.js';
 
@@ -25,7 +29,7 @@ export function Transcript({ t }: { t: FullTranscript }) {
               {m.modality === 'voice' && <span class="badge accent" title="Spoken; this is the transcript">voice</span>}
               <RelativeTime ms={m.createdAt} />
             </small>
-            {m.text && <p>{m.text}</p>}
+            {m.text && (m.role === 'user' ? <p>{m.text}</p> : <Markdown text={m.text} />)}
             {m.attachments?.length ? (
               <div class="attachments">
                 {m.attachments.map((a) => (
