@@ -92,7 +92,7 @@ const chatCompletion = z.object({
   if (b.stream_options && !b.stream) ctx.addIssue({ code: 'custom', path: ['stream_options'], message: "The 'stream_options' parameter is only allowed when 'stream' is enabled." });
   if (reasoning(b.model) && b.max_tokens != null) ctx.addIssue({ code: 'custom', path: ['max_tokens'], message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." });
   if (reasoning(b.model) && b.temperature != null && b.temperature !== 1) ctx.addIssue({ code: 'custom', path: ['temperature'], message: `Unsupported value: 'temperature' does not support ${b.temperature} with this model. Only the default (1) value is supported.` });
-  if (!reasoning(b.model) && b.reasoning_effort != null && /^gpt-/.test(b.model)) ctx.addIssue({ code: 'custom', path: ['reasoning_effort'], message: "Unrecognized request argument supplied: reasoning_effort" });
+  if (b.reasoning_effort != null && /^(gpt-4|gpt-3\.5)/.test(b.model)) ctx.addIssue({ code: 'custom', path: ['reasoning_effort'], message: "Unsupported parameter: 'reasoning_effort' is not supported with this model." });
   // Each tool message answers a call of the assistant message before it, and every call is answered.
   let open: string[] = [];
   b.messages.forEach((m, i) => {

@@ -128,7 +128,7 @@ export async function startFake(opts: {
       // As the real service: a request it cannot read or that breaks its schema is refused before anything else.
       const endpoint = endpointFor(opts.endpoints ?? [], rec.method, rec.path);
       const problem = endpoint ? checkRequest(endpoint, req.headers['content-type'] ?? '', parsed) : null;
-      if (problem) return opts.refuse!(res, problem);
+      if (problem) return opts.refuse!(res, problem, endpoint);
       const f = failures.findIndex((x) => rec.path.includes(x.pathPart));
       if (f >= 0) { const [x] = failures.splice(f, 1); return opts.writeError(res, x.status, x.message); }
       await opts.handle(rec, res, ctxFor());

@@ -4,16 +4,21 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { GoogleGenAI, Modality, type Session } from '@google/genai';
 import OpenAI, { toFile } from 'openai';
+import WebSocket from 'ws';
+import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js';
+import { LIVE_PATH } from '../fakes/gemini-live.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 
 let openai: FakeOpenAI;
+let gemini: FakeGemini;
 
 test.before(async () => {
-  openai = await startFakeOpenAI();
+  [openai, gemini] = await Promise.all([startFakeOpenAI(), startFakeGemini()]);
 });
 test.after(async () => {
-  await openai.close();
+  await Promise.all([openai.close(), gemini.close()]);
 });
 
 /** A raw request to a fake: JSON (an object), text as is, or FormData; with the fake's key. */
@@ -92,8 +97,93 @@ test('OpenAI: the SDK\'s own requests are accepted (chat streamed and not, tools
   openai.speech.hear('Hello there');
   const heard = await client.audio.transcriptions.create({ model: 'whisper-1', file: await toFile(audio, 'a.wav', { type: 'audio/wav' }), language: 'en' });
   assert.is(heard.text, 'Hello there');
-  const err = await client.post('/nowhere', { body: {} }).catch((e) => e);
+  const err: any = await client.post('/nowhere', { body: {} }).catch((e: unknown) => e);
   assert.equal([err.status, err.error.type], [404, 'invalid_request_error']);
+});
+
+const googleKey = () => ({ 'x-goog-api-key': gemini.apiKey });
+const googleError = (message: string) => ({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } });
+const user = (text: string) => ({ role: 'user', parts: [{ text }] });
+
+test('Gemini: malformed JSON, a missing, mistyped or unknown field and a broken function-call order are 400 INVALID_ARGUMENT', async () => {
+  const generate = (body: unknown) => send(gemini, '/v1beta/models/gemini-2.5-flash:generateContent', body, googleKey());
+  let r = await generate('{"contents": [');
+  assert.equal([r.status, r.body], [400, googleError('Invalid JSON payload received. Unexpected token.')]);
+  r = await generate({ generationConfig: { temperature: 0.2 } });
+  assert.equal(r.body, googleError('* GenerateContentRequest.contents: contents is not specified'));
+  r = await generate({ contents: [user('hi')], generationConfig: { temperature: 'warm' } });
+  assert.equal(r.body, googleError('Invalid value at \'generation_config.temperature\' (TYPE_FLOAT), "warm"'));
+  r = await generate({ contents: [user('hi')], generationConfig: { max_tokens: 10 } });
+  assert.equal(r.body, googleError('Invalid JSON payload received. Unknown name "max_tokens" at \'generation_config\': Cannot find field.'));
+  r = await generate({ contents: [user('hi')], temperature: 0.2 });
+  assert.equal(r.body, googleError('Invalid JSON payload received. Unknown name "temperature": Cannot find field.'));
+  r = await generate({ contents: [{ role: 'assistant', parts: [{ text: 'hi' }] }] });
+  assert.equal(r.body, googleError('* GenerateContentRequest.contents[0].role: Please use a valid role: user, model.'));
+  r = await generate({ contents: [{ role: 'user', parts: [] }] });
+  assert.equal(r.body, googleError('* GenerateContentRequest.contents[0].parts: contents.parts must not be empty.'));
+  const call = { role: 'model', parts: [{ functionCall: { name: 'lookup', args: {} } }, { functionCall: { name: 'lookup', args: { id: 2 } } }] };
+  r = await generate({ contents: [user('hi'), call, { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: {} } }] }] });
+  assert.equal(r.body, googleError('Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.'));
+  r = await generate({ contents: [user('hi'), { role: 'model', parts: [{ text: 'Let me see.' }] }, call] });
+  assert.equal(r.body, googleError('Please ensure that function call turn comes immediately after a user turn or after a function response turn.'));
+  r = await generate({ contents: [user('hi')], tools: [{ functionDeclarations: [{ name: '1 lookup' }] }] });
+  assert.match(r.body.error.message, /^\* GenerateContentRequest\.tools\[0\]\.function_declarations\[0\]\.name: Invalid function name/);
+  r = await send(gemini, '/v1beta/models/gemini-embedding-001:batchEmbedContents', { requests: [{ content: { parts: [{ text: 'a' }] } }] }, googleKey());
+  assert.equal(r.body, googleError('* BatchEmbedContentsRequest.requests[0].model: model is not specified'));
+  assert.is(gemini.usages.length, 0, 'no refused request reached the model');
+});
+
+test('Gemini: the SDK\'s own requests are accepted (tools and their results, streaming, speech, embeddings, Live setup)', async () => {
+  const ai = new GoogleGenAI({ apiKey: gemini.apiKey, httpOptions: { baseUrl: gemini.url } });
+  gemini.script({ toolCalls: [{ name: 'lookup', arguments: { id: '7' } }] });
+  const tools = [{ functionDeclarations: [{ name: 'lookup', description: 'Finds an order.', parametersJsonSchema: { type: 'object', properties: { id: { type: 'string' } } } }] }];
+  const config = { systemInstruction: 'Be brief.', tools, temperature: 0.3, maxOutputTokens: 200, thinkingConfig: { thinkingBudget: 0 } };
+  const first = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Order 7?', config });
+  const modelTurn = first.candidates![0].content!;
+  const stream = await ai.models.generateContentStream({
+    model: 'gemini-2.5-flash', config,
+    contents: [user('Order 7?'), modelTurn, { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { status: 'sent' } } }] }],
+  });
+  let text = '';
+  for await (const c of stream) text += c.text ?? '';
+  assert.is(text, 'The tool said: {"status":"sent"}');
+  const spoken = await ai.models.generateContent({
+    model: 'gemini-2.5-flash-preview-tts', contents: 'Hello',
+    config: { responseModalities: [Modality.AUDIO], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } } },
+  });
+  assert.ok(spoken.candidates![0].content!.parts![0].inlineData?.data);
+  const emb = await ai.models.embedContent({ model: 'gemini-embedding-001', contents: ['a', 'b'], config: { outputDimensionality: 8, taskType: 'RETRIEVAL_DOCUMENT' } });
+  assert.is(emb.embeddings!.length, 2);
+
+  const messages: any[] = [];
+  let session: Session | null = null;
+  const setupDone = new Promise<void>((resolve, reject) => {
+    void ai.live.connect({
+      model: 'gemini-3.8-live',
+      config: { responseModalities: [Modality.AUDIO], systemInstruction: 'Be brief.', inputAudioTranscription: {}, outputAudioTranscription: {}, realtimeInputConfig: { automaticActivityDetection: { disabled: true } } },
+      callbacks: { onmessage: (m) => { messages.push(m); if (m.setupComplete) resolve(); }, onerror: reject, onclose: (e) => reject(new Error(`closed ${e.code} ${e.reason}`)) },
+    }).then((s) => { session = s; }, reject);
+  });
+  await setupDone;
+  (session as Session | null)?.close();
+  assert.ok(messages.some((m) => m.setupComplete));
+});
+
+test('Gemini Live: a client message the service cannot read closes the session with 1007 and the reason', async () => {
+  const reasons: string[] = [];
+  for (const frames of [[{ setup: { model: 'models/gemini-3.8-live', voice: 'Kore' } }], [{ setup: { model: 'models/gemini-3.8-live' } }, { realtimeInput: { audio: { data: 'AAAA' } } }]]) {
+    const ws = new WebSocket(`${gemini.url.replace('http', 'ws')}${LIVE_PATH}?key=${gemini.apiKey}`);
+    await new Promise((r) => ws.once('open', r));
+    const closed = new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: String(reason) })));
+    for (const f of frames) ws.send(JSON.stringify(f));
+    const c = await closed;
+    assert.is(c.code, 1007);
+    reasons.push(c.reason);
+  }
+  assert.equal(reasons, [
+    'Invalid JSON payload received. Unknown name "voice" at \'setup\': Cannot find field.',
+    '* BidiGenerateContentClientMessage.realtime_input.audio.mime_type: mime_type is not specified',
+  ]);
 });
 
 test.run();
