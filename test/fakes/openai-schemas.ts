@@ -55,7 +55,8 @@ const tool = z.object({
   type: z.literal('function'),
   function: z.object({ name: functionName, description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullable().optional() }),
 });
-const reasoning = (model: string) => /^(o\d|gpt-5)/.test(model);
+/** OpenAI's reasoning models (o-series, gpt-5 but its chat aliases), which refuse max_tokens and a temperature. */
+const reasoning = (model: string) => /^o\d/.test(model) || (/^gpt-5/.test(model) && !/chat/.test(model));
 
 /** POST /v1/chat/completions, unknown arguments refused, and the conversation rules the API enforces. */
 const chatCompletion = z.object({

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { checkRequest, endpointFor, parseBody, type Endpoint, type ParsedBody, type Refuse } from './strict.js';
+import { checkRequest, endpointFor, parseBody, type Endpoint, type ParsedBody, type Problem, type Refuse } from './strict.js';
 
 /**
  * The one scripting model of every fake provider. Tests queue turns; each model call (chat
@@ -28,8 +28,10 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON; for multipart, the fields (files as { filename, type, size, data }); else undefined. */
+  /** Parsed JSON; for multipart, the fields (files as { filename, type, size, data }); else the raw bytes, or undefined. */
   body: any;
+  /** Why the fake refused it as the real API would (strict.ts), when it did. */
+  refused?: Problem;
 }
 
 export interface Usage { inputTokens: number; outputTokens: number }
@@ -128,7 +130,11 @@ export async function startFake(opts: {
       // As the real service: a request it cannot read or that breaks its schema is refused before anything else.
       const endpoint = endpointFor(opts.endpoints ?? [], rec.method, rec.path);
       const problem = endpoint ? checkRequest(endpoint, req.headers['content-type'] ?? '', parsed) : null;
-      if (problem) return opts.refuse!(res, problem, endpoint);
+      if (problem) {
+        rec.refused = problem;
+        if (process.env.FAKE_REFUSALS) process.stderr.write(`fake refused ${rec.method} ${rec.path}: ${JSON.stringify(problem)}\n`);
+        return opts.refuse!(res, problem, endpoint);
+      }
       const f = failures.findIndex((x) => rec.path.includes(x.pathPart));
       if (f >= 0) { const [x] = failures.splice(f, 1); return opts.writeError(res, x.status, x.message); }
       await opts.handle(rec, res, ctxFor());
