@@ -10,15 +10,17 @@ import WebSocket from 'ws';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js';
 import { LIVE_PATH } from '../fakes/gemini-live.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
+import { startFakeSpeech, type FakeSpeech } from '../fakes/speech.js';
 
 let openai: FakeOpenAI;
 let gemini: FakeGemini;
+let speech: FakeSpeech;
 
 test.before(async () => {
-  [openai, gemini] = await Promise.all([startFakeOpenAI(), startFakeGemini()]);
+  [openai, gemini, speech] = await Promise.all([startFakeOpenAI(), startFakeGemini(), startFakeSpeech()]);
 });
 test.after(async () => {
-  await Promise.all([openai.close(), gemini.close()]);
+  await Promise.all([openai.close(), gemini.close(), speech.close()]);
 });
 
 /** A raw request to a fake: JSON (an object), text as is, or FormData; with the fake's key. */
@@ -184,6 +186,33 @@ test('Gemini Live: a client message the service cannot read closes the session w
     'Invalid JSON payload received. Unknown name "voice" at \'setup\': Cannot find field.',
     '* BidiGenerateContentClientMessage.realtime_input.audio.mime_type: mime_type is not specified',
   ]);
+});
+
+test('speech provider: refusals are 422 validation lists; speech to text wants multipart with model_id and file', async () => {
+  const key = { 'xi-api-key': speech.apiKey };
+  const detail = (type: string, loc: Array<string | number>, msg: string) => [{ type, loc, msg }];
+  const pickDetail = (b: any) => b.detail.map((d: any) => ({ type: d.type, loc: d.loc, msg: d.msg }));
+  let r = await send(speech, '/v1/text-to-speech/voice_rachel', '{"text":', key);
+  assert.equal([r.status, pickDetail(r.body)], [422, detail('json_invalid', ['body', 0], 'JSON decode error')]);
+  r = await send(speech, '/v1/text-to-speech/voice_rachel', { model_id: 'eleven_flash_v2_5' }, key);
+  assert.equal([r.status, pickDetail(r.body)], [422, detail('missing', ['body', 'text'], 'Field required')]);
+  r = await send(speech, '/v1/text-to-speech/voice_rachel/stream', { text: 'Hi', voice_settings: { speed: 2 } }, key);
+  assert.equal([r.status, pickDetail(r.body)], [422, detail('value_error', ['body', 'voice_settings', 'speed'], 'Input should be less than or equal to 1.2')]);
+  r = await send(speech, '/v1/speech-to-text', '[object FormData]', key, 'text/plain;charset=UTF-8');
+  assert.equal([r.status, pickDetail(r.body)], [422, detail('missing', ['body', 'file'], 'Field required')]);
+  const noModel = new FormData();
+  noModel.append('file', new Blob([new Uint8Array(800)], { type: 'audio/wav' }), 'a.wav');
+  r = await send(speech, '/v1/speech-to-text', noModel, key);
+  assert.equal([r.status, pickDetail(r.body)], [422, detail('missing', ['body', 'model_id'], 'Field required')]);
+  r = await send(speech, '/v1/convai/agents/create', { name: 'Ava' }, key);
+  assert.equal([r.status, pickDetail(r.body)], [422, detail('missing', ['body', 'conversation_config'], 'Field required')]);
+  const ok = new FormData();
+  ok.append('model_id', 'scribe_v1');
+  ok.append('file', new Blob([new Uint8Array(800)], { type: 'audio/wav' }), 'a.wav');
+  speech.speech.hear('Hello');
+  r = await send(speech, '/v1/speech-to-text', ok, key);
+  assert.equal([r.status, r.body.text], [200, 'Hello']);
+  assert.is(speech.requests.filter((q) => q.refused).length, 6, 'each refusal is recorded with its reason');
 });
 
 test.run();
