@@ -13,7 +13,7 @@ import type { ChatEvent, ChatMessage, ChatRequest, ToolCall } from './types.js';
 /** How kinds A and B differ when mapping a ChatRequest to Chat Completions. */
 export interface ChatMapping {
   /** OpenAI's current field for reasoning models is max_completion_tokens; compatible servers know max_tokens. */
-  tokensField: 'max_completion_tokens' | 'max_tokens';
+  tokensField(model: string): 'max_completion_tokens' | 'max_tokens';
   /** The reasoning_effort to send, or undefined to leave it out. */
   reasoningEffort(model: string, effort: ChatRequest['effort']): string | undefined;
   takesTemperature(model: string): boolean;
@@ -52,7 +52,7 @@ export function buildChatBody(req: ChatRequest, mapping: ChatMapping): ChatCompl
   const effort = mapping.reasoningEffort(req.model, req.effort);
   if (effort) (body as { reasoning_effort?: string }).reasoning_effort = effort;
   if (req.temperature != null && mapping.takesTemperature(req.model)) body.temperature = req.temperature;
-  if (req.maxOutputTokens) body[mapping.tokensField] = req.maxOutputTokens;
+  if (req.maxOutputTokens) body[mapping.tokensField(req.model)] = req.maxOutputTokens;
   return body;
 }
 

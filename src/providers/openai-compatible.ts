@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { providerError } from './errors.js';
-import { compatibleCapabilities, pickModel } from './model-info.js';
+import { compatibleCapabilities, isOpenAiReasoningModel, pickModel } from './model-info.js';
 import { buildChatBody, streamChat, type ChatMapping } from './openai-chat.js';
 import type {
   ChatEvent, ChatRequest, ModelCapabilities, ModelInfo, ProviderAdapter, ProviderConnection, ProviderKind, ProviderOptions,
@@ -65,10 +65,12 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
   }
 
   protected mapping: ChatMapping = {
-    tokensField: 'max_tokens',
+    // OpenAI's reasoning models (o1, o3, o4, gpt-5 names: OpenAI itself or a proxy to it) refuse max_tokens and a
+    // temperature other than the default, as through kind B; other servers know max_tokens.
+    tokensField: (model) => (isOpenAiReasoningModel(model) ? 'max_completion_tokens' : 'max_tokens'),
     // Minimal counts as low here (bot-config brain.effort); only models known to reason get the field.
     reasoningEffort: (model, effort) => (effort && compatibleCapabilities(model).reasoning ? (effort === 'minimal' ? 'low' : effort) : undefined),
-    takesTemperature: () => true,
+    takesTemperature: (model) => !isOpenAiReasoningModel(model),
   };
 
   chat(req: ChatRequest, onEvent: (e: ChatEvent) => void, signal?: AbortSignal): Promise<void> {

@@ -43,7 +43,7 @@ export class OpenAiAdapter extends OpenAiCompatibleAdapter {
   }
 
   protected override mapping: ChatMapping = {
-    tokensField: 'max_completion_tokens',
+    tokensField: () => 'max_completion_tokens',
     reasoningEffort: (model, effort) => {
       if (!effort || !isOpenAiReasoningModel(model)) return undefined;
       // Only the first gpt-5 generation accepts "minimal"; o-series and gpt-5.1+ get the nearest, low.

@@ -1,3 +1,4 @@
+import { FormData } from 'undici';
 import { httpError, providerError } from './errors.js';
 import { noCapabilities, pickModel } from './model-info.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible.js';
@@ -184,11 +185,13 @@ export class SpeechAdapter implements ProviderAdapter {
   }
 
   async transcribe(audio: Buffer, opts: TranscribeOptions): Promise<string> {
+    // undici's FormData: the guarded fetch (npm undici) sends Node's global one as the text "[object FormData]",
+    // while Node's fetch encodes either.
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(audio)], { type: opts.mimeType }), `audio.${extensionFor(opts.mimeType)}`);
     form.append('model_id', opts.model || SPEECH_DEFAULTS.sttModel);
     if (opts.language) form.append('language_code', opts.language.slice(0, 2).toLowerCase());
-    const res = await this.call('/v1/speech-to-text', { method: 'POST', body: form }, false, opts.signal);
+    const res = await this.call('/v1/speech-to-text', { method: 'POST', body: form as unknown as BodyInit }, false, opts.signal);
     try {
       return ((await res.json()) as { text?: string }).text ?? '';
     } catch (err) {

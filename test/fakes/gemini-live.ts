@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { geminiWords, LIVE_MESSAGE } from './gemini-schemas.js';
 import { chunkText, countTokens, type HandlerContext, type LastMessage, type ScriptedTurn } from './script.js';
+import { checkMessage } from './strict.js';
 
 /**
  * A fake Gemini Live endpoint (BidiGenerateContent JSON messages over WebSocket), mounted on the fake Gemini
@@ -159,6 +161,9 @@ class LiveSession {
   private onMessage(raw: string): void {
     let m: any;
     try { m = JSON.parse(raw); } catch { this.ws.close(1007, 'Invalid JSON payload received.'); return; }
+    // As the service: a message it cannot read closes the session (1007) with the reason (at most 123 bytes).
+    const problem = checkMessage(LIVE_MESSAGE, m);
+    if (problem) { this.record({ kind: 'other', keys: Object.keys(m ?? {}) }); this.ws.close(1007, clip(geminiWords(problem, 'BidiGenerateContentClientMessage'))); return; }
     if (!this.setup) {
       if (!m.setup) { this.ws.close(1007, 'The first message must be setup.'); return; }
       return this.onSetup(m.setup);
@@ -362,6 +367,13 @@ class LiveSession {
       this.timers.add(t);
     });
   }
+}
+
+/** A close reason fits in 123 bytes. */
+function clip(reason: string): string {
+  let out = reason;
+  while (Buffer.byteLength(out) > 123) out = out.slice(0, -1);
+  return out;
 }
 
 function rms(pcm: Buffer): number {

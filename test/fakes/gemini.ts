@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { fakeAudio } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
 import { createFakeLive, type FakeLive } from './gemini-live.js';
+import { GEMINI_ENDPOINTS, refuseGemini } from './gemini-schemas.js';
 import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import {
   argsText, chunkPause, countTokens, sendJson, startFake, turnChunks, turnPrelude,
@@ -10,7 +11,7 @@ import {
 
 /**
  * A fake Gemini API (generativelanguage, v1beta): models, generateContent, streamGenerateContent
- * (SSE), embedContent and batchEmbedContents, speech replies as raw PCM (streamed as it is made through
+ * (SSE), embedContent and batchEmbedContents (requests checked as the API checks them: gemini-schemas.ts), speech replies as raw PCM (streamed as it is made through
  * streamGenerateContent: `speech`, speech-stream.ts), Google's error JSON, and the
  * Live API's WebSocket (`fake.live`, gemini-live.ts). baseUrl is the origin (the SDK adds /v1beta).
  */
@@ -51,6 +52,8 @@ export async function startFakeGemini(opts: FakeOptions = {}): Promise<FakeGemin
     baseSuffix: '',
     authorized: (r) => (r.headers['x-goog-api-key'] ?? r.query.key) === apiKey,
     writeError: writeGeminiError,
+    endpoints: GEMINI_ENDPOINTS,
+    refuse: refuseGemini,
     // Gemini answers a wrong key with 400, not 401.
     unauthorizedStatus: 400,
     unauthorizedMessage: 'API key not valid. Please pass a valid API key.',
@@ -96,8 +99,7 @@ function lastMessage(contents: Content[]): LastMessage {
 }
 
 async function generate(req: RecordedRequest, res: ServerResponse, ctx: HandlerContext, model: string, stream: boolean, sp?: SpeechMount): Promise<void> {
-  const body = req.body as { contents?: Content[]; generationConfig?: { responseModalities?: string[]; speechConfig?: any } };
-  if (!Array.isArray(body?.contents) || body.contents.length === 0) return writeGeminiError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
+  const body = req.body as { contents: Content[]; generationConfig?: { responseModalities?: string[]; speechConfig?: any } };
   const usageBase = countTokens(JSON.stringify(body.contents));
 
   if (body.generationConfig?.responseModalities?.includes('AUDIO')) {

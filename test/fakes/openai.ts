@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { fakeAudio } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
 import { mountRealtime, type FakeRealtime } from './openai-realtime.js';
+import { OPENAI_ENDPOINTS, refuseOpenAi } from './openai-schemas.js';
 import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import {
   argsText, chunkPause, countTokens, sendJson, startFake, turnChunks, turnPrelude,
@@ -11,7 +12,7 @@ import {
 /**
  * A fake OpenAI API (also what kind A servers speak): models, chat completions (streaming SSE and
  * plain), embeddings, speech (raw PCM streamed as it is made with response_format pcm, speech-stream.ts) and
- * transcriptions, with OpenAI's error JSON, and the Realtime API's WebSocket on /v1/realtime (openai-realtime.ts).
+ * transcriptions (requests checked as the API checks them: openai-schemas.ts), with OpenAI's error JSON, and the Realtime API's WebSocket on /v1/realtime (openai-realtime.ts).
  * baseUrl ends in /v1.
  */
 export const FAKE_OPENAI_MODELS = [
@@ -40,6 +41,8 @@ export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } 
     baseSuffix: '/v1',
     authorized: (r) => r.headers.authorization === `Bearer ${apiKey}`,
     writeError: writeOpenAiError,
+    endpoints: OPENAI_ENDPOINTS,
+    refuse: refuseOpenAi,
     unauthorizedMessage: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
     handle: async (req, res, ctx) => {
       const route = `${req.method} ${req.path}`;
@@ -73,7 +76,6 @@ function lastMessage(messages: Array<{ role: string; content: unknown }>): LastM
 
 async function chatCompletion(req: RecordedRequest, res: ServerResponse, ctx: HandlerContext): Promise<void> {
   const body = req.body as { model: string; messages: Array<{ role: string; content: unknown }>; stream?: boolean; stream_options?: { include_usage?: boolean } };
-  if (!body?.model || !Array.isArray(body.messages)) return writeOpenAiError(res, 400, 'model and messages are required');
   const turn: ScriptedTurn = ctx.nextTurn(lastMessage(body.messages));
   if (await turnPrelude(turn, res, writeOpenAiError)) return;
 
@@ -116,7 +118,6 @@ async function chatCompletion(req: RecordedRequest, res: ServerResponse, ctx: Ha
 
 function embeddings(req: RecordedRequest, res: ServerResponse): void {
   const body = req.body as { input: string | string[]; model: string; encoding_format?: string; dimensions?: number };
-  if (!body?.model || body.input == null) return writeOpenAiError(res, 400, 'model and input are required');
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
   const data = inputs.map((text, index) => {
     const v = fakeEmbedding(String(text), body.dimensions);
@@ -128,10 +129,8 @@ function embeddings(req: RecordedRequest, res: ServerResponse): void {
 }
 
 async function speech(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
-  const body = req.body as { model?: string; input?: string; voice?: string; response_format?: string; speed?: number };
-  if (!body?.model || !body.input || !body.voice) return writeOpenAiError(res, 400, 'model, input and voice are required');
+  const body = req.body as { model: string; input: string; voice: string; response_format?: string; speed?: number };
   if (!VOICES.has(body.voice)) return writeOpenAiError(res, 400, `Invalid value for 'voice': ${body.voice}`);
-  if (body.speed != null && (body.speed < 0.25 || body.speed > 4)) return writeOpenAiError(res, 400, `Invalid 'speed': ${body.speed}; expected a value between 0.25 and 4`);
   const format = body.response_format ?? 'mp3';
   const how = sp.take(req.path);
   if (how === 'hang') return sp.hang(res);
@@ -146,8 +145,7 @@ async function speech(req: RecordedRequest, res: ServerResponse, sp: SpeechMount
 }
 
 async function transcription(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
-  const body = req.body as { file?: { data: Buffer }; model?: string; response_format?: string } | undefined;
-  if (!body?.file?.data || !body.model) return writeOpenAiError(res, 400, 'file and model are required');
+  const body = req.body as { file: { data: Buffer }; model: string; response_format?: string };
   // The words scripted for this turn are used up even when the answer never comes.
   const heard = sp.heard(body.file.data);
   const how = sp.take(req.path);

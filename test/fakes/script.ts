@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { checkRequest, endpointFor, parseBody, type Endpoint, type ParsedBody, type Problem, type Refuse } from './strict.js';
 
 /**
  * The one scripting model of every fake provider. Tests queue turns; each model call (chat
@@ -27,8 +28,10 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON; for multipart, the fields (files as { filename, type, size, data }); else undefined. */
+  /** Parsed JSON; for multipart, the fields (files as { filename, type, size, data }); else the raw bytes, or undefined. */
   body: any;
+  /** Why the fake refused it as the real API would (strict.ts), when it did. */
+  refused?: Problem;
 }
 
 export interface Usage { inputTokens: number; outputTokens: number }
@@ -87,22 +90,10 @@ export function argsText(a: Record<string, unknown> | string): string {
   return typeof a === 'string' ? a : JSON.stringify(a);
 }
 
-async function readBody(req: IncomingMessage): Promise<any> {
+async function readBody(req: IncomingMessage): Promise<ParsedBody> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  const raw = Buffer.concat(chunks);
-  const type = req.headers['content-type'] ?? '';
-  if (raw.length === 0) return undefined;
-  if (type.includes('application/json')) return JSON.parse(raw.toString('utf8'));
-  if (type.includes('multipart/form-data')) {
-    const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of form.entries()) {
-      out[k] = typeof v === 'string' ? v : { filename: v.name, type: v.type, size: v.size, data: Buffer.from(await v.arrayBuffer()) };
-    }
-    return out;
-  }
-  return raw;
+  return parseBody(Buffer.concat(chunks), req.headers['content-type'] ?? '');
 }
 
 /** Starts a loopback server on port 0 with request recording, scripting and one-shot failures. */
@@ -114,6 +105,10 @@ export async function startFake(opts: {
   unauthorizedMessage: string;
   unauthorizedStatus?: number;
   handle: Handler;
+  /** The requests each endpoint takes (strict.ts); a request one of them refuses never reaches `handle`. */
+  endpoints?: readonly Endpoint[];
+  /** How the API words a refusal (status, message, error shape). */
+  refuse?: Refuse;
   /** WebSocket upgrades (realtime/live voice endpoints); without it upgrades are refused. */
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, ctx: HandlerContext) => void;
 }): Promise<FakeServer> {
@@ -126,11 +121,20 @@ export async function startFake(opts: {
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
+      const parsed = await readBody(req);
       const rec: RecordedRequest = {
-        method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: await readBody(req),
+        method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed.body,
       };
       requests.push(rec);
       if (!opts.authorized(rec)) return opts.writeError(res, opts.unauthorizedStatus ?? 401, opts.unauthorizedMessage);
+      // As the real service: a request it cannot read or that breaks its schema is refused before anything else.
+      const endpoint = endpointFor(opts.endpoints ?? [], rec.method, rec.path);
+      const problem = endpoint ? checkRequest(endpoint, req.headers['content-type'] ?? '', parsed) : null;
+      if (problem) {
+        rec.refused = problem;
+        if (process.env.FAKE_REFUSALS) process.stderr.write(`fake refused ${rec.method} ${rec.path}: ${JSON.stringify(problem)}\n`);
+        return opts.refuse!(res, problem, endpoint);
+      }
       const f = failures.findIndex((x) => rec.path.includes(x.pathPart));
       if (f >= 0) { const [x] = failures.splice(f, 1); return opts.writeError(res, x.status, x.message); }
       await opts.handle(rec, res, ctxFor());

@@ -4,12 +4,14 @@ import { mountHostedAgents, type FakeHostedAgents } from './hosted-agent.js';
 import { sendJson, startFake, type FakeOptions, type FakeServer, type RecordedRequest } from './script.js';
 import { mountSpeech, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
 import { mountRealtimeStt, type FakeRealtimeStt } from './speech-stt-realtime.js';
+import { refuseSpeech, SPEECH_ENDPOINTS } from './speech-schemas.js';
 import { handleSpeechStream } from './speech-tts.js';
 
 /**
  * A fake ElevenLabs-style speech API (kind D): user, models, voices, text to speech (also streamed as it is made,
  * with or without timestamps: speech-tts.ts; `speech` scripts it, speech-stream.ts), speech to text,
- * key in the xi-api-key header, errors as { detail: { status, message } }. Voice previews are public
+ * key in the xi-api-key header, errors as { detail: { status, message } }, requests checked as the API checks them
+ * (speech-schemas.ts: validation errors as { detail: [{ loc, msg }] }). Voice previews are public
  * files under /previews, as real preview URLs point at a file host that takes no key.
  * baseUrl is the origin (the adapter adds /v1).
  */
@@ -42,6 +44,8 @@ export async function startFakeSpeech(opts: FakeOptions = {}): Promise<FakeSpeec
     baseSuffix: '',
     authorized: (r) => r.path.startsWith('/previews/') || r.headers['xi-api-key'] === apiKey,
     writeError: writeSpeechError,
+    endpoints: SPEECH_ENDPOINTS,
+    refuse: refuseSpeech,
     unauthorizedMessage: 'Invalid API key',
     handle: (req, res, ctx) => {
       const voiceOf = (id: string) => FAKE_SPEECH_VOICES.find((v) => v.voice_id === id);
@@ -82,16 +86,12 @@ function sendAudio(res: ServerResponse, audio: Buffer): void {
 
 function textToSpeech(req: RecordedRequest, res: ServerResponse, voiceId: string, known: boolean): void {
   if (!known) return writeSpeechError(res, 404, `A voice with voice_id ${voiceId} was not found.`);
-  const body = req.body as { text?: string; model_id?: string; voice_settings?: { speed?: number } } | undefined;
-  if (!body?.text) return writeSpeechError(res, 422, 'text: field required');
-  const speed = body.voice_settings?.speed;
-  if (speed != null && (speed < 0.7 || speed > 1.2)) return writeSpeechError(res, 422, 'voice_settings.speed: must be between 0.7 and 1.2');
+  const body = req.body as { text: string };
   sendAudio(res, fakeAudio(body.text, voiceId));
 }
 
 async function speechToText(req: RecordedRequest, res: ServerResponse, sp: SpeechMount): Promise<void> {
-  const body = req.body as { file?: { data: Buffer }; model_id?: string; language_code?: string } | undefined;
-  if (!body?.file?.data || !body.model_id) return writeSpeechError(res, 422, 'file and model_id are required');
+  const body = req.body as { file: { data: Buffer }; model_id: string; language_code?: string };
   // The words scripted for this turn are used up even when the answer never comes.
   const heard = sp.heard(body.file.data);
   const how = sp.take(req.path);

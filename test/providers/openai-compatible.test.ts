@@ -85,6 +85,14 @@ test('effort goes only to models that reason, minimal counting as low, with max_
   assert.is(body.reasoning_effort, undefined);
 });
 
+test('an OpenAI reasoning model named through a compatible connection gets max_completion_tokens and no temperature, as OpenAI requires', async () => {
+  // The fake refuses what OpenAI refuses for these models (max_tokens, a temperature other than 1).
+  const events = await collect(local, ask({ model: 'o4-mini', temperature: 0.2, maxOutputTokens: 300 }));
+  assert.is(textOf(events), 'You said: Hi');
+  const body = fake.lastBody('/chat/completions');
+  assert.equal([body.max_completion_tokens, body.max_tokens, body.temperature], [300, undefined, undefined]);
+});
+
 test('streamed text, tool calls and usage come through as from OpenAI', async () => {
   fake.script({ text: 'Let me look.', toolCalls: [{ name: 'search_knowledge', arguments: { query: 'prices' } }, { name: 'get_time', arguments: {} }] });
   const events = await collect(local, ask({ tools: [{ name: 'search_knowledge', description: 's', parameters: { type: 'object' } }, { name: 'get_time', description: 't', parameters: { type: 'object' } }] }));

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { guardedAdapter } from '../../src/providers/connections.js';
 import { createProvider, type ProviderAdapter } from '../../src/providers/index.js';
+import { createGuardedClient, type GuardedClient } from '../../src/security/guarded-client.js';
 import { readFakeAudio } from '../fakes/audio.js';
 import type { FakeServer } from '../fakes/script.js';
 import { startFakeSpeech } from '../fakes/speech.js';
@@ -8,12 +10,15 @@ import { rejection } from './helpers.js';
 
 let fake: FakeServer;
 let speech: ProviderAdapter;
+let client: GuardedClient;
 
+// Through the guarded client, as the server calls the provider (npm undici's fetch, not Node's).
 test.before(async () => {
   fake = await startFakeSpeech();
-  speech = createProvider({ id: 'conn_d', kind: 'speech', apiKey: fake.apiKey, baseUrl: fake.baseUrl });
+  client = createGuardedClient({ allowPrivateNetwork: true });
+  speech = guardedAdapter(client, { id: 'conn_d', kind: 'speech', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, { timeoutMs: 5000, maxRetries: 0 });
 });
-test.after(() => fake.close());
+test.after(async () => { await client.close(); await fake.close(); });
 
 test('a working key verifies with xi-api-key and a wrong one is invalid apiKey', async () => {
   await speech.verifyKey();
@@ -54,6 +59,7 @@ test('speech to text hears what text to speech said', async () => {
   assert.is(body.model_id, 'scribe_v1');
   assert.is(body.language_code, 'en');
   assert.is(body.file.filename, 'audio.ogg');
+  assert.match(String(fake.requests.at(-1)!.headers['content-type']), /^multipart\/form-data; boundary=/);
 });
 
 test('a preview is the provider sample, fetched without our key, or synthesized when there is none', async () => {

@@ -6,7 +6,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startWorld } from '../bots-api/setup.js';
+import { Visitor } from '../chat/helpers.js';
 import type { FakeOpenAI } from '../fakes/openai.js';
+import type { FakeSpeech } from '../fakes/speech.js';
 import { silentPcm, spokenPcm } from '../helpers/spoken.js';
 import { seen, sendAudio, startVoice, startVoiceWorld } from './world.js';
 
@@ -58,6 +60,42 @@ test('publishing refuses a speech-to-text model that cannot transcribe, naming t
     }
     await patch({ voice: { cascade: { stt: { model: 'whisper-1' } } } });
     assert.is((await publish()).status, 200);
+  } finally {
+    await w.close();
+  }
+});
+
+test('kind D: a turn uploaded to the speech provider (scribe_v1) as multipart is transcribed; the stored question is what it heard', async () => {
+  const w = await startWorld();
+  const speech = w.speech as FakeSpeech;
+  try {
+    const brain = await w.connectOpenAI();
+    const voices = await w.connectSpeech();
+    const bot = (await w.as('POST', '/api/v1/bots', { name: 'Bakery' })).body;
+    const draft = (await w.as('GET', `/api/v1/bots/${bot.id}`)).body;
+    const patched = await w.as('PATCH', `/api/v1/bots/${bot.id}`, {
+      revision: draft.revision,
+      patch: {
+        brain: { connectionId: brain.id, model: 'gpt-4o-mini' },
+        voice: { enabled: true, mode: 'cascade', cascade: { stt: { connectionId: voices.id, model: 'scribe_v1', language: 'en' }, tts: { connectionId: brain.id, voice: 'nova' } } },
+      },
+    });
+    assert.is(patched.status, 200, JSON.stringify(patched.body));
+    const published = await w.as('POST', `/api/v1/bots/${bot.id}/publish`);
+    assert.is(published.status, 200, JSON.stringify(published.body));
+    speech.speech.hear(QUESTION);
+    (w.openai as FakeOpenAI).script({ text: 'Yes, every Friday.' });
+    const v = await Visitor.open(`${w.server.url.replace('http', 'ws')}/widget/v1/chat?botId=${bot.id}`);
+    await startVoice(v);
+    sendAudio(v, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]), IN);
+    const user = await seen(v, 'message', (f) => f.message.role === 'user', 10_000);
+    assert.equal([user.message.text, user.message.modality], [QUESTION, 'voice']);
+    const upload = speech.requests.find((r) => r.path === '/v1/speech-to-text')!;
+    assert.match(String(upload.headers['content-type']), /^multipart\/form-data; boundary=/);
+    assert.is(upload.body.model_id, 'scribe_v1');
+    assert.is(upload.body.language_code, 'en');
+    assert.ok(upload.body.file.size > 16_000, `${upload.body.file.size} bytes of audio uploaded`);
+    await v.close();
   } finally {
     await w.close();
   }
