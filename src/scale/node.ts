@@ -2,24 +2,32 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
+import { ApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from './scripts.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
 /** Redis cannot be reached now: the caller refuses what needs coordination (docs/operations.md, Scale-out). */
-export class CoordinationDownError extends Error {
-  readonly code = 'coordination_down';
-  constructor() { super('the coordination server (REDIS_URL) cannot be reached; try again in a moment'); }
+export class CoordinationDownError extends ApiError {
+  constructor() {
+    super('unavailable', 503, 'the coordination server (REDIS_URL) cannot be reached, and this needs another process of the group; try again in a few seconds', { 'Retry-After': '5' });
+  }
 }
+
+/** How often Redis is pinged, and how many missed answers in a row mean it is away (a frozen Redis keeps its sockets). */
+const PROBE_MS = 1000;
+const PROBE_MISSES = 2;
+/** A command Redis does not answer within this time fails (a frozen or overloaded Redis never hangs a caller). */
+const COMMAND_TIMEOUT_MS = 2000;
 
 type Handler = (msg: any) => void;
 type LeaseResult = [mine: number, token: number, owner: string];
 interface ScaleRedis extends Redis {
-  leaseAcquire(key: string, fence: string, node: string, ttl: number): Promise<LeaseResult>;
+  leaseAcquire(key: string, fence: string, last: string, node: string, ttl: number): Promise<LeaseResult>;
   leaseCheck(key: string, value: string): Promise<number>;
   leaseRelease(key: string, value: string): Promise<number>;
-  leaseTransfer(key: string, fence: string, value: string, to: string, ttl: number): Promise<number>;
+  leaseTransfer(key: string, fence: string, last: string, value: string, to: string, ttl: number): Promise<number>;
   leaseRenew(n: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   slidingHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
@@ -46,6 +54,9 @@ export class ScaleNode {
   private nextRpc = 1;
   private wasHealthy = true;
   private closing = false;
+  /** Pings in a row that Redis did not answer in time (its sockets open: frozen, overloaded, cut off). */
+  private missedProbes = 0;
+  private probeTimer: NodeJS.Timeout | null = null;
   private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
@@ -62,7 +73,7 @@ export class ScaleNode {
       retryStrategy: (times: number) => Math.min(times * 100, 1000),
     };
     // Commands issued in the same tick (many conversations' events and checks at once) go out in one write.
-    const cmd = new Redis(url, { ...options, enableAutoPipelining: true }) as ScaleRedis;
+    const cmd = new Redis(url, { ...options, enableAutoPipelining: true, commandTimeout: COMMAND_TIMEOUT_MS }) as ScaleRedis;
     const sub = new Redis(url, options);
     for (const c of [cmd, sub]) c.on('error', () => { /* reported through health; ioredis reconnects */ });
     try {
@@ -80,7 +91,7 @@ export class ScaleNode {
     return node;
   }
 
-  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready'; }
+  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready' && this.missedProbes < PROBE_MISSES; }
 
   private async listen(): Promise<void> {
     this.sub.on('message', (channel: string, raw: string) => {
@@ -100,10 +111,19 @@ export class ScaleNode {
       const up = this.healthy;
       if (up === this.wasHealthy) return;
       this.wasHealthy = up;
-      this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: new conversations are refused until it returns');
+      this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: conversations owned here go on; new conversations and requests for other processes are refused until it returns');
       for (const fn of this.healthListeners) fn(up);
     };
     for (const c of [this.cmd, this.sub]) for (const e of ['ready', 'close', 'end', 'reconnecting']) c.on(e, check);
+    // A Redis that is frozen (SIGSTOP, a paused VM) keeps its connections open: only unanswered pings show it.
+    let probing = false;
+    this.probeTimer = setInterval(() => {
+      if (probing || this.cmd.status !== 'ready') return;
+      probing = true;
+      const timer = setTimeout(() => { this.missedProbes++; check(); }, PROBE_MS);
+      this.cmd.ping().then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
+    }, PROBE_MS);
+    this.probeTimer.unref();
   }
 
   /** Calls `fn` when Redis goes away (false) and comes back (true). */
@@ -191,7 +211,7 @@ export class ScaleNode {
   /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
     this.roundTrips++;
-    const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, this.id, this.leaseMs);
+    const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, this.id, this.leaseMs);
     return { mine: mine === 1, token: Number(token), owner };
   }
 
@@ -208,19 +228,19 @@ export class ScaleNode {
     return (await this.cmd.leaseCheck(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
   }
 
-  /** Renews leases in one round trip; returns the ids that were lost (lapsed and taken by another process). */
+  /** Renews leases in one round trip (taking back lapsed ones nobody took since); returns the ids lost to another process. */
   async renew(leases: Map<string, number>): Promise<string[]> {
     if (!leases.size) return [];
     const ids = [...leases.keys()];
     this.roundTrips++;
-    const kept = await this.cmd.leaseRenew(ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
+    const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), ...ids.map((id) => `${PREFIX}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
   }
 
   /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
   async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
     this.roundTrips++;
-    const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${this.id}|${token}`, to, this.leaseMs);
+    const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
     return next < 0 ? null : Number(next);
   }
 
@@ -256,6 +276,7 @@ export class ScaleNode {
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.probeTimer) clearInterval(this.probeTimer);
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
     this.pending.clear();
     // QUIT when Redis answers; disconnect in any case, so a process stopped while Redis is away does not stay
