@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
 import { ApiError } from '../errors.js';
+import { m, metricsEnabled } from '../metrics/registry.js';
 import type { Logger } from '../log.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from './scripts.js';
 
@@ -60,8 +61,14 @@ export class ScaleNode {
   private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
-  /** Round trips made (commands and publishes), for the bench's per-turn count. */
+  /** Round trips made (commands and publishes), for the bench's per-turn count and the metrics. */
   roundTrips = 0;
+
+  /** Counts one round trip to Redis. */
+  trip(): void {
+    this.roundTrips++;
+    if (metricsEnabled()) m.redisRoundTrips.inc();
+  }
 
   private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number) {}
 
@@ -75,7 +82,7 @@ export class ScaleNode {
     // Commands issued in the same tick (many conversations' events and checks at once) go out in one write.
     const cmd = new Redis(url, { ...options, enableAutoPipelining: true, commandTimeout: COMMAND_TIMEOUT_MS }) as ScaleRedis;
     const sub = new Redis(url, options);
-    for (const c of [cmd, sub]) c.on('error', () => { /* reported through health; ioredis reconnects */ });
+    for (const c of [cmd, sub]) c.on('error', () => { if (metricsEnabled()) m.redisErrors.inc(); /* reported through health; ioredis reconnects */ });
     try {
       await Promise.all([cmd.connect(), sub.connect()]);
     } catch (err) {
@@ -120,7 +127,7 @@ export class ScaleNode {
     this.probeTimer = setInterval(() => {
       if (probing || this.cmd.status !== 'ready') return;
       probing = true;
-      const timer = setTimeout(() => { this.missedProbes++; check(); }, PROBE_MS);
+      const timer = setTimeout(() => { this.missedProbes++; if (metricsEnabled()) m.redisErrors.inc(); check(); }, PROBE_MS);
       this.cmd.ping().then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
     }, PROBE_MS);
     this.probeTimer.unref();
@@ -132,7 +139,7 @@ export class ScaleNode {
   /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
   broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
     if (!this.healthy) return;
-    this.roundTrips++;
+    this.trip();
     this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
   }
 
@@ -149,7 +156,7 @@ export class ScaleNode {
     const done = new Promise<void>((resolve) => { finish = resolve; });
     const timer = setTimeout(() => finish(), timeoutMs);
     this.pending.set(id, { resolve: () => { if (++got >= need) finish(); }, reject: () => {}, timer });
-    this.roundTrips++;
+    this.trip();
     try {
       // `heard` counts this process's own subscription too, which never acknowledges.
       need = (await this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
@@ -179,7 +186,7 @@ export class ScaleNode {
       const timer = setTimeout(() => { this.pending.delete(id); reject(new NodeGoneError(`process ${node} did not answer within ${timeoutMs} ms`)); }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
     });
-    this.roundTrips++;
+    this.trip();
     const heard = await this.cmd.publish(`${PREFIX}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
     if (heard === 0) {
       const p = this.pending.get(id);
@@ -198,7 +205,7 @@ export class ScaleNode {
       return;
     }
     const fn = this.rpcHandlers.get(msg.kind);
-    const reply = (body: object) => { this.roundTrips++; void this.cmd.publish(`${PREFIX}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
+    const reply = (body: object) => { this.trip(); void this.cmd.publish(`${PREFIX}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
     if (!fn) return reply({ ok: false, e: { message: `unknown request ${msg.kind}` } });
     fn(msg.p).then(
       (v) => reply({ ok: true, v: v ?? null }),
@@ -210,21 +217,21 @@ export class ScaleNode {
 
   /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
-    this.roundTrips++;
+    this.trip();
     const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, this.id, this.leaseMs);
     return { mine: mine === 1, token: Number(token), owner };
   }
 
   /** Which process holds the conversation's lease now (null: nobody), without taking it. */
   async peekOwner(conversationId: string): Promise<string | null> {
-    this.roundTrips++;
+    this.trip();
     const v = await this.cmd.get(`${PREFIX}lease:${conversationId}`);
     return v ? v.slice(0, v.lastIndexOf('|')) : null;
   }
 
   /** The fencing check made before a write: true while this process still holds the lease with this token. */
   async holds(conversationId: string, token: number): Promise<boolean> {
-    this.roundTrips++;
+    this.trip();
     return (await this.cmd.leaseCheck(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
   }
 
@@ -232,20 +239,20 @@ export class ScaleNode {
   async renew(leases: Map<string, number>): Promise<string[]> {
     if (!leases.size) return [];
     const ids = [...leases.keys()];
-    this.roundTrips++;
+    this.trip();
     const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), ...ids.map((id) => `${PREFIX}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
   }
 
   /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
   async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
-    this.roundTrips++;
+    this.trip();
     const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
     return next < 0 ? null : Number(next);
   }
 
   async release(conversationId: string, token: number): Promise<void> {
-    this.roundTrips++;
+    this.trip();
     await this.cmd.leaseRelease(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`);
   }
 
@@ -253,24 +260,24 @@ export class ScaleNode {
 
   /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
   async hit(key: string, windowMs: number, limit: number, now: number): Promise<number> {
-    this.roundTrips++;
+    this.trip();
     return this.cmd.slidingHit(`${PREFIX}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
   }
 
   /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
   async claim(key: string, ms: number): Promise<boolean> {
-    this.roundTrips++;
+    this.trip();
     return (await this.cmd.set(`${PREFIX}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
   }
 
   /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
   async renewClaim(key: string, ms: number): Promise<boolean> {
-    this.roundTrips++;
+    this.trip();
     return (await this.cmd.claimRenew(`${PREFIX}claim:${key}`, this.id, ms)) === 1;
   }
 
   async releaseClaim(key: string): Promise<void> {
-    this.roundTrips++;
+    this.trip();
     await this.cmd.claimRelease(`${PREFIX}claim:${key}`, this.id);
   }
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app.js';
 import type { ActorRegistry } from '../../actors/runtime/index.js';
+import { m, metricsEnabled } from '../metrics/registry.js';
 import { CoordinationDownError, NodeGoneError, type ScaleNode } from './node.js';
 
 /** The current owner stopped writing: its lease lapsed and another process holds the conversation now. */
@@ -94,7 +95,10 @@ export class ConversationRouter {
       if (grace > 0) await new Promise((r) => setTimeout(r, grace));
       const asked = performance.now();
       const lease = await this.node.acquire(id);
-      if (lease.mine) { this.held.set(id, lease.token); this.granted([id], asked); return this.local(id, msg, ask); }
+      if (lease.mine) {
+        if (metricsEnabled()) m.ownershipMoves.inc({ how: 'taken' });
+        this.held.set(id, lease.token); this.granted([id], asked); return this.local(id, msg, ask);
+      }
       if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process now; ${msg.type} is dropped`);
       if (Date.now() > deadline) throw new Error(`conversation ${id} could not be reached on its owner process; try again`);
       try {
@@ -106,8 +110,10 @@ export class ConversationRouter {
           continue;
         }
         const answer = await this.callOwner(id, lease.owner, { id, msg, ask, token: lease.token });
+        if (metricsEnabled()) m.forwarded.inc({ outcome: answer === MOVED ? 'moved' : 'ok' });
         if (answer !== MOVED) return answer;
       } catch (err) {
+        if (metricsEnabled()) m.forwarded.inc({ outcome: err instanceof NodeGoneError ? 'gone' : (err as { code?: string }).code === 'moved' ? 'moved' : 'error' });
         // The owner is gone (killed, cut off): its lease lapses within LEASE_MS, then the next try takes it here.
         // Or it had just lost the lease (passivated, paused): look the owner up again.
         if (!(err instanceof NodeGoneError) && (err as { code?: string }).code !== 'moved') throw err;
@@ -154,6 +160,7 @@ export class ConversationRouter {
       this.held.delete(id);
       this.validUntil.delete(id);
       if (next === null) throw movedError(id); // lost meanwhile (paused past the lease): the asker looks again
+      if (metricsEnabled()) m.ownershipMoves.inc({ how: 'handed_over' });
       this.app.log.info({ conversationId: id, to }, 'conversation handed over to the process of its voice session');
       return next;
     })();
@@ -233,6 +240,7 @@ export class ConversationRouter {
   private lost(id: string): void {
     this.validUntil.delete(id);
     if (!this.held.delete(id)) return;
+    if (metricsEnabled()) m.ownershipMoves.inc({ how: 'lost' });
     this.app.log.warn({ conversationId: id }, 'conversation lease lost: another process owns it now');
     const actor = this.registry.peek(id) as Stoppable | undefined;
     if (!actor) return;

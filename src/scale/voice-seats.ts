@@ -27,7 +27,7 @@ class VoiceSeats {
   async take(botId: string, sessionId: string, max: number): Promise<boolean> {
     if (this.node.healthy) {
       try {
-        this.node.roundTrips++;
+        this.node.trip();
         if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS)) !== 1) return false;
       } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
     }
@@ -42,14 +42,14 @@ class VoiceSeats {
     if (!set?.delete(sessionId)) return;
     if (!set.size) this.held.delete(botId);
     if (!this.node.healthy) return; // its entry lapses by itself
-    this.node.roundTrips++;
+    this.node.trip();
     await this.node.cmd.zrem(key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
   }
 
   private async refresh(): Promise<void> {
     if (!this.node.healthy || !this.held.size) return;
     for (const [botId, sessions] of this.held) {
-      this.node.roundTrips++;
+      this.node.trip();
       await this.node.cmd.seatKeep(key(botId), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
     }
   }

@@ -10,10 +10,17 @@ import * as assert from 'uvu/assert';
 import { must, startGroupWorld, type GroupWorld } from './world.js';
 
 const LEASE_MS = 1500;
+const METRICS_TOKEN = 'metrics-token-0123456789';
+/** One sample of process `i`'s metrics (labels as written, e.g. `{how="taken"}`). */
+async function metric(i: number, series: string): Promise<number> {
+  const text = (await world.w(i).request('GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body as string;
+  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  return line ? Number(line.slice(series.length + 1)) : NaN;
+}
 let world: GroupWorld;
 
 test.before(async () => {
-  world = await startGroupWorld({ n: 2, env: { LEASE_MS: String(LEASE_MS) }, botPatch: { security: { rateLimits: { messagesPerMinute: 120 } } } });
+  world = await startGroupWorld({ n: 2, env: { LEASE_MS: String(LEASE_MS), METRICS_TOKEN }, botPatch: { security: { rateLimits: { messagesPerMinute: 120 } } } });
 });
 test.after(async () => { await world?.close(); });
 
@@ -58,12 +65,14 @@ test('Redis killed: owned conversations are served past their lease, REST answer
   // Reads need no coordination.
   assert.is((await w(1).request('GET', `/api/v1/conversations/${conversationId}`, { headers: world.owner.headers })).status, 200);
 
-  // Each process can still serve: ready, with the coordination trouble reported.
+  // Each process can still serve: ready, with the coordination trouble reported (readiness and metrics).
   for (const i of [0, 1]) {
     const r = await w(i).request('GET', '/readyz');
     assert.is(r.status, 200, `process ${i}: ${JSON.stringify(r.body)}`);
     assert.is(r.body.checks.coordination.ok, false);
     assert.match(r.body.checks.coordination.problem, /REDIS_URL/);
+    assert.is(await metric(i, 'servicechat_coordination_up'), 0);
+    assert.is(await metric(i, 'servicechat_ready'), 1);
   }
 
   // A new conversation needs Redis: refused with a retry time.
@@ -92,7 +101,14 @@ test('Redis killed: owned conversations are served past their lease, REST answer
   await visitor.next(assistant('You said: after'), 15_000);
   newcomer.send({ t: 'message', text: 'and now?' });
   await newcomer.next(assistant('You said: and now?'), 15_000);
-  for (const i of [0, 1]) assert.is((await w(i).request('GET', '/readyz')).body.checks.coordination.ok, true);
+  for (const i of [0, 1]) {
+    assert.is((await w(i).request('GET', '/readyz')).body.checks.coordination.ok, true);
+    assert.is(await metric(i, 'servicechat_coordination_up'), 1);
+    assert.ok(await metric(i, 'servicechat_redis_round_trips_total') > 0);
+  }
+  assert.ok(await metric(1, 'servicechat_forwarded_commands_total{outcome="ok"}') >= 2, 'the team reply and the release went to the owner');
+  assert.ok(await metric(0, 'servicechat_ownership_moves_total{how="taken"}') >= 1);
+  assert.ok(await metric(0, 'servicechat_turn_first_delta_seconds_count') >= 3);
 
   // Nothing was lost: the streamed reply is stored, every message once, in order.
   const t = await world.transcript(conversationId);
