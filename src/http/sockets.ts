@@ -49,7 +49,7 @@ class Conn implements SocketConn<unknown> {
 }
 
 /** Mounts one WebSocket endpoint. Upgrade checks may be async; headers are read before the first await. */
-export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean, holder: CorkHolder): void {
+export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: number, holder: CorkHolder): void {
   const endpoint = socketEndpoint(ep.path);
   app.ws<UserData>(ep.path, {
     maxPayloadLength: ep.maxPayloadBytes ?? 64 * 1024,

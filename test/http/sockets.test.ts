@@ -33,7 +33,7 @@ test('a socket whose upgrade finished after an await stays open, whatever its op
     message() {},
     close(_conn, code) { closes.push(code); },
   };
-  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: false, sockets: [ep] });
+  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: 0, sockets: [ep] });
   const port = await http.listen('127.0.0.1', 0);
   try {
     const results: Array<{ frame: string | null; code: number }> = [];
