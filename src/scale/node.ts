@@ -34,11 +34,15 @@ interface ScaleRedis extends Redis {
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
   claimRenew(key: string, holder: string, ttl: number): Promise<number>;
   claimRelease(key: string, holder: string): Promise<number>;
-  seatTake(key: string, member: string, max: number, ttl: number): Promise<number>;
+  seatTake(key: string, member: string, max: number, ttl: number, membershipPrefix: string): Promise<number>;
   seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
 }
 
 const PREFIX = 'sc:';
+/** `<MEMBERSHIP_PREFIX><process id>` exists while the process answers (renewed with each probe). */
+export const MEMBERSHIP_PREFIX = `${PREFIX}node:`;
+/** How long a process's membership lasts without renewal: what a killed process's voice seats outlive it by. */
+const MEMBERSHIP_MS = 3000;
 /** Redis URLs may carry a password: messages show the host only. */
 export const redisWhere = (url: string) => { try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return 'REDIS_URL'; } };
 
@@ -113,6 +117,7 @@ export class ScaleNode {
       if (typeof msg.a === 'number') void this.cmd.publish(`${PREFIX}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
     });
     await this.sub.subscribe(`${PREFIX}ev`, `${PREFIX}inv`, `${PREFIX}hub`, `${PREFIX}n:${this.id}`);
+    await this.cmd.set(MEMBERSHIP_PREFIX + this.id, '1', 'PX', MEMBERSHIP_MS);
     const check = () => {
       if (this.closing) return;
       const up = this.healthy;
@@ -128,7 +133,8 @@ export class ScaleNode {
       if (probing || this.cmd.status !== 'ready') return;
       probing = true;
       const timer = setTimeout(() => { this.missedProbes++; if (metricsEnabled()) m.redisErrors.inc(); check(); }, PROBE_MS);
-      this.cmd.ping().then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
+      // The probe renews this process's membership (a lapsed one frees its voice seats: scripts.ts seatTake).
+      this.cmd.set(MEMBERSHIP_PREFIX + this.id, '1', 'PX', MEMBERSHIP_MS).then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
     }, PROBE_MS);
     this.probeTimer.unref();
   }

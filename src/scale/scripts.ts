@@ -117,13 +117,20 @@ return 0`,
 
 /** Voice sessions live in the group per bot (src/scale/voice-seats.ts); scores are Redis's own clock (TIME). */
 export const SEAT_SCRIPTS = {
-  /** ARGV member, max, ttl: 1 and the seat taken when fewer than max are live, else 0. */
+  /**
+   * ARGV member, max, ttl, the membership keys' prefix: 1 and the seat taken when fewer than max are live, else 0.
+   * Seats of a process whose membership lapsed (killed, frozen: `<prefix><process>` gone) are dropped first.
+   */
   seatTake: {
     numberOfKeys: 1,
     lua: `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local node = string.match(m, '^(.*)|[^|]*$')
+  if node and redis.call('EXISTS', ARGV[4] .. node) == 0 then redis.call('ZREM', KEYS[1], m) end
+end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])

@@ -1,8 +1,11 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import type { ScaleNode } from './node.js';
+import { MEMBERSHIP_PREFIX, type ScaleNode } from './node.js';
 
-/** How long a process's word that a voice session is live holds without being repeated (a dead process's lapse). */
+/**
+ * How long a process's word that a voice session is live holds without being repeated. A killed process's seats
+ * go sooner: with its membership (about 3 s; seatTake drops seats of processes no longer members).
+ */
 const SEAT_TTL_MS = 30_000;
 const REFRESH_MS = 10_000;
 const key = (botId: string) => `sc:voice:${botId}`;
@@ -28,7 +31,7 @@ class VoiceSeats {
     if (this.node.healthy) {
       try {
         this.node.trip();
-        if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS)) !== 1) return false;
+        if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, MEMBERSHIP_PREFIX)) !== 1) return false;
       } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
     }
     const set = this.held.get(botId) ?? new Set<string>();
