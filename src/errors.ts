@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'conflict'
   | 'rate_limited'
   | 'internal'
+  | 'unavailable'
   | 'not_implemented'
   | 'session_limit'
   | 'payload_too_large';
@@ -44,6 +45,9 @@ export const rateLimited = (retryAfterSec: number, message = 'too many requests'
 export const notImplemented = (what: string) => new ApiError('not_implemented', 501, `${what} is not built yet`);
 export const payloadTooLarge = (limitBytes: number) =>
   new ApiError('payload_too_large', 413, `request body is larger than ${limitBytes} bytes`);
+/** 503: a part the request needs is away for a moment (scale-out: Redis); Retry-After says when to try again. */
+export const unavailable = (message: string, retryAfterSec = 5) =>
+  new ApiError('unavailable', 503, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSec))) });
 export const internal = () => new ApiError('internal', 500, 'internal server error');
 
 /** Turns a zod error into one `invalid` ApiError whose message names the field path, then the problem. */

@@ -8,10 +8,11 @@ export type { Logger };
  * loop share one write instead of a system call each, and pino writes what is left synchronously when the
  * process exits (a crash included; only kill -9 can lose the last lines).
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination?: DestinationStream, o: { worker?: number } = {}): Logger {
   return pino({
     level,
-    base: undefined,
+    // In a WORKERS group every line names its worker (the supervisor's own lines carry none).
+    base: o.worker === undefined ? undefined : { worker: o.worker },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey', '*.password', '*.secret'], censor: '[redacted]' },
   }, destination ?? (level === 'silent' ? undefined : pino.destination({ sync: false })));
 }
@@ -23,5 +24,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
  */
 export function requestLogger(root: Logger): Logger {
   const stream = (root as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  return pino({ level: root.level, base: undefined }, stream);
+  const bound = root.bindings();
+  return pino({ level: root.level, base: Object.keys(bound).length ? bound : undefined }, stream);
 }

@@ -6,6 +6,7 @@ import { visitorRequests } from '../../src/chat/visitor-requests.js';
 import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
 import { botOffline } from '../../src/team/offline.js';
 import { startSpokenReply } from '../../src/chat/spoken-replies.js';
+import { m, metricsEnabled } from '../../src/metrics/registry.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
 import { addSpend, applySummary, dueForSummary, summarizeAhead, takeSummarySpend } from './summary.js';
@@ -30,6 +31,7 @@ export const LINES = {
 
 /** Starts a reply unless one is running (then it answers again afterwards) or the team is in charge. */
 export async function requestReply(a: ConversationActor): Promise<void> {
+  const began = performance.now();
   const { conv } = a;
   const chat = a.s.chat;
   if (conv.status !== 'open' || conv.takenOverBy || !chat) return;
@@ -61,12 +63,14 @@ export async function requestReply(a: ConversationActor): Promise<void> {
     conversationId: conv._id, workspaceId: conv.workspaceId, config: chat.config, messageId, log: a.app.log,
     charge: (costUsd) => { if (a.status === 'running') { try { a.send({ type: 'voiceUsage', costUsd, voiceSeconds: 0 }); } catch { /* stopping */ } } },
   });
+  let firstDelta = true;
   const done = runReply({
     pageTools: requests.pageToolsFor(conv._id),
     confirm: (tool, args) => requests.confirm(conv._id, tool, args),
     app: a.app, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
     summaryReady: a.s.summarizing?.ready,
     onDelta: (delta) => {
+      if (firstDelta) { firstDelta = false; if (metricsEnabled()) m.turnFirstDelta.observe((performance.now() - began) / 1000); }
       spoken?.push(delta);
       a.push({ t: 'delta', conversationId: conv._id, messageId, responseId, delta });
       events.publishVolatile(base.workspaceId, 'message.delta', { conversationId: conv._id, messageId, responseId, delta });

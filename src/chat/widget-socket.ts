@@ -3,7 +3,7 @@ import { conversations, type ConversationService } from '../../actors/conversati
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
-import { badRequest, forbidden, rateLimited } from '../errors.js';
+import { ApiError, badRequest, forbidden, rateLimited } from '../errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
 import type { ChatBot } from './bot-source.js';
 import type { SocketCamera } from './camera.js';
@@ -174,10 +174,14 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       const d = conn.data;
       d.chain = d.chain.then(() => handleFrame(app, service, conn, frame, messages)).catch((err) => {
         const stopping = err instanceof ActorStoppedError;
-        if (!stopping) app.log.error({ err, frame: frame.t }, 'chat frame failed');
+        // Scale-out: the conversation is owned by another process and Redis, which reaches it, is away for now.
+        const away = err instanceof ApiError && err.code === 'unavailable';
+        if (!stopping && !away) app.log.error({ err, frame: frame.t }, 'chat frame failed');
         send(conn, {
-          t: 'error', code: isMailboxFullError(err) ? 'rate_limited' : stopping ? 'unavailable' : 'internal',
-          message: isMailboxFullError(err) ? 'too many messages at once; slow down' : stopping ? 'the server is restarting; reconnect shortly' : 'something went wrong; please try again',
+          t: 'error', code: isMailboxFullError(err) ? 'rate_limited' : stopping || away ? 'unavailable' : 'internal',
+          message: isMailboxFullError(err) ? 'too many messages at once; slow down' : stopping ? 'the server is restarting; reconnect shortly'
+            : away ? 'the chat is busy for a moment; please send your message again in a few seconds' : 'something went wrong; please try again',
+          ...(away ? { retryAfterMs: Number(err.headers['Retry-After'] ?? 5) * 1000 } : {}),
           ...(frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {}),
         });
       });

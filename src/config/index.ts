@@ -22,7 +22,14 @@ const EnvSchema = z.object({
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(30 * 1024 * 1024),
-  TRUST_PROXY: bool.default(false),
+  // How many proxies in front of the server append to X-Forwarded-For: true is one, false (or 0) none.
+  TRUST_PROXY: z.string().trim().toLowerCase().default('false').transform((v, ctx) => {
+    if (['true', 'yes'].includes(v)) return 1;
+    if (['false', 'no', ''].includes(v)) return 0;
+    if (/^\d{1,2}$/.test(v) && Number(v) <= 10) return Number(v);
+    ctx.addIssue({ code: 'custom', message: 'must be true, false, or the number of proxies in front of the server (0 to 10), e.g. 1 behind one proxy' });
+    return z.NEVER;
+  }),
   // Operations (docs/operations.md): metrics are off unless one of these two is set.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example: openssl rand -hex 24)').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -57,7 +64,8 @@ export type Config = Readonly<{
   secretKey: string | null;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
-  trustProxy: boolean;
+  /** Proxies trusted to append to X-Forwarded-For (0: none; the client address is the socket's peer). */
+  trustProxy: number;
   /** GET /metrics on the main port with Authorization: Bearer <this>; null: not there. */
   metricsToken: string | null;
   /** A separate listener for /metrics and /readyz (on metricsHost); null: none. */

@@ -13,10 +13,23 @@ const NO_BODY = Buffer.alloc(0);
  * almost never needs it), so it is read on first use while the response is open. Read it before the answer is
  * written (handlers that need it, sign-in, read it first thing); after the answer or an abort it is ''.
  */
-/** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the socket's peer. */
-export function clientIp(res: uWS.HttpResponse, headers: Record<string, string>, trustProxy: boolean): string {
-  if (trustProxy && headers['x-forwarded-for']) return headers['x-forwarded-for'].split(',')[0].trim();
+/**
+ * The client's address. Behind `trustedHops` proxies (TRUST_PROXY) it is the X-Forwarded-For entry the
+ * outermost trusted proxy added: counted from the right, since each proxy appends what it saw and entries to the
+ * left of those are whatever the client sent (as Express's `trust proxy` with a number). A header with fewer
+ * entries gives its leftmost; no header, or no trusted proxy, the socket's peer.
+ */
+export function clientIp(res: uWS.HttpResponse, headers: Record<string, string>, trustedHops: number): string {
+  const forwarded = trustedHops > 0 ? headers['x-forwarded-for'] : undefined;
+  if (forwarded) return forwardedClient(forwarded, trustedHops);
   const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+/** The entry `trustedHops` from the right of an X-Forwarded-For value (its leftmost when it has fewer). */
+export function forwardedClient(header: string, trustedHops: number): string {
+  const hops = header.split(',').map((h) => h.trim()).filter(Boolean);
+  const ip = hops[Math.max(0, hops.length - trustedHops)] ?? '';
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
@@ -36,7 +49,7 @@ export class IncomingRequest implements HttpRequest {
     readonly rawQuery: string,
     readonly headers: Record<string, string>,
     private res: uWS.HttpResponse | null,
-    private readonly trustProxy: boolean,
+    private readonly trustProxy: number,
     readonly requestId: string,
     private readonly rootLog: Logger,
   ) {}

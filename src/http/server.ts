@@ -18,7 +18,7 @@ export interface HttpServerOptions {
   router: Router;
   sockets?: SocketEndpoint<any>[];
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  trustProxy: number;
 }
 
 export interface HttpServer {

@@ -69,7 +69,7 @@ export const refusalCloseCode = (status: number) => (status >= 400 && status < 5
  * Mounts one WebSocket endpoint. The upgrade is answered inside uWS's callback, always (the endpoint's check is
  * synchronous); the endpoint's admit then runs after open, with frames held until it is done.
  */
-export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: boolean): void {
+export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, registry: SocketRegistry, log: Logger, trustProxy: number): void {
   const endpoint = socketEndpoint(ep.path);
   const deliver = (conn: Conn, data: string | Buffer, isBinary: boolean) => {
     try { ep.message(conn, data, isBinary); } catch (err) { log.error({ err, path: ep.path }, 'socket message handler failed'); }

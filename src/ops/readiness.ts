@@ -1,7 +1,8 @@
 /**
  * Whether this process can serve (/readyz): a registry of named checks. Built in: the store answers a read,
  * start-up finished (stores open, indexes made, modules started), and the process is not draining. Other parts
- * add their own (scale-out adds its coordination engine) with `readiness(app).add(name, check)`.
+ * add their own with `readiness(app).add(name, check)`; scale-out reports its coordination server (Redis) as a
+ * check that is not required: the process can serve without it.
  */
 import { perApp, type AppContext } from '../app.js';
 
@@ -15,6 +16,7 @@ export const CHECK_TIMEOUT_MS = 2_000;
 
 export class Readiness {
   private readonly checks = new Map<string, ReadinessCheck>();
+  private readonly informational = new Set<string>();
   private started = false;
   private draining = false;
 
@@ -25,12 +27,17 @@ export class Readiness {
       await app.store.collection('workspaces').count({}, { crossWorkspace: true });
       return null;
     });
+    // Reported, not required: without Redis this process still serves its own conversations, REST and sockets
+    // (docs/operations.md, Redis lost mid-run); taking every process out of the balancer would stop them all.
     const scale = app.scale;
-    if (scale) this.add('coordination', () => (scale.healthy ? null : 'the coordination server (REDIS_URL) does not answer: new conversations are refused until it returns'));
+    if (scale) this.add('coordination', () => (scale.healthy ? null : 'the coordination server (REDIS_URL) does not answer: new conversations and requests for other processes are refused until it returns'), { required: false });
   }
 
-  /** Adds (or replaces) a named check. */
-  add(name: string, check: ReadinessCheck): void { this.checks.set(name, check); }
+  /** Adds (or replaces) a named check; one that is not `required` is reported but leaves the process ready. */
+  add(name: string, check: ReadinessCheck, o: { required?: boolean } = {}): void {
+    this.checks.set(name, check);
+    if (o.required === false) this.informational.add(name); else this.informational.delete(name);
+  }
 
   markStarted(): void { this.started = true; }
   /** From now on /readyz answers 503, so load balancers send new visitors elsewhere. */
@@ -53,7 +60,7 @@ export class Readiness {
       }
     }));
     const checks = Object.fromEntries(entries);
-    return { ready: entries.every(([, c]) => c.ok), checks };
+    return { ready: entries.every(([name, c]) => c.ok || this.informational.has(name)), checks };
   }
 }
 

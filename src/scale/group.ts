@@ -7,6 +7,7 @@ import type { EventRecord } from '../events/bus.js';
 import { webhooks } from '../events/webhooks/index.js';
 import { handoffs } from '../team/records.js';
 import { workspaceActors } from '../team/workspace.js';
+import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from './node.js';
 import { startGroupPresence } from './presence.js';
 
@@ -74,6 +75,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     }
   });
   startGroupPresence(app, node);
+  app.onClose(addSampler(() => { sampled.coordinationUp.set(node.healthy ? 1 : 0); }));
   // Durable timers: a handoff waiting for acceptance is armed by every process of the group (each process's
   // workspace actor re-arms waiting handoffs from the store), so its deadline fires even when the process that
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.

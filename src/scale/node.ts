@@ -2,34 +2,47 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
+import { ApiError } from '../errors.js';
+import { m, metricsEnabled } from '../metrics/registry.js';
 import type { Logger } from '../log.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from './scripts.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
 /** Redis cannot be reached now: the caller refuses what needs coordination (docs/operations.md, Scale-out). */
-export class CoordinationDownError extends Error {
-  readonly code = 'coordination_down';
-  constructor() { super('the coordination server (REDIS_URL) cannot be reached; try again in a moment'); }
+export class CoordinationDownError extends ApiError {
+  constructor() {
+    super('unavailable', 503, 'the coordination server (REDIS_URL) cannot be reached, and this needs another process of the group; try again in a few seconds', { 'Retry-After': '5' });
+  }
 }
+
+/** How often Redis is pinged, and how many missed answers in a row mean it is away (a frozen Redis keeps its sockets). */
+const PROBE_MS = 1000;
+const PROBE_MISSES = 2;
+/** A command Redis does not answer within this time fails (a frozen or overloaded Redis never hangs a caller). */
+const COMMAND_TIMEOUT_MS = 2000;
 
 type Handler = (msg: any) => void;
 type LeaseResult = [mine: number, token: number, owner: string];
 interface ScaleRedis extends Redis {
-  leaseAcquire(key: string, fence: string, node: string, ttl: number): Promise<LeaseResult>;
+  leaseAcquire(key: string, fence: string, last: string, node: string, ttl: number): Promise<LeaseResult>;
   leaseCheck(key: string, value: string): Promise<number>;
   leaseRelease(key: string, value: string): Promise<number>;
-  leaseTransfer(key: string, fence: string, value: string, to: string, ttl: number): Promise<number>;
+  leaseTransfer(key: string, fence: string, last: string, value: string, to: string, ttl: number): Promise<number>;
   leaseRenew(n: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
   slidingHit(key: string, now: number, windowMs: number, limit: number, member: string): Promise<number>;
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
   claimRenew(key: string, holder: string, ttl: number): Promise<number>;
   claimRelease(key: string, holder: string): Promise<number>;
-  seatTake(key: string, member: string, max: number, ttl: number): Promise<number>;
+  seatTake(key: string, member: string, max: number, ttl: number, membershipPrefix: string): Promise<number>;
   seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
 }
 
 const PREFIX = 'sc:';
+/** `<MEMBERSHIP_PREFIX><process id>` exists while the process answers (renewed with each probe). */
+export const MEMBERSHIP_PREFIX = `${PREFIX}node:`;
+/** How long a process's membership lasts without renewal: what a killed process's voice seats outlive it by. */
+const MEMBERSHIP_MS = 3000;
 /** Redis URLs may carry a password: messages show the host only. */
 export const redisWhere = (url: string) => { try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return 'REDIS_URL'; } };
 
@@ -46,11 +59,20 @@ export class ScaleNode {
   private nextRpc = 1;
   private wasHealthy = true;
   private closing = false;
+  /** Pings in a row that Redis did not answer in time (its sockets open: frozen, overloaded, cut off). */
+  private missedProbes = 0;
+  private probeTimer: NodeJS.Timeout | null = null;
   private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
-  /** Round trips made (commands and publishes), for the bench's per-turn count. */
+  /** Round trips made (commands and publishes), for the bench's per-turn count and the metrics. */
   roundTrips = 0;
+
+  /** Counts one round trip to Redis. */
+  trip(): void {
+    this.roundTrips++;
+    if (metricsEnabled()) m.redisRoundTrips.inc();
+  }
 
   private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number) {}
 
@@ -62,9 +84,9 @@ export class ScaleNode {
       retryStrategy: (times: number) => Math.min(times * 100, 1000),
     };
     // Commands issued in the same tick (many conversations' events and checks at once) go out in one write.
-    const cmd = new Redis(url, { ...options, enableAutoPipelining: true }) as ScaleRedis;
+    const cmd = new Redis(url, { ...options, enableAutoPipelining: true, commandTimeout: COMMAND_TIMEOUT_MS }) as ScaleRedis;
     const sub = new Redis(url, options);
-    for (const c of [cmd, sub]) c.on('error', () => { /* reported through health; ioredis reconnects */ });
+    for (const c of [cmd, sub]) c.on('error', () => { if (metricsEnabled()) m.redisErrors.inc(); /* reported through health; ioredis reconnects */ });
     try {
       await Promise.all([cmd.connect(), sub.connect()]);
     } catch (err) {
@@ -80,7 +102,7 @@ export class ScaleNode {
     return node;
   }
 
-  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready'; }
+  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready' && this.missedProbes < PROBE_MISSES; }
 
   private async listen(): Promise<void> {
     this.sub.on('message', (channel: string, raw: string) => {
@@ -95,15 +117,26 @@ export class ScaleNode {
       if (typeof msg.a === 'number') void this.cmd.publish(`${PREFIX}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
     });
     await this.sub.subscribe(`${PREFIX}ev`, `${PREFIX}inv`, `${PREFIX}hub`, `${PREFIX}n:${this.id}`);
+    await this.cmd.set(MEMBERSHIP_PREFIX + this.id, '1', 'PX', MEMBERSHIP_MS);
     const check = () => {
       if (this.closing) return;
       const up = this.healthy;
       if (up === this.wasHealthy) return;
       this.wasHealthy = up;
-      this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: new conversations are refused until it returns');
+      this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: conversations owned here go on; new conversations and requests for other processes are refused until it returns');
       for (const fn of this.healthListeners) fn(up);
     };
     for (const c of [this.cmd, this.sub]) for (const e of ['ready', 'close', 'end', 'reconnecting']) c.on(e, check);
+    // A Redis that is frozen (SIGSTOP, a paused VM) keeps its connections open: only unanswered pings show it.
+    let probing = false;
+    this.probeTimer = setInterval(() => {
+      if (probing || this.cmd.status !== 'ready') return;
+      probing = true;
+      const timer = setTimeout(() => { this.missedProbes++; if (metricsEnabled()) m.redisErrors.inc(); check(); }, PROBE_MS);
+      // The probe renews this process's membership (a lapsed one frees its voice seats: scripts.ts seatTake).
+      this.cmd.set(MEMBERSHIP_PREFIX + this.id, '1', 'PX', MEMBERSHIP_MS).then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
+    }, PROBE_MS);
+    this.probeTimer.unref();
   }
 
   /** Calls `fn` when Redis goes away (false) and comes back (true). */
@@ -112,7 +145,7 @@ export class ScaleNode {
   /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
   broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
     if (!this.healthy) return;
-    this.roundTrips++;
+    this.trip();
     this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
   }
 
@@ -129,7 +162,7 @@ export class ScaleNode {
     const done = new Promise<void>((resolve) => { finish = resolve; });
     const timer = setTimeout(() => finish(), timeoutMs);
     this.pending.set(id, { resolve: () => { if (++got >= need) finish(); }, reject: () => {}, timer });
-    this.roundTrips++;
+    this.trip();
     try {
       // `heard` counts this process's own subscription too, which never acknowledges.
       need = (await this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
@@ -159,7 +192,7 @@ export class ScaleNode {
       const timer = setTimeout(() => { this.pending.delete(id); reject(new NodeGoneError(`process ${node} did not answer within ${timeoutMs} ms`)); }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
     });
-    this.roundTrips++;
+    this.trip();
     const heard = await this.cmd.publish(`${PREFIX}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
     if (heard === 0) {
       const p = this.pending.get(id);
@@ -178,7 +211,7 @@ export class ScaleNode {
       return;
     }
     const fn = this.rpcHandlers.get(msg.kind);
-    const reply = (body: object) => { this.roundTrips++; void this.cmd.publish(`${PREFIX}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
+    const reply = (body: object) => { this.trip(); void this.cmd.publish(`${PREFIX}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
     if (!fn) return reply({ ok: false, e: { message: `unknown request ${msg.kind}` } });
     fn(msg.p).then(
       (v) => reply({ ok: true, v: v ?? null }),
@@ -190,42 +223,42 @@ export class ScaleNode {
 
   /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
-    this.roundTrips++;
-    const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, this.id, this.leaseMs);
+    this.trip();
+    const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, this.id, this.leaseMs);
     return { mine: mine === 1, token: Number(token), owner };
   }
 
   /** Which process holds the conversation's lease now (null: nobody), without taking it. */
   async peekOwner(conversationId: string): Promise<string | null> {
-    this.roundTrips++;
+    this.trip();
     const v = await this.cmd.get(`${PREFIX}lease:${conversationId}`);
     return v ? v.slice(0, v.lastIndexOf('|')) : null;
   }
 
   /** The fencing check made before a write: true while this process still holds the lease with this token. */
   async holds(conversationId: string, token: number): Promise<boolean> {
-    this.roundTrips++;
+    this.trip();
     return (await this.cmd.leaseCheck(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
   }
 
-  /** Renews leases in one round trip; returns the ids that were lost (lapsed and taken by another process). */
+  /** Renews leases in one round trip (taking back lapsed ones nobody took since); returns the ids lost to another process. */
   async renew(leases: Map<string, number>): Promise<string[]> {
     if (!leases.size) return [];
     const ids = [...leases.keys()];
-    this.roundTrips++;
-    const kept = await this.cmd.leaseRenew(ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
+    this.trip();
+    const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), ...ids.map((id) => `${PREFIX}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
   }
 
   /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
   async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
-    this.roundTrips++;
-    const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${this.id}|${token}`, to, this.leaseMs);
+    this.trip();
+    const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
     return next < 0 ? null : Number(next);
   }
 
   async release(conversationId: string, token: number): Promise<void> {
-    this.roundTrips++;
+    this.trip();
     await this.cmd.leaseRelease(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`);
   }
 
@@ -233,29 +266,30 @@ export class ScaleNode {
 
   /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
   async hit(key: string, windowMs: number, limit: number, now: number): Promise<number> {
-    this.roundTrips++;
+    this.trip();
     return this.cmd.slidingHit(`${PREFIX}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
   }
 
   /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
   async claim(key: string, ms: number): Promise<boolean> {
-    this.roundTrips++;
+    this.trip();
     return (await this.cmd.set(`${PREFIX}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
   }
 
   /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
   async renewClaim(key: string, ms: number): Promise<boolean> {
-    this.roundTrips++;
+    this.trip();
     return (await this.cmd.claimRenew(`${PREFIX}claim:${key}`, this.id, ms)) === 1;
   }
 
   async releaseClaim(key: string): Promise<void> {
-    this.roundTrips++;
+    this.trip();
     await this.cmd.claimRelease(`${PREFIX}claim:${key}`, this.id);
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.probeTimer) clearInterval(this.probeTimer);
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
     this.pending.clear();
     // QUIT when Redis answers; disconnect in any case, so a process stopped while Redis is away does not stay

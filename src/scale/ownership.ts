@@ -1,5 +1,6 @@
 import type { AppContext } from '../app.js';
 import type { ActorRegistry } from '../../actors/runtime/index.js';
+import { m, metricsEnabled } from '../metrics/registry.js';
 import { CoordinationDownError, NodeGoneError, type ScaleNode } from './node.js';
 
 /** The current owner stopped writing: its lease lapsed and another process holds the conversation now. */
@@ -24,6 +25,11 @@ const LOCAL_ONLY = new Set(['replyDone', 'summaryDone']);
 const TAKES_OVER = new Set(['voiceAttach']);
 /** How long an owner may take to hand a conversation over: its running reply is finished and stored first. */
 const HANDOVER_TIMEOUT_MS = 60_000;
+/**
+ * After Redis comes back, how long a process waits before taking a free lease: longer than the processes'
+ * reconnections are apart (each retries at least once a second), so every owner has taken its leases back.
+ */
+const RECLAIM_GRACE_MS = 2000;
 const MOVED = Symbol('moved');
 const movedError = (id: string) => Object.assign(new Error(`conversation ${id} moved to another process`), { code: 'moved' });
 
@@ -47,6 +53,10 @@ export class ConversationRouter {
   /** Conversations being handed over to another process: messages for them wait, then go to the new owner. */
   private leaving = new Map<string, Promise<unknown>>();
   private timer: NodeJS.Timeout;
+  /** When Redis last came back (performance.now()): free leases are not taken for RECLAIM_GRACE_MS after. */
+  private backAt = -Infinity;
+  /** The renewal running now (a fence past its local validity waits for it rather than asking Redis again). */
+  private renewing: Promise<void> | null = null;
 
   constructor(
     private readonly app: AppContext,
@@ -60,9 +70,10 @@ export class ConversationRouter {
       return this.local(p.id, p.msg, p.ask);
     });
     node.serve('handover', (p: { id: string; token: number; to: string }) => this.handOver(p.id, p.token, p.to));
-    // Redis back after a loss may have lost its keys (a restart without persistence, a failover): the leases
-    // are then free to take, so from now on each fence asks Redis until a renewal confirms the lease again.
-    node.onHealth((up) => { if (up) this.validUntil.clear(); });
+    // Redis back after a loss may have lost its keys (a restart without persistence, a failover), or the leases
+    // lapsed meanwhile: a renewal at once takes back those nobody else took (and stops those another process
+    // did); until it answers, each fence waits for it.
+    node.onHealth((up) => { if (up) { this.backAt = performance.now(); this.validUntil.clear(); void this.renew(); } });
     this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
     this.timer.unref();
   }
@@ -78,9 +89,16 @@ export class ConversationRouter {
       if (leaving) { await leaving; continue; }
       if (this.held.has(id)) return this.local(id, msg, ask);
       if (!this.node.healthy) throw new CoordinationDownError();
+      // Just after Redis came back (empty, or with leases lapsed meanwhile) every process takes back what it holds
+      // (renew); a lease taken here before its owner did so would move a conversation the owner still serves.
+      const grace = this.backAt + RECLAIM_GRACE_MS - performance.now();
+      if (grace > 0) await new Promise((r) => setTimeout(r, grace));
       const asked = performance.now();
       const lease = await this.node.acquire(id);
-      if (lease.mine) { this.held.set(id, lease.token); this.granted([id], asked); return this.local(id, msg, ask); }
+      if (lease.mine) {
+        if (metricsEnabled()) m.ownershipMoves.inc({ how: 'taken' });
+        this.held.set(id, lease.token); this.granted([id], asked); return this.local(id, msg, ask);
+      }
       if (LOCAL_ONLY.has(msg.type)) throw new Error(`conversation ${id} is owned by another process now; ${msg.type} is dropped`);
       if (Date.now() > deadline) throw new Error(`conversation ${id} could not be reached on its owner process; try again`);
       try {
@@ -92,8 +110,10 @@ export class ConversationRouter {
           continue;
         }
         const answer = await this.callOwner(id, lease.owner, { id, msg, ask, token: lease.token });
+        if (metricsEnabled()) m.forwarded.inc({ outcome: answer === MOVED ? 'moved' : 'ok' });
         if (answer !== MOVED) return answer;
       } catch (err) {
+        if (metricsEnabled()) m.forwarded.inc({ outcome: err instanceof NodeGoneError ? 'gone' : (err as { code?: string }).code === 'moved' ? 'moved' : 'error' });
         // The owner is gone (killed, cut off): its lease lapses within LEASE_MS, then the next try takes it here.
         // Or it had just lost the lease (passivated, paused): look the owner up again.
         if (!(err instanceof NodeGoneError) && (err as { code?: string }).code !== 'moved') throw err;
@@ -140,6 +160,7 @@ export class ConversationRouter {
       this.held.delete(id);
       this.validUntil.delete(id);
       if (next === null) throw movedError(id); // lost meanwhile (paused past the lease): the asker looks again
+      if (metricsEnabled()) m.ownershipMoves.inc({ how: 'handed_over' });
       this.app.log.info({ conversationId: id, to }, 'conversation handed over to the process of its voice session');
       return next;
     })();
@@ -172,11 +193,19 @@ export class ConversationRouter {
     const token = this.held.get(id);
     if (token === undefined) throw new LeaseLostError(id);
     if (performance.now() < (this.validUntil.get(id) ?? 0)) return;
+    // Redis away: nobody can take a lease from it either, so this process goes on serving what it holds (a
+    // process cut off alone from a Redis the others still reach is the exception: docs/decisions.md).
+    if (!this.node.healthy) return;
+    if (this.renewing) {
+      await this.renewing;
+      if (!this.held.has(id)) throw new LeaseLostError(id);
+      if (performance.now() < (this.validUntil.get(id) ?? 0)) return;
+    }
     let holds: boolean;
     try {
       holds = await this.node.holds(id, token);
     } catch {
-      throw new CoordinationDownError();
+      return; // Redis did not answer (it went away just now): as above
     }
     if (!holds) {
       this.lost(id);
@@ -185,8 +214,13 @@ export class ConversationRouter {
   }
 
   /** Renews held leases; drops (and releases) those whose actor was passivated, stops those found lost. */
-  private async renew(): Promise<void> {
-    if (!this.node.healthy) return;
+  private renew(): Promise<void> {
+    if (!this.node.healthy) return Promise.resolve();
+    this.renewing ??= this.renewNow().finally(() => { this.renewing = null; });
+    return this.renewing;
+  }
+
+  private async renewNow(): Promise<void> {
     try {
       for (const [id, token] of this.held) {
         if (this.registry.peek(id)) continue;
@@ -206,6 +240,7 @@ export class ConversationRouter {
   private lost(id: string): void {
     this.validUntil.delete(id);
     if (!this.held.delete(id)) return;
+    if (metricsEnabled()) m.ownershipMoves.inc({ how: 'lost' });
     this.app.log.warn({ conversationId: id }, 'conversation lease lost: another process owns it now');
     const actor = this.registry.peek(id) as Stoppable | undefined;
     if (!actor) return;

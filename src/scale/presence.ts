@@ -26,7 +26,7 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
     if (users.size) multi.zadd(key(workspaceId), ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`]));
     if (gone.length) multi.zrem(key(workspaceId), ...gone);
     multi.zremrangebyscore(key(workspaceId), '-inf', now).pexpire(key(workspaceId), ENTRY_TTL_MS * 4);
-    node.roundTrips++;
+    node.trip();
     await multi.exec();
     if (users.size) published.set(workspaceId, users); else published.delete(workspaceId);
   };
@@ -48,7 +48,7 @@ export async function openUsersEverywhere(app: AppContext, workspaceId: string):
   const node = app.scale;
   if (!node?.healthy) return counts;
   try {
-    node.roundTrips++;
+    node.trip();
     const members = await node.cmd.zrangebyscore(key(workspaceId), app.clock.now(), '+inf');
     for (const m of members) {
       const at = m.lastIndexOf('|');

@@ -3,9 +3,13 @@
  * A lease's value is "<node>|<token>"; tokens come from one counter, so a newer owner always holds a larger
  * one (the fencing token). Expiry is Redis's own clock (PX), so clock skew between processes does not matter.
  */
+/** How long a conversation's last lease grant is remembered (a lapsed lease is taken back only by its last holder). */
+const LAST_GRANT_MS = 24 * 3600_000;
+
 export const LEASE_SCRIPTS = {
+  /** KEYS: the lease, the fence counter, the lease's last grant (kept a day: see leaseRenew). */
   leaseAcquire: {
-    numberOfKeys: 2,
+    numberOfKeys: 3,
     lua: `
 local v = redis.call('GET', KEYS[1])
 if v then
@@ -15,6 +19,7 @@ if v then
 end
 local tok = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. tok, 'PX', ARGV[2])
+redis.call('SET', KEYS[3], ARGV[1] .. '|' .. tok, 'PX', ${LAST_GRANT_MS})
 return {1, tok, ARGV[1]}`,
   },
   leaseCheck: {
@@ -30,19 +35,36 @@ return {1, tok, ARGV[1]}`,
    * token, in one step; -1 when the expected owner no longer holds it.
    */
   leaseTransfer: {
-    numberOfKeys: 2,
+    numberOfKeys: 3,
     lua: `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
 local tok = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[2] .. '|' .. tok, 'PX', ARGV[3])
+redis.call('SET', KEYS[3], ARGV[2] .. '|' .. tok, 'PX', ${LAST_GRANT_MS})
 return tok`,
   },
-  /** KEYS: the leases; ARGV[1]: ttl, ARGV[1+i]: the value expected for KEYS[i]. */
+  /**
+   * KEYS: n leases, then their last grants; ARGV[1]: ttl, ARGV[1+i]: the value expected for lease i. A lease
+   * still ours is extended. A lease nobody holds is taken back with the same value when its last grant is ours
+   * or gone (it lapsed while Redis was away, or Redis came back empty): nobody else held it meanwhile, so the
+   * actor's state here is still the truth. 0 when another process holds it, or held it since (its writes came
+   * after ours).
+   */
   leaseRenew: {
     lua: `
+local n = #KEYS / 2
 local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[i + 1] then redis.call('PEXPIRE', key, ARGV[1]); out[i] = 1 else out[i] = 0 end
+for i = 1, n do
+  local v = redis.call('GET', KEYS[i])
+  if v == ARGV[i + 1] then redis.call('PEXPIRE', KEYS[i], ARGV[1]); out[i] = 1
+  elseif not v then
+    local last = redis.call('GET', KEYS[n + i])
+    if (not last) or last == ARGV[i + 1] then
+      redis.call('SET', KEYS[i], ARGV[i + 1], 'PX', ARGV[1])
+      redis.call('SET', KEYS[n + i], ARGV[i + 1], 'PX', ${LAST_GRANT_MS})
+      out[i] = 1
+    else out[i] = 0 end
+  else out[i] = 0 end
 end
 return out`,
   },
@@ -95,13 +117,20 @@ return 0`,
 
 /** Voice sessions live in the group per bot (src/scale/voice-seats.ts); scores are Redis's own clock (TIME). */
 export const SEAT_SCRIPTS = {
-  /** ARGV member, max, ttl: 1 and the seat taken when fewer than max are live, else 0. */
+  /**
+   * ARGV member, max, ttl, the membership keys' prefix: 1 and the seat taken when fewer than max are live, else 0.
+   * Seats of a process whose membership lapsed (killed, frozen: `<prefix><process>` gone) are dropped first.
+   */
   seatTake: {
     numberOfKeys: 1,
     lua: `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local node = string.match(m, '^(.*)|[^|]*$')
+  if node and redis.call('EXISTS', ARGV[4] .. node) == 0 then redis.call('ZREM', KEYS[1], m) end
+end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])

@@ -52,7 +52,9 @@ export async function superviseWorkers(config: Config, ensureSecret: () => void)
         void stop(1);
         return;
       }
-      log.error({ worker: index, pid: child.pid, code, signal }, 'worker died; starting a new one (its conversations move to the others when their leases lapse)');
+      // A worker stopped on purpose (SIGTERM to its pid: a restart) exits 0 after its drain: not an error.
+      if (code === 0) log.info({ worker: index, pid: child.pid }, 'worker stopped; starting a new one');
+      else log.error({ worker: index, pid: child.pid, code, signal }, 'worker died; starting a new one (its conversations move to the others when their leases lapse)');
       setTimeout(() => { if (!stopping) start(index); }, RESTART_DELAY_MS);
     });
   };

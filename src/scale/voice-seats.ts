@@ -1,8 +1,11 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import type { ScaleNode } from './node.js';
+import { MEMBERSHIP_PREFIX, type ScaleNode } from './node.js';
 
-/** How long a process's word that a voice session is live holds without being repeated (a dead process's lapse). */
+/**
+ * How long a process's word that a voice session is live holds without being repeated. A killed process's seats
+ * go sooner: with its membership (about 3 s; seatTake drops seats of processes no longer members).
+ */
 const SEAT_TTL_MS = 30_000;
 const REFRESH_MS = 10_000;
 const key = (botId: string) => `sc:voice:${botId}`;
@@ -27,8 +30,8 @@ class VoiceSeats {
   async take(botId: string, sessionId: string, max: number): Promise<boolean> {
     if (this.node.healthy) {
       try {
-        this.node.roundTrips++;
-        if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS)) !== 1) return false;
+        this.node.trip();
+        if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, MEMBERSHIP_PREFIX)) !== 1) return false;
       } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
     }
     const set = this.held.get(botId) ?? new Set<string>();
@@ -42,14 +45,14 @@ class VoiceSeats {
     if (!set?.delete(sessionId)) return;
     if (!set.size) this.held.delete(botId);
     if (!this.node.healthy) return; // its entry lapses by itself
-    this.node.roundTrips++;
+    this.node.trip();
     await this.node.cmd.zrem(key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
   }
 
   private async refresh(): Promise<void> {
     if (!this.node.healthy || !this.held.size) return;
     for (const [botId, sessions] of this.held) {
-      this.node.roundTrips++;
+      this.node.trip();
       await this.node.cmd.seatKeep(key(botId), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
     }
   }

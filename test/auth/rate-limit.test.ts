@@ -66,6 +66,16 @@ test('one address guessing across many accounts is limited too', async () => {
   assert.ok(r.headers.get('retry-after'));
 });
 
+test('behind the trusted proxy, addresses a client writes into X-Forwarded-For itself do not escape the limit', async () => {
+  await later();
+  // The proxy appends the address it saw (203.0.113.60); what the client sent comes before it, different each time.
+  const spoofed = (i: number) => `10.9.${i}.1, 203.0.113.60`;
+  const guesses = await Promise.all(Array.from({ length: SIGN_IN_LIMITS.address.limit }, (_, i) => login(`spoof${i}@example.com`, 'wrong password', spoofed(i))));
+  assert.equal(guesses.map((r) => r.status), guesses.map(() => 401));
+  assert.is((await login('spoof-more@example.com', 'wrong password', spoofed(99))).status, 429, 'counted for the address the proxy saw');
+  assert.is((await login('spoof-more@example.com', 'wrong password', '203.0.113.60')).status, 429);
+});
+
 test('successful sign-ins do not count against the limit', async () => {
   await later();
   for (let i = 0; i < 12; i++) assert.is((await login(OWNER, DEFAULT_PASSWORD)).status, 200, `login ${i + 1}`);

@@ -70,7 +70,7 @@ test('a route that throws a bug answers 500 internal without the error or its st
   const router = new Router();
   router.add('GET', '/boom', () => { throw new TypeError('cannot read properties of undefined (reading secretField)'); });
   router.add('GET', '/boom-async', async () => { await Promise.resolve(); throw new Error('db password hunter2 rejected'); });
-  const http = createHttpServer({ logger: createLogger('silent'), router, bodyLimitBytes: 1024, trustProxy: false });
+  const http = createHttpServer({ logger: createLogger('silent'), router, bodyLimitBytes: 1024, trustProxy: 0 });
   const port = await http.listen('127.0.0.1', 0);
   try {
     for (const path of ['/boom', '/boom-async']) {

@@ -34,7 +34,7 @@ test('a socket admitted after an await stays open, whatever its open handler all
     message() {},
     close(_conn, code) { closes.push(code); },
   };
-  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: false, sockets: [ep] });
+  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: 0, sockets: [ep] });
   const port = await http.listen('127.0.0.1', 0);
   try {
     const results: Array<{ frame: string | null; code: number }> = [];
@@ -62,7 +62,7 @@ test('frames sent before the socket is admitted reach the endpoint after open, i
     },
     close() {},
   };
-  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: false, sockets: [ep] });
+  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: 0, sockets: [ep] });
   const port = await http.listen('127.0.0.1', 0);
   try {
     const ws = new WebSocket(`ws://127.0.0.1:${port}/s`);
@@ -97,7 +97,7 @@ test('a socket refused by admit is told why and closed with 4000 + status; a syn
     message() {},
     close(_conn, code) { closes.push(code); },
   };
-  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: false, sockets: [ep] });
+  const http = createHttpServer({ logger: createLogger('silent'), router: new Router(), bodyLimitBytes: 1024, trustProxy: 0, sockets: [ep] });
   const port = await http.listen('127.0.0.1', 0);
   try {
     const refused = await new Promise<{ frame: string | null; code: number; reason: string }>((resolve) => {

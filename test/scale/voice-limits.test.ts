@@ -199,4 +199,31 @@ test('simultaneous voice sessions of a bot are counted across the processes, and
   await waiting.next('voice', (f) => f.state === 'ended');
 });
 
+test('a killed process\'s voice seats are free within seconds (its membership lapses), not after 30 s', async () => {
+  const bot = must('POST /bots', await w(2).request('POST', '/api/v1/bots', { body: { name: 'Voice after a crash' }, headers: world.owner.headers }), 201);
+  const botId: string = bot.id ?? bot.bot?.id;
+  await publishPatch(2, botId, { brain: { connectionId: openai, model: 'gpt-4o-mini' }, voice: { enabled: true, mode: 'realtime' }, security: { caps: { concurrentVoiceSessions: 1 } } });
+  const talking = await visitorOn(0, { botId });
+  assert.is((await startVoice(talking)).state, 'listening');
+  const victim = world.group.workers[0];
+  process.kill(victim.pid, 'SIGKILL');
+  const killedAt = Date.now();
+  const waiting = await visitorOn(1, { botId });
+  // Asks again each time it is refused, as a visitor pressing the button would.
+  for (;;) {
+    const from = waiting.frames.length;
+    waiting.send({ t: 'voice_start' });
+    let answer: any;
+    await until(() => !!(answer = waiting.frames.slice(from).find((f) => (f.t === 'voice' && f.state === 'listening') || f.t === 'error')), 10_000, 'an answer to voice_start');
+    if (answer.t === 'voice') break;
+    assert.is(answer.code, 'rate_limited', JSON.stringify(answer));
+    if (Date.now() - killedAt > 10_000) assert.unreachable('the killed process\'s seat was still taken after 10 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.ok(Date.now() - killedAt < 10_000);
+  waiting.send({ t: 'voice_stop' });
+  await waiting.next('voice', (f) => f.state === 'ended');
+  await world.group.waitWorker(0, victim.pid);
+});
+
 test.run();

@@ -44,7 +44,7 @@ export async function startRedis(port?: number): Promise<Redis> {
   });
   return {
     port, url: `redis://127.0.0.1:${port}`, proc,
-    stop: () => new Promise((resolve) => { if (proc.exitCode !== null) return resolve(); proc.once('exit', () => resolve()); proc.kill('SIGKILL'); }),
+    stop: () => new Promise((resolve) => { if (proc.exitCode !== null || proc.signalCode !== null) return resolve(); proc.once('exit', () => resolve()); proc.kill('SIGKILL'); }),
   };
 }
 
@@ -75,6 +75,9 @@ export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: s
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A test that ends without stop() (a failure, a runner's timeout) leaves no group behind.
+  const orphanGuard = () => supervisor.kill('SIGKILL');
+  process.once('exit', orphanGuard);
   const logs: any[] = [];
   const workers: Worker[] = [];
   const waiters: Array<() => void> = [];
@@ -95,7 +98,8 @@ export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: s
       }
     }
   });
-  const waitWorker = async (index: number, notPid?: number, timeoutMs = 60_000) => {
+  // A worker compiles the sources (tsx) as it starts: on a loaded machine that takes tens of seconds.
+  const waitWorker = async (index: number, notPid?: number, timeoutMs = 120_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(workers[index] && workers[index].pid !== notPid)) {
       if (supervisor.exitCode !== null) throw new Error(`the group stopped: ${stderr}`);
@@ -104,10 +108,17 @@ export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: s
     }
     return workers[index];
   };
-  for (let i = 0; i < n; i++) await waitWorker(i);
+  try {
+    for (let i = 0; i < n; i++) await waitWorker(i);
+  } catch (err) {
+    supervisor.kill('SIGKILL'); // its workers exit with it (they watch the supervisor's IPC channel)
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     supervisor, port, dataDir, workers, logs, waitWorker,
     async stop() {
+      process.off('exit', orphanGuard);
       if (supervisor.exitCode === null) {
         await new Promise<void>((resolve) => { supervisor.once('exit', () => resolve()); supervisor.kill('SIGTERM'); setTimeout(() => supervisor.kill('SIGKILL'), 15_000).unref(); });
       }
