@@ -46,6 +46,7 @@ export const m = {
   webhookDuration: new Histogram({ ...reg, name: 'servicechat_webhook_attempt_duration_seconds', help: 'Webhook delivery tries, request time', buckets: FAST }),
   taskDuration: new Histogram({ ...reg, name: 'servicechat_worker_task_duration_seconds', help: 'Worker-pool tasks from submission to result, by task and outcome', labelNames: ['task', 'outcome'], buckets: SLOW }),
   knowledgeJobs: new Counter({ ...reg, name: 'servicechat_knowledge_jobs_total', help: 'Knowledge ingestion runs ended, by status (done, failed, cancelled, stopped)', labelNames: ['status'] }),
+  voiceFailures: new Counter({ ...reg, name: 'servicechat_voice_failures_total', help: 'Voice failures visitors met, by stage (start, engine, stt, brain, tts); details in the log and the bot health', labelNames: ['stage'] }),
   knowledgeRunning: new Gauge({ ...reg, name: 'servicechat_knowledge_jobs_running', help: 'Knowledge ingestion runs under way' }),
 };
 

@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
 import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
@@ -238,6 +239,29 @@ test('the engine failing ends voice with a line that says what to do', async () 
   await page.waitForTimeout(500);
   assert.is(await page.locator('.line.error').count(), 1);
   await shot(page, 'engine-error');
+});
+
+test('an engine that cannot be reached: the visitor reads a short line in their language, never the address or the error', async () => {
+  // A second OpenAI connection whose server is gone: every request to it is refused.
+  const gone = await startFakeOpenAI();
+  const conn = await w.server.request('POST', '/api/v1/providers', { headers: w.owner.headers, body: { kind: 'openai', name: 'Gone', apiKey: gone.apiKey, baseUrl: gone.baseUrl } });
+  assert.is(conn.status, 201, JSON.stringify(conn.body));
+  await gone.close();
+  const down = await w.createBot({
+    identity: { agentName: 'Ava', role: 'Assistentin', languagePolicy: 'fixed', language: 'de' },
+    voice: { enabled: true, mode: 'realtime', realtime: { connectionId: conn.body.id } },
+  });
+  const page = await openChat(down);
+  await page.click('.cp .mic');
+  const line = page.locator('.line.error', { hasText: 'Sprache ist gerade nicht verfügbar. Bitte schreiben Sie hier im Chat weiter.' });
+  await line.waitFor();
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'unavailable' });
+  const shown = await page.locator('[data-service-chat]').evaluate((el) => el.shadowRoot!.textContent);
+  assert.ok(!/127\.0\.0\.1|refused|ECONN|apiKey/.test(shown ?? ''), shown ?? '');
+  await shot(page, 'engine-unreachable');
+  // The details are the operator's: the bot's health.
+  const health = await w.server.request('GET', `/api/v1/bots/${down}/health`, { headers: w.owner.headers });
+  assert.match(health.body.voice.lastFailure.message, /ECONNREFUSED|connection refused/);
 });
 
 test('a voice cap refuses voice_start with the cap text', async () => {

@@ -130,11 +130,11 @@ export class VoiceLink implements VoiceSink {
     // Stopped before it began: nothing to report.
     if (!(reason === 'visitor' && before?.state === 'starting')) {
       const key = `voice.ended.${reason}`;
-      // A session refused before it was live (the server says why: taken over, engine unreachable) keeps the server's words.
-      const early = reason === 'refused' || (reason === 'engine_error' && (before?.state === 'starting' || before?.state === 'connecting'));
+      // A session the conversation refused (taken over, ended) keeps the server's words; every other ending is said
+      // in the visitor's language (a provider's own words are the operator's, never shown here).
       // t() answers an unknown key with the key itself (strings.ts is in chat.js, not in this part).
       const said = this.t(key as StringKey);
-      const text = early && s.message ? s.message : said !== key ? said : s.message || this.t('voice.ended.engine_error');
+      const text = reason === 'refused' && s.message ? s.message : said !== key ? said : this.t('voice.ended.engine_error');
       this.session.addLine(CALM.has(reason) ? 'system_event' : 'error', text);
     }
     this.hideTimer = window.setTimeout(() => {
