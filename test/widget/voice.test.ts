@@ -213,6 +213,15 @@ test('with voice.pushToTalk only, the microphone button starts push-to-talk', as
   await page.locator('.vb.ended').waitFor();
 });
 
+test('with voice.pushToTalk off, a page asking for push-to-talk is refused instead of opening an always-on microphone', async () => {
+  const off = await w.createBot({ voice: { enabled: true, mode: 'realtime', pushToTalk: 'off' } });
+  const page = await openChat(off);
+  await page.evaluate(() => (window as any).ServiceChat.startVoice({ mode: 'ptt' }));
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'ptt_off' });
+  assert.equal(await sentOf(page, 'voice_start'), []);
+  assert.is(await page.locator('.vb').count(), 0);
+});
+
 test('a team member taking over ends voice with a clear line; the text history is intact', async () => {
   const page = await openChat();
   await page.click('.cp .mic');
@@ -226,6 +235,9 @@ test('a team member taking over ends voice with a clear line; the text history i
   assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'team_takeover' });
   assert.ok(await spoken.isVisible(), 'the spoken turn stays');
   await shot(page, 'team-takeover');
+  // While the team has the conversation the microphone is not offered (voice_start would be refused).
+  await page.locator('.vb').waitFor({ state: 'detached' });
+  assert.is(await page.locator('.cp .mic').count(), 0, 'no microphone after a takeover');
 });
 
 test('the engine failing ends voice with a line that says what to do', async () => {
@@ -286,10 +298,11 @@ test('a refused microphone says how to allow it, and nothing starts on the serve
   await page.locator('.cp .mic').waitFor();
 });
 
-test('on a page that is not a secure context voice explains that the browser cannot do it', async () => {
+test('on a page that is not a secure context there is no microphone button, and a page starting voice is told the browser cannot do it', async () => {
   const page = await openChat(botId, mic, 'insecure.test');
   assert.is(await page.evaluate(() => window.isSecureContext), false);
-  await page.click('.cp .mic');
+  assert.is(await page.locator('.cp .mic').count(), 0, 'no button that can only fail');
+  await page.evaluate(() => (window as any).ServiceChat.startVoice());
   await page.locator('.line.error', { hasText: 'Voice does not work in this browser' }).waitFor();
   assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'unsupported' });
   await shot(page, 'unsupported');
