@@ -7,6 +7,7 @@ import { chatCollections } from '../../src/chat/records.js';
 import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
 import type { VoiceSetup } from '../../src/chat/voice-setup.js';
 import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
+import { ApiError } from '../../src/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever } from '../runtime/index.js';
 import type { VoiceFailureStage } from '../../src/bots/health.js';
@@ -127,6 +128,11 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     if (chat.config.welcome.speakGreeting && attach.messageCount === 0) {
       this.engine!.respond('Greet the visitor warmly in one short sentence and offer your help.');
     }
+  }
+
+  /** Refused by the conversation, or a provider's answer (reported by the service): no stack in the log. */
+  protected override expectedStartFailure(err: unknown): boolean {
+    return err instanceof VoiceRefusedError || err instanceof ApiError;
   }
 
   protected override async onStop(): Promise<void> {
