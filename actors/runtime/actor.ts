@@ -143,11 +143,16 @@ export abstract class Actor<Msg extends { type: string }, State, Replies extends
     if (this.currentStatus === 'stopping' || this.currentStatus === 'stopped') throw new ActorStoppedError(this.id);
   }
 
+  /** Whether onStart's error is an expected refusal (logged as a warning without a stack). */
+  protected expectedStartFailure(_err: unknown): boolean { return false; }
+
   private async runStart(): Promise<void> {
     try {
       await this.onStart();
     } catch (err) {
-      this.log.error({ err, actorId: this.id }, 'actor failed to start');
+      // A refusal the actor expects (the caller reports it) is a warning without a stack; anything else an error.
+      if (this.expectedStartFailure(err)) this.log.warn({ actorId: this.id, reason: (err as Error).message }, 'actor refused to start');
+      else this.log.error({ err, actorId: this.id }, 'actor failed to start');
       this.timers.close();
       this.rejectQueued(err);
       this.currentStatus = 'stopped';

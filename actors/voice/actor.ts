@@ -7,8 +7,11 @@ import { chatCollections } from '../../src/chat/records.js';
 import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
 import type { VoiceSetup } from '../../src/chat/voice-setup.js';
 import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
+import { ApiError } from '../../src/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever } from '../runtime/index.js';
+import type { VoiceFailureStage } from '../../src/bots/health.js';
+import { reportVoiceFailure } from './failures.js';
 import { endMessage } from './lines.js';
 import type { VoiceMsg } from './messages.js';
 import { voiceSpec, voiceTools } from './spec.js';
@@ -127,6 +130,11 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     }
   }
 
+  /** Refused by the conversation, or a provider's answer (reported by the service): no stack in the log. */
+  protected override expectedStartFailure(err: unknown): boolean {
+    return err instanceof VoiceRefusedError || err instanceof ApiError;
+  }
+
   protected override async onStop(): Promise<void> {
     this.engine?.close();
   }
@@ -233,12 +241,17 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
         this.interruptPlayback();
         return this.setPhase('listening');
       case 'error':
-        this.log.warn({ sessionId: this.id, message: e.message, fatal: e.fatal }, 'voice engine error');
+        this.report(e.stage ?? 'engine', e.message);
+        // A provider that will not answer (key refused, address refused) ends voice with a line offering text,
+        // instead of failing every turn.
+        if (e.lasting) return this.end('unavailable');
         // A failure the visitor notices (cascade: a stage failed mid-turn) is told in the chat; the session goes on.
         if (e.line && !e.fatal) this.sendFrame({ t: 'error', code: 'internal', message: e.line, ...(e.stage ? { stage: e.stage } : {}) });
         if (e.fatal) this.end('engine_error');
         return;
-      case 'closed': return this.end('engine_error');
+      case 'closed':
+        this.report('engine', 'the voice engine closed its connection');
+        return this.end('engine_error');
       default: return assertNever(e);
     }
   }
@@ -325,6 +338,12 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     }
     // Items dropped without words (nothing heard): their streamed captions are withdrawn.
     for (const dropped of this.turns.dropped.splice(0)) this.init.hub.push(id, { t: 'delta_reset', conversationId: id, messageId: dropped });
+  }
+
+  /** The details of a failure go to the operator (log, bot health, agent.status, metrics); the visitor gets a line. */
+  private report(stage: VoiceFailureStage, message: string): void {
+    const { chat } = this.init;
+    reportVoiceFailure(this.init.app, { workspaceId: chat.bot.workspaceId, botId: chat.bot._id, conversationId: this.conversationId, sessionId: this.id, stage, message });
   }
 
   private touch(): void {

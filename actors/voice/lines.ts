@@ -10,6 +10,7 @@ export function endMessage(reason: VoiceEndReason, config: BotConfig): string {
     case 'cap_reached': return 'Voice is not available any more today. You can keep chatting by text.';
     case 'team_takeover': return 'A team member has joined. Voice is off; please continue in the chat.';
     case 'conversation_ended': return 'The conversation has ended.';
+    case 'unavailable': return 'Voice is not available right now. Please continue here in the chat.';
     case 'engine_error': return 'The voice connection failed. Please try again, or keep chatting by text.';
     case 'socket_closed': return 'Voice ended because the connection was lost.';
   }

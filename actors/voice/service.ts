@@ -6,10 +6,14 @@ import { capReached, usageToday } from '../../src/chat/usage.js';
 import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, audioFrameProblem, type VoiceMode } from '../../src/chat/voice-frames.js';
 import { voiceSetup } from '../../src/chat/voice-setup.js';
 import { ApiError } from '../../src/errors.js';
+import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { leaveVoiceSeat, takeVoiceSeat } from '../../src/scale/voice-seats.js';
 import { conversations } from '../conversation/index.js';
+import { noteVoiceOk } from '../../src/bots/health.js';
+import { reportVoiceFailure } from './failures.js';
 import { holdVoiceHeap, releaseVoiceHeap } from './heap.js';
+import { endMessage } from './lines.js';
 import { VoiceRefusedError, VoiceSessionActor, type VoiceSink } from './actor.js';
 import type { VoiceMsg } from './messages.js';
 
@@ -18,6 +22,9 @@ export interface VoiceSocket extends VoiceSink { readonly id: number }
 
 /** `told`: the widget already got the session's `voice` ended frame with the message. */
 export type VoiceRefusal = { ok: false; code: VoiceRefusedError['code']; message: string; told?: boolean };
+
+/** What a visitor reads when voice is not set up right (the details go to the operator: failures.ts). */
+const VOICE_UNAVAILABLE = 'Voice is not available for this assistant right now. You can keep chatting by text.';
 
 const CAP_NAMES = { dailyUsd: 'security.caps.dailyUsd', dailyVoiceMinutes: 'security.caps.dailyVoiceMinutes', dailyMessages: 'security.caps.dailyMessages' };
 
@@ -45,9 +52,15 @@ export class VoiceService {
   async start(input: { socket: VoiceSocket; chat: ChatBot; conversationId: string; mode?: VoiceMode }): Promise<{ ok: true; sessionId: string } | VoiceRefusal> {
     const { socket, chat } = input;
     const config = chat.config;
+    // Off is the operator's choice, not a failure: nothing to report.
+    if (!config.voice.enabled) return { ok: false, code: 'forbidden', message: 'Voice is off for this assistant. You can keep chatting by text.' };
     if (this.bySocket.has(socket.id)) return { ok: false, code: 'invalid', message: 'a voice session is already live on this chat; send voice_stop first' };
     const setup = await voiceSetup(this.app, chat.bot.workspaceId, config, chat.bot._id);
-    if ('error' in setup) return { ok: false, code: 'forbidden', message: setup.error };
+    if ('error' in setup) {
+      // The setting that is missing is the operator's business: logged and kept in the bot's health.
+      reportVoiceFailure(this.app, { workspaceId: chat.bot.workspaceId, botId: chat.bot._id, conversationId: input.conversationId, sessionId: '', stage: 'start', message: setup.error });
+      return { ok: false, code: 'unavailable', message: VOICE_UNAVAILABLE };
+    }
     const ptt = config.voice.pushToTalk;
     if (input.mode === 'ptt' && ptt === 'off') return { ok: false, code: 'invalid', message: 'push-to-talk is off for this bot (voice.pushToTalk); start voice hands-free' };
     const mode: VoiceMode = ptt === 'only' ? 'ptt' : input.mode ?? 'hands_free';
@@ -84,17 +97,24 @@ export class VoiceService {
     } catch (err) {
       await actor.init.onEnded();
       const refused = err instanceof VoiceRefusedError ? err : null;
+      // A refusal by the conversation (ended, taken over) is the visitor's news: it comes before any voice frame
+      // and is answered as an error frame with its own words.
+      if (refused) return { ok: false, code: refused.code, message: refused.message };
+      // Anything else (a key refused, an engine unreachable, a model refused) is the operator's: the visitor, told
+      // `connecting` already, is told `ended` with the reason and a line that names no address or key.
       const api = err instanceof ApiError ? err : null;
-      if (!refused && !api) this.app.log.error({ err, sessionId }, 'voice session failed to start');
-      const message = refused?.message ?? api?.message ?? 'the voice engine could not be reached; please try again, or keep chatting by text';
-      // A refusal by the conversation comes before any voice frame: it is answered as an error frame. Past that,
-      // the widget was told `connecting`, so it is told `ended` with the reason.
-      if (refused) return { ok: false, code: refused.code, message };
+      reportVoiceFailure(this.app, {
+        workspaceId: chat.bot.workspaceId, botId: chat.bot._id, conversationId: input.conversationId, sessionId, stage: 'start',
+        message: api?.message ?? (err as Error)?.message ?? String(err), err: api ? undefined : err,
+      });
+      const reason = isLastingFailure(err) ? 'unavailable' : 'engine_error';
+      const message = endMessage(reason, config);
       if (!socket.closed) {
-        socket.send(encodeFrame({ t: 'voice', state: 'ended', sessionId, mode, inputRate: 0, outputRate: 0, reason: 'engine_error', message }));
+        socket.send(encodeFrame({ t: 'voice', state: 'ended', sessionId, mode, inputRate: 0, outputRate: 0, reason, message }));
       }
       return { ok: false, code: 'unavailable', message, told: true };
     }
+    noteVoiceOk(this.app, chat.bot.workspaceId, chat.bot._id).catch(() => {});
     return { ok: true, sessionId };
   }
 

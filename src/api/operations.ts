@@ -71,6 +71,7 @@ export const OPERATIONS: readonly Operation[] = [
   { method: 'DELETE', path: '/api/v1/bots/{id}', access: { kind: 'scope', scope: 'bots:write' }, tag: 'Bots', summary: 'delete' },
   { method: 'POST', path: '/api/v1/bots/{id}/duplicate', access: { kind: 'scope', scope: 'bots:write' }, tag: 'Bots', summary: 'copy' },
   { method: 'POST', path: '/api/v1/bots/{id}/publish', access: { kind: 'scope', scope: 'bots:write' }, tag: 'Bots', summary: 'publish the draft' },
+  { method: 'GET', path: '/api/v1/bots/{id}/health', access: { kind: 'scope', scope: 'bots:read' }, tag: 'Bots', summary: 'the last voice failure visitors met, with the details for the operator' },
   { method: 'GET', path: '/api/v1/bots/{id}/versions', access: { kind: 'scope', scope: 'bots:read' }, tag: 'Bots', summary: 'published versions' },
   { method: 'POST', path: '/api/v1/bots/{id}/versions/{version}/restore', access: { kind: 'scope', scope: 'bots:write' }, tag: 'Bots', summary: 'copy a version into the draft' },
   { method: 'POST', path: '/api/v1/bots/{id}/status', access: { kind: 'scope', scope: 'bots:write' }, tag: 'Bots', summary: 'pause or resume' },

@@ -24,7 +24,7 @@ export const VoiceClientFrames = [
 export type VoiceState = 'connecting' | 'listening' | 'thinking' | 'speaking' | 'ended';
 export type VoiceMode = 'hands_free' | 'ptt';
 export type VoiceEndReason =
-  | 'visitor' | 'max_duration' | 'idle' | 'cap_reached' | 'team_takeover' | 'conversation_ended' | 'engine_error' | 'socket_closed';
+  | 'visitor' | 'max_duration' | 'idle' | 'cap_reached' | 'team_takeover' | 'conversation_ended' | 'engine_error' | 'unavailable' | 'socket_closed';
 
 export type VoiceServerFrame =
   | {

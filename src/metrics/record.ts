@@ -52,4 +52,10 @@ export function recordTask(task: string, outcome: 'ok' | 'error', ms: number): v
   timer(m.taskDuration, `k ${task} ${outcome}`, { task, outcome }).observe(ms / 1000);
 }
 
+const VOICE_STAGES = new Set(['start', 'engine', 'stt', 'brain', 'tts']);
+export function recordVoiceFailure(stage: string): void {
+  if (!metricsEnabled()) return;
+  m.voiceFailures.inc({ stage: VOICE_STAGES.has(stage) ? stage : 'engine' });
+}
+
 export const now = () => performance.now();

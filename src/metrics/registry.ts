@@ -54,6 +54,7 @@ export const m = {
   ownershipMoves: new Counter({ ...reg, name: 'servicechat_ownership_moves_total', help: 'Scale-out: conversations whose ownership came here or left, by how (taken, handed_over, lost)', labelNames: ['how'] }),
   forwarded: new Counter({ ...reg, name: 'servicechat_forwarded_commands_total', help: 'Scale-out: conversation messages sent to the owning process, by outcome (ok, moved, gone, error)', labelNames: ['outcome'] }),
   turnFirstDelta: new Histogram({ ...reg, name: 'servicechat_turn_first_delta_seconds', help: 'Chat turns: from the visitor message stored to the first streamed piece of the reply', buckets: SLOW }),
+  voiceFailures: new Counter({ ...reg, name: 'servicechat_voice_failures_total', help: 'Voice failures visitors met, by stage (start, engine, stt, brain, tts); details in the log and the bot health', labelNames: ['stage'] }),
   knowledgeRunning: new Gauge({ ...reg, name: 'servicechat_knowledge_jobs_running', help: 'Knowledge ingestion runs under way' }),
 };
 

@@ -48,6 +48,25 @@ export function providerError(
   return new ApiError('internal', 502, `${where.label} failed (${status}): ${text}`, {}, details);
 }
 
+/**
+ * A provider failure that will not pass by trying again: the key refused (401, 403, Gemini's 400 for a bad key), the
+ * address refused, unknown or blocked. Voice ends on one of these instead of failing every turn (docs/voice.md).
+ */
+export function isLastingFailure(err: unknown): boolean {
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  if (!(err instanceof ApiError) && cause instanceof ApiError) return isLastingFailure(cause);
+  const message = String((err as Error | null)?.message ?? err);
+  if (err instanceof ApiError) {
+    const status = (err.details as { providerStatus?: number } | undefined)?.providerStatus;
+    if (status === 401 || status === 403 || message.startsWith('apiKey:')) return true;
+    if ((err.details as { retryable?: boolean } | undefined)?.retryable === false && err.status === 502) return true;
+  }
+  if (/\b(401|403)\b.*(unauthori[sz]ed|forbidden|api key|invalid key|refused this key)/i.test(message)) return true;
+  // The guarded client's words (security/outbound-error.ts), or an errno code where a socket library threw it.
+  const refused = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)\b|connection refused|host unreachable|network unreachable|could not resolve \S+|has no usable address/i;
+  return refused.test(message) || refused.test(String((cause as Error | undefined)?.message ?? ''));
+}
+
 function statusOf(err: unknown): number | undefined {
   const s = (err as { status?: unknown } | null)?.status;
   return typeof s === 'number' && s >= 100 ? s : undefined;

@@ -63,12 +63,19 @@ const VOICE_TABLE: Array<[string, number, number, number, number]> = [
   ['gpt-realtime', 4, 16, 32, 64], ['gpt-realtime-mini', 0.6, 2.4, 10, 20],
   ['gpt-4o-realtime-preview', 5, 20, 40, 80], ['gpt-4o-mini-realtime-preview', 0.6, 2.4, 10, 20],
   ['gemini-2.5-flash-native-audio', 0.5, 2, 3, 12], ['gemini-live-2.5-flash', 0.5, 2, 3, 12], ['gemini-2.0-flash-live', 0.35, 1.5, 2.1, 8.5],
+  // The default Gemini Live model (gemini-live-setup.ts): priced as the newest native-audio Live model.
+  ['gemini-3.8-live', 0.5, 2, 3, 12],
 ];
 
-/** Estimated cost of a voice response; audio tokens priced apart from text. Unknown models cost 0. */
+/**
+ * A realtime model not in the list is priced as the dearest one listed (per part), never as free: its spend
+ * counts against security.caps.dailyUsd at a price it is unlikely to exceed (docs/voice.md, What it costs).
+ */
+const UNLISTED_VOICE: [string, number, number, number, number] = ['unlisted', ...([1, 2, 3, 4] as const).map((i) => Math.max(...VOICE_TABLE.map((r) => r[i])))] as [string, number, number, number, number];
+
+/** Estimated cost of a voice response; audio tokens priced apart from text. Unlisted models at the dearest listed price. */
 export function estimateVoiceCostUsd(model: string, u: VoiceUsage): number {
-  const best = familyOf(model, VOICE_TABLE, (row) => row[0]);
-  if (!best) return 0;
+  const best = familyOf(model, VOICE_TABLE, (row) => row[0]) ?? UNLISTED_VOICE;
   const [, tin, tout, ain, aout] = best;
   return (u.inputTextTokens * tin + u.outputTextTokens * tout + u.inputAudioTokens * ain + u.outputAudioTokens * aout) / 1_000_000;
 }
@@ -76,7 +83,8 @@ export function estimateVoiceCostUsd(model: string, u: VoiceUsage): number {
 /**
  * Speech models (cascade voice): speech to text billed by the minute of audio heard; text to speech by the million
  * characters read, or by the minute of audio made (gpt-4o-mini-tts and Gemini speech bill audio tokens, about
- * US$0.015 a minute). Public list prices, US dollars; unknown models cost 0.
+ * US$0.015 a minute). Public list prices, US dollars; an unlisted model is priced as the dearest listed one of the
+ * same part (speech to text by the minute; speech by the character and by the minute, whichever is dearer).
  */
 const SPEECH_TABLE: Array<[model: string, unit: 'audio_minute' | 'million_chars', usd: number]> = [
   ['whisper-1', 'audio_minute', 0.006], ['gpt-4o-transcribe', 'audio_minute', 0.006], ['gpt-4o-mini-transcribe', 'audio_minute', 0.003],
@@ -90,6 +98,10 @@ const SPEECH_TABLE: Array<[model: string, unit: 'audio_minute' | 'million_chars'
 /** Estimated cost of one speech request: `seconds` of audio heard or made, `characters` of text read. */
 export function estimateSpeechCostUsd(model: string, use: { seconds?: number; characters?: number }): number {
   const best = familyOf(model, SPEECH_TABLE, (row) => row[0]);
-  if (!best) return 0;
+  if (!best) {
+    const dearest = (unit: 'audio_minute' | 'million_chars') => Math.max(...SPEECH_TABLE.filter((r) => r[1] === unit).map((r) => r[2]));
+    // Speech to text is billed by the minute heard (no characters); speech by what it made, whichever unit is dearer.
+    return Math.max((Math.max(0, use.seconds ?? 0) / 60) * dearest('audio_minute'), (Math.max(0, use.characters ?? 0) * dearest('million_chars')) / 1_000_000);
+  }
   return best[1] === 'audio_minute' ? (Math.max(0, use.seconds ?? 0) / 60) * best[2] : (Math.max(0, use.characters ?? 0) * best[2]) / 1_000_000;
 }

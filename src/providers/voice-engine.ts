@@ -87,6 +87,8 @@ export type VoiceEngineEvent =
     type: 'error'; message: string; fatal: boolean;
     /** A line for the visitor when the failure changes what they hear, and the cascade stage that failed (the widget words it in the visitor's language). */
     line?: string; stage?: VoiceStage;
+    /** The provider failed in a way that will not pass (key refused, address refused): the session ends. */
+    lasting?: boolean;
   }
   /** The provider socket closed; no more events follow. */
   | { type: 'closed'; reason: string };

@@ -35,7 +35,7 @@ export const LIVE_EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'conversation.ended': ['botId', 'conversationId', 'reason'],
   'message.created': ['botId', 'conversationId', 'message'],
   'message.delta': ['conversationId', 'messageId', 'responseId', 'delta'],
-  'agent.status': ['conversationId', 'state', 'tool'],
+  'agent.status': ['conversationId', 'state', 'tool', 'error'],
   'visitor.typing': ['conversationId', 'active'],
   'lead.captured': ['botId', 'conversationId', 'leadId', 'fields'],
   'handoff.requested': ['botId', 'conversationId', 'handoffId', 'reason', 'summary'],

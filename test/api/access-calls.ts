@@ -182,6 +182,7 @@ export function validCalls(r: Records): Record<string, MakeCall> {
     'DELETE /api/v1/bots/{id}': async () => ok(`/api/v1/bots/${(await asOwner(r, 'bot', 'POST', '/api/v1/bots', { name: unique('Spare ') }, 201)).id}`, 204),
     'POST /api/v1/bots/{id}/duplicate': async () => ok(`${bot}/duplicate`, 201, {}),
     'POST /api/v1/bots/{id}/publish': async () => ok(`${bot}/publish`, 200, {}),
+    'GET /api/v1/bots/{id}/health': async () => ok(`${bot}/health`),
     'GET /api/v1/bots/{id}/versions': async () => ok(`${bot}/versions`),
     'POST /api/v1/bots/{id}/versions/{version}/restore': async () => ok(`${bot}/versions/1/restore`, 200, {}),
     'POST /api/v1/bots/{id}/status': async () => ok(`${bot}/status`, 200, { status: 'running' }),

@@ -2,7 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../src/errors.js';
 import { catalog, createProvider, estimateCostUsd, priceFor } from '../../src/providers/index.js';
-import { estimateSpeechCostUsd } from '../../src/providers/prices.js';
+import { GEMINI_DEFAULTS } from '../../src/providers/gemini.js';
+import { GEMINI_LIVE_DEFAULTS } from '../../src/providers/gemini-live-setup.js';
+import { OPENAI_DEFAULTS } from '../../src/providers/openai.js';
+import { estimateSpeechCostUsd, estimateVoiceCostUsd } from '../../src/providers/prices.js';
+import { OPENAI_REALTIME_DEFAULTS } from '../../src/providers/realtime-openai-wire.js';
+import { SPEECH_DEFAULTS } from '../../src/providers/speech.js';
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
 
@@ -54,7 +59,24 @@ test('speech is priced by the minute heard or made, or by the characters read', 
   assert.ok(Math.abs(estimateSpeechCostUsd('eleven_flash_v2_5', { characters: 1000, seconds: 60 }) - 0.05) < 1e-9);
   assert.ok(Math.abs(estimateSpeechCostUsd('tts-1-hd', { characters: 1_000_000 }) - 30) < 1e-9);
   assert.ok(Math.abs(estimateSpeechCostUsd('gemini-2.5-flash-preview-tts', { seconds: 120, characters: 50 }) - 0.03) < 1e-9);
-  assert.is(estimateSpeechCostUsd('some-local-tts', { seconds: 60, characters: 100 }), 0);
+});
+
+const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+
+test('every default voice model has its own price; an unlisted one counts at the dearest listed price, never as free', () => {
+  const audioOut = { inputTextTokens: 0, outputTextTokens: 0, inputAudioTokens: 0, outputAudioTokens: 1_000_000 };
+  assert.ok(near(estimateVoiceCostUsd(OPENAI_REALTIME_DEFAULTS.model, audioOut), 64));
+  assert.ok(near(estimateVoiceCostUsd(GEMINI_LIVE_DEFAULTS.model, audioOut), 12), 'the default Gemini Live model is priced');
+  // Unlisted: the dearest listed realtime price (gpt-4o-realtime-preview's US$80 a million audio tokens out).
+  assert.ok(near(estimateVoiceCostUsd('some-new-live-model', audioOut), 80));
+  assert.ok(near(estimateSpeechCostUsd(OPENAI_DEFAULTS.sttModel, { seconds: 60 }), 0.003));
+  assert.ok(near(estimateSpeechCostUsd(SPEECH_DEFAULTS.sttModel, { seconds: 60 }), 0.0067));
+  assert.ok(near(estimateSpeechCostUsd(OPENAI_DEFAULTS.ttsModel, { seconds: 60, characters: 900 }), 0.015));
+  assert.ok(near(estimateSpeechCostUsd(SPEECH_DEFAULTS.ttsModel, { seconds: 60, characters: 1000 }), 0.05));
+  assert.ok(near(estimateSpeechCostUsd(GEMINI_DEFAULTS.ttsModel, { seconds: 60, characters: 900 }), 0.015));
+  // Unlisted speech: the dearer of the dearest per-minute price (US$0.03) and per-character price (US$100 a million).
+  assert.ok(near(estimateSpeechCostUsd('some-local-tts', { seconds: 60, characters: 100 }), 0.03));
+  assert.ok(near(estimateSpeechCostUsd('some-local-tts', { seconds: 10, characters: 1000 }), 0.1));
 });
 
 test.run();

@@ -155,7 +155,32 @@ test('each stage failing mid-turn tells the visitor in the chat, voice goes on, 
   }
 });
 
-test('cascade voice is not offered until its parts are set up, and says which setting is missing', async () => {
+test('a provider that is down for good (connection refused) ends cascade voice with a line offering text, instead of failing every turn', async () => {
+  const w = await cascadeWorld();
+  const fake = fakeOf(w);
+  try {
+    const v = await w.visitor();
+    await startVoice(v);
+    // Every part of this bot is on the fake OpenAI: with it gone, each request is refused.
+    await fake.close();
+    sendAudio(v, Buffer.concat([spokenPcm('What do you sell?'), silentPcm(1200)]), IN);
+    const ended = await seen(v, 'voice', (f) => f.state === 'ended', 15_000);
+    assert.is(ended.reason, 'unavailable');
+    assert.is(ended.message, 'Voice is not available right now. Please continue here in the chat.');
+    assert.is(JSON.stringify(v.frames).includes('refused'), false, 'the provider error stays with the operator');
+    assert.is(v.frames.filter((f) => f.t === 'error').length, 0, 'one line (the ending), not a failure line per turn');
+    const health = await w.server.request('GET', `/api/v1/bots/${w.botId}/health`, { headers: w.owner.headers });
+    assert.is(health.body.voice.lastFailure.stage, 'stt');
+    assert.match(health.body.voice.lastFailure.message, /connection refused/);
+    const { voiceSessions } = await import('../../actors/voice/index.js');
+    await until(() => voiceSessions(w.server.app).live === 0, 5000, 'session gone');
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('cascade voice is not offered until its parts are set up; the visitor reads a short line, the operator which setting is missing', async () => {
   const w = await cascadeWorld({}, { cascade: { stt: { connectionId: 'prv_missing' } } });
   try {
     const cfg = await w.server.request('GET', `/widget/v1/bots/${w.botId}/config`);
@@ -163,8 +188,10 @@ test('cascade voice is not offered until its parts are set up, and says which se
     const v = await w.visitor();
     v.send({ t: 'voice_start' });
     const err = await v.next('error');
-    assert.is(err.code, 'forbidden');
-    assert.match(err.message, /speech to text \(voice\.cascade\.stt\.connectionId\)/);
+    assert.is(err.code, 'unavailable');
+    assert.is(err.message, 'Voice is not available for this assistant right now. You can keep chatting by text.');
+    const health = await w.server.request('GET', `/api/v1/bots/${w.botId}/health`, { headers: w.owner.headers });
+    assert.match(health.body.voice.lastFailure.message, /speech to text \(voice\.cascade\.stt\.connectionId\)/);
     await v.close();
   } finally {
     await w.close();

@@ -37,7 +37,10 @@ test('an engine that refuses the session at start gives the visitor a clear erro
     v.send({ t: 'voice_start' });
     const ended = await seen(v, 'voice', (f) => f.state === 'ended', 8000);
     assert.is(ended.reason, 'engine_error');
-    assert.ok(ended.message.length > 10, ended.message);
+    assert.is(ended.message, 'The voice connection failed. Please try again, or keep chatting by text.');
+    // What the engine said is the operator's (the bot's health), not the visitor's.
+    const health = await w.server.request('GET', `/api/v1/bots/${w.botId}/health`, { headers: w.owner.headers });
+    assert.match(health.body.voice.lastFailure.message, /gpt-4o-mini/);
     // The cap counts only live sessions: with the engine gone, a new start is possible.
     assert.is(w.server.app && (await import('../../actors/voice/index.js')).voiceSessions(w.server.app).live, 0);
     await v.close();
@@ -112,7 +115,7 @@ test('voice_start is refused when voice is off, or not set up', async () => {
     v.send({ t: 'voice_start' });
     const err = await v.next('error');
     assert.is(err.code, 'forbidden');
-    assert.match(err.message, /voice.enabled/);
+    assert.is(err.message, 'Voice is off for this assistant. You can keep chatting by text.');
     await v.close();
   } finally { await off.close(); }
   const compat = await startChatWorld({ kind: 'openai_compatible', config: { voice: { enabled: true } } });
@@ -121,7 +124,10 @@ test('voice_start is refused when voice is off, or not set up', async () => {
     assert.is(cfg.body.voice.enabled, false, 'no microphone button without a realtime engine');
     const v = await compat.visitor();
     v.send({ t: 'voice_start' });
-    assert.match((await v.next('error')).message, /OpenAI or Google Gemini connection/);
+    const err = await v.next('error');
+    assert.equal([err.code, err.message], ['unavailable', 'Voice is not available for this assistant right now. You can keep chatting by text.']);
+    const health = await compat.server.request('GET', `/api/v1/bots/${compat.botId}/health`, { headers: compat.owner.headers });
+    assert.match(health.body.voice.lastFailure.message, /OpenAI or Google Gemini connection/);
     await v.close();
   } finally { await compat.close(); }
   const on = await startVoiceWorld();
@@ -131,14 +137,28 @@ test('voice_start is refused when voice is off, or not set up', async () => {
   } finally { await on.close(); }
 });
 
-test('a voice engine on a private address is refused unless ALLOW_PRIVATE_NETWORK, and the visitor is told', async () => {
+test('a voice engine on a private address is refused unless ALLOW_PRIVATE_NETWORK: the visitor reads a short line, the operator the details', async () => {
   const w = await startChatWorld({ config: { voice: { enabled: true } }, env: { ALLOW_PRIVATE_NETWORK: 'false' } });
   try {
+    const statuses: any[] = [];
+    w.server.app.events.subscribe((e) => { if (e.type === 'agent.status') statuses.push(e.data); }, { volatileFor: () => true });
     const v = await w.visitor();
     v.send({ t: 'voice_start' });
     const ended = await seen(v, 'voice', (f) => f.state === 'ended', 8000);
-    assert.is(ended.reason, 'engine_error');
-    assert.match(ended.message, /ALLOW_PRIVATE_NETWORK/);
+    // Will not pass by trying again: voice is unavailable, and the line names no address or setting.
+    assert.is(ended.reason, 'unavailable');
+    assert.is(ended.message, 'Voice is not available right now. Please continue here in the chat.');
+    assert.is(JSON.stringify(v.frames).includes('127.0.0.1'), false, 'no internal address reaches the visitor');
+    assert.is(JSON.stringify(v.frames).includes('ALLOW_PRIVATE_NETWORK'), false);
+    // The operator's details: the bot's health, and agent.status on the live socket.
+    const health = await w.server.request('GET', `/api/v1/bots/${w.botId}/health`, { headers: w.owner.headers });
+    assert.is(health.status, 200);
+    assert.is(health.body.voice.lastFailure.stage, 'start');
+    assert.match(health.body.voice.lastFailure.message, /ALLOW_PRIVATE_NETWORK/);
+    assert.is(health.body.voice.failuresSinceOk, 1);
+    const status = statuses.find((s) => s.state === 'voice_error');
+    assert.ok(status, JSON.stringify(statuses));
+    assert.match(status.error.message, /ALLOW_PRIVATE_NETWORK/);
     assert.is(rt(w).connections.length, 0, 'no connection was made');
     await v.close();
   } finally { await w.close(); }

@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
 import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
@@ -212,6 +213,15 @@ test('with voice.pushToTalk only, the microphone button starts push-to-talk', as
   await page.locator('.vb.ended').waitFor();
 });
 
+test('with voice.pushToTalk off, a page asking for push-to-talk is refused instead of opening an always-on microphone', async () => {
+  const off = await w.createBot({ voice: { enabled: true, mode: 'realtime', pushToTalk: 'off' } });
+  const page = await openChat(off);
+  await page.evaluate(() => (window as any).ServiceChat.startVoice({ mode: 'ptt' }));
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'ptt_off' });
+  assert.equal(await sentOf(page, 'voice_start'), []);
+  assert.is(await page.locator('.vb').count(), 0);
+});
+
 test('a team member taking over ends voice with a clear line; the text history is intact', async () => {
   const page = await openChat();
   await page.click('.cp .mic');
@@ -225,6 +235,9 @@ test('a team member taking over ends voice with a clear line; the text history i
   assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'team_takeover' });
   assert.ok(await spoken.isVisible(), 'the spoken turn stays');
   await shot(page, 'team-takeover');
+  // While the team has the conversation the microphone is not offered (voice_start would be refused).
+  await page.locator('.vb').waitFor({ state: 'detached' });
+  assert.is(await page.locator('.cp .mic').count(), 0, 'no microphone after a takeover');
 });
 
 test('the engine failing ends voice with a line that says what to do', async () => {
@@ -238,6 +251,29 @@ test('the engine failing ends voice with a line that says what to do', async () 
   await page.waitForTimeout(500);
   assert.is(await page.locator('.line.error').count(), 1);
   await shot(page, 'engine-error');
+});
+
+test('an engine that cannot be reached: the visitor reads a short line in their language, never the address or the error', async () => {
+  // A second OpenAI connection whose server is gone: every request to it is refused.
+  const gone = await startFakeOpenAI();
+  const conn = await w.server.request('POST', '/api/v1/providers', { headers: w.owner.headers, body: { kind: 'openai', name: 'Gone', apiKey: gone.apiKey, baseUrl: gone.baseUrl } });
+  assert.is(conn.status, 201, JSON.stringify(conn.body));
+  await gone.close();
+  const down = await w.createBot({
+    identity: { agentName: 'Ava', role: 'Assistentin', languagePolicy: 'fixed', language: 'de' },
+    voice: { enabled: true, mode: 'realtime', realtime: { connectionId: conn.body.id } },
+  });
+  const page = await openChat(down);
+  await page.click('.cp .mic');
+  const line = page.locator('.line.error', { hasText: 'Sprache ist gerade nicht verfügbar. Bitte schreiben Sie hier im Chat weiter.' });
+  await line.waitFor();
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'unavailable' });
+  const shown = await page.locator('[data-service-chat]').evaluate((el) => el.shadowRoot!.textContent);
+  assert.ok(!/127\.0\.0\.1|refused|ECONN|apiKey/.test(shown ?? ''), shown ?? '');
+  await shot(page, 'engine-unreachable');
+  // The details are the operator's: the bot's health.
+  const health = await w.server.request('GET', `/api/v1/bots/${down}/health`, { headers: w.owner.headers });
+  assert.match(health.body.voice.lastFailure.message, /ECONNREFUSED|connection refused/);
 });
 
 test('a voice cap refuses voice_start with the cap text', async () => {
@@ -262,10 +298,11 @@ test('a refused microphone says how to allow it, and nothing starts on the serve
   await page.locator('.cp .mic').waitFor();
 });
 
-test('on a page that is not a secure context voice explains that the browser cannot do it', async () => {
+test('on a page that is not a secure context there is no microphone button, and a page starting voice is told the browser cannot do it', async () => {
   const page = await openChat(botId, mic, 'insecure.test');
   assert.is(await page.evaluate(() => window.isSecureContext), false);
-  await page.click('.cp .mic');
+  assert.is(await page.locator('.cp .mic').count(), 0, 'no button that can only fail');
+  await page.evaluate(() => (window as any).ServiceChat.startVoice());
   await page.locator('.line.error', { hasText: 'Voice does not work in this browser' }).waitFor();
   assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'unsupported' });
   await shot(page, 'unsupported');

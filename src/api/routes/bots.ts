@@ -1,5 +1,6 @@
 /** Bots area (service-api.md, Bots; bot-config.md): templates, CRUD, draft edits, publish, versions, secrets. */
 import { z } from 'zod';
+import { botHealth } from '../../bots/health.js';
 import { actorOf } from '../../auth/principal.js';
 import { BotConfigSchema } from '../../bots/config/index.js';
 import { embedInfo } from '../../bots/embed.js';
@@ -59,6 +60,15 @@ function versionParam(raw: string): number {
   return n;
 }
 
+/** The last voice failure visitors met, with the operator's details (src/bots/health.ts). */
+const HealthResponse = z.object({
+  botId: z.string(),
+  voice: z.object({
+    lastFailure: z.object({ at: z.number(), stage: z.string(), message: z.string(), conversationId: z.string().nullable() }).nullable(),
+    failuresSinceOk: z.number(), lastOkAt: z.number().nullable(),
+  }),
+});
+
 export const botsModule: ApiModule = {
   name: 'bots',
   routes: [
@@ -101,6 +111,11 @@ export const botsModule: ApiModule = {
         const bot = await publishBot(ctx.app, ctx.workspaceId, ctx.params.id, by && { id: by.id, name: by.name }, ctx.body.revision);
         await ctx.audit('bot.publish', target(bot._id), { version: bot.published?.version });
         return botView(ctx.app, bot);
+      } }),
+    route({ op: 'GET /api/v1/bots/{id}/health', response: HealthResponse,
+      handler: async ({ app, workspaceId, params }) => {
+        await getBot(app, workspaceId, params.id);
+        return botHealth(app, workspaceId, params.id);
       } }),
     route({ op: 'GET /api/v1/bots/{id}/versions', response: VersionsResponse,
       handler: async ({ app, workspaceId, params }) => {

@@ -7,6 +7,7 @@
  * relays this engine exactly as it relays the realtime ones.
  */
 import { ApiError } from '../../errors.js';
+import { isLastingFailure } from '../errors.js';
 import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
 import type { ProviderConnection } from '../types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
@@ -71,7 +72,7 @@ export class CascadeEngine implements VoiceEngine {
         audio: (itemId, pcm) => this.deliver({ type: 'audio', itemId, pcm }),
         itemDone: (itemId, text) => this.deliver({ type: 'agent_item_done', itemId, text }),
         failed: (err) => this.deliver({
-          type: 'error', fatal: false, message: `text to speech (${tts.label}) failed: ${err.message}`,
+          type: 'error', fatal: false, message: `text to speech (${tts.label}) failed: ${err.message}`, lasting: isLastingFailure(err),
           stage: 'tts', line: 'The voice is not working right now; the rest of the reply is shown as text.',
         }),
         synthesized: (characters, seconds) => { this.unreportedUsd += estimateSpeechCostUsd(tts.model, { characters, seconds }); },
@@ -83,7 +84,7 @@ export class CascadeEngine implements VoiceEngine {
       newId: (prefix) => this.newId(prefix),
       toolCall: (callId, name, args) => this.deliver({ type: 'tool_call', callId, name, arguments: args }),
       failed: (err) => this.deliver({
-        type: 'error', fatal: false, message: `the brain (${parts.brain.label}) failed: ${err.message}`,
+        type: 'error', fatal: false, message: `the brain (${parts.brain.label}) failed: ${err.message}`, lasting: isLastingFailure(err),
         stage: 'brain', line: 'Sorry, I could not answer that just now. Please say it again, or type your message.',
       }),
       done: (reply, status) => this.responseDone(reply, status),
@@ -233,7 +234,7 @@ export class CascadeEngine implements VoiceEngine {
         this.deliver({ type: 'user_transcript', itemId, text });
         if (err) {
           this.deliver({
-            type: 'error', fatal: false, message: `speech to text (${stt.label}) failed: ${err.message}`,
+            type: 'error', fatal: false, message: `speech to text (${stt.label}) failed: ${err.message}`, lasting: isLastingFailure(err),
             stage: 'stt', line: 'Sorry, I could not make out what you said. Please say it again, or type your message.',
           });
         }

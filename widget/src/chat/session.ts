@@ -305,7 +305,7 @@ export class Session {
         return;
       }
       case 'voice_item': this.spoken.add(f.messageId); this.voice?.onFrame(f); return;
-      case 'voice': case 'voice_interrupt': this.voice?.onFrame(f); return;
+      case 'voice': case 'voice_interrupt': case 'voice_item_done': this.voice?.onFrame(f); return;
       case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
       case 'interrupted': this.set({ agent: null, messages: s.messages.map((m) => (m.id === f.messageId ? cutOff(m) : m)) }); return;

@@ -104,6 +104,7 @@ export const STRINGS = {
   'voice.failed.stt': 'Sorry, I could not make out what you said. Please say it again, or type your message.',
   'voice.failed.brain': 'Sorry, I could not answer that just now. Please say it again, or type your message.',
   'voice.failed.tts': 'The voice is not working right now; the rest of the reply is shown as text.',
+  'voice.ended.unavailable': 'Voice is not available right now. Please continue here in the chat.',
   'voice.ended.refused': 'Voice cannot start right now. Please continue in the chat.',
   'transcript.you': 'You',
   'transcript.title': 'Conversation with {name}',

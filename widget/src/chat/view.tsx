@@ -154,7 +154,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     {st.ended ? <div class="line">{t('ended')}</div> : null}
     {st.ended?.askCsat && st.feedback.csat ? <Csat t={t} rated={st.ended.rated} onRate={(value) => s.send({ t: 'csat', value })} /> : null}
   </>;
-  const canTalk = !!V && !(voice && voice.state !== 'ended');
+  // No microphone where voice cannot work (an insecure page, an old browser) or while a team member answers.
+  const canTalk = !!V && !!v?.offered && !(voice && voice.state !== 'ended');
   const mic = V && canTalk ? <V.MicButton t={t} onStart={() => v!.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
   const bar = V && voice ? <V.VoiceBar v={v!} s={voice} t={t} /> : null;
   const composer = (

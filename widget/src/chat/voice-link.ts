@@ -53,11 +53,19 @@ export class VoiceLink implements VoiceSink {
 
   get active(): boolean { return !!this.view && this.view.state !== 'ended'; }
 
+  /** A team member has the conversation (voice ended by a takeover, or they wrote since the AI last did). */
+  teamHas = false;
+
+  /** Whether the microphone button is offered: a page and browser that can do voice, and no team member answering. */
+  get offered(): boolean { return voiceSupported() && !this.teamHas; }
+
   start(opts: VoiceStartOptions = {}) {
     const v = this.core.cfg.voice;
     if (!v?.enabled) { this.emit({ state: 'ended', reason: 'disabled' }); return; }
     if (this.active) return;
     const ptt = v.pushToTalk ?? 'allowed';
+    // The page asked for push-to-talk, which this bot does not allow: refused, rather than an open microphone.
+    if (opts.mode === 'ptt' && ptt === 'off') { this.emit({ state: 'ended', reason: 'ptt_off' }); return; }
     const mode = ptt === 'only' ? 'ptt' : ptt === 'off' ? undefined : opts.mode;
     clearTimeout(this.hideTimer);
     if (!voiceSupported()) return this.failed('unsupported');
@@ -96,7 +104,19 @@ export class VoiceLink implements VoiceSink {
   mute(muted: boolean) { this.client?.setMuted(muted); }
   ptt(down: boolean) { this.client?.ptt(down); }
 
-  onFrame(f: any) { this.client?.onFrame(f); }
+  onFrame(f: any) {
+    // A team member writing: they have the conversation; the AI writing (not a voice turn stored as voice ends) after
+    // the team handed it back: it is the AI's again.
+    if (f.t === 'message' && f.message?.role === 'human_agent') this.setTeam(true);
+    else if (f.t === 'message' && f.message?.role === 'assistant' && f.message.modality !== 'voice') this.setTeam(false);
+    this.client?.onFrame(f);
+  }
+
+  private setTeam(on: boolean) {
+    if (this.teamHas === on) return;
+    this.teamHas = on;
+    this.listeners.forEach((fn) => fn());
+  }
   onAudio(data: ArrayBuffer) { this.client?.onAudio(data); }
   onError(f: { code: string; message: string; clientId?: string }): boolean { return this.client?.onError(f) ?? false; }
   onClose() { this.client?.onClose(); }
@@ -127,14 +147,15 @@ export class VoiceLink implements VoiceSink {
     // The audio thread rests until the next start (resumed then, inside the visitor's click).
     void this.ctx?.suspend();
     const reason = s.reason ?? 'engine_error';
+    if (reason === 'team_takeover') this.setTeam(true);
     // Stopped before it began: nothing to report.
     if (!(reason === 'visitor' && before?.state === 'starting')) {
       const key = `voice.ended.${reason}`;
-      // A session refused before it was live (the server says why: taken over, engine unreachable) keeps the server's words.
-      const early = reason === 'refused' || (reason === 'engine_error' && (before?.state === 'starting' || before?.state === 'connecting'));
+      // A session the conversation refused (taken over, ended) keeps the server's words; every other ending is said
+      // in the visitor's language (a provider's own words are the operator's, never shown here).
       // t() answers an unknown key with the key itself (strings.ts is in chat.js, not in this part).
       const said = this.t(key as StringKey);
-      const text = early && s.message ? s.message : said !== key ? said : s.message || this.t('voice.ended.engine_error');
+      const text = reason === 'refused' && s.message ? s.message : said !== key ? said : this.t('voice.ended.engine_error');
       this.session.addLine(CALM.has(reason) ? 'system_event' : 'error', text);
     }
     this.hideTimer = window.setTimeout(() => {

@@ -20,7 +20,7 @@ export interface VoiceSnapshot {
   /** The agent's audio is playing now. */
   playing: boolean;
   /** With `ended`: the server's reason, or the client's (permission_denied, no_microphone, mic_busy,
-   *  unsupported, needs_click, rate_limited, refused, socket_closed, no_answer). */
+   *  unsupported, needs_click, rate_limited, unavailable, refused, socket_closed, no_answer). */
   reason?: string;
   /** With `ended`: the server's own wording, if it sent one. */
   message?: string;
@@ -181,7 +181,8 @@ export class VoiceClient {
   onError(f: { code: string; message: string; clientId?: string }): boolean {
     if (f.clientId || !this.sentStart) return false;
     if (this.snap.state === 'starting' && !this.sessionId) {
-      this.end(f.code === 'rate_limited' ? 'rate_limited' : 'refused', f.message);
+      // unavailable: voice is not set up right; the operator has the details, the visitor a line in their language.
+      this.end(f.code === 'rate_limited' || f.code === 'unavailable' ? f.code : 'refused', f.message);
       return true;
     }
     // not_found: a voice_stop or voice_played that crossed the server's end of the session.

@@ -75,6 +75,7 @@ export default function AnalyticsArea() {
           <ToolsTable t={d.tools} />
           <h2>Usage and cost</h2>
           <UsageTable u={d.usage} />
+          <p class="muted">Estimated at list prices. A voice model (realtime, speech to text or speech) missing from the built-in price list counts at the dearest listed price of its kind, so spend caps still hold; text models missing from the list count as free.</p>
           <h2>Unanswered questions</h2>
           {d.gaps.items.length === 0 ? <p class="muted">None: the knowledge answered every question it was asked.</p> : (
             <><GapsTable items={d.gaps.items} /><p><a href="#/knowledge/gaps">All unanswered questions</a></p></>

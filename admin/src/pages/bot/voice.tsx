@@ -1,7 +1,28 @@
 /** Voice: on or off, which engine (realtime, cascade, hosted agent) and its connection, model and voice, and limits. */
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../api.js';
 import { useEditor } from './editor.js';
 import { Block, Setting } from './fields.js';
 import { ConnectionPicker, ModelPicker, VoicePicker } from './pickers.js';
+
+interface VoiceHealth { lastFailure: { at: number; stage: string; message: string } | null; failuresSinceOk: number }
+
+const STAGES: Record<string, string> = { start: 'Starting voice', engine: 'The voice engine', stt: 'Speech to text', brain: 'The brain', tts: 'Text to speech' };
+
+/** Bot health: the last voice failure visitors met, with the provider's words (visitors only read a short line). */
+function VoiceHealthNote({ botId }: { botId: string }) {
+  const [h, setH] = useState<VoiceHealth | null>(null);
+  useEffect(() => { api<{ voice: VoiceHealth }>('GET', `/api/v1/bots/${botId}/health`).then((r) => setH(r.voice), () => setH(null)); }, [botId]);
+  const f = h?.lastFailure;
+  if (!f || !h.failuresSinceOk) return null;
+  return (
+    <div class="problems-box error voice-health" role="status">
+      <p><strong>Voice is failing for visitors</strong> ({h.failuresSinceOk} time{h.failuresSinceOk === 1 ? '' : 's'} since it last started; last {new Date(f.at).toLocaleString()}).
+        Visitors are told voice is not available and to keep chatting. Fix the setting or connection below, then publish.</p>
+      <p><small>{STAGES[f.stage] ?? f.stage}: {f.message}</small></p>
+    </div>
+  );
+}
 
 export default function VoiceGroup() {
   const ed = useEditor();
@@ -9,6 +30,7 @@ export default function VoiceGroup() {
   const brain = ed.draft.brain?.connectionId ?? null;
   return (
     <>
+      <VoiceHealthNote botId={ed.botId} />
       <Block title="Voice conversations">
         <Setting path="voice.enabled" label="Voice on" help="The microphone button appears once the engine below is fully set up" />
         <Setting path="voice.mode" label="Engine" options={[['realtime', 'Realtime (speech to speech)'], ['cascade', 'Cascade (speech to text, brain, text to speech)'], ['hosted_agent', 'Hosted voice agent']]} />
