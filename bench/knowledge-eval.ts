@@ -20,20 +20,28 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knowledge } from '../src/knowledge/service.js';
 import type { SearchMode } from '../src/knowledge/search.js';
-import { startFakeOpenAI } from '../test/fakes/openai.js';
+import { builtInModelEmbedder, weakEmbedder } from '../test/fakes/embedders.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../test/fakes/openai.js';
 import { setupOwner } from '../test/helpers/auth.js';
 import { startTestServer } from '../test/helpers/server.js';
 import { addProviderConnection } from '../test/knowledge/helpers.js';
 
 export const EVAL_DIR = new URL('../test/fixtures/knowledge-eval/', import.meta.url).pathname;
-// --set=knowledge-eval-2: the second, held-out set (pino and piscina docs, written after the four tuning passes).
+/** The evaluation sets: the README set, undici (tuned on), pino + piscina, fastify, playwright-core (held out). */
+export const SETS = ['knowledge', 'knowledge-eval', 'knowledge-eval-2', 'knowledge-eval-3', 'knowledge-eval-4'];
+// --set=knowledge-eval-2 (one set), --set=all, or a comma list; default knowledge-eval (undici).
 const SET = process.argv.find((a) => a.startsWith('--set='))?.split('=')[1];
-const setDir = SET ? new URL(`../test/fixtures/${SET}/`, import.meta.url).pathname : EVAL_DIR;
+const setDir = (set: string) => new URL(`../test/fixtures/${set}/`, import.meta.url).pathname;
 export interface Question { cat: string; q: string; docs: string[] }
 export interface Outcome { question: Question; rank: number; relevant: boolean; topScore: number; topDocs: string[] }
 export interface CategoryFigures { cat: string; n: number; recallAt5: number; mrr: number; relevantShare: number }
 
-export const questions = (): Question[] => JSON.parse(readFileSync(join(setDir, 'questions.json'), 'utf8'));
+/** A set's questions; the README set's `{ q, doc }` read as `{ cat: 'readme', q, docs: [doc] }`. */
+export const questions = (set = SET && !SET.includes(',') && SET !== 'all' ? SET : 'knowledge-eval'): Question[] =>
+  (JSON.parse(readFileSync(join(setDir(set), 'questions.json'), 'utf8')) as Array<Question & { doc?: string }>)
+    .map((x) => (x.doc ? { cat: 'readme', q: x.q, docs: [x.doc] } : x));
+/** A set's corpus files (the README set keeps its licences beside them). */
+export const corpusFiles = (set: string) => readdirSync(join(setDir(set), 'corpus')).filter((f) => f.endsWith('.md') && f !== 'LICENSES.md').sort();
 
 /** Per category (and 'answerable' over all answerable ones): recall@5, MRR@10, share judged right by `relevant`. */
 export function figures(outcomes: Outcome[]): CategoryFigures[] {
@@ -58,14 +66,26 @@ export function answerablePR(outcomes: Outcome[], says: (o: Outcome) => boolean)
   return { precision: tp + fp ? tp / (tp + fp) : 1, recall: tp + fn ? tp / (tp + fn) : 1, tp, fp, fn };
 }
 
-async function main() {
-  const args = process.argv.slice(2);
-  const arg = (name: string) => args.find((a) => a.startsWith(`--${name}`))?.split('=')[1];
-  const modes = (arg('modes') ?? 'lexical,vector,hybrid').split(',') as SearchMode[];
-  const showMisses = args.includes('--misses');
-  const embedder = arg('embedder') ?? 'embedded';
-  const server = await startTestServer({ env: { EMBEDDED_EMBEDDINGS: String(embedder === 'embedded') } });
-  const openai = await startFakeOpenAI();
+/**
+ * Embedders: `embedded` the built-in model chosen in the knowledge settings (run by the server's workers);
+ * `model` the same model's vectors served by a fake OpenAI-compatible provider (cached beside the set,
+ * test/fakes/embedders.ts); `weak` random projections of word counts served the same way; `fake` the hashed
+ * bag of words of test/fakes/embeddings.ts.
+ */
+export type EmbedderName = 'embedded' | 'model' | 'weak' | 'fake';
+export const vectorCacheFile = (set: string) => join(setDir(set), 'vectors-builtin-model.bin');
+
+interface SetRun { set: string; rows: Array<{ mode: SearchMode; embedder: string; outcomes: Outcome[]; p50: number }> }
+
+async function runSet(set: string, modes: SearchMode[], embedders: EmbedderName[], opts: { showMisses: boolean; half?: string; dump?: string; quiet: boolean }): Promise<SetRun> {
+  const server = await startTestServer({ env: { EMBEDDED_EMBEDDINGS: String(embedders.includes('embedded')) } });
+  const model = builtInModelEmbedder(vectorCacheFile(set));
+  const fakes: Record<string, FakeOpenAI> = {
+    model: await startFakeOpenAI({ embed: model }),
+    weak: await startFakeOpenAI({ embed: weakEmbedder }),
+    fake: await startFakeOpenAI(),
+  };
+  const run: SetRun = { set, rows: [] };
   try {
     const owner = await setupOwner(server);
     const ws = owner.workspaceId;
@@ -73,30 +93,16 @@ async function main() {
     // Lexical first, as an install that chose no embeddings (else the embedded model is the default).
     await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: null } });
     const docOf = new Map<string, string>();
-    const dir = join(setDir, 'corpus');
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+    const dir = join(setDir(set), 'corpus');
+    for (const file of corpusFiles(set)) {
       const s = await svc.upload(ws, readFileSync(join(dir, file)), 'text/markdown', file);
       docOf.set(s._id, file);
     }
     await svc.runner.idle();
     // --half=even|odd: the questions of even or odd index only (tune on one half, check on the other).
-    const half = arg('half');
-    const qs = questions().filter((_, i) => !half || (half === 'even') === (i % 2 === 0));
-    console.log(`\nknowledge evaluation ${SET ?? 'knowledge-eval'}: ${docOf.size} documents (${SET ? 'see its README' : 'undici docs, MIT'}), ${qs.length} questions`);
-    // Lexical first, with no embedding connection (as a fresh install); then a connection and a reindex.
-    let connected = false;
-    for (const mode of [...modes].sort((a, b) => Number(a !== 'lexical') - Number(b !== 'lexical'))) {
-      if (mode !== 'lexical' && !connected) {
-        const t = performance.now();
-        const chosen = embedder === 'fake' ? { connectionId: await addProviderConnection(server.app, ws, openai.baseUrl, openai.apiKey) } : { connectionId: 'embedded' };
-        const put = await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: chosen, reindex: true } });
-        if (put.status !== 200) throw new Error(`settings answered ${put.status}: ${JSON.stringify(put.body)}`);
-        await svc.runner.idle();
-        const chunks = await server.app.store.collection('knowledge_chunks').count({ workspaceId: ws });
-        const s = (performance.now() - t) / 1000;
-        console.log(`\nreindexed with the ${embedder} embedder: ${chunks} chunks in ${s.toFixed(1)} s (${(chunks / s).toFixed(1)} chunks/s incl. parsing)`);
-        connected = true;
-      }
+    const qs = questions(set).filter((_, i) => !opts.half || (opts.half === 'even') === (i % 2 === 0));
+    console.log(`\nknowledge evaluation ${set}: ${docOf.size} documents (see its README), ${qs.length} questions`);
+    const ask = async (mode: SearchMode, embedderName: string) => {
       const outcomes: Outcome[] = [];
       const times: number[] = [];
       for (const question of qs) {
@@ -114,25 +120,61 @@ async function main() {
         const rank = docs.findIndex((d) => question.docs.includes(d));
         outcomes.push({ question, rank, relevant: found.relevant, topScore: Math.max(0, ...found.results.slice(0, 3).map((x) => x.score)), topDocs: docs.slice(0, 3) });
       }
-      printMode(mode, outcomes, times, showMisses, embedder);
-      // --dump=FILE: both candidate lists of every question (all 74, whatever --half), for bench/knowledge-fusion.ts;
-      // with --modes=lexical the lexical lists alone (the vector lists are empty).
-      const dump = arg('dump');
-      if (dump && (mode === 'hybrid' || (mode === 'lexical' && !modes.includes('hybrid')))) {
-        const chunks = await server.app.store.collection<{ _id: string; workspaceId: string; sourceId: string }>('knowledge_chunks').find({ workspaceId: ws });
-        const rows = [];
-        for (const question of questions()) {
-          let lists: unknown;
-          await svc.search(ws, question.q, { topK: 10, mode: 'hybrid', trace: (l) => { lists = l; } });
-          rows.push({ ...question, ...(lists as object) });
-        }
-        writeFileSync(dump, JSON.stringify({ documentOf: Object.fromEntries(chunks.map((c) => [c._id, docOf.get(c.sourceId)])), questions: rows }));
-        console.log(`  candidate lists written to ${dump}`);
+      if (!opts.quiet) printMode(mode, outcomes, times, opts.showMisses, embedderName);
+      run.rows.push({ mode, embedder: mode === 'lexical' ? '-' : embedderName, outcomes, p50: pct(times, 50) });
+    };
+    const dumpLists = async (file: string) => {
+      const chunks = await server.app.store.collection<{ _id: string; workspaceId: string; sourceId: string }>('knowledge_chunks').find({ workspaceId: ws });
+      const rows = [];
+      for (const question of questions(set)) {
+        let lists: unknown;
+        await svc.search(ws, question.q, { topK: 10, mode: 'hybrid', trace: (l) => { lists = l; } });
+        rows.push({ ...question, ...(lists as object) });
       }
+      writeFileSync(file, JSON.stringify({ documentOf: Object.fromEntries(chunks.map((c) => [c._id, docOf.get(c.sourceId)])), questions: rows }));
+      console.log(`  candidate lists written to ${file}`);
+    };
+    if (modes.includes('lexical')) await ask('lexical', '-');
+    // --dump=FILE: both candidate lists of every question (whatever --half), for bench/knowledge-fusion.ts; with
+    // --modes=lexical the lexical lists alone (the vector lists are empty). One file per set and embedder.
+    const dumpName = (e: string) => opts.dump!.replace(/(\.json)?$/, `-${set}-${e}.json`);
+    if (opts.dump && !modes.some((m) => m !== 'lexical')) await dumpLists(dumpName('lexical'));
+    for (const embedder of modes.some((m) => m !== 'lexical') ? embedders : []) {
+      const t = performance.now();
+      const chosen = embedder === 'embedded' ? { connectionId: 'embedded' } : { connectionId: await addProviderConnection(server.app, ws, fakes[embedder].baseUrl, fakes[embedder].apiKey) };
+      const put = await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: chosen, reindex: true } });
+      if (put.status !== 200) throw new Error(`settings answered ${put.status}: ${JSON.stringify(put.body)}`);
+      await svc.runner.idle();
+      const chunks = await server.app.store.collection('knowledge_chunks').count({ workspaceId: ws });
+      const s = (performance.now() - t) / 1000;
+      if (!opts.quiet) console.log(`\nreindexed with the ${embedder} embedder: ${chunks} chunks in ${s.toFixed(1)} s (${(chunks / s).toFixed(1)} chunks/s incl. parsing)`);
+      for (const mode of modes.filter((m) => m !== 'lexical')) await ask(mode, embedder);
+      if (opts.dump) await dumpLists(dumpName(embedder));
     }
   } finally {
+    model.save();
     await server.stop();
-    await openai.close();
+    for (const f of Object.values(fakes)) await f.close();
+  }
+  return run;
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const arg = (name: string) => args.find((a) => a.startsWith(`--${name}`))?.split('=')[1];
+  const modes = (arg('modes') ?? 'lexical,vector,hybrid').split(',') as SearchMode[];
+  const embedders = (arg('embedder') ?? 'embedded').split(',') as EmbedderName[];
+  const sets = !SET ? ['knowledge-eval'] : SET === 'all' ? SETS : SET.split(',');
+  const quiet = sets.length > 1 && !args.includes('--verbose');
+  const runs: SetRun[] = [];
+  for (const set of sets) runs.push(await runSet(set, modes, embedders, { showMisses: args.includes('--misses'), half: arg('half'), dump: arg('dump'), quiet }));
+  // The summary: answerable questions of every set, recall@5 / MRR@10, answerable relevant, unanswerable recognised.
+  console.log('\nset | mode | embedder | recall@5 | MRR@10 | answerable relevant | unanswerable recognised | p50 ms');
+  for (const r of runs) for (const row of r.rows) {
+    const a = figures(row.outcomes).find((f) => f.cat === 'answerable')!;
+    const pr = answerablePR(row.outcomes, (o) => o.relevant);
+    const unans = row.outcomes.filter((o) => !o.question.docs.length);
+    console.log(`${r.set} | ${row.mode} | ${row.embedder} | ${a.recallAt5.toFixed(3)} | ${a.mrr.toFixed(3)} | ${pr.tp}/${pr.tp + pr.fn} | ${unans.filter((o) => !o.relevant).length}/${unans.length} | ${row.p50.toFixed(1)}`);
   }
 }
 

@@ -10,15 +10,16 @@
  * then the current LOCAL_FUSION the same way.
  */
 import { readFileSync } from 'node:fs';
-import { diversify, fuse, LOCAL_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from '../src/knowledge/fusion.js';
+import type { SimilarityCalibration } from '../src/knowledge/calibration.js';
+import { CALIBRATED, diversify, fuse, LOCAL_FUSION, PROVIDER_FUSION, RELEVANT_MIN, type CalibratedWeighting, type FusionParams, type LexicalCandidate, type VectorCandidate } from '../src/knowledge/fusion.js';
 import { answerablePR, figures, type Outcome, type Question } from './knowledge-eval.js';
 
-interface Row extends Question { lexical: LexicalCandidate[]; vector: VectorCandidate[] }
+interface Row extends Question { lexical: LexicalCandidate[]; vector: VectorCandidate[]; calibration?: SimilarityCalibration | null }
 interface Dump { documentOf: Record<string, string>; questions: Row[] }
 
-export function outcomesOf(dump: Dump, p: FusionParams, which: (i: number) => boolean): Outcome[] {
+export function outcomesOf(dump: Dump, p: FusionParams, which: (i: number) => boolean, weighting: CalibratedWeighting = CALIBRATED): Outcome[] {
   return dump.questions.filter((_, i) => which(i)).map((row) => {
-    const fused = fuse(row.lexical, row.vector, p, row.q);
+    const fused = fuse(row.lexical, row.vector, p, row.q, { calibration: row.calibration, documentOf: (id) => dump.documentOf[id], weighting });
     const ids = diversify(fused.order.slice(0, 40), (id) => dump.documentOf[id]).slice(0, 10);
     const docs = ids.map((id) => dump.documentOf[id]);
     const rank = docs.findIndex((d) => row.docs.includes(d));
@@ -48,8 +49,41 @@ function table(dump: Dump) {
   }
 }
 
+/**
+ * --sweep: the calibrated weighting (CalibratedWeighting) over several dumps at once, each named NAME=FILE[:builtin]
+ * (`:builtin` replays the list with LOCAL_FUSION, as the server does for the built-in model; else PROVIDER_FUSION).
+ * Ranks the settings by the worst gain of hybrid over lexical (recall@5 and MRR@10) over the dumps, then the
+ * mean MRR gain; prints the best with every dump's figures, then CALIBRATED.
+ */
+function sweep(specs: string[], top: number) {
+  const dumps = specs.map((spec) => {
+    const [name, rest] = spec.split('=');
+    const [file, as] = rest.split(':');
+    return { name: `${name}${as ? ':' + as : ''}`, dump: JSON.parse(readFileSync(file, 'utf8')) as Dump, p: as === 'builtin' ? LOCAL_FUSION : PROVIDER_FUSION };
+  });
+  const lexical = dumps.map((d) => summary(outcomesOf({ ...d.dump, questions: d.dump.questions.map((q) => ({ ...q, vector: [] })) }, d.p, () => true)));
+  const grid: CalibratedWeighting[] = [];
+  for (const zMin of [0, 0.5, 1, 1.5, 2, 3])
+    for (const span of [0.5, 1, 2, 4])
+      for (const agreeFloor of [0, 0.25, 0.5, 1])
+        for (const weight of [0.25, 0.5, 1, 2])
+          for (const agreeTop of [3, 5]) grid.push({ zMin, zFull: zMin + span, agreeFloor, weight, agreeTop });
+  const rate = (w: CalibratedWeighting) => {
+    const h = dumps.map((d) => summary(outcomesOf(d.dump, d.p, () => true, w)));
+    const gains = h.map((x, i) => ({ r5: x.r5 - lexical[i].r5, mrr: x.mrr - lexical[i].mrr }));
+    const worst = Math.min(...gains.map((g) => Math.min(g.r5, g.mrr)));
+    const mean = gains.reduce((a, g) => a + g.mrr + 0.5 * g.r5, 0) / gains.length;
+    return { w, h, worst, mean };
+  };
+  const rated = grid.map(rate).sort((a, b) => (b.worst >= -1e-9 ? 1 : 0) - (a.worst >= -1e-9 ? 1 : 0) || b.mean - a.mean || b.worst - a.worst);
+  const show = (r: ReturnType<typeof rate>) => `${JSON.stringify(r.w)} worst ${r.worst.toFixed(3)} mean ${r.mean.toFixed(4)}\n${r.h.map((x, i) => `   ${dumps[i].name.padEnd(28)} lexical R@5 ${lexical[i].r5.toFixed(3)} MRR ${lexical[i].mrr.toFixed(3)} | hybrid R@5 ${x.r5.toFixed(3)} MRR ${x.mrr.toFixed(3)} ans ${x.tp}/${x.answerable} unans ${x.unansRight}/${x.unans}`).join('\n')}`;
+  for (const r of rated.slice(0, top)) console.log(show(r));
+  console.log(`CALIBRATED\n${show(rate(CALIBRATED))}`);
+}
+
 function main() {
   const args = process.argv.slice(2);
+  if (args.includes('--sweep')) return sweep(args.filter((a) => a.includes('=') && !a.startsWith('--')), Number(args.find((a) => a.startsWith('--top='))?.split('=')[1] ?? 8));
   const dump: Dump = JSON.parse(readFileSync(args[0], 'utf8'));
   if (args.includes('--table')) return table(dump);
   const tune = args.find((a) => a.startsWith('--tune='))?.split('=')[1] ?? 'even';

@@ -2,7 +2,7 @@ import type { AppContext } from '../app.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
 /** The knowledge module's store collections, and the id of a passage's record (its document and position). */
-export const COLLECTIONS = { sources: 'knowledge_sources', documents: 'knowledge_documents', chunks: 'knowledge_chunks', jobs: 'knowledge_jobs', gaps: 'knowledge_gaps' } as const;
+export const COLLECTIONS = { sources: 'knowledge_sources', documents: 'knowledge_documents', chunks: 'knowledge_chunks', jobs: 'knowledge_jobs', gaps: 'knowledge_gaps', calibration: 'knowledge_calibration' } as const;
 
 /** A passage's id: the same position of the same document always has the same id, so a new version replaces it in place. */
 export const chunkId = (docId: string, index: number) => `kch_${docId.slice(5)}_${String(index).padStart(5, '0')}`;

@@ -1,3 +1,5 @@
+import type { SimilarityCalibration } from './calibration.js';
+
 /**
  * How a search's two candidate lists become one ranking, a relevance per passage and the `relevant` verdict.
  * Pure functions of the lists, so bench/knowledge-fusion.ts can tune them offline on recorded lists with the
@@ -60,12 +62,12 @@ export const RELEVANT_MIN = 0.5;
 export const PROVIDER_FUSION: FusionParams = { rrfK: 60, trustFloor: 0.2, vectorWeight: 1, englishOnly: false, similarity: { min: 0.55 } };
 
 /**
- * The embedded model (Universal Sentence Encoder lite), tuned with bench/knowledge-fusion.ts on the even half
- * of bench/knowledge-eval.ts's questions: its ranks count 0.4 of the words' (at full weight hybrid lost 0.04
- * MRR@10 to lexical alone), it knows English only, and a similarity of 0.65 counts 0.5 (the English questions
- * with no answer reached 0.40-0.58, answerable ones 0.36-0.73: the model alone does not tell gaps apart).
+ * The embedded model (Universal Sentence Encoder lite): it knows English only, and a similarity of 0.65 counts 0.5
+ * for the verdict (the English questions with no answer reached 0.40-0.58, answerable ones 0.36-0.73: the model
+ * alone does not tell gaps apart). Its list is weighed like a provider's, by the calibration (CALIBRATED); the
+ * hand-tuned 0.4 it had before issue 39 left it under words alone on the fastify set.
  */
-export const LOCAL_FUSION: FusionParams = { rrfK: 60, trustFloor: 0.2, vectorWeight: 0.4, englishOnly: true, similarity: { min: 0.65 } };
+export const LOCAL_FUSION: FusionParams = { rrfK: 60, trustFloor: 0.2, vectorWeight: 1, englishOnly: true, similarity: { min: 0.65 } };
 
 // Function words of German, French and Spanish that are not English words: one of them in a question marks it
 // as not English. Other scripts than Latin count as not English too.
@@ -110,13 +112,69 @@ export interface Fused {
   relevance: Map<string, number>;
   /** The best relevance among the first three hits of either list: RELEVANT_MIN and above is a plausible answer. */
   best: number;
+  /** The weight the vector list got against the lexical list's 1 (0: lexical order, vectors only add what words missed). */
+  vectorShare: number;
 }
 
 /**
- * Reciprocal rank fusion, each list weighted by how far it can be trusted for this question: lexical by how
- * much of the question its best hits contain, vectors by their best similarity (times vectorWeight).
+ * How a calibrated model's list is weighed per question (issue 39): by how far its best similarity stands above its
+ * last candidate's, in standard deviations of the similarity of unrelated passages of the knowledge base (z); the
+ * list counts from `zMin` (nothing below: no signal) to full at `zFull`, times how far its first documents agree
+ * with the lexical list's. Tuned with
+ * bench/knowledge-fusion.ts on the undici and README sets (docs/knowledge.md, "Calibrated fusion").
  */
-export function fuse(lexHits: LexicalCandidate[], vectorHits: VectorCandidate[], p: FusionParams, query: string): Fused {
+export interface CalibratedWeighting {
+  zMin: number;
+  zFull: number;
+  /** Documents compared at the top of both lists. */
+  agreeTop: number;
+  /** The weight's share that needs no agreement (0: a list that agrees on nothing does not count). */
+  agreeFloor: number;
+  /** The vector list's largest weight against the lexical list's 1. */
+  weight: number;
+}
+
+export const CALIBRATED: CalibratedWeighting = { zMin: 0.5, zFull: 4.5, agreeTop: 3, agreeFloor: 0, weight: 0.25 };
+
+export interface FuseContext {
+  /** The embedder's similarity scale in this knowledge base; null or absent: not calibrated (lexical order). */
+  calibration?: SimilarityCalibration | null;
+  /** A candidate's document (agreement is counted by document). */
+  documentOf?: (id: string) => string | undefined;
+  weighting?: CalibratedWeighting;
+}
+
+/** Share of the first `top` documents of one list found among the first `top` of the other. */
+export function agreement(a: string[], b: string[], top: number, documentOf: (id: string) => string | undefined): number {
+  const docs = (ids: string[]) => { const out: string[] = []; for (const id of ids) { const d = documentOf(id) ?? id; if (!out.includes(d)) out.push(d); if (out.length >= top) break; } return out; };
+  const da = docs(a), db = new Set(docs(b));
+  if (!da.length || !db.size) return 0;
+  return da.filter((d) => db.has(d)).length / Math.min(top, Math.max(da.length, db.size));
+}
+
+/**
+ * The weight of a calibrated vector list for one question, 0 to `weighting.weight`. Its signal is how far the best
+ * similarity stands above the list's last one (the 50th candidate), in standard deviations of the similarity of
+ * unrelated passages: a scale of the model's own, so the same points fit every model. (The best similarity against
+ * the unrelated passages' mean does not work: a short question is further from every passage than passages are
+ * from each other, so a good model's best hits sit below its passages' chance level.)
+ */
+export function vectorWeightOf(scores: number[], calibration: SimilarityCalibration, agree: number, w: CalibratedWeighting = CALIBRATED): number {
+  if (scores.length < 2) return 0;
+  const z = (scores[0] - scores[scores.length - 1]) / calibration.nullSd;
+  const signal = Math.min(1, Math.max(0, (z - w.zMin) / Math.max(1e-6, w.zFull - w.zMin)));
+  return w.weight * signal * (w.agreeFloor + (1 - w.agreeFloor) * agree);
+}
+
+/**
+ * The two lists as one ranking. The lexical list (reordered by coverage, rerankLexical) is the base; the vector
+ * list adds reciprocal-rank votes weighted per question by vectorWeightOf: a model whose similarities sit at
+ * chance level for this question, or whose best documents share nothing with the words', leaves the lexical order
+ * as it is. Passages only the vectors found come after the lexical ones when the vectors carry no weight (a
+ * question with no word in the documents still gets the model's answers). Without a calibration the model's
+ * scale is unknown: lexical order, vector-only passages after it.
+ */
+export function fuse(lexHits: LexicalCandidate[], vectorHits: VectorCandidate[], p: FusionParams, query: string, ctx: FuseContext = {}): Fused {
   const english = looksEnglish(query);
   const vec = p.englishOnly && vectorHits.length && !english ? [] : vectorHits;
   const unknown = (lexHits[0]?.unknownShare ?? 0) >= UNKNOWN_SHARE_MAX;
@@ -128,27 +186,28 @@ export function fuse(lexHits: LexicalCandidate[], vectorHits: VectorCandidate[],
     const rel = coverageRelevance(english ? h.coverage : (h.knownCoverage ?? h.coverage));
     return offTopic ? Math.min(UNKNOWN_RELEVANCE_CAP, rel) : rel;
   };
-  // Trust and the verdict read the first three hits in BM25 order (what they were calibrated on): the reranked
-  // top three hold more of the question's words by construction.
+  // The verdict reads the first three hits in BM25 order (what it was calibrated on): the reranked top three
+  // hold more of the question's words by construction.
   const bm25Top = lexHits.slice(0, 3).map(relOf);
-  // Only words: coverage reorders them. With a vector list BM25's order is kept (the fusion was tuned on it; the
-  // reordered list lost 0.03 recall@5 and 0.01 MRR@10 in hybrid on the even half, nothing on the odd).
-  const lex = vec.length ? lexHits : rerankLexical(lexHits);
+  const lex = rerankLexical(lexHits);
   const lexRel = lex.map(relOf);
   const vecRel = vec.map((h) => similarityRelevance(h.score, p.similarity));
   const top3 = (xs: number[]) => Math.max(0, ...xs.slice(0, 3));
-  const lexTrust = p.trustFloor + top3(bm25Top);
-  const vecTrust = (p.trustFloor + (vecRel[0] ?? 0)) * p.vectorWeight;
+  const documentOf = ctx.documentOf ?? ((id: string) => id);
+  const vecWeight = vec.length && ctx.calibration
+    ? vectorWeightOf(vec.map((h) => h.score), ctx.calibration, agreement(lex.map((h) => h.id), vec.map((h) => h.id), (ctx.weighting ?? CALIBRATED).agreeTop, documentOf), ctx.weighting) * p.vectorWeight
+    : 0;
   const fused = new Map<string, number>();
   const relevance = new Map<string, number>();
   const add = (ids: string[], rel: number[], w: number) => ids.forEach((id, rank) => {
     fused.set(id, (fused.get(id) ?? 0) + w / (p.rrfK + rank + 1));
     relevance.set(id, Math.max(relevance.get(id) ?? 0, rel[rank]));
   });
-  add(lex.map((h) => h.id), lexRel, lexTrust);
-  add(vec.map((h) => h.id), vecRel, vecTrust);
-  const order = [...fused.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
-  return { order, relevance, best: Math.max(top3(bm25Top), top3(vecRel)) };
+  add(lex.map((h) => h.id), lexRel, 1);
+  add(vec.map((h) => h.id), vecRel, vecWeight);
+  // Stable: equal scores (vector-only passages at weight 0) keep the order they were added in.
+  const order = [...fused.entries()].map(([id, v], i) => ({ id, v, i })).sort((a, b) => b.v - a.v || a.i - b.i).map((x) => x.id);
+  return { order, relevance, best: Math.max(top3(bm25Top), top3(vecRel)), vectorShare: vecWeight };
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
+import { learnSimilarities } from './calibration.js';
 import { chunkId, knowledgeCollections } from './collections.js';
 import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
@@ -55,6 +56,11 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
   await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
   const collection = await storeVectors(app, records, old, plan);
+  // The model's similarity scale in this knowledge base (src/knowledge/calibration.ts): statistics, so a failed
+  // write costs the calibration a few pairs, never the document.
+  if (plan.embedder && plan.made.size) {
+    await learnSimilarities(app, source.workspaceId, plan.embedder.key, docId, plan.made).catch((err: unknown) => app.log.warn({ err, documentId: docId }, 'similarity calibration not updated'));
+  }
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
     bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,

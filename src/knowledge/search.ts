@@ -2,6 +2,7 @@ import type { AppContext } from '../app.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { embedTexts, findEmbedder, vectorCollection } from './embeddings.js';
 import { diversify, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
+import { loadCalibration, type SimilarityCalibration } from './calibration.js';
 import { knowledgeCollections } from './collections.js';
 
 /**
@@ -38,7 +39,7 @@ export interface SearchOptions {
   /** Force one side (retrieval evaluation); default hybrid when vectors are available. */
   mode?: SearchMode;
   /** Given both candidate lists before fusion (bench/knowledge-eval.ts records them to tune fusion offline). */
-  trace?: (lists: { lexical: LexicalCandidate[]; vector: VectorCandidate[] }) => void;
+  trace?: (lists: { lexical: LexicalCandidate[]; vector: VectorCandidate[]; calibration: SimilarityCalibration | null }) => void;
   signal?: AbortSignal;
 }
 
@@ -68,10 +69,11 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
   const terms = queryTerms(query);
   const want = opts.mode ?? 'hybrid';
   const lexHits = want === 'vector' ? [] : await lexical.search(workspaceId, terms, { sourceIds: opts.sourceIds, limit: CANDIDATES });
-  let vecHits: Array<{ id: string; score: number }> = [];
+  let vecHits: Array<{ id: string; score: number; payload?: Record<string, unknown> }> = [];
   let usedVectors = false;
   let fusionParams: FusionParams = PROVIDER_FUSION;
   let warning: string | undefined;
+  let calibration: SimilarityCalibration | null = null;
   if (want !== 'lexical' && (!opts.sourceIds || opts.sourceIds.length)) {
     // Lexical search needs no provider: a failing embedding connection costs the vector side, not the answer.
     try {
@@ -82,7 +84,10 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
       else if (embedder) {
         const [v] = await embedTexts(app, embedder, [query], opts.signal, 'interactive');
         const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
-        vecHits = await app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES });
+        [vecHits, calibration] = await Promise.all([
+          app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES }),
+          loadCalibration(app, workspaceId, embedder.key),
+        ]);
         usedVectors = true;
         if (!embedder.connection) fusionParams = LOCAL_FUSION;
       }
@@ -92,8 +97,10 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
       app.log.warn({ err, workspaceId }, 'knowledge search fell back to lexical');
     }
   }
-  const fused = fuse(lexHits, vecHits, fusionParams, query);
-  opts.trace?.({ lexical: lexHits.map((h) => ({ id: h.id, coverage: h.coverage, knownCoverage: h.knownCoverage, score: h.score, unknownShare: h.unknownShare, rarestShare: h.rarestShare })), vector: vecHits });
+  const docOf = new Map<string, string>(lexHits.map((h) => [h.id, h.documentId]));
+  for (const h of vecHits) if (typeof h.payload?.documentId === 'string') docOf.set(h.id, h.payload.documentId);
+  const fused = fuse(lexHits, vecHits, fusionParams, query, { calibration, documentOf: (id) => docOf.get(id) });
+  opts.trace?.({ lexical: lexHits.map((h) => ({ id: h.id, coverage: h.coverage, knownCoverage: h.knownCoverage, score: h.score, unknownShare: h.unknownShare, rarestShare: h.rarestShare })), vector: vecHits.map((h) => ({ id: h.id, score: h.score })), calibration });
   const ordered = fused.order.slice(0, opts.topK * 4);
   const records = ordered.length ? await knowledgeCollections(app).chunks.find({ workspaceId, _id: { $in: ordered } }) : [];
   const byId = new Map(records.map((r) => [r._id, r]));

@@ -20,6 +20,8 @@ export interface LexicalEntry {
 
 export interface LexicalHit {
   id: string;
+  /** The entry's document. */
+  documentId: string;
   /** BM25, higher is better (FTS5's bm25() negated). */
   score: number;
   /** How many of the query's terms this entry contains (worked out for the best COVERED_HITS; 0 for the rest). */
@@ -138,7 +140,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
   const delFts = db.prepare('DELETE FROM lex_fts WHERE rowid = ?');
   const insMeta = db.prepare('INSERT INTO lex_meta (id, ws, source, doc) VALUES (?, ?, ?, ?)');
   const insFts = db.prepare('INSERT INTO lex_fts (rowid, title, body, ws, src) VALUES (?, ?, ?, ?, ?)');
-  const idOf = db.prepare('SELECT id FROM lex_meta WHERE rid = ?').pluck();
+  const idOf = db.prepare('SELECT id, doc FROM lex_meta WHERE rid = ?');
   const textOf = db.prepare('SELECT title, body FROM lex_fts WHERE rowid = ?');
   const top = db.prepare('SELECT rowid AS rid, rank AS s FROM lex_fts WHERE lex_fts MATCH ? ORDER BY rank LIMIT ?');
   const countMatch = db.prepare('SELECT COUNT(*) FROM lex_fts WHERE lex_fts MATCH ?').pluck();
@@ -268,7 +270,8 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
         const has = i < COVERED_HITS ? contains(textOf.get(r.rid) as { title: string; body: string }, words.map((w) => w.keys)) : [];
         const got = has.reduce((sum, h, k) => sum + (h ? weights[k] : 0), 0);
         const rarest = Math.min(1, ...words.filter((w, k) => has[k] && w.n > 0).map((w) => w.n / Math.max(all, SHARE_MIN_ENTRIES)));
-        return { id: idOf.get(r.rid) as string, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, knownCoverage: knownTotal ? Number(Math.min(1, got / knownTotal).toFixed(4)) : 0, unknownShare, rarestShare: Number(rarest.toFixed(4)) };
+        const meta = idOf.get(r.rid) as { id: string; doc: string };
+        return { id: meta.id, documentId: meta.doc, score: -r.s, matchedTerms: has.filter(Boolean).length, coverage: total ? Number((got / total).toFixed(4)) : 0, knownCoverage: knownTotal ? Number(Math.min(1, got / knownTotal).toFixed(4)) : 0, unknownShare, rarestShare: Number(rarest.toFixed(4)) };
       });
     },
     async deleteWhere(scope) {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { fakeAudio } from './audio.js';
 import { fakeEmbedding } from './embeddings.js';
+import type { EmbedFn } from './embedders.js';
 import { mountRealtime, type FakeRealtime } from './openai-realtime.js';
 import { OPENAI_ENDPOINTS, refuseOpenAi } from './openai-schemas.js';
 import { mountSpeech, speechMs, type FakeSpeechControl, type SpeechMount } from './speech-stream.js';
@@ -31,7 +32,11 @@ export function writeOpenAiError(res: ServerResponse, status: number, message: s
 /** The fake OpenAI server; `realtime` scripts and records its Realtime WebSocket endpoint, `speech` its audio endpoints. */
 export type FakeOpenAI = FakeServer & { realtime: FakeRealtime; speech: FakeSpeechControl };
 
-export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } = {}): Promise<FakeOpenAI> {
+/**
+ * `embed`: the embedding model served on /v1/embeddings (test/fakes/embedders.ts); the hashed bag of words of
+ * embeddings.ts when absent.
+ */
+export async function startFakeOpenAI(opts: FakeOptions & { models?: string[]; embed?: EmbedFn } = {}): Promise<FakeOpenAI> {
   const apiKey = opts.apiKey ?? 'test-key';
   const models = opts.models ?? FAKE_OPENAI_MODELS;
   const sp = mountSpeech();
@@ -50,7 +55,7 @@ export async function startFakeOpenAI(opts: FakeOptions & { models?: string[] } 
         return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: CREATED, owned_by: 'system' })) });
       }
       if (route === 'POST /v1/chat/completions') return chatCompletion(req, res, ctx);
-      if (route === 'POST /v1/embeddings') return embeddings(req, res);
+      if (route === 'POST /v1/embeddings') return embeddings(req, res, opts.embed);
       if (route === 'POST /v1/audio/speech') return speech(req, res, sp);
       if (route === 'POST /v1/audio/transcriptions') return transcription(req, res, sp);
       writeOpenAiError(res, 404, `Invalid URL (${route})`);
@@ -116,11 +121,12 @@ async function chatCompletion(req: RecordedRequest, res: ServerResponse, ctx: Ha
   res.end('data: [DONE]\n\n');
 }
 
-function embeddings(req: RecordedRequest, res: ServerResponse): void {
+async function embeddings(req: RecordedRequest, res: ServerResponse, embed?: EmbedFn): Promise<void> {
   const body = req.body as { input: string | string[]; model: string; encoding_format?: string; dimensions?: number };
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const served = embed ? await embed(inputs.map(String)) : null;
   const data = inputs.map((text, index) => {
-    const v = fakeEmbedding(String(text), body.dimensions);
+    const v = served ? served[index] : fakeEmbedding(String(text), body.dimensions);
     const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
     return { object: 'embedding', index, embedding };
   });

@@ -22,10 +22,14 @@ test('a passage holding both words of the question ranks above a short one repea
   await lex.close();
 });
 
-test('with a vector list beside it the lexical list keeps BM25 order in the fusion', () => {
+test('hybrid starts from the words-only order: a vector list without calibration only adds what the words missed', () => {
   const lex = [{ id: 'a', coverage: 0.3, score: 3, unknownShare: 0 }, { id: 'b', coverage: 1, score: 2.9, unknownShare: 0 }];
   assert.equal(fuse(lex, [], LOCAL_FUSION, 'Which fleece for frost?').order, ['b', 'a'], 'words alone: coverage decides the close call');
-  assert.equal(fuse(lex, [{ id: 'c', score: 0.3 }], LOCAL_FUSION, 'Which fleece for frost?').order.slice(0, 2), ['a', 'b']);
+  assert.equal(fuse(lex, [{ id: 'c', score: 0.9 }, { id: 'a', score: 0.8 }], LOCAL_FUSION, 'Which fleece for frost?').order, ['b', 'a', 'c']);
+  // Calibrated, a list that stands out and agrees with the words counts (issue 39).
+  const calibration = { nullMean: 0.2, nullSd: 0.05, relatedMean: 0.5 };
+  const vec = [{ id: 'a', score: 0.9 }, ...Array.from({ length: 49 }, (_, i) => ({ id: `v${i}`, score: 0.3 }))];
+  assert.equal(fuse(lex, vec, LOCAL_FUSION, 'Which fleece for frost?', { calibration }).order.slice(0, 2), ['a', 'b']);
 });
 
 test('a list recorded without BM25 scores keeps its order', () => {
