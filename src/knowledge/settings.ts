@@ -3,6 +3,9 @@ import type { AppContext } from '../app.js';
 import { invalid, notFound } from '../errors.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { embedTexts } from './embeddings.js';
+
+/** What Save embeds to check that a connection's model makes embeddings (the answer is not kept). */
+export const EMBEDDING_CHECK_TEXT = 'A short passage to check that this model makes embeddings.';
 import { LOCAL_MODEL } from './local-model.js';
 
 /**
@@ -71,7 +74,7 @@ export async function saveKnowledgeSettings(app: AppContext, workspaceId: string
     }
     // Checked with the provider before it is saved: a chat model or a mistyped id would fail every document later.
     const connection = { id: conn._id, kind: conn.kind, apiKey: openProviderKey(app, conn), baseUrl: conn.baseUrl ?? null };
-    await embedTexts(app, { connection, model, key: 'check' }, ['A short passage to check that this model makes embeddings.'], undefined, 'interactive').catch((err: unknown) => {
+    await embedTexts(app, { connection, model, key: 'check' }, [EMBEDDING_CHECK_TEXT], undefined, 'interactive').catch((err: unknown) => {
       const why = err instanceof Error ? err.message : String(err);
       throw invalid(`embedding.model: ${conn.name} could not make an embedding with ${model ?? 'its default embedding model'} (${why}); name an embedding model this connection serves`);
     });

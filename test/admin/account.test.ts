@@ -25,9 +25,12 @@ test('the panel is served at /admin with a strict content security policy and no
   assert.match(csp, "script-src 'self'");
   assert.not.match(csp, 'unsafe-inline');
   const html = await r.text();
-  assert.match(html, '<script type="module" src="/static/admin/app.js"></script>');
+  // The shipped page names the build's content-hashed files (scripts/build.mjs).
+  assert.match(html, /<script type="module" src="\/static\/admin\/app\.[A-Z0-9]+\.js"><\/script>/);
   assert.not.match(html, /<script>/);
-  assert.is((await server.fetch('/static/admin/app.css')).headers.get('content-type'), 'text/css; charset=utf-8');
+  const css = html.match(/href="(\/static\/admin\/app\.[A-Z0-9]+\.css)"/)?.[1];
+  assert.ok(css, 'the page names its stylesheet');
+  assert.is((await server.fetch(css!)).headers.get('content-type'), 'text/css; charset=utf-8');
 });
 
 test('a new server opens on setup, and setup signs the owner in', async () => {

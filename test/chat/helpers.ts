@@ -21,7 +21,7 @@ export interface ChatWorld {
   /** Opens a scripted visitor on the widget socket. */
   visitor(query?: Record<string, string>, headers?: Record<string, string>): Promise<Visitor>;
   /** Raw connect attempt: the status of a refusal (an HTTP answer, or a close 4000 + status), or 101 at `ready`. */
-  tryConnect(query?: Record<string, string>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  tryConnect(query?: Record<string, string>, headers?: Record<string, string>): Promise<{ status: number; body: any; closeCode?: number }>;
   setBot(patch: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
@@ -76,7 +76,9 @@ export function tryConnect(url: string, headers: Record<string, string> = {}): P
       if (f.t === 'ready') { ws.close(); resolve({ status: 101, body: null }); } else if (f.t === 'error') error = f;
     });
     ws.on('close', (code) => {
-      if (code >= 4400 && code < 4500) resolve({ status: code - 4000, closeCode: code, body: error && { error: { code: error.code, message: error.message } } });
+      // 4400-4499 and 4503 (a paused bot) are refusals after the upgrade; any other close before ready, likewise.
+      const status = code >= 4400 && code < 4600 ? code - 4000 : code;
+      resolve({ status, closeCode: code, body: error && { error: { code: error.code, message: error.message } } });
     });
     ws.on('unexpected-response', (_req, res) => {
       let text = '';

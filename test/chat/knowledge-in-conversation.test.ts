@@ -21,7 +21,7 @@ test('the agent answers from the knowledge base and the reply carries its citati
     v.say('How long does express delivery to Norway take?');
     const { message } = await v.reply();
     // A citation names the document (its own title: the first heading) and the source it came from.
-    assert.equal(message.citations?.map((c: any) => [c.title, c.sourceId]), [['Shipping', src.body.id]]);
+    assert.equal(message.citations?.map((c: any) => [c.title, c.sourceId]), [['Shipping policy', src.body.id]]);
     const system = JSON.stringify(w.fake.lastBody('chat/completions').messages[0]);
     assert.ok(system.includes('Express delivery to Norway takes 3 days'), 'the excerpt reached the model');
     assert.ok(/untrusted/i.test(system), 'marked as untrusted reference data');

@@ -151,7 +151,9 @@ test('a bot paused during a conversation does not answer', async () => {
     assert.match(line.message.text, /paused/);
     assert.is(w.fake.requests.length, calls);
     // A new connection opens only to be told so and closed with 4503 (test/widget/paused.test.ts).
-    assert.is((await w.tryConnect()).status, 101);
+    const again = await w.tryConnect();
+    assert.is(again.closeCode, 4503);
+    assert.is(again.body?.error.code, 'forbidden');
     await v.close();
   } finally {
     await w.close();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { EMBEDDING_CHECK_TEXT } from '../../src/knowledge/settings.js';
 
 /**
  * Embedders a fake OpenAI-compatible server can serve (startFakeOpenAI({ embed })), to measure search with
@@ -60,6 +61,9 @@ export function builtInModelEmbedder(file: string): EmbedFn & { save(): void; mi
     for (let o = 0; o + RECORD <= buf.length; o += RECORD) cache.set(buf.subarray(o, o + 20).toString('hex'), new Int8Array(buf.buffer.slice(buf.byteOffset + o + 20, buf.byteOffset + o + RECORD)));
   }
   let added = 0;
+  // The settings check's sentence is not a passage or a question: it gets a vector without running the model.
+  const check = new Int8Array(DIM); check[0] = 127;
+  cache.set(key(EMBEDDING_CHECK_TEXT), check);
   const embed = async (texts: string[]) => {
     const keys = texts.map(key);
     const missing = [...new Set(keys.map((k, i) => (cache.has(k) ? -1 : i)).filter((i) => i >= 0).map((i) => texts[i]))];
@@ -75,9 +79,9 @@ export function builtInModelEmbedder(file: string): EmbedFn & { save(): void; mi
     misses: () => added,
     save() {
       if (!added) return;
-      const buf = Buffer.alloc(cache.size * RECORD);
+      const buf = Buffer.alloc((cache.size - 1) * RECORD);
       let o = 0;
-      for (const [k, v] of [...cache.entries()].sort((a, b) => a[0].localeCompare(b[0]))) { buf.write(k, o, 'hex'); Buffer.from(v.buffer, v.byteOffset, v.byteLength).copy(buf, o + 20); o += RECORD; }
+      for (const [k, v] of [...cache.entries()].filter(([k]) => k !== key(EMBEDDING_CHECK_TEXT)).sort((a, b) => a[0].localeCompare(b[0]))) { buf.write(k, o, 'hex'); Buffer.from(v.buffer, v.byteOffset, v.byteLength).copy(buf, o + 20); o += RECORD; }
       writeFileSync(file, buf);
       added = 0;
     },
