@@ -16,7 +16,7 @@ let owner: TestSession;
 test.before(async () => { s = await startTestServer(); });
 test.after(async () => { await s.stop(); });
 
-function assertRefused(r: { status: number; body: any }, field: string, pw: string) {
+function assertRefused(r: { status: number; body: any }, field: RegExp, pw: string) {
   assert.is(r.status, 422, `${JSON.stringify(pw)}: ${JSON.stringify(r.body)}`);
   assert.is(r.body.error.code, 'invalid');
   assert.match(r.body.error.message, field);
