@@ -9,6 +9,7 @@ import { systemModule } from './api/routes/system.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
 import { joinDataDirLock, lockDataDir } from './config/data-dir-lock.js';
+import { looseModes, looseModesAdvice, PRIVATE_DIR_MODE, restrictNewFiles } from './config/data-dir-modes.js';
 import { EventBus } from './events/bus.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
@@ -39,7 +40,7 @@ export function serverSecret(config: Config, log: Logger): string {
   if (config.secretKey) return config.secretKey;
   const file = join(config.dataDir, 'secret.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   log.warn({ file }, 'generated a server secret key; set SECRET_KEY in production (and keep it: it decrypts stored provider keys)');
@@ -51,7 +52,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   let clock = opts.clock ?? systemClock;
   // The one place that decides a process owns its DATA_DIR (the exclusive port is in src/http/server.ts);
   // a worker of a scale-out group shares its supervisor's (src/scale/supervisor.ts).
+  restrictNewFiles();
   const lock = config.group ? joinDataDirLock(config.dataDir, config.group.secret) : lockDataDir(config.dataDir);
+  if (!config.group) {
+    const loose = looseModes(config.dataDir);
+    if (loose.length) log.warn({ dataDir: config.dataDir, count: loose.length }, looseModesAdvice(config.dataDir, loose));
+  }
   let scale: ScaleNode | null = null;
   const closers: Array<() => Promise<void> | void> = [];
   let stores: Awaited<ReturnType<typeof openStores>> | null = null;

@@ -13,6 +13,7 @@ import { hashPassword } from './passwords.js';
 import { invites, normalizeEmail, users, workspaces, type InviteRecord, type UserRecord } from './records.js';
 import { endUserSessions, type SessionPrincipal } from './sessions.js';
 import { getSettings } from './settings.js';
+import { revokeTokensOf } from './tokens.js';
 
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -104,12 +105,14 @@ export async function changeRole(app: AppContext, actor: SessionPrincipal, userI
 }
 
 /** Removes a member; their sessions end at once. */
-export async function removeMember(app: AppContext, actor: SessionPrincipal, userId: string): Promise<UserRecord> {
+/** Removes a member: their sessions end and the API tokens they made are revoked (both at once). */
+export async function removeMember(app: AppContext, actor: SessionPrincipal, userId: string): Promise<{ removed: UserRecord; revokedTokens: number }> {
   const target = await targetOf(app, actor, userId);
   if (target.role === 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
     throw conflict('the workspace must keep at least one owner');
   }
   await users(app).deleteOne({ workspaceId: actor.workspaceId, _id: userId });
   await endUserSessions(app, actor.workspaceId, userId, 'removed from the workspace');
-  return target;
+  const revoked = await revokeTokensOf(app, actor.workspaceId, userId);
+  return { removed: target, revokedTokens: revoked.length };
 }

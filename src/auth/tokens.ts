@@ -96,3 +96,11 @@ export async function revokeApiToken(app: AppContext, workspaceId: string, id: s
   await forgetToken(app, tok.tokenHash);
   return tok;
 }
+
+/** Revokes every token a member made (on removal from the workspace): a person's tokens do not outlive their access. */
+export async function revokeTokensOf(app: AppContext, workspaceId: string, userId: string): Promise<ApiTokenRecord[]> {
+  const theirs = (await apiTokens(app).find({ workspaceId }, { limit: 100_000 })).filter((t) => t.createdBy?.id === userId);
+  const revoked: ApiTokenRecord[] = [];
+  for (const t of theirs) if (await revokeApiToken(app, workspaceId, t._id)) revoked.push(t);
+  return revoked;
+}

@@ -100,7 +100,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         botId, preview: q.get('preview'), origin: req.headers.origin,
         identity: { visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email') },
       };
-      const page = { url: (q.get('pageUrl') ?? '').slice(0, 2048), title: (q.get('pageTitle') ?? '').slice(0, 300) };
+      const page = { url: webPageUrl(q.get('pageUrl') ?? ''), title: (q.get('pageTitle') ?? '').slice(0, 300) };
       return { chat: undefined!, visitor: undefined!, connect, page, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null };
     },
     // After the upgrade: the group's connection limit, the bot, the visitor, the conversation to resume and its history.
@@ -340,4 +340,10 @@ async function openConversation(app: AppContext, service: ConversationService, c
 
   conn.send(encodeFrame({ t: 'conversation', conversationId: d.conversationId }));
   return true;
+}
+
+/** The visitor's page as the widget reports it: kept only when it is an http(s) address (a javascript: or data: URL never reaches the inbox). */
+export function webPageUrl(raw: string): string {
+  const url = raw.slice(0, 2048);
+  return /^https?:\/\//i.test(url.trim()) ? url.trim() : '';
 }

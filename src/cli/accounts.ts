@@ -1,12 +1,11 @@
 /** Accounts: list them, reset a password, make a one-time sign-in link. */
 import { randomBytes } from 'node:crypto';
+import { passwordProblem } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
 import { normalizeEmail, sessions, users } from '../auth/records.js';
 import { createSignInLink, SignInLinkError } from '../auth/signin-links.js';
 import type { Config } from '../config/index.js';
 import { CommandError, UsageError, withApp } from './context.js';
-
-const MIN_PASSWORD = 8;
 
 export async function listAccounts(config: Config, out: (line: string) => void, json: boolean): Promise<void> {
   await withApp(config, async (app) => {
@@ -20,7 +19,8 @@ export async function listAccounts(config: Config, out: (line: string) => void, 
 /** Sets a new password (given, or generated and printed) and ends the account's sessions. */
 export async function resetPassword(config: Config, email: string | undefined, password: string | undefined, out: (line: string) => void): Promise<void> {
   if (!email) throw new UsageError('reset-password needs --email <address>');
-  if (password !== undefined && password.length < MIN_PASSWORD) throw new UsageError(`--password must be at least ${MIN_PASSWORD} characters`);
+  const problem = password === undefined ? null : passwordProblem(password);
+  if (problem) throw new UsageError(`--password ${problem} (or leave --password out to have one generated)`);
   const next = password ?? randomBytes(12).toString('base64url');
   await withApp(config, async (app) => {
     const user = await users(app).findOne({ email: normalizeEmail(email) }, { crossWorkspace: true });

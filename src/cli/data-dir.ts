@@ -3,6 +3,7 @@
  * Databases are copied with SQLite's online backup (a consistent snapshot even while the server writes), then
  * the stored files: every file a record in the snapshot names was written before the snapshot, so it is there.
  */
+import { looseModes, looseModesAdvice } from '../config/data-dir-modes.js';
 import { accessSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -65,6 +66,8 @@ export function checkDataDir(config: Config, out: (line: string) => void): strin
     const mode = statSync(secret).mode & 0o777;
     line((mode & 0o077) === 0, `secret.key is present${(mode & 0o077) ? ` but readable by others (mode ${mode.toString(8)}): chmod 600 ${secret}` : ''}`);
   } else out('info  no secret.key yet (made at the first start)');
+  const loose = looseModes(dir);
+  out(loose.length ? `warn  ${looseModesAdvice(dir, loose)}` : 'ok    only this user can read the data folder (folders 700, files 600)');
   if (config.mongodbUrl) { out('info  documents are in MongoDB (MONGODB_URL): the folder holds only the lock'); return problems; }
   for (const name of DATABASES) {
     const file = join(dir, name);

@@ -1,3 +1,4 @@
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir-modes.js';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -110,7 +111,7 @@ export function joinDataDirLock(dir: string, group: string): DataDirLock {
 }
 
 function takeLock(dir: string, now: Date, group?: string): DataDirLock {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = join(dir, LOCK_FILE);
   if (heldHere.has(file)) {
     throw new ConfigError(`DATA_DIR ${dir} is already open in this process; stop the first server before starting another on the same folder.`);
@@ -118,7 +119,7 @@ function takeLock(dir: string, now: Date, group?: string): DataDirLock {
   const mine = JSON.stringify({ pid: process.pid, host: hostname(), startedAt: now.toISOString(), procStart: procStat(process.pid)?.start ?? null, ...(group ? { group } : {}) } satisfies LockInfo) + '\n';
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, mine, { flag: 'wx', mode: group ? 0o600 : 0o644 }); // a group's secret is the owner's only
+      writeFileSync(file, mine, { flag: 'wx', mode: PRIVATE_FILE_MODE }); // the data folder is the server's alone (data-dir-modes.ts)
       heldHere.add(file);
       return {
         file,

@@ -30,6 +30,11 @@ const EnvSchema = z.object({
     ctx.addIssue({ code: 'custom', message: 'must be true, false, or the number of proxies in front of the server (0 to 10), e.g. 1 behind one proxy' });
     return z.NEVER;
   }),
+  // Tools (docs/tools.md): stdio MCP servers start programs on this host; off unless their commands are listed here.
+  MCP_STDIO_COMMANDS: z.string()
+    .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean))
+    .refine((list) => list.every((c) => c.startsWith('/')), 'must be a comma-separated list of absolute program paths, e.g. /usr/local/bin/mcp-files,/opt/mcp/bin/server')
+    .optional(),
   // Operations (docs/operations.md): metrics are off unless one of these two is set.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example: openssl rand -hex 24)').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -66,6 +71,8 @@ export type Config = Readonly<{
   uploadLimitBytes: number;
   /** Proxies trusted to append to X-Forwarded-For (0: none; the client address is the socket's peer). */
   trustProxy: number;
+  /** Programs a stdio MCP server may start (MCP_STDIO_COMMANDS, absolute paths); empty: stdio MCP servers are off. */
+  mcpStdioCommands: readonly string[];
   /** GET /metrics on the main port with Authorization: Bearer <this>; null: not there. */
   metricsToken: string | null;
   /** A separate listener for /metrics and /readyz (on metricsHost); null: none. */
@@ -124,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
+    mcpStdioCommands: Object.freeze(e.MCP_STDIO_COMMANDS ?? []),
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,

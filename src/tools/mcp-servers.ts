@@ -10,6 +10,8 @@ import { createGuardedClient, parseOutboundUrl, type GuardedClient } from '../se
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';
 import type { Collection, Doc } from '../store/types.js';
+import type { Principal } from '../auth/principal.js';
+import { stdioAllowed, stdioRefusal } from './stdio-policy.js';
 import { contentToText, isConnectionError, listTools, McpConnections, openClient, type McpEndpoint, type McpToolInfo } from './mcp-connection.js';
 import type { McpServerInput, McpServerPatch } from './schemas.js';
 import { redactSecrets } from './secrets.js';
@@ -71,6 +73,9 @@ export class McpServerService {
   }
 
   private open(ep: McpEndpoint): Promise<Client> {
+    if (ep.transport === 'stdio' && !stdioAllowed(this.app, ep.command)) {
+      return Promise.reject(new Error(`the program ${ep.command ?? '(none)'} is not allowed on this server (MCP_STDIO_COMMANDS); the operator lists it there, or connect the server over HTTP`));
+    }
     // The SDK times each request itself; the fetch limit (time to response headers) only has to outlast the
     // longest tool call a bot allows (toolTimeoutMs up to 120 s), since JSON-answer servers send headers last.
     this.guarded ??= createGuardedClient({ allowPrivateNetwork: this.app.config.allowPrivateNetwork, clock: this.app.clock, timeoutMs: 120_000 });
@@ -115,10 +120,10 @@ export class McpServerService {
     return r;
   }
 
-  /** `allowStdio`: only admins may have the server start a program (see docs/tools.md). */
-  async create(workspaceId: string, input: McpServerInput, opts: { allowStdio: boolean }): Promise<McpServerRecord> {
+  /** `principal`: who asks; a stdio server (a program on this host) needs the operator's allow-list and a signed-in admin (stdio-policy.ts). */
+  async create(workspaceId: string, input: McpServerInput, opts: { principal: Principal | null }): Promise<McpServerRecord> {
     const ep: McpEndpoint = { transport: input.transport, url: input.url, headers: input.headers, command: input.command, args: input.args, env: input.env };
-    checkEndpoint(ep, opts.allowStdio);
+    this.checkEndpoint(ep, opts.principal);
     const { client, tools } = await this.probe(ep);
     const now = this.app.clock.now();
     const _id = newId('mcp', now);
@@ -138,7 +143,7 @@ export class McpServerService {
   }
 
   /** Headers and env: replaced when given; with keepHeaders / keepEnv the old ones stay and given ones are added over them. */
-  async update(workspaceId: string, id: string, patch: McpServerPatch, opts: { allowStdio: boolean }): Promise<McpServerRecord> {
+  async update(workspaceId: string, id: string, patch: McpServerPatch, opts: { principal: Principal | null }): Promise<McpServerRecord> {
     const old = await this.get(workspaceId, id);
     const before = this.endpointOf(old);
     const ep: McpEndpoint = {
@@ -150,7 +155,7 @@ export class McpServerService {
       env: patch.keepEnv ? { ...before.env, ...patch.env } : patch.env ?? before.env,
     };
     const changed = JSON.stringify(ep) !== JSON.stringify(before);
-    if (changed) checkEndpoint(ep, opts.allowStdio);
+    if (changed) this.checkEndpoint(ep, opts.principal);
     const now = Math.max(this.app.clock.now(), old.updatedAt + 1);
     const set: Partial<McpServerRecord> = { name: patch.name ?? old.name, updatedAt: now };
     let client: Client | null = null;
@@ -230,24 +235,24 @@ export class McpServerService {
     }
   }
 
+  private checkEndpoint(ep: McpEndpoint, principal: Principal | null): void {
+    if (ep.transport === 'stdio') {
+      const refusal = stdioRefusal(this.app, principal, ep.command);
+      if (refusal) throw refusal;
+      return;
+    }
+    if (!ep.url) throw invalid('url: required for an HTTP server');
+    try {
+      parseOutboundUrl(ep.url);
+    } catch (err) {
+      throw invalid(`url: ${(err as Error).message}`);
+    }
+  }
+
   private async freeSlug(workspaceId: string, base: string): Promise<string> {
     const taken = new Set((await this.records.find({ workspaceId }, { limit: 1000 })).map((r) => r.slug));
     if (!taken.has(base)) return base;
     for (let i = 2; ; i++) if (!taken.has(`${base}${i}`)) return `${base}${i}`;
-  }
-}
-
-function checkEndpoint(ep: McpEndpoint, allowStdio: boolean): void {
-  if (ep.transport === 'stdio') {
-    if (!allowStdio) throw invalid('transport: stdio servers run a program on this server; only an admin may add or change them');
-    if (!ep.command) throw invalid('command: required for a stdio server');
-    return;
-  }
-  if (!ep.url) throw invalid('url: required for an HTTP server');
-  try {
-    parseOutboundUrl(ep.url);
-  } catch (err) {
-    throw invalid(`url: ${(err as Error).message}`);
   }
 }
 

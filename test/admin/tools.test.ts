@@ -20,7 +20,7 @@ let b: AdminBrowser;
 let page: Page;
 
 test.before(async () => {
-  [server, mcp, api] = await Promise.all([startTestServer(), startFakeMcpHttp(), startReceiver()]);
+  [server, mcp, api] = await Promise.all([startTestServer({ env: { MCP_STDIO_COMMANDS: `${process.execPath},/nonexistent/program` } }), startFakeMcpHttp(), startReceiver()]);
   owner = await setupOwner(server);
   viewer = await addMember(server, owner, 'viewer', { name: 'Vera Viewer' });
   b = await startAdminBrowser(server);

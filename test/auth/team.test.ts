@@ -4,7 +4,7 @@ import { FakeClock } from '../../src/clock.js';
 import { getPresence } from '../../src/auth/presence.js';
 import { invites } from '../../src/auth/records.js';
 import { hashToken } from '../../src/security/secret-box.js';
-import { addMember, DEFAULT_PASSWORD, loginAs, setupOwner, type TestSession } from '../helpers/auth.js';
+import { addMember, createToken, DEFAULT_PASSWORD, loginAs, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -127,6 +127,23 @@ test('removing a member ends their sessions at once', async () => {
   assert.is((await s.request('GET', '/api/v1/me', { headers: agent.headers })).status, 401);
   assert.is((await s.request('POST', '/api/v1/auth/login', { body: { email: agent.email, password: DEFAULT_PASSWORD } })).status, 401);
   assert.is((await s.request('DELETE', `/api/v1/members/${agent.userId}`, { headers: owner.headers })).status, 404);
+});
+
+test('removing an admin revokes the API tokens they made at once; others\' tokens keep working; the audit entry counts them', async () => {
+  const admin = await addMember(s, owner, 'admin');
+  const theirs = await createToken(s, admin, ['leads:read']);
+  const cached = await s.request('GET', '/api/v1/leads', { headers: theirs.headers });
+  assert.is(cached.status, 200, 'works while they are a member (and is now in the credential cache)');
+  const ownersToken = await createToken(s, owner, ['leads:read']);
+  assert.is((await s.request('DELETE', `/api/v1/members/${admin.userId}`, { headers: owner.headers })).status, 204);
+  const after = await s.request('GET', '/api/v1/leads', { headers: theirs.headers });
+  assert.is(after.status, 401, JSON.stringify(after.body));
+  assert.is((await s.request('GET', '/api/v1/leads', { headers: ownersToken.headers })).status, 200);
+  const tokens = (await s.request('GET', '/api/v1/tokens', { headers: owner.headers })).body.items.map((t: any) => t.id);
+  assert.not.ok(tokens.includes(theirs.id), 'gone from the token list');
+  assert.ok(tokens.includes(ownersToken.id));
+  const audit = (await s.request('GET', '/api/v1/audit?limit=100', { headers: owner.headers })).body.items.find((e: any) => e.action === 'member.removed' && e.target.id === admin.userId);
+  assert.is(audit.detail.tokensRevoked, 1);
 });
 
 test('presence is set with PUT /me/presence and read by getPresence and the members list', async () => {

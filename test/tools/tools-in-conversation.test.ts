@@ -17,7 +17,7 @@ const toolMessages = (body: any) => (body.messages ?? []).filter((m: any) => m.r
 const conversationId = (v: { frames: any[] }) => v.frames.find((f) => f.t === 'conversation').conversationId;
 
 test.before(async () => {
-  w = await startChatWorld();
+  w = await startChatWorld({ env: { MCP_STDIO_COMMANDS: process.execPath } });
   receiver = await startReceiver((r, res) => {
     if (r.url === '/long') return res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'x'.repeat(5000)}END`);
     // /slow answers long after the tool's time limit (the receiver's close cuts it).

@@ -46,7 +46,7 @@ function PasswordForm() {
         <TextField label="Current password" name="currentPassword" type="password" autocomplete="current-password" value={current}
           onInput={edit(setCurrent)} required errors={act.fields} />
         <TextField label="New password" name="newPassword" type="password" autocomplete="new-password" value={next} minLength={8}
-          onInput={edit(setNext)} required errors={act.fields} hint="At least 8 characters." />
+          onInput={edit(setNext)} required errors={act.fields} hint="At least 8 characters, not a common password: a few unrelated words work well." />
         <TextField label="New password again" name="again" type="password" autocomplete="new-password" value={again}
           onInput={edit(setAgain)} required error={mismatch} />
         <OtherErrors errors={act.fields} shown={['currentPassword', 'newPassword']} />

@@ -20,7 +20,7 @@ export function InvitePage({ token, onSignedIn }: { token: string; onSignedIn: (
       <p class="invite-for">You are invited as <b>{i.role}</b> with the e-mail <b>{i.email}</b>. The invitation is valid until {when(i.expiresAt)}.</p>
       <Form onSubmit={submit} name="accept">
         <TextField label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" errors={act.fields} />
-        <TextField label="Choose a password (8 characters or more)" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={act.fields} />
+        <TextField label="Choose a password (8 characters or more, not a common one)" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={act.fields} />
         <FormErrors act={act} shown={['name', 'password']} />
         <button type="submit" disabled={act.busy}>Join</button>
       </Form>

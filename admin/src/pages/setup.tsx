@@ -22,7 +22,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <TextField label="Workspace name" name="workspaceName" value={workspaceName} onInput={setWorkspaceName} required errors={f} hint="Your company or team; shown in the panel." autocomplete="organization" />
         <TextField label="Your name" name="name" value={name} onInput={setName} required autocomplete="name" errors={f} />
         <TextField label="E-mail" name="email" type="email" value={email} onInput={setEmail} required autocomplete="username" errors={f} hint="You sign in with it." />
-        <TextField label="Password" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={f} hint="8 characters or more." />
+        <TextField label="Password" name="password" type="password" value={password} onInput={setPassword} required minLength={8} autocomplete="new-password" errors={f} hint="8 characters or more, not a common password: a few unrelated words work well." />
         <FormErrors act={act} shown={['workspaceName', 'name', 'email', 'password']} />
         <button type="submit" class="wide-button" disabled={act.busy}>{act.busy ? 'Creating…' : 'Create workspace and continue'}</button>
       </Form>

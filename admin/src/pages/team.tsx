@@ -26,7 +26,7 @@ export function TeamPage() {
     members.reload();
   });
   const remove = async (u: User) => {
-    if (!(await confirmDialog({ title: `Remove ${u.name}?`, message: `${u.email} loses access at once: their sessions end. Conversations they answered stay.`, confirmText: 'Remove', danger: true }))) return;
+    if (!(await confirmDialog({ title: `Remove ${u.name}?`, message: `${u.email} loses access at once: their sessions end and the API tokens they made are revoked (programs using them stop working). Conversations they answered stay.`, confirmText: 'Remove', danger: true }))) return;
     if (await act.run(() => api('DELETE', `/members/${encodeURIComponent(u.id)}`))) { toast(`${u.name} removed`); members.reload(); }
   };
   const cancel = async (inv: Invite) => {

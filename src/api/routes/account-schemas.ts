@@ -1,5 +1,6 @@
 /** Request and response shapes of the sign-in, team, token, settings and audit routes (they feed OpenAPI). */
 import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH, passwordProblem, TOO_SHORT } from '../../auth/password-policy.js';
 import { PRESENCES } from '../../auth/records.js';
 import { SettingsSchema } from '../../auth/settings.js';
 import { ROLES, SCOPES, type Role, type Scope } from '../operations.js';
@@ -9,8 +10,11 @@ export const RoleSchema = z.enum(ROLES as [Role, ...Role[]]);
 export const ScopeSchema = z.enum(SCOPES as [Scope, ...Scope[]]);
 export const PresenceSchema = z.enum(PRESENCES);
 export const EmailSchema = z.email().max(254);
-/** Long passphrases welcome; the upper bound only keeps hashing cheap to refuse. */
-export const PasswordSchema = z.string().min(8, 'must be at least 8 characters').max(256);
+/** Long passphrases welcome; the upper bound only keeps hashing cheap to refuse. Weak ones are refused (password-policy.ts). */
+export const PasswordSchema = z.string().min(MIN_PASSWORD_LENGTH, TOO_SHORT).max(256).superRefine((p, ctx) => {
+  const problem = p.length >= MIN_PASSWORD_LENGTH ? passwordProblem(p) : null;
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 export const PersonNameSchema = z.string().trim().min(1).max(100);
 const Ms = z.number().int().describe('milliseconds since 1970-01-01 UTC');
 

@@ -48,8 +48,8 @@ export const teamModule: ApiModule = {
     route({
       op: 'DELETE /api/v1/members/{id}', status: 204,
       handler: async (ctx) => {
-        const removed = await removeMember(ctx.app, person(ctx), ctx.params.id);
-        await ctx.audit('member.removed', { type: 'user', id: removed._id }, { email: removed.email, role: removed.role });
+        const { removed, revokedTokens } = await removeMember(ctx.app, person(ctx), ctx.params.id);
+        await ctx.audit('member.removed', { type: 'user', id: removed._id }, { email: removed.email, role: removed.role, tokensRevoked: revokedTokens });
       },
     }),
     route({

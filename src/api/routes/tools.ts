@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../../auth/principal.js';
+import { ApiError } from '../../errors.js';
 import { httpToolSource } from '../../tools/http-source.js';
 import { httpTools, httpToolView } from '../../tools/http-tools.js';
 import { mcpServers, mcpServerView } from '../../tools/mcp-servers.js';
@@ -8,7 +8,7 @@ import { pageToolSource } from '../../tools/page-tools.js';
 import { toolRegistry } from '../../tools/registry.js';
 import { HttpToolInput, HttpToolPatch, McpServerInput, McpServerPatch, McpTestInput, SecretInput, ToolTestInput } from '../../tools/schemas.js';
 import { secrets } from '../../tools/secrets.js';
-import { route, reply, type ApiModule } from '../define.js';
+import { route, reply, type ApiContext, type ApiModule } from '../define.js';
 import { listOf } from './list-schemas.js';
 
 const Outcome = z.object({ code: z.string(), message: z.string() }).nullable();
@@ -33,8 +33,21 @@ const McpServerShape = z.object({
 const McpTestShape = z.object({ ok: z.boolean(), isError: z.boolean(), durationMs: z.number(), content: z.string(), error: Outcome });
 const SecretShape = z.object({ id: z.string(), name: z.string(), createdAt: z.number(), updatedAt: z.number() });
 
-/** Starting programs on the server (stdio MCP servers) needs an admin: a person with that role, or an admin-level token. */
-const mayRunPrograms = (p: Principal | null) => !!p && (p.role === 'admin' || p.role === 'owner');
+/**
+ * Every attempt to add or change a stdio MCP server (a program on this host) is audited, refused and failed ones
+ * included: the entry names the program, never its args or env (they may hold credentials).
+ */
+async function auditedStdio<T>(ctx: ApiContext, operation: 'create' | 'update', target: { id: string | null; command: string | null }, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const refused = err instanceof ApiError && err.status === 403;
+    await ctx.audit(refused ? 'tools.mcp.stdio.refused' : 'tools.mcp.stdio.failed', target.id ? { type: 'mcp_server', id: target.id } : null, {
+      operation, command: target.command, reason: err instanceof ApiError ? err.message : 'internal error',
+    });
+    throw err;
+  }
+}
 
 /** Tools, MCP servers and secrets (service-api.md); registers the HTTP, MCP and page tool sources with the agent loop. */
 export const toolsModule: ApiModule = {
@@ -71,14 +84,19 @@ export const toolsModule: ApiModule = {
     route({ op: 'GET /api/v1/tools/mcp', response: listOf(McpServerShape),
       handler: async ({ app, workspaceId }) => ({ items: (await mcpServers(app).list(workspaceId)).map(mcpServerView) }) }),
     route({ op: 'POST /api/v1/tools/mcp', body: McpServerInput, response: McpServerShape, status: 201,
-      handler: async ({ app, workspaceId, body, principal, audit }) => {
-        const s = await mcpServers(app).create(workspaceId, body, { allowStdio: mayRunPrograms(principal) });
-        await audit('tools.mcp.create', { type: 'mcp_server', id: s._id }, { name: s.name, transport: s.transport });
+      handler: async (ctx) => {
+        const { app, workspaceId, body, principal, audit } = ctx;
+        const create = () => mcpServers(app).create(workspaceId, body, { principal });
+        const s = body.transport === 'stdio' ? await auditedStdio(ctx, 'create', { id: null, command: body.command }, create) : await create();
+        await audit('tools.mcp.create', { type: 'mcp_server', id: s._id }, { name: s.name, transport: s.transport, ...(s.transport === 'stdio' ? { command: s.command } : {}) });
         return mcpServerView(s);
       } }),
     route({ op: 'PATCH /api/v1/tools/mcp/{id}', body: McpServerPatch, response: McpServerShape,
-      handler: async ({ app, workspaceId, params, body, principal, audit }) => {
-        const s = await mcpServers(app).update(workspaceId, params.id, body, { allowStdio: mayRunPrograms(principal) });
+      handler: async (ctx) => {
+        const { app, workspaceId, params, body, principal, audit } = ctx;
+        const old = await mcpServers(app).get(workspaceId, params.id);
+        const update = () => mcpServers(app).update(workspaceId, params.id, body, { principal });
+        const s = old.transport === 'stdio' ? await auditedStdio(ctx, 'update', { id: old._id, command: body.command ?? old.command }, update) : await update();
         await audit('tools.mcp.update', { type: 'mcp_server', id: s._id }, { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) });
         return mcpServerView(s);
       } }),

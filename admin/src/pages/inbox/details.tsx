@@ -34,7 +34,7 @@ export function Details({ conv: c, model, botName, onPane }: { conv: Conv; model
         {c.visitor?.email && <><dt>E-mail</dt><dd><a href={`mailto:${c.visitor.email}`}>{c.visitor.email}</a></dd></>}
         <dt>Visitor</dt><dd><code>{c.visitorId}</code>{c.verified && <span class="badge good">verified</span>}</dd>
         <dt>Bot</dt><dd><a href={`#/bots/${c.botId}`}>{botName(c.botId)}</a></dd>
-        <dt>Page</dt><dd>{c.page.url ? <a href={c.page.url} target="_blank" rel="noopener noreferrer">{c.page.title || c.page.url}</a> : '—'}</dd>
+        <dt>Page</dt><dd>{/^https?:\/\//i.test(c.page.url) ? <a href={c.page.url} target="_blank" rel="noopener noreferrer">{c.page.title || c.page.url}</a> : c.page.title || '—'}</dd>
         <dt>Started</dt><dd><RelativeTime ms={c.createdAt} /></dd>
         <dt>Last message</dt><dd><RelativeTime ms={c.lastMessageAt} /></dd>
         <dt>Messages</dt><dd>{c.messageCount}</dd>

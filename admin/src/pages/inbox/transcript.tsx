@@ -42,7 +42,7 @@ export function Transcript({ t }: { t: FullTranscript }) {
             ) : null}
             {m.citations?.length ? (
               <p class="citations"><span class="muted">Sources:</span> {m.citations.map((c, i) => (
-                <span key={c.sourceId + i}>{i > 0 && ', '}{c.url ? <a href={c.url} target="_blank" rel="noopener noreferrer">{c.title || c.url}</a> : c.title}</span>
+                <span key={c.sourceId + i}>{i > 0 && ', '}{/^https?:\/\//i.test(c.url ?? '') ? <a href={c.url ?? undefined} target="_blank" rel="noopener noreferrer">{c.title || c.url}</a> : c.title}</span>
               ))}</p>
             ) : null}
             {thumb && <small class={`rating ${thumb.value > 0 ? 'up' : 'down'}`}>{thumb.value > 0 ? 'Rated helpful' : 'Rated not helpful'}{thumb.comment ? `: ${thumb.comment}` : ''}</small>}
