@@ -77,9 +77,10 @@ test('the right key connects, and the connection lists its models to choose from
   await screenshots(page, SHOTS, 'start-create-bot');
 });
 
-test('a bot from a template with the business name is published, and answers on the try-it step', async () => {
+test('a bot from a template with the business name (prefilled from the workspace) is published, and answers on the try-it step', async () => {
   await page.selectOption('select[name="model"]', 'gpt-4o-mini');
   await page.check('input[name="templateId"][value="customer-support"]');
+  assert.is(await page.inputValue('input[name="businessName"]'), 'Acme', 'the business name starts from the workspace name');
   await page.fill('input[name="businessName"]', 'Acme Bikes');
   await page.click('form[name="create-bot"] button[type="submit"]');
   await page.locator('h1', { hasText: 'is ready' }).waitFor();
