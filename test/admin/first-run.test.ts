@@ -16,6 +16,7 @@ let server: TestServer;
 let fake: FakeOpenAI;
 let b: AdminBrowser;
 let page: Page;
+let createdBot = '';
 
 test.before(async () => {
   [server, fake] = await Promise.all([startTestServer(), startFakeOpenAI()]) as [TestServer, FakeOpenAI];
@@ -96,6 +97,30 @@ test('a bot from a template with the business name (prefilled from the workspace
   assert.match(snippet ?? '', `data-bot-id="${botId}"`);
   await expectAxeClean(page, 'start: try it', { exclude: ['iframe'] });
   await screenshots(page, SHOTS, 'start-try');
+  assert.equal(b.errors, []);
+  createdBot = botId;
+});
+
+test('with only a text provider, the Voice tab asks for nothing that fails and says to connect a voice provider', async () => {
+  const failed: string[] = [];
+  page.on('response', (r) => { if (r.status() >= 400 && r.url().includes('/api/v1/')) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
+  await page.goto(`${server.url}/admin/#/bots/${createdBot}`);
+  await page.click('.groups a:has-text("Voice")');
+  await page.locator('#group-title', { hasText: 'Voice' }).waitFor();
+  const notice = page.locator('.no-voice-provider');
+  await notice.waitFor();
+  assert.match(await notice.textContent() ?? '', /connect OpenAI, Google Gemini\s+or a speech provider/);
+  assert.is(await notice.locator('a[href="#/providers"]').count(), 1);
+  // The default engine (realtime) falls back to the brain's connection, which has no voices: said at the field.
+  const voiceField = page.locator('[data-path="voice.realtime.voice"]');
+  assert.match(await voiceField.textContent() ?? '', /has no voices: connect a voice provider/);
+  await page.locator('[name="voice.enabled"]').check();
+  await page.locator('.save-bar').waitFor();
+  await page.click('.save-bar button:has-text("Discard")');
+  await page.waitForLoadState('networkidle');
+  assert.equal(failed, [], 'no request of the Voice tab failed');
+  await expectAxeClean(page, 'voice without a voice provider', { exclude: ['iframe'] });
+  await screenshots(page, SHOTS, 'voice-no-provider');
   assert.equal(b.errors, []);
 });
 
