@@ -124,6 +124,18 @@ test('with only a text provider, the Voice tab asks for nothing that fails and s
   assert.equal(b.errors, []);
 });
 
+test('sign-in says what to do about a forgotten password: the recovery command, with the typed e-mail', async () => {
+  const fresh = await b.open();
+  await fresh.locator('form[name="login"]').waitFor();
+  await fresh.fill('form[name="login"] input[name="email"]', 'owner@example.com');
+  await fresh.click('summary:has-text("Forgot your password?")');
+  const command = await fresh.locator('.forgot pre').textContent();
+  assert.is(command, 'npm run cli -- reset-password --email owner@example.com');
+  await expectAxeClean(fresh, 'sign-in with the forgotten-password hint');
+  await screenshots(fresh, SHOTS, 'sign-in-forgot');
+  await fresh.close();
+});
+
 /** The try-it iframe's document once the widget drew its composer. */
 async function chatFrame(p: Page): Promise<Frame> {
   const handle = await p.locator('iframe.try-frame').elementHandle();
