@@ -25,9 +25,12 @@ test('the panel is served at /admin with a strict content security policy and no
   assert.match(csp, "script-src 'self'");
   assert.not.match(csp, 'unsafe-inline');
   const html = await r.text();
-  assert.match(html, '<script type="module" src="/static/admin/app.js"></script>');
+  // The build names files by their content (scripts/build.mjs): app.<hash>.js and app.<hash>.css.
+  assert.match(html, /<script type="module" src="\/static\/admin\/app\.\w+\.js"><\/script>/);
   assert.not.match(html, /<script>/);
-  assert.is((await server.fetch('/static/admin/app.css')).headers.get('content-type'), 'text/css; charset=utf-8');
+  const css = /href="(\/static\/admin\/app\.\w+\.css)"/.exec(html)?.[1];
+  assert.ok(css, html);
+  assert.is((await server.fetch(css)).headers.get('content-type'), 'text/css; charset=utf-8');
 });
 
 test('a new server opens on setup, and setup signs the owner in', async () => {
@@ -111,6 +114,19 @@ test('an invitation shows its link, and the link opened in a fresh browser joins
   // The same link does not work twice: the API's message is shown.
   const again = await b.open(`invite/${link.split('#/invite/')[1]}`);
   await again.locator('.error').waitFor();
+});
+
+test('cancelling an invitation takes its link off the screen', async () => {
+  await page.fill('form[name="invite"] input[name="email"]', 'bob@example.com');
+  await page.click('form[name="invite"] button[type="submit"]');
+  await page.locator('table.invites td', { hasText: 'bob@example.com' }).waitFor();
+  const link = await page.locator('input.invite-link').inputValue();
+  assert.match(link, /#\/invite\//);
+  await page.locator('table.invites tr', { hasText: 'bob@example.com' }).locator('button:has-text("Cancel")').click();
+  await page.click('dialog button:has-text("Cancel invitation")');
+  await page.locator('table.invites td', { hasText: 'bob@example.com' }).waitFor({ state: 'detached' });
+  await page.locator('input.invite-link').waitFor({ state: 'detached' });
+  assert.not.match(await page.content(), link.split('#/invite/')[1]!);
 });
 
 test('no page threw or broke the content security policy', () => {
