@@ -136,6 +136,67 @@ test('sign-in says what to do about a forgotten password: the recovery command, 
   await fresh.close();
 });
 
+/**
+ * Layout faults a person sees: a tab row that scrolls (a scrollbar under the tabs) and radios or checkboxes that
+ * sit off their label's line or are drawn as tall as a text field. Measured in the page, at both widths.
+ */
+async function layoutProblems(p: Page): Promise<string[]> {
+  // A string, so the test runner's transform adds no helpers the page does not have.
+  return p.evaluate(`(() => {
+    const out = [];
+    const name = function (e) { return e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).trim().split(/\\s+/).join('.') : ''); };
+    for (const r of document.querySelectorAll('nav.tabs, .groups ul')) {
+      if (!r.offsetParent) continue;
+      if (r.scrollHeight > r.clientHeight) out.push(name(r) + ' scrolls vertically (' + r.scrollHeight + ' > ' + r.clientHeight + ')');
+      const cs = getComputedStyle(r);
+      const bar = r.offsetHeight - r.clientHeight - parseFloat(cs.borderTopWidth) - parseFloat(cs.borderBottomWidth);
+      if (bar > 0 && r.scrollWidth <= r.clientWidth) out.push(name(r) + ' shows a scrollbar (' + bar + 'px) with nothing to scroll');
+    }
+    for (const input of document.querySelectorAll('input[type="checkbox"]:not(.switch), input[type="radio"]')) {
+      const box = input.getBoundingClientRect();
+      if (!box.width || getComputedStyle(input).opacity === '0') continue; // hidden inside a drawn control (.segmented)
+      if (box.height > 22 || box.width > 22) out.push(input.getAttribute('name') + ': drawn ' + box.width + 'x' + box.height + 'px');
+      // The text next to it: the first text of its label (or row), measured as one line.
+      const holder = input.closest('label, .row') || input.parentElement;
+      const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT, { acceptNode: function (n) { return n.textContent.trim() ? 1 : 2; } });
+      const text = walker.nextNode();
+      if (!text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const line = range.getClientRects()[0];
+      if (!line) continue;
+      const off = Math.abs((box.top + box.bottom) / 2 - (line.top + line.bottom) / 2);
+      if (off > 3) out.push(input.getAttribute('name') + ' (' + text.textContent.trim().slice(0, 20) + '): ' + off.toFixed(1) + 'px off its label line');
+    }
+    return out;
+  })()`);
+}
+
+test('tab rows have no stray scrollbars and radios and checkboxes sit on their labels\' line, at 1280 and 390 px', async () => {
+  const problems: string[] = [];
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    const visit = async (hash: string, ready: string, then?: () => Promise<void>) => {
+      await page.goto(`${server.url}/admin/#/${hash}`);
+      await page.locator(ready).first().waitFor();
+      await then?.();
+      for (const p of await layoutProblems(page)) problems.push(`${width}px #/${hash}: ${p}`);
+      await page.screenshot({ path: `${SHOTS}/layout-${hash.split('/')[0]}-${width}.png`, fullPage: false });
+    };
+    await visit(`bots/${createdBot}`, 'nav.tabs');
+    await visit('knowledge', 'nav.tabs', async () => { await page.locator('input[name="kind"]').first().waitFor(); });
+    await visit('tools', 'nav.tabs');
+    await visit('tokens', 'input[name="scope"]');
+    await visit('start', 'input[name="templateId"]', async () => {
+      const another = page.locator('button:has-text("Connect another provider")');
+      if (await another.count()) await page.locator('input[name="templateId"]').first().waitFor();
+    });
+    await visit('webhooks', 'h1');
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.equal(problems, []);
+});
+
 /** The try-it iframe's document once the widget drew its composer. */
 async function chatFrame(p: Page): Promise<Frame> {
   const handle = await p.locator('iframe.try-frame').elementHandle();
