@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config/index.js';
 import { currentRuntime, runtimeProblem, runtimeWarning } from './config/runtime.js';
+import { PRIVATE_NETWORK_ON } from './security/private-network-note.js';
 
 /** Start-up problems a person fixes (the runtime, the environment, a port or data folder in use): a message, no stack. */
 function fail(message: string): never {
@@ -28,7 +29,7 @@ if (config.workers > 1 && !config.group) {
   const { superviseWorkers } = await import('./scale/supervisor.js');
   const { createLogger } = await import('./log.js');
   const cfg = config;
-  await superviseWorkers(cfg, () => { serverSecret(cfg, createLogger(cfg.logLevel)); }).catch((err) => {
+  await superviseWorkers(cfg, () => { serverSecret(cfg, createLogger(cfg.logLevel, undefined, { format: cfg.logFormat })); }).catch((err) => {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   });
@@ -43,6 +44,8 @@ try {
 const running = server;
 // The one address a new user needs: the panel (setup happens there on the first run).
 running.app.log.info({ url: `${config.publicUrl}/admin/` }, `admin panel: ${config.publicUrl}/admin/`);
+// Said once at start (by the first worker of a group): an opened door should not go unnoticed.
+if (config.allowPrivateNetwork && !config.group?.index) running.app.log.warn(PRIVATE_NETWORK_ON);
 const { readiness } = await import('./ops/readiness.js');
 /**
  * Graceful stop, made visible: /readyz answers 503 at once, requests are still served for SHUTDOWN_DELAY_MS (so

@@ -48,7 +48,7 @@ export function serverSecret(config: Config, log: Logger): string {
 }
 
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
-  const log = opts.logger ?? createLogger(config.logLevel, undefined, { worker: config.group?.index });
+  const log = opts.logger ?? createLogger(config.logLevel, undefined, { worker: config.group?.index, format: config.logFormat });
   let clock = opts.clock ?? systemClock;
   // The one place that decides a process owns its DATA_DIR (the exclusive port is in src/http/server.ts);
   // a worker of a scale-out group shares its supervisor's (src/scale/supervisor.ts).

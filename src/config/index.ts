@@ -18,6 +18,7 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   ALLOW_PRIVATE_NETWORK: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json (one JSON object a line) or pretty (for people at a terminal)' }).optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://chat.example.com' }).optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(1024 * 1024),
@@ -64,6 +65,8 @@ export type Config = Readonly<{
   production: boolean;
   allowPrivateNetwork: boolean;
   logLevel: string;
+  /** pretty: a readable line per event (the default when stdout is a terminal); json: one JSON object a line (otherwise). */
+  logFormat: 'json' | 'pretty';
   publicUrl: string;
   /** Server secret: encrypts provider keys and secrets at rest. Null means generate one under DATA_DIR. */
   secretKey: string | null;
@@ -126,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     allowPrivateNetwork: e.ALLOW_PRIVATE_NETWORK,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     secretKey: e.SECRET_KEY ?? null,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -27,7 +27,7 @@ async function portFree(host: string, port: number): Promise<void> {
  * restarts a worker that dies, and stops them all on SIGTERM/SIGINT. It serves nothing itself.
  */
 export async function superviseWorkers(config: Config, ensureSecret: () => void): Promise<void> {
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, { format: config.logFormat });
   await portFree(config.host, config.port);
   // Checked here once, so a missing Redis is one clear message instead of N failing workers.
   await (await ScaleNode.connect(config.redisUrl!, log, config.leaseMs)).close();

@@ -116,6 +116,19 @@ test('an invitation shows its link, and the link opened in a fresh browser joins
   await again.locator('.error').waitFor();
 });
 
+test('cancelling an invitation takes its link off the screen', async () => {
+  await page.fill('form[name="invite"] input[name="email"]', 'bob@example.com');
+  await page.click('form[name="invite"] button[type="submit"]');
+  await page.locator('table.invites td', { hasText: 'bob@example.com' }).waitFor();
+  const link = await page.locator('input.invite-link').inputValue();
+  assert.match(link, /#\/invite\//);
+  await page.locator('table.invites tr', { hasText: 'bob@example.com' }).locator('button:has-text("Cancel")').click();
+  await page.click('dialog button:has-text("Cancel invitation")');
+  await page.locator('table.invites td', { hasText: 'bob@example.com' }).waitFor({ state: 'detached' });
+  await page.locator('input.invite-link').waitFor({ state: 'detached' });
+  assert.not.match(await page.content(), link.split('#/invite/')[1]!);
+});
+
 test('no page threw or broke the content security policy', () => {
   assert.equal(b.errors, []);
 });

@@ -87,4 +87,20 @@ test('values are inserted once, so a value that looks like a variable is not fil
   assert.is(renderTemplate('{{visitor.name}}', { agent: { name: 'Ava' }, visitor: { name: '{{agent.name}}', verified: true } }), '{{agent.name}}');
 });
 
+
+test('the customer-support template reads right when the page and the visitor are not known, and greets a known visitor', async () => {
+  const { BOT_TEMPLATES } = await import('../../src/bots/templates.js');
+  const support = BOT_TEMPLATES.find((t) => t.id === 'customer-support')!;
+  const config = parseBotConfig(support.config);
+  const unknown = renderField('identity.instructions', config.identity.instructions, contextFromIdentity(config.identity));
+  assert.not.match(unknown, /\(\s*\)|:\s*[,.;]|,\s*\./, unknown);
+  assert.match(unknown, /Visitor's name: not known; when it is known, greet them by it\./);
+  const known = renderField('identity.instructions', config.identity.instructions, contextFromIdentity(config.identity, {
+    page: { title: 'Pricing', url: 'https://acme.test/pricing' }, visitor: { name: 'Kim', verified: true },
+  }));
+  assert.match(known, /Page the visitor is on: Pricing, https:\/\/acme\.test\/pricing\. Visitor's name: Kim;/);
+  // Texts a visitor reads keep an unknown value empty (the welcome message takes no visitor variables).
+  assert.is(renderField('welcome.message', '[{{agent.role}}]', { agent: { name: 'Ava' } }), '[]');
+});
+
 test.run();

@@ -19,6 +19,13 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
         <ErrorText error={act.error} />
         <button type="submit" class="wide-button" disabled={act.busy}>{act.busy ? 'Signing in…' : 'Sign in'}</button>
       </Form>
+      <details class="forgot">
+        <summary>Forgot your password?</summary>
+        <p>Whoever runs the server can set a new one, in the server's folder:</p>
+        <pre class="snippet"><code>npm run cli -- reset-password --email {email.trim() || 'you@example.com'}</code></pre>
+        <p class="muted">It prints the new password and signs the account out everywhere. They can also make a one-time
+          sign-in link instead (<code>signin-link</code>); see "Recovery" in docs/operations.md.</p>
+      </details>
     </section>
   );
 }

@@ -75,19 +75,21 @@ export function TeamPage() {
           </table>
         </div>
       )}
-      {admin && <InviteForm onInvited={members.reload} />}
+      {admin && <InviteForm onInvited={members.reload} open={invites} />}
     </section>
   );
 }
 
-function InviteForm({ onInvited }: { onInvited: () => void }) {
+/** `open`: the invitations still open; the link shown after inviting goes away once its invitation is cancelled (here or elsewhere). */
+function InviteForm({ onInvited, open }: { onInvited: () => void; open: Invite[] }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<string>('agent');
-  const [link, setLink] = useState<string | null>(null);
+  const [made, setMade] = useState<{ id: string; link: string } | null>(null);
+  const link = made && open.some((i) => i.id === made.id) ? made.link : null;
   const act = useAction();
   const submit = () => act.run(async () => {
-    const r = await api<{ link: string }>('POST', '/members/invite', { email, role });
-    setLink(r.link);
+    const r = await api<{ invite: Invite; link: string }>('POST', '/members/invite', { email, role });
+    setMade({ id: r.invite.id, link: r.link });
     setEmail('');
     onInvited();
   });

@@ -78,15 +78,25 @@ function valueOf(name: TemplateVariable, ctx: TemplateContext): string {
 
 /**
  * Fills the variables of `text`. Unknown variables, and known ones outside `accepts` (default: all),
- * become empty. Values are inserted as they are: callers render the result as text, never as HTML.
+ * become empty; an accepted variable whose value is not known becomes `missing` (default: empty).
+ * Values are inserted as they are: callers render the result as text, never as HTML.
  */
-export function renderTemplate(text: string, ctx: TemplateContext, accepts: readonly TemplateVariable[] = TEMPLATE_VARIABLES): string {
-  return text.replace(PLACEHOLDER, (_whole, name: string) => (isVariable(name) && accepts.includes(name) ? valueOf(name, ctx) : ''));
+export function renderTemplate(text: string, ctx: TemplateContext, accepts: readonly TemplateVariable[] = TEMPLATE_VARIABLES, missing = ''): string {
+  return text.replace(PLACEHOLDER, (_whole, name: string) => (isVariable(name) && accepts.includes(name) ? valueOf(name, ctx).trim() || missing : ''));
 }
+
+/**
+ * What the prompt fields (instructions, guardrails) say for a value the conversation does not know (a page
+ * without a title, an unverified visitor's name): the model reads "not known" instead of an empty gap such as
+ * "their name ()".
+ */
+export const NOT_KNOWN = 'not known';
+
+const PROMPT_FIELDS: readonly TemplatedField[] = ['identity.instructions', 'identity.guardrails'];
 
 /** Renders one templated field of a config with exactly the variables the spec lets that field use. */
 export function renderField(field: TemplatedField, text: string, ctx: TemplateContext): string {
-  return renderTemplate(text, ctx, TEMPLATE_FIELDS[field]);
+  return renderTemplate(text, ctx, TEMPLATE_FIELDS[field], PROMPT_FIELDS.includes(field) ? NOT_KNOWN : '');
 }
 
 /** The agent and business part of a context, taken from a config's identity section. */

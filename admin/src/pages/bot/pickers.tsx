@@ -7,6 +7,7 @@ import { api } from '../../api.js';
 import { errorAt, messageOf } from '../../ui.js';
 import { fieldId, useEditor } from './editor.js';
 import { getAt } from './paths.js';
+import { VOICE_LETTERS } from '../providers/model.js';
 
 interface Model { id: string; label: string; capabilities: Record<string, boolean> }
 interface Voice { id: string; name: string; language?: string; previewUrl: string }
@@ -106,7 +107,11 @@ export function ModelPicker(props: { path: string; connectionPath: string; fallb
 /** A voice of the connection, with a button that plays its sample. */
 export function VoicePicker(props: { path: string; connectionPath: string; fallbackConnection?: string | null; label: string; hint: string }) {
   const ed = useEditor();
-  const conn = (getAt(ed.draft, props.connectionPath) as string | null) ?? props.fallbackConnection ?? null;
+  const picked = (getAt(ed.draft, props.connectionPath) as string | null) ?? props.fallbackConnection ?? null;
+  // Only a provider with voices is asked for them (a text-only connection, kind A, would refuse the request).
+  const connection = ed.connections?.find((c) => c.id === picked);
+  const speechless = connection !== undefined && !VOICE_LETTERS.includes(connection.letter);
+  const conn = speechless ? null : picked;
   const value = String(getAt(ed.draft, props.path) ?? '');
   const [voices, setVoices] = useState<Voice[] | null>(() => lists.get(voicesPath(conn))?.items ?? null);
   useEffect(() => {
@@ -120,7 +125,7 @@ export function VoicePicker(props: { path: string; connectionPath: string; fallb
   const chosen = voices?.find((v) => v.id === value);
   if (!voices || voices.length === 0) {
     return (
-      <Wrap path={props.path} label={props.label} hint={props.hint} note={conn ? null : 'Choose a connection first to hear its voices.'}>
+      <Wrap path={props.path} label={props.label} hint={props.hint} note={speechless ? `${connection!.name} has no voices: connect a voice provider (OpenAI, Google Gemini or a speech provider) under Providers, then choose it.` : conn ? null : 'Choose a connection first to hear its voices.'}>
         <input {...ariaFor(props.path, fieldError)} type="text" maxLength={120} disabled={!ed.canEdit} value={value} onInput={(e) => ed.set(props.path, e.currentTarget.value)} />
       </Wrap>
     );

@@ -4,6 +4,7 @@ import { api } from '../../api.js';
 import { useEditor } from './editor.js';
 import { Block, Setting } from './fields.js';
 import { ConnectionPicker, ModelPicker, VoicePicker } from './pickers.js';
+import { VOICE_LETTERS } from '../providers/model.js';
 
 interface VoiceHealth { lastFailure: { at: number; stage: string; message: string } | null; failuresSinceOk: number }
 
@@ -12,7 +13,7 @@ const STAGES: Record<string, string> = { start: 'Starting voice', engine: 'The v
 /** Bot health: the last voice failure visitors met, with the provider's words (visitors only read a short line). */
 function VoiceHealthNote({ botId }: { botId: string }) {
   const [h, setH] = useState<VoiceHealth | null>(null);
-  useEffect(() => { api<{ voice: VoiceHealth }>('GET', `/api/v1/bots/${botId}/health`).then((r) => setH(r.voice), () => setH(null)); }, [botId]);
+  useEffect(() => { api<{ voice: VoiceHealth }>('GET', `/bots/${botId}/health`).then((r) => setH(r.voice), () => setH(null)); }, [botId]);
   const f = h?.lastFailure;
   if (!f || !h.failuresSinceOk) return null;
   return (
@@ -28,9 +29,16 @@ export default function VoiceGroup() {
   const ed = useEditor();
   const v = ed.draft.voice ?? {};
   const brain = ed.draft.brain?.connectionId ?? null;
+  const noVoiceProvider = ed.connections !== null && !ed.connections.some((c) => VOICE_LETTERS.includes(c.letter));
   return (
     <>
       <VoiceHealthNote botId={ed.botId} />
+      {noVoiceProvider && (
+        <p class="notice warn wide no-voice-provider" role="note">
+          None of your connections can speak yet, so voice stays off for visitors. To talk with visitors, connect OpenAI, Google Gemini
+          or a speech provider under <a href="#/providers">Providers</a>, then choose it here.
+        </p>
+      )}
       <Block title="Voice conversations">
         <Setting path="voice.enabled" label="Voice on" help="The microphone button appears once the engine below is fully set up" />
         <Setting path="voice.mode" label="Engine" options={[['realtime', 'Realtime (speech to speech)'], ['cascade', 'Cascade (speech to text, brain, text to speech)'], ['hosted_agent', 'Hosted voice agent']]} />

@@ -26,6 +26,8 @@ export const BLURB: Record<Kind, string> = {
 };
 
 /** Kinds whose connection can drive a bot's replies (bot-config.md: brain.connectionId is kind A, B or C). */
+/** Letters (bot-config.md Conventions 6) of the providers that offer voices: every kind but the text-only A. */
+export const VOICE_LETTERS: readonly Letter[] = ['B', 'C', 'D'];
 export const canChat = (c: { letter: Letter }) => c.letter !== 'D';
 
 /** Models a bot can chat with: text models that are not only embeddings, speech or realtime. */

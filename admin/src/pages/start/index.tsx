@@ -70,7 +70,8 @@ function CreateBot({ conn }: { conn: Connection }) {
   const templates = useLoad(() => api<{ items: Template[] }>('GET', '/bots/templates'));
   const [model, setModel] = useState('');
   const [templateId, setTemplateId] = useState('customer-support');
-  const [business, setBusiness] = useState('');
+  // The workspace is usually named after the business: start from its name (the owner can change it here).
+  const [business, setBusiness] = useState(useSession().me.workspace.name);
   const [agent, setAgent] = useState('Ava');
   const act = useAction();
   const list = chatModels(models.data);
