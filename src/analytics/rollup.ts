@@ -19,8 +19,8 @@ import type { Doc } from '../store/types.js';
 import { dayIn } from './period.js';
 
 export const COUNTERS = [
-  'conversations', 'visitorMessages', 'replies', 'teamMessages', 'systemMessages', 'leads',
-  'handoffsRequested', 'handoffsAccepted', 'handoffsResolved', 'thumbsUp', 'thumbsDown', 'csatCount', 'csatSum',
+  'conversations', 'visitorMessages', 'replies', 'teamMessages', 'systemMessages', 'leads', 'leadsInConversations',
+  'takeovers', 'handoffsRequested', 'handoffsAccepted', 'handoffsResolved', 'thumbsUp', 'thumbsDown', 'csatCount', 'csatSum',
   'toolCalls', 'toolErrors', 'inputTokens', 'outputTokens', 'costUsd', 'conversationsEnded',
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
@@ -78,7 +78,10 @@ class Batch {
     switch (e.type) {
       case 'conversation.started': inc.conversations = 1; break;
       case 'conversation.ended': inc.conversationsEnded = 1; break;
-      case 'lead.captured': inc.leads = 1; break;
+      // A lead added by hand or by API (no conversation) is a lead, not a conversation's outcome.
+      case 'lead.captured': inc.leads = 1; if (d.conversationId) inc.leadsInConversations = 1; break;
+      // Every takeover, whether it answered a handoff request or not (team/actions.ts; an internal event).
+      case 'conversation.taken_over': inc.takeovers = 1; break;
       case 'handoff.requested': inc.handoffsRequested = 1; break;
       case 'handoff.accepted': inc.handoffsAccepted = 1; break;
       // A release without a handoff request (handoffId null) is not a resolved handoff.

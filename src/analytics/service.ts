@@ -13,8 +13,8 @@ function view(t: Totals) {
   return {
     conversations: t.conversations, conversationsEnded: t.conversationsEnded,
     messages: { visitor: t.visitorMessages, agent: t.replies, team: t.teamMessages, system: t.systemMessages },
-    leads: t.leads,
-    handoffs: { requested: t.handoffsRequested, accepted: t.handoffsAccepted, resolved: t.handoffsResolved },
+    leads: t.leads, leadsInConversations: t.leadsInConversations,
+    handoffs: { requested: t.handoffsRequested, accepted: t.handoffsAccepted, resolved: t.handoffsResolved, takenOver: t.takeovers },
     feedback: {
       thumbsUp: t.thumbsUp, thumbsDown: t.thumbsDown, csatCount: t.csatCount,
       csatAverage: t.csatCount ? round(t.csatSum / t.csatCount, 2) : null,

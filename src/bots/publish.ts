@@ -3,6 +3,7 @@
  * next integer version in 'bot_versions', point the bot's published config at it, emit bot.published.
  * Conversations already under way keep the version they started with (they read bot_versions).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../app.js';
 import { syncHostedAgent } from '../chat/hosted-agent.js';
 import { conflict, invalid } from '../errors.js';
@@ -161,12 +162,20 @@ async function checkExists(app: AppContext, workspaceId: string, collection: str
   for (const [path, id] of refs) if (!have.has(id)) problems.push({ path, message: `${what} ${id} does not exist` });
 }
 
-/** Publishes the draft as the next version. Throws 422 invalid listing every problem, or 409 on a stale revision. */
+/** The 409 for a publish that would make a version identical to the live one (docs/decisions.md). */
+export const nothingToPublish = (version: number) =>
+  conflict(`nothing to publish: the draft is the same as the published version ${version}; change the draft (PATCH /api/v1/bots/{id}) first`);
+
+/**
+ * Publishes the draft as the next version. Throws 422 invalid listing every problem, 409 on a stale revision, or
+ * 409 when the draft equals the published config (an identical version would be noise in the history).
+ */
 export async function publishBot(
   app: AppContext, workspaceId: string, id: string, by: { id: string; name: string } | null, revision?: number,
 ): Promise<BotRecord> {
   const bot = await getBot(app, workspaceId, id);
   if (revision !== undefined && revision !== bot.revision) throw staleRevision(revision, bot.revision);
+  if (bot.published && isDeepStrictEqual(bot.published.config, bot.draft)) throw nothingToPublish(bot.published.version);
   const problems = await checkDraft(app, workspaceId, bot.draft);
   if (problems.length) {
     throw invalid(`the draft cannot be published: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);

@@ -4,6 +4,7 @@ import { loadBotForChat } from '../chat/bot-source.js';
 import { chatCollections } from '../chat/records.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
 import { validateLeadFields, type LeadField } from './form.js';
+import { knownLeadValues } from './known.js';
 import { saveLead, type LeadRecord } from './service.js';
 
 function toolFor(fields: LeadField[]): AgentTool {
@@ -58,7 +59,11 @@ export async function submitLeadForm(
   if (!chat.config.behavior.leadCapture.enabled && !input.formShown) {
     return { ok: false, code: 'forbidden', message: 'no lead form was shown (behavior.leadCapture is off)' };
   }
-  const checked = validateLeadFields(chat.config.behavior.leadCapture.fields as LeadField[], input.fields);
+  // A later form asks only what is not known yet (known.ts): what the visitor told before completes the lead.
+  const fields = chat.config.behavior.leadCapture.fields as LeadField[];
+  const known = await knownLeadValues(app, conv);
+  const given = { ...Object.fromEntries(fields.filter((f) => known[f.key]).map((f) => [f.key, known[f.key]])), ...input.fields };
+  const checked = validateLeadFields(fields, given);
   if (!checked.ok) return { ok: false, code: 'invalid', message: checked.message };
   const lead = await saveLead(app, {
     workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId, fields: checked.values, source: 'form',

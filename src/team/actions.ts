@@ -43,7 +43,9 @@ export async function takeover(app: AppContext, who: Person, conversationId: str
   const took = await conversations(app).ask(conv._id, { type: 'takeover', ...me });
   if (took.takenOverBy.userId !== who.userId) throw conflict(`${took.takenOverBy.userName} has taken this conversation over; they must release it first`);
   if (took.changed) {
-    await acceptHandoff(app, conv, me);
+    const handoff = await acceptHandoff(app, conv, me);
+    // Stored for analytics ("taken over" counts every takeover); not a webhook or live-socket event.
+    await app.events.publish(conv.workspaceId, 'conversation.taken_over', { botId: conv.botId, conversationId: conv._id, userId: me.userId, handoffId: handoff?._id ?? null });
     await conversations(app).ask(conv._id, { type: 'systemLine', text: joinedLine(who.userName) });
   }
   return { conversationId: conv._id, takenOverBy: me, changed: took.changed };

@@ -3,6 +3,7 @@
  * requested -> accepted (a takeover) -> resolved (a release); or requested -> unanswered when nobody takes it
  * within acceptTimeoutSec, or nobody is available at all, and then the offline flow runs.
  */
+import { fieldsLeftToAsk } from '../leads/known.js';
 import { conversations } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app.js';
 import { contextFromIdentity, renderField, type BotConfig } from '../bots/config/index.js';
@@ -30,8 +31,12 @@ export function openHandoff(app: AppContext, workspaceId: string, conversationId
 export const offlineText = (config: BotConfig) => renderField('texts.offline', config.texts.offline, contextFromIdentity(config.identity));
 
 /** Shows the visitor the lead form (a lead_form frame; the widget answers with { t: 'lead', fields }). */
-export function showLeadForm(app: AppContext, conversationId: string, config: BotConfig, reason: LeadFormReason): void {
-  const frame = leadFormFrame(conversationId, reason, config.behavior.leadCapture.fields as LeadField[]);
+export async function showLeadForm(app: AppContext, conv: ConversationRecord, config: BotConfig, reason: LeadFormReason): Promise<void> {
+  // Only what the visitor has not told us yet (the start form, an earlier lead); nothing left: no form.
+  const fields = await fieldsLeftToAsk(app, conv, config.behavior.leadCapture.fields as LeadField[]);
+  if (!fields.length) return;
+  const conversationId = conv._id;
+  const frame = leadFormFrame(conversationId, reason, fields);
   // lead_form is this area's frame; the chat protocol's ServerFrame union does not list it yet.
   conversations(app).pushToVisitor(conversationId, frame as unknown as ServerFrame);
 }
@@ -42,7 +47,7 @@ export function showLeadForm(app: AppContext, conversationId: string, config: Bo
  */
 export async function runOfflineFlow(app: AppContext, conv: ConversationRecord, config: BotConfig): Promise<void> {
   await conversations(app).ask(conv._id, { type: 'systemLine', text: offlineText(config) });
-  if (config.behavior.handoff.offlineAction === 'lead_form') showLeadForm(app, conv._id, config, 'offline');
+  if (config.behavior.handoff.offlineAction === 'lead_form') await showLeadForm(app, conv, config, 'offline');
 }
 
 /**
@@ -86,7 +91,7 @@ export async function requestHandoff(
     await runOfflineFlow(app, conv, config);
     return { ok: true, handoff: { ...handoff, state: 'unanswered' }, available: false };
   }
-  if (lc.enabled && lc.when === 'before_handoff') showLeadForm(app, conv._id, config, 'before_handoff');
+  if (lc.enabled && lc.when === 'before_handoff') await showLeadForm(app, conv, config, 'before_handoff');
   workspaceActors(app).get(conv.workspaceId).send({ type: 'armHandoff', conversationId: conv._id, handoffId: handoff._id, dueAt: handoff.deadlineAt });
   return { ok: true, handoff, available: true };
 }

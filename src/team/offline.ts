@@ -7,6 +7,7 @@
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { ConversationRecord } from '../chat/records.js';
+import { fieldsLeftToAsk } from '../leads/known.js';
 import { leadFormFrame, type LeadField, type LeadFormFrame } from '../leads/form.js';
 import { offlineText } from './handoff.js';
 import { isOpen } from './hours.js';
@@ -21,7 +22,7 @@ export function botOfflineNow(config: BotConfig, ms: number): boolean {
 }
 
 export async function botOffline(
-  app: AppContext, conv: Pick<ConversationRecord, '_id' | 'workspaceId'>, config: BotConfig,
+  app: AppContext, conv: Pick<ConversationRecord, '_id' | 'workspaceId'> & Partial<Pick<ConversationRecord, 'botId' | 'visitorId'>>, config: BotConfig,
 ): Promise<{ notice: string | null; leadForm: LeadFormFrame | null } | null> {
   const now = app.clock.now();
   if (!botOfflineNow(config, now)) return null;
@@ -30,8 +31,10 @@ export async function botOffline(
   const due = !last || now - last.sentAt >= OFFLINE_NOTICE_EVERY_MS;
   if (due) await offlineNotices(app).replaceOne({ _id: id, workspaceId: conv.workspaceId, conversationId: conv._id, sentAt: now });
   const lc = config.behavior.leadCapture;
+  // Only what the visitor has not told us yet; nothing left: no form.
+  const left = due && lc.enabled ? await fieldsLeftToAsk(app, conv, lc.fields as LeadField[]) : [];
   return {
     notice: due ? offlineText(config) : null,
-    leadForm: due && lc.enabled ? leadFormFrame(conv._id, 'offline', lc.fields as LeadField[]) : null,
+    leadForm: left.length ? leadFormFrame(conv._id, 'offline', left) : null,
   };
 }

@@ -22,9 +22,17 @@ async function activity() {
     for (let i = 0; i < count; i++) {
       if (day === 1 && i === 0) w.fake.script([{ toolCalls: [{ name: 'capture_lead', arguments: { name: 'Ann', email: 'ann@example.com' } }] }, { text: 'Saved, thanks!' }]);
       const c = await chattingVisitor(w, `question ${day}-${i}`);
+      // The last conversation is taken over by the team without anyone asking for a person.
+      if (day === 4 && i === count - 1) {
+        const took = await w.server.request('POST', `/api/v1/conversations/${c.conversationId}/takeover`, { headers: w.agent.headers });
+        assert.is(took.status, 200, JSON.stringify(took.body));
+      }
       await c.visitor.close();
     }
   }
+  // A lead added by hand on the last day: a lead, but no conversation's outcome.
+  const added = await w.server.request('POST', '/api/v1/leads', { body: { botId: w.botId, fields: { name: 'Cat', email: 'cat@example.com' } }, headers: w.owner.headers });
+  assert.is(added.status, 201, JSON.stringify(added.body));
 }
 
 test.before(async () => {
@@ -55,7 +63,9 @@ const tile = (p: Page, label: string) => p.locator('.stat', { has: p.locator(`dt
 test('the last 30 days show the totals, and the per-day charts are drawn with the data', async () => {
   await page.locator('.stats.totals').waitFor();
   assert.match(await tile(page, 'Conversations').textContent() ?? '', /^8/);
-  assert.match(await tile(page, 'Leads').textContent() ?? '', /^1/);
+  // 2 leads, 1 of them from 8 conversations (13 %), the other added by hand; 1 takeover without a request.
+  assert.is(await tile(page, 'Leads').textContent(), '213% of conversations · 1 added by hand');
+  assert.is(await tile(page, 'Handoffs').textContent(), '01 taken over');
   assert.match(await tile(page, 'Tool calls').textContent() ?? '', /^1/);
   assert.match(await page.locator('.period').textContent() ?? '', '2025-12-07 to 2026-01-05');
   for (const id of ['chart-conversations', 'chart-outcomes', 'chart-cost']) {

@@ -109,6 +109,11 @@ test('publishing a draft with problems lists them, and each opens its field', as
   await page.locator('.facts', { hasText: 'version 1' }).waitFor();
   assert.is(await page.locator('ul.problems').count(), 0);
   assert.is((await bot()).publishedVersion, 1);
+  // Nothing changed since: the button is off and says why, next to it.
+  await page.locator('#nothing-to-publish', { hasText: 'Nothing to publish' }).waitFor();
+  assert.ok(await page.locator('button.publish').isDisabled(), 'publish is off while the draft is the live version');
+  assert.is(await page.locator('button.publish').getAttribute('aria-describedby'), 'nothing-to-publish');
+  await shot(page, 'nothing-to-publish');
 });
 
 test('the changes tab shows what the draft changes against the published version', async () => {
@@ -116,6 +121,8 @@ test('the changes tab shows what the draft changes against the published version
   await input('welcome.message').fill('Hello from {{agent.name}} at {{business.name}}!');
   await save();
   // The header says the draft now differs from what visitors see, and leads to the comparison.
+  assert.ok(await page.locator('button.publish').isEnabled(), 'a saved change can be published');
+  assert.is(await page.locator('#nothing-to-publish').count(), 0);
   await page.click('.bot-head a:has-text("1 unpublished change")');
   const row = page.locator('table.diff tr', { hasText: 'welcome.message' });
   await row.waitFor();

@@ -45,6 +45,9 @@ test('analytics figures match a scripted day of activity exactly', async () => {
   b.visitor.send({ t: 'message', text: 'ok' });
   await b.visitor.frame('message', (f) => f.message.role === 'assistant' && f.message.text === 'You said: ok');
   await b.visitor.close();
+  // A lead added by hand: a lead, but no conversation's outcome.
+  const added = await w.server.request('POST', '/api/v1/leads', { body: { botId: w.botId, fields: { name: 'Cat', email: 'cat@example.com' } }, headers: w.owner.headers });
+  assert.is(added.status, 201, JSON.stringify(added.body));
 
   // What the store holds is the truth the figures must match.
   const ws = w.owner.workspaceId;
@@ -62,8 +65,10 @@ test('analytics figures match a scripted day of activity exactly', async () => {
   assert.is(s.to, '2026-01-02');
   assert.is(s.conversations, 2);
   assert.equal(s.messages, { visitor: 3, agent: 3, team: 1, system: 3 });
-  assert.is(s.leads, 1);
-  assert.equal(s.handoffs, { requested: 1, accepted: 0, resolved: 0 });
+  assert.is(s.leads, 2);
+  assert.is(s.leadsInConversations, 1, 'the lead added by hand is not counted against conversations');
+  // B was taken over without a request: taken over, though no handoff was accepted.
+  assert.equal(s.handoffs, { requested: 1, accepted: 0, resolved: 0, takenOver: 1 });
   assert.equal(s.feedback, { thumbsUp: 1, thumbsDown: 0, csatCount: 0, csatAverage: null });
   assert.equal(s.tools, { calls: 2, errors: 1 });
   assert.equal(s.tokens, { input: tokensIn, output: tokensOut });

@@ -58,6 +58,8 @@ test('CSAT and handoff accepted/resolved figures match scripted team work exactl
   assert.ok(hc.ok && hc.available);
   await clock.advance(60_000);
   await c.visitor.frame('message', (f) => f.message.role === 'system_event');
+  // The team takes C over later from the inbox: no request is waiting, but the conversation was taken over.
+  assert.is((await call('POST', `/api/v1/conversations/${c.conversationId}/takeover`)).status, 200);
   await c.visitor.close();
   await live.close();
 
@@ -65,11 +67,15 @@ test('CSAT and handoff accepted/resolved figures match scripted team work exactl
   const stored = await handoffs(w.server.app).find({ workspaceId: ws }, { sort: [['_id', 1]] });
   assert.equal(stored.map((h) => h.state), ['resolved', 'resolved', 'unanswered'], 'A released, B closed while accepted, C timed out');
 
-  const s = (await w.server.request('GET', '/api/v1/analytics/summary', { headers: token.headers })).body;
-  assert.equal(s.handoffs, { requested: 3, accepted: 2, resolved: 1 });
+  const sr = await w.server.request('GET', '/api/v1/analytics/summary', { headers: token.headers });
+  assert.is(sr.status, 200, JSON.stringify(sr.body));
+  const s = sr.body;
+  // takenOver counts every takeover (A, B twice, C after its request went unanswered); accepted only those that
+  // answered a waiting request.
+  assert.equal(s.handoffs, { requested: 3, accepted: 2, resolved: 1, takenOver: 4 });
   assert.equal(s.feedback, { thumbsUp: 0, thumbsDown: 0, csatCount: 2, csatAverage: 2.5 });
   const series = (await w.server.request('GET', '/api/v1/analytics/timeseries?days=1', { headers: token.headers })).body;
-  assert.equal(series.items.map((d: { handoffs: unknown }) => d.handoffs), [{ requested: 3, accepted: 2, resolved: 1 }]);
+  assert.equal(series.items.map((d: { handoffs: unknown }) => d.handoffs), [{ requested: 3, accepted: 2, resolved: 1, takenOver: 4 }]);
 });
 
 test.run();

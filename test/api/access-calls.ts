@@ -181,7 +181,12 @@ export function validCalls(r: Records): Record<string, MakeCall> {
     },
     'DELETE /api/v1/bots/{id}': async () => ok(`/api/v1/bots/${(await asOwner(r, 'bot', 'POST', '/api/v1/bots', { name: unique('Spare ') }, 201)).id}`, 204),
     'POST /api/v1/bots/{id}/duplicate': async () => ok(`${bot}/duplicate`, 201, {}),
-    'POST /api/v1/bots/{id}/publish': async () => ok(`${bot}/publish`, 200, {}),
+    // A publish needs a draft that differs from the published version (an identical one answers 409).
+    'POST /api/v1/bots/{id}/publish': async () => {
+      const { revision } = await asOwner(r, 'read bot', 'GET', bot, undefined, 200);
+      await asOwner(r, 'edit draft', 'PATCH', bot, { revision, patch: { identity: { agentName: unique('Agent ') } } }, 200);
+      return ok(`${bot}/publish`, 200, {});
+    },
     'GET /api/v1/bots/{id}/health': async () => ok(`${bot}/health`),
     'GET /api/v1/bots/{id}/versions': async () => ok(`${bot}/versions`),
     'POST /api/v1/bots/{id}/versions/{version}/restore': async () => ok(`${bot}/versions/1/restore`, 200, {}),

@@ -118,6 +118,23 @@ test('publishing the restored draft makes version 3, not a reused number', async
   assert.is(r.body.published.config.identity.agentName, 'Ava');
 });
 
+test('publishing a draft that equals the published version is refused and makes no version', async () => {
+  const r = await publish();
+  assert.is(r.status, 409, JSON.stringify(r.body));
+  assert.is(r.body.error.code, 'conflict');
+  assert.match(r.body.error.message, /nothing to publish: the draft is the same as the published version 3/);
+  const versions = (await w.as('GET', `/api/v1/bots/${bot.id}/versions`)).body.items.map((v: any) => v.version);
+  assert.equal(versions, [3, 2, 1], 'no identical version 4');
+  // Changing the draft back and forth still counts as nothing new; a real change publishes again.
+  await patch({ identity: { agentName: 'Temporary' } });
+  await patch({ identity: { agentName: 'Ava' } });
+  assert.is((await publish()).status, 409);
+  await patch({ identity: { agentName: 'Fourth' } });
+  const ok = await publish();
+  assert.is(ok.status, 200, JSON.stringify(ok.body));
+  assert.is(ok.body.published.version, 4);
+});
+
 test('a publish that names a stale revision gives 409', async () => {
   const r = await w.as('POST', `/api/v1/bots/${bot.id}/publish`, { revision: 0 });
   assert.is(r.status, 409);

@@ -31,4 +31,24 @@ test('the message box waits for the start form, a message sent anyway is refused
   await page.locator('.m.assistant', { hasText: 'From 10 EUR.' }).waitFor();
 });
 
+test('a visitor who filled the start form is not asked for the same details again by the away form', async () => {
+  const botId = await w.createBot({ behavior: { leadCapture: { enabled: true, when: 'start' }, handoff: { enabled: true, offlineAction: 'lead_form' } } });
+  const page = await w.newPage();
+  await page.goto(w.page('/lead-start-away', w.embed(botId)));
+  await page.click('button.l');
+  await page.locator('form.lead').waitFor();
+  await page.fill('form.lead input[name=name]', 'Ada');
+  await page.fill('form.lead input[name=email]', 'ada@example.com');
+  await page.click('form.lead button[type=submit]');
+  await page.locator('form.lead').waitFor({ state: 'detached' });
+  // Nobody from the team is online: asking for a person gives the away text, and the form would come before the
+  // answer to the request on the same socket.
+  await page.evaluate(() => (window as any).__sockets[0].send(JSON.stringify({ t: 'handoff' })));
+  await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'handoff' && f.available === false));
+  const forms = await page.evaluate(() => (window as any).__frames.filter((f: any) => f.t === 'lead_form').length);
+  assert.is(forms, 1, 'only the start form was shown');
+  assert.is(await page.locator('form.lead').count(), 0);
+  await page.screenshot({ path: '/tmp/widget-lead-start-away.png' });
+});
+
 test.run();

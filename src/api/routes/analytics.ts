@@ -9,8 +9,12 @@ const Scope = { from: z.string(), to: z.string(), botId: z.string().nullable() }
 const Totals = {
   conversations: z.number(), conversationsEnded: z.number(),
   messages: z.object({ visitor: z.number(), agent: z.number(), team: z.number(), system: z.number() }),
-  leads: z.number(),
-  handoffs: z.object({ requested: z.number(), accepted: z.number(), resolved: z.number() }),
+  leads: z.number().describe('every lead captured, including those added by hand or by API'),
+  leadsInConversations: z.number().describe('leads captured in a conversation (the share of conversations that ended in a lead)'),
+  handoffs: z.object({
+    requested: z.number(), accepted: z.number(), resolved: z.number(),
+    takenOver: z.number().describe('takeovers by the team, whether or not they answered a handoff request'),
+  }),
   feedback: z.object({ thumbsUp: z.number(), thumbsDown: z.number(), csatCount: z.number(), csatAverage: z.number().nullable() }),
   tools: z.object({ calls: z.number(), errors: z.number() }),
   tokens: z.object({ input: z.number(), output: z.number() }),

@@ -9,8 +9,8 @@ export function Totals({ s }: { s: Summary }) {
   const tiles: Array<[string, string, string]> = [
     ['Conversations', fmtNumber(s.conversations), `${fmtNumber(s.conversationsEnded)} ended`],
     ['Visitor messages', fmtNumber(s.messages.visitor), `${fmtNumber(s.messages.agent)} bot replies · ${fmtNumber(s.messages.team)} from the team`],
-    ['Leads', fmtNumber(s.leads), `${pct(s.leads, s.conversations)} of conversations`],
-    ['Handoffs', fmtNumber(s.handoffs.requested), `${fmtNumber(s.handoffs.accepted)} taken over`],
+    ['Leads', fmtNumber(s.leads), `${pct(s.leadsInConversations, s.conversations)} of conversations${s.leads > s.leadsInConversations ? ` · ${fmtNumber(s.leads - s.leadsInConversations)} added by hand` : ''}`],
+    ['Handoffs', fmtNumber(s.handoffs.requested), `${fmtNumber(s.handoffs.takenOver)} taken over`],
     ['Satisfaction', s.feedback.csatAverage == null ? '—' : `${s.feedback.csatAverage.toFixed(1)} / 5`, thumbs ? `${fmtNumber(s.feedback.csatCount)} ratings · ${pct(s.feedback.thumbsUp, thumbs)} thumbs up` : `${fmtNumber(s.feedback.csatCount)} ratings · no thumbs yet`],
     ['Tool calls', fmtNumber(s.tools.calls), `${fmtNumber(s.tools.errors)} failed`],
     ['Tokens', fmtNumber(s.tokens.input + s.tokens.output), `${fmtNumber(s.tokens.input)} in · ${fmtNumber(s.tokens.output)} out`],

@@ -2,7 +2,7 @@
 export interface Totals {
   conversations: number; conversationsEnded: number;
   messages: { visitor: number; agent: number; team: number; system: number };
-  leads: number; handoffs: { requested: number; accepted: number; resolved: number };
+  leads: number; leadsInConversations: number; handoffs: { requested: number; accepted: number; resolved: number; takenOver: number };
   feedback: { thumbsUp: number; thumbsDown: number; csatCount: number; csatAverage: number | null };
   tools: { calls: number; errors: number }; tokens: { input: number; output: number }; costUsd: number;
 }

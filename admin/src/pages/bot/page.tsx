@@ -73,6 +73,8 @@ export function BotPage({ rest }: { rest: string[] }) {
   const base = `/bots/${encodeURIComponent(bot.id)}`;
   const dirty = pending.length > 0;
   const unpublished = bot.published ? diff(bot.published.config, bot.draft).length : 0;
+  /** The saved draft equals the live version: publishing would only repeat it (the API answers 409). */
+  const upToDate = !!bot.published && unpublished === 0 && !dirty;
   const accept = (b: BotFull, keepEdits = false) => { setBot(b); if (!keepEdits) setDraft(b.draft); setConflict(null); };
   const reloadTheirs = () => { if (conflict) accept(conflict.latest); };
   const keepMine = () => {
@@ -152,7 +154,8 @@ export function BotPage({ rest }: { rest: string[] }) {
           </dl>
         </div>
         <div class="bot-head-actions">
-          {canEdit && <button type="button" class="publish" disabled={busy || dirty} title={dirty ? 'Save your edits first' : undefined} onClick={publish}>Publish draft</button>}
+          {canEdit && <button type="button" class="publish" disabled={busy || dirty || upToDate} aria-describedby={upToDate ? 'nothing-to-publish' : undefined} title={dirty ? 'Save your edits first' : undefined} onClick={publish}>Publish draft</button>}
+          {canEdit && upToDate && <small id="nothing-to-publish" class="muted">Nothing to publish: the draft is the live version {bot.published!.version}. Change a setting and save to publish again.</small>}
           <a class="button secondary" href={`#/try/${bot.id}`}>Try it</a>
           {canEdit && <BotActions bot={bot} onChanged={(b) => accept(b, true)} />}
         </div>
