@@ -4,8 +4,7 @@ import { invalid, notFound } from '../errors.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { embedTexts } from './embeddings.js';
 
-/** What Save embeds to check that a connection's model makes embeddings (the answer is not kept). */
-export const EMBEDDING_CHECK_TEXT = 'A short passage to check that this model makes embeddings.';
+import { EMBEDDING_CHECK_TEXT } from './embedding-check.js';
 import { LOCAL_MODEL } from './local-model.js';
 
 /**

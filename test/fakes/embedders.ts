@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { EMBEDDING_CHECK_TEXT } from '../../src/knowledge/settings.js';
+import { EMBEDDING_CHECK_TEXT } from '../../src/knowledge/embedding-check.js';
 
 /**
  * Embedders a fake OpenAI-compatible server can serve (startFakeOpenAI({ embed })), to measure search with

@@ -123,8 +123,12 @@ test('speaking over the hosted agent stops its voice and stores only what was he
     const v2 = await visitor();
     v2.send({ t: 'voice_start' });
     const refused = await v2.next('error');
-    assert.is(refused.code, 'forbidden');
-    assert.match(refused.message, /has not been created at the provider yet; publish the bot/);
+    // The visitor reads a short line; the operator's reason goes to the bot's health (docs/voice.md).
+    assert.is(refused.code, 'unavailable');
+    assert.match(refused.message, /not available/);
+    assert.not.match(refused.message, /provider|publish/);
+    const health = await w.as('GET', `/api/v1/bots/${bot.id}/health`);
+    assert.match(JSON.stringify(health.body), /has not been created at the provider yet; publish the bot/);
     await v2.close();
   } finally {
     await w.close();
