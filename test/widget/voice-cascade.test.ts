@@ -57,7 +57,7 @@ test('hands-free cascade: the spoken question is heard on the server, answered a
   assert.ok(session.bytes > 24_000 * 2 * 0.8, `${session.bytes} bytes: the whole question, not a click`);
 
   await page.locator('.vb[data-playing="true"]').waitFor({ timeout: 15_000 });
-  await page.locator('.m.assistant:has(.vk)', { hasText: /^Yes, we deliver/ }).waitFor();
+  await page.locator('.m.assistant:has(.vk)', { hasText: /Yes, we deliver/ }).waitFor();
   await shot(page, 'speaking');
 
   // The question comes round again in the loop: barge-in. The widget stops playback and says how much it played.

@@ -105,7 +105,7 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   const mouth: number[] = [];
   for (let i = 0; i < 12; i++) { mouth.push((await faceState(page)).talk); await page.waitForTimeout(50); }
   assert.ok(Math.max(...mouth) > 0.1, `the mouth moves with the agent's voice (${mouth.map((m) => m.toFixed(2)).join(' ')})`);
-  await page.locator('.m.assistant:has(.vk)', { hasText: /^We are open from nine/ }).waitFor();
+  await page.locator('.m.assistant:has(.vk)', { hasText: /We are open from nine/ }).waitFor();
   await shot(page, 'speaking');
 
   // The question comes round again in the loop: barge-in. The server interrupts; the widget stops and says how much it played.
