@@ -98,7 +98,7 @@ test('effort, temperature and maxOutputTokens reach the model; usage becomes a c
     const body = w.fake.lastBody('/chat/completions');
     assert.is(body.temperature, 0.3);
     assert.is(body.max_completion_tokens ?? body.max_tokens, 1000);
-    assert.match(body.messages[0].content, /Help  on Pricing/);
+    assert.match(body.messages[0].content, /Help not known on Pricing/);
     assert.match(body.messages[0].content, /Europe\/Oslo/);
     const stored = await w.server.app.store.collection<any>('messages').findById(w.workspaceId, message.id);
     assert.is(stored.costUsd, 0.15 + 0.6); // gpt-4o-mini list price per million tokens

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startWidgetWorld, type WidgetWorld } from './world.js';
+import { settledBox, startWidgetWorld, type WidgetWorld } from './world.js';
 
 let w: WidgetWorld;
 let botId: string;
@@ -55,8 +55,7 @@ test('the drawer is full height on the launcher side, modal, dark and in the con
   await page.goto(w.page('/drawer', w.embed(botId, { layout: 'drawer' })));
   await page.click('button.l');
   const drawer = page.locator('.w.drawer:not([hidden])');
-  await drawer.waitFor();
-  const box = (await drawer.boundingBox())!;
+  const box = await settledBox(drawer);
   assert.equal([box.x + box.width, box.y, box.height, box.width], [1280, 0, 800, 380]);
   assert.ok(await page.locator('.bd').isVisible());
   assert.is(await page.evaluate(() => document.documentElement.style.overflow), 'hidden');
@@ -102,9 +101,7 @@ test('on a phone the open panel fills the screen', async () => {
   const page = await w.newPage({ width: 390, height: 760 });
   await page.goto(w.page('/phone', w.embed(botId, { layout: 'panel' })));
   await page.click('button.l');
-  const panel = page.locator('.w.panel:not([hidden])');
-  await panel.waitFor();
-  const box = (await panel.boundingBox())!;
+  const box = await settledBox(page.locator('.w.panel:not([hidden])'));
   assert.equal([box.x, box.y, box.width, box.height], [0, 0, 390, 760]);
   await page.screenshot({ path: '/tmp/widget-mobile.png' });
 });
@@ -122,9 +119,8 @@ test('boot options from the page override the layout and launcher', async () => 
   assert.equal([box.x, box.y + box.height], [20, 780]);
   await bubble.click();
   const panel = page.locator('.w.panel:not([hidden])');
-  await panel.waitFor();
+  assert.is(Math.round((await settledBox(panel)).x), 20);
   assert.is(await panel.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 255, 255)');
-  assert.is(Math.round((await panel.boundingBox())!.x), 20);
   await page.screenshot({ path: '/tmp/widget-panel-left.png' });
 });
 

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import type { Clock } from '../../src/clock.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
@@ -122,3 +122,10 @@ export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: C
 export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__frames.filter((f: any) => f.t === type), t);
 /** Frames the page's chat socket sent, of type t. */
 export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);
+
+/** The element's box once its opening animation has finished (a slow machine measures it mid-animation otherwise). */
+export async function settledBox(locator: Locator) {
+  await locator.waitFor();
+  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)));
+  return (await locator.boundingBox())!;
+}
