@@ -69,9 +69,11 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const [faceShown, toggleFace] = useFaceShown(core);
   const withFace = hasFace(core);
   const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} open={open} /> : null;
-  // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front.
+  // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front, until the server
+  // has sent the same text into the conversation (its answer to a message then): it is said once.
+  const told = cfg.offline && st.messages.some((m) => m.role === 'system_event' && m.text === cfg.texts.offline);
   const offline = st.conn === 'paused' ? <div class="line offline paused" role="status">{t('status.paused')}</div>
-    : cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
+    : cfg.offline && !told ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
 
   s.onSpeakError = (message) => s.addLine('error', message);
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
