@@ -1,5 +1,5 @@
 /** The chat window's CSS, built from the appearance settings. It lives in the loader's shadow root. */
-import { FONTS, MOBILE_QUERY, textOn } from '../theme.js';
+import { accentColours, FONTS, MOBILE_QUERY } from '../theme.js';
 import type { Appearance } from '../types.js';
 
 const LIGHT = '--bg:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--soft:#f3f4f6;--err:#b91c1c;--errbg:#fef2f2';
@@ -30,13 +30,15 @@ export function chatCss(a: Appearance, extra = ''): string {
   else if (l.type === 'tab') { at = `bottom:${TAB}px;${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`; vGap = TAB; }
   const box = (w: number, hgt: number) => `${at};width:min(${w}px,calc(100vw - ${hGap}px));height:min(${hgt}px,calc(100vh - ${vGap + 16}px))`;
   return `
-.w{${LIGHT};--accent:${t.accent};--on:${textOn(t.accent)};--r:${t.radius}px;font-family:${FONTS[t.font] ?? FONTS.system};font-size:14px;line-height:1.45;color:var(--fg);background:var(--bg);display:flex;flex-direction:column;overflow:hidden;z-index:${z}}
+.w{${LIGHT};--accent:${accentColours(t.accent).fill};--on:${accentColours(t.accent).on};--r:${t.radius}px;font-family:${FONTS[t.font] ?? FONTS.system};font-size:14px;line-height:1.45;color:var(--fg);background:var(--bg);display:flex;flex-direction:column;overflow:hidden;z-index:${z}}
 .w.dark{${DARK}}
 @media (prefers-color-scheme: dark){.w.auto{${DARK}}}
 .w[hidden]{display:none}
 .panel,.floating{animation:sc-in .18s ease-out}.drawer{animation:sc-${side} .22s ease-out}.bd{animation:sc-fade .22s}
 @keyframes sc-in{from{opacity:0;transform:translateY(10px) scale(.98)}}@keyframes sc-fade{from{opacity:0}}
 @keyframes sc-left{from{transform:translateX(-100%)}}@keyframes sc-right{from{transform:translateX(100%)}}
+.panel.closing,.floating.closing{animation:sc-in-out .14s ease-in forwards}.drawer.closing{animation:sc-${side}-out .18s ease-in forwards}
+@keyframes sc-in-out{to{opacity:0;transform:translateY(10px) scale(.98)}}@keyframes sc-left-out{to{transform:translateX(-100%)}}@keyframes sc-right-out{to{transform:translateX(100%)}}
 @media (prefers-reduced-motion: reduce){.w,.bd{animation:none}}
 .w *{box-sizing:border-box;font-family:inherit}
 .panel{position:fixed;${box(a.panel.width, a.panel.height)};border-radius:var(--r);box-shadow:0 12px 40px rgba(0,0,0,.25)}

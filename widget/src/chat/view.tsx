@@ -12,6 +12,7 @@ import type { VoiceLink } from './voice-link.js';
 import type { SpeakLink } from './speak-link.js';
 import { Face, FaceButton, hasFace, useFaceShown } from './face-view.js';
 import { MOBILE_QUERY } from '../theme.js';
+import { useClosing } from './closing.js';
 
 /** Whether a media query matches now, following changes (a phone turned, a window resized). */
 function useMedia(query: string): boolean {
@@ -62,6 +63,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const [files, setFiles] = useState<Pending[]>([]);
   const list = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
+  // Closing: drawn, inert, while its closing animation plays; then hidden.
+  const closing = useClosing(open, box);
   const layout = a.layout;
   const title = cfg.texts.title || cfg.identity.agentName;
   const subtitle = cfg.texts.subtitle || cfg.identity.role;
@@ -182,7 +185,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // The caption is the latest thing said to the visitor: a reply, or a line such as why voice ended.
     const last = [...st.messages].reverse().find((m) => m.role !== 'user');
     return (
-      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
+      <div ref={box} class={`w floating ${theme}${closing ? ' closing' : ''}`} hidden={!open && !closing} inert={closing} role="dialog" aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="fl">
           <div class="top">{sound}{close}</div>
           {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" open={open} /> : null}
@@ -200,7 +203,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   return (
     <>
       {layout === 'drawer' && a.drawer.modal && open ? <div class="bd" onClick={() => core.close()} /> : null}
-      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
+      <div ref={box} class={`w ${layout} ${theme}${closing ? ' closing' : ''}`} hidden={!open && !closing} inert={closing} role={layout === 'inline' ? 'region' : 'dialog'} aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="hd">
           {/* The letter avatar stands for the agent only when its face is not shown right below. */}
           {face ? null : <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>}
