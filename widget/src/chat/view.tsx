@@ -1,7 +1,7 @@
 /** The chat window in every layout: header, messages, suggested prompts, cards, composer, attribution. */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
-import { Markdown } from './markdown.js';
+import { loadMarkdown, Markdown } from './markdown.js';
 import { Menu } from './menu.js';
 import { Composer, Confirm, Csat, Interrupted, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
@@ -119,6 +119,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // A paused bot takes no messages: the text stays in the box, and the visitor is told why.
     if (st.conn === 'paused') { s.addLine('error', t('paused.notSent')); return false; }
     cam?.beforeSend();
+    void loadMarkdown();
     const done = files.filter((f) => f.id);
     s.sendMessage(text, done.map((f) => f.id!), done.map((f) => f.url));
     setFiles([]);
@@ -167,7 +168,11 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // The start form comes first: the message box waits for it (a message before it would be refused).
     <Composer t={t} disabled={st.leadForm?.reason === 'start'} refill={st.refill} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
-      onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
+      onTyping={(active) => {
+        // The visitor starts writing: the Markdown renderer is fetched now, before the reply streams.
+        if (active) void loadMarkdown();
+        if (st.conversationId) s.send({ t: 'typing', active });
+      }} />
   );
   const messages = (
     // Focusable, so the keyboard can scroll it when no link or button inside takes focus.
