@@ -115,7 +115,8 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fc svg,.fc canvas{display:block;width:100%;height:100%}
 .fc.small{width:64px;margin-top:8px}.fc.medium{width:104px;margin-top:10px}.fc.large{width:150px;margin-top:12px}
 .fc.big{width:min(168px,56%);padding-bottom:10px;background:radial-gradient(closest-side,rgba(0,0,0,.22),transparent) bottom/64% 14px no-repeat}
-.fc[data-kind=custom]{border-radius:50%;overflow:hidden;box-shadow:0 6px 20px rgba(0,0,0,.2)}
+/* A photo face is a circle with its shadow; drawn on the canvas, so nothing clips the ground shadow below it. */
+.fc[data-kind=custom] canvas{width:auto;max-width:100%;aspect-ratio:1;margin:0 auto;border-radius:50%;box-shadow:0 6px 20px rgba(0,0,0,.2)}
 .fc[data-mood=offline]{filter:grayscale(.8) opacity(.72)}
 .line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
 .fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
