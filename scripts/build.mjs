@@ -53,10 +53,11 @@ define.__I18N__ = JSON.stringify(i18n);
 const bridge = { name: 'preact-bridge', setup(b) { b.onResolve({ filter: /^preact\/(hooks|jsx-runtime)$/ }, () => ({ path: join(root, 'widget/src/chat/preact-bridge.ts') })); } };
 const parts = {};
 let bundles = 0;
-for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat-voice', 'widget/src/parts/voice.ts', '__CHAT_PARTS__'], ['chat-speak', 'widget/src/parts/speak.ts', '__CHAT_PARTS__'], ['chat-camera', 'widget/src/parts/camera.ts', '__CHAT_PARTS__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['face-photo', 'widget/src/face-photo.ts', '__FACE_PHOTO_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
+for (const [name, entry, key] of [['voice', 'widget/src/voice.ts', '__VOICE_FILE__'], ['face', 'widget/src/face.ts', '__FACE_FILE__'], ['chat-voice', 'widget/src/parts/voice.ts', '__CHAT_PARTS__'], ['chat-speak', 'widget/src/parts/speak.ts', '__CHAT_PARTS__'], ['chat-camera', 'widget/src/parts/camera.ts', '__CHAT_PARTS__'], ['chat-markdown', 'widget/src/parts/markdown.ts', '__MARKDOWN_FILE__'], ['chat', 'widget/src/chat.tsx', '__CHAT_FILE__'], ['face-photo', 'widget/src/face-photo.ts', '__FACE_PHOTO_FILE__'], ['loader', 'widget/src/loader.ts', null]]) {
   if (!existsSync(join(root, entry))) continue;
   const part = key === '__CHAT_PARTS__';
-  const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, plugins: part ? [bridge] : [], write: false });
+  const bridged = part || key === '__MARKDOWN_FILE__';
+  const r = await build({ ...esb, entryPoints: [join(root, entry)], outfile: join(widgetDir, `${name}.js`), define: { ...define }, plugins: bridged ? [bridge] : [], write: false });
   const code = r.outputFiles[0].contents;
   mkdirSync(widgetDir, { recursive: true });
   writeFileSync(join(widgetDir, `${name}.js`), code);
@@ -103,7 +104,7 @@ for (const file of walkAll(join(out, 'public'))) {
   const gz = gzipSync(data, { level: 9 });
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gz);
-  if (/widget\/(loader|chat|chat-voice|chat-speak|chat-camera|voice|face)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
+  if (/widget\/(loader|chat|chat-voice|chat-speak|chat-camera|chat-markdown|voice|face)\.js$|admin\/(app|chunk)\.[^/]+\.(js|css)$/.test(file)) sizes.push(`${file.slice(out.length + 8)} ${data.length} B, gzip ${gz.length}, br ${br.length}`);
 }
 console.log(`built dist/ (${bundles} browser bundles)\n  ${sizes.join('\n  ')}`);
 

@@ -13,7 +13,7 @@ export const publicDir = join(root, 'dist/public');
 export const widgetDir = join(publicDir, 'widget');
 export const adminDir = join(publicDir, 'admin');
 
-export type Bundle = 'loader' | 'chat' | 'chat-voice' | 'chat-speak' | 'chat-camera' | 'voice' | 'face' | 'face-photo';
+export type Bundle = 'loader' | 'chat' | 'chat-voice' | 'chat-speak' | 'chat-camera' | 'chat-markdown' | 'voice' | 'face' | 'face-photo';
 /** file: the name the server serves it under (content-hashed but for the loader); gzip: the precompressed copy's size. */
 export interface BundleSize { bytes: number; gzip: number; file: string }
 export interface Built {
@@ -22,7 +22,7 @@ export interface Built {
   admin: { page: string; js: string; css: string };
 }
 
-const BUNDLES: Bundle[] = ['loader', 'chat', 'chat-voice', 'chat-speak', 'chat-camera', 'voice', 'face', 'face-photo'];
+const BUNDLES: Bundle[] = ['loader', 'chat', 'chat-voice', 'chat-speak', 'chat-camera', 'chat-markdown', 'voice', 'face', 'face-photo'];
 const SOURCES = ['widget/src', 'widget/i18n', 'admin/src', 'admin/index.html', 'scripts/build.mjs'];
 
 function newestSource(path: string): { file: string; mtime: number } {

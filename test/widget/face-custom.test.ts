@@ -97,4 +97,19 @@ test('the mouth follows the audio of a spoken reply (lip sync), and closes when 
   assert.ok((await faceState(page)).talk < 0.05, 'closed after the reply');
 });
 
+test('in the floating layout the photo face is a whole circle, its shadows not clipped', async () => {
+  const bot = await w.createBot({ face: { skin: { kind: 'custom', assetId: faceId } } });
+  const page = await openFace(w, bot, { layout: 'floating', theme: { mode: 'light' } });
+  const canvas = page.locator('.fc[data-kind=custom] canvas');
+  await canvas.waitFor();
+  const fc = await page.locator('.fc').boundingBox();
+  const c = await canvas.boundingBox();
+  assert.ok(Math.abs(c!.width - c!.height) <= 1, `round, not squashed: ${c!.width}x${c!.height}`);
+  assert.is(await page.locator('.fc').evaluate((el) => getComputedStyle(el).overflow), 'visible', 'nothing clipped');
+  assert.is(await canvas.evaluate((el) => getComputedStyle(el).borderRadius), '50%');
+  // The ground shadow lies in the band under the circle, outside it.
+  assert.ok(fc!.y + fc!.height - (c!.y + c!.height) >= 8, 'room for the ground shadow below the face');
+  await page.locator('.fc').screenshot({ path: `${SHOTS}/custom-floating-shadow.png` });
+});
+
 test.run();

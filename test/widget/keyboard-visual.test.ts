@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ElementHandle, Page } from 'playwright-core';
-import { textOn } from '../../widget/src/theme.js';
+import { accentColours } from '../../widget/src/theme.js';
 import { startWidgetWorld, type WidgetWorld } from './world.js';
 
 let w: WidgetWorld;
@@ -41,7 +41,8 @@ test('text and icons on the accent reach 4.5:1 for every accent colour a site ca
   let worst = 21;
   for (let r = 0; r < 256; r += 17) for (let g = 0; g < 256; g += 17) for (let b = 0; b < 256; b += 17) {
     const accent = `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-    worst = Math.min(worst, contrast(hex(accent), textOn(accent) === '#000' ? 'rgb(0,0,0)' : 'rgb(255,255,255)'));
+    const { fill, on } = accentColours(accent);
+    worst = Math.min(worst, contrast(hex(fill), on === '#000' ? 'rgb(0,0,0)' : 'rgb(255,255,255)'));
   }
   assert.ok(worst >= 4.5, `worst ${worst.toFixed(2)}:1`);
 });
@@ -54,9 +55,9 @@ for (const [accent, mode] of [['#fde047', 'light'], ['#0f766e', 'dark'], ['#6366
     await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
     const colour = (sel: string) => page.locator(sel).evaluate((el) => getComputedStyle(el).color);
     const bg = await page.locator('.cp .send').evaluate((el) => getComputedStyle(el).backgroundColor);
-    assert.is(bg, hex(accent));
+    assert.is(bg, hex(accentColours(accent).fill));
     for (const sel of ['.cp .send', '.hd b', '.hd small']) {
-      const ratio = contrast(await colour(sel), hex(accent));
+      const ratio = contrast(await colour(sel), bg);
       assert.ok(ratio >= 4.5, `${sel} ${ratio.toFixed(2)}:1 on ${accent}`);
     }
     const opacity = await page.locator('.hd small').evaluate((el) => getComputedStyle(el).opacity);

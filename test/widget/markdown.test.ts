@@ -1,12 +1,12 @@
 /**
- * Replies as Markdown (widget/src/chat/markdown.tsx), checked on the element tree it builds: what is formatted,
+ * Replies as Markdown (widget/src/chat/markdown-render.tsx, the chat-markdown.js bundle), checked on the element tree it builds: what is formatted,
  * that text never becomes markup, and that every prefix of a streamed reply renders without raw syntax.
  * The same rendering in Chromium, with hostile replies, is in markdown-browser.test.ts.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { VNode } from 'preact';
-import { Markdown, safeHref, settle } from '../../widget/src/chat/markdown.js';
+import { Markdown, safeHref, settle } from '../../widget/src/chat/markdown-render.js';
 
 /** The element tree as HTML-like text (text escaped), so tests can read what would be drawn. */
 function html(node: unknown): string {

@@ -59,4 +59,24 @@ test('a floating layout with neither a message box nor voice is refused at publi
   assert.is((await as('GET', `/bots/${bot.id}`)).body.publishedVersion ?? null, null, 'nothing published');
 });
 
+test('outside opening hours the offline text shows once, before and after the visitor writes, in every layout', async () => {
+  const text = "We're away right now. Leave a message and we'll reply when we're back.";
+  const botId = await w.createBot({ behavior: { hours: { enabled: true, scope: 'bot', timezone: 'UTC', weekly: [], holidays: [] } }, texts: { offline: text } });
+  for (const layout of ['panel', 'floating']) {
+    const page = await w.newPage();
+    await page.goto(w.page(`/stuck-offline-${layout}`, w.embed(botId, { layout })));
+    await page.click('button.l');
+    const shown = page.locator('.w:not([hidden])').getByText(text);
+    await shown.first().waitFor();
+    assert.is(await shown.count(), 1, `${layout}: once on opening`);
+    await page.fill('.cp textarea', 'Are you there?');
+    await page.press('.cp textarea', 'Enter');
+    // The server answers with the offline text as a system line (the model is not called).
+    await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'message' && f.message?.role === 'system_event'));
+    await page.screenshot({ path: `${SHOTS}/stuck-offline-${layout}.png` });
+    assert.is(await shown.count(), 1, `${layout}: once after the visitor wrote`);
+    await page.context().close();
+  }
+});
+
 test.run();

@@ -5,7 +5,7 @@
  */
 import { PRESETS } from './face/skins.js';
 import { loadLanguage } from './i18n.js';
-import { FONTS, MOBILE_QUERY, textOn } from './theme.js';
+import { accentColours, FONTS, MOBILE_QUERY } from './theme.js';
 import type { BootOptions, ChatEvent, ChatHandle, Core, Identity, PageTool, VoiceStartOptions, WidgetConfig } from './types.js';
 
 const W = window as any;
@@ -285,7 +285,7 @@ function css(cfg: WidgetConfig): string {
   const teaserAt = l.type === 'tab' ? tabAt(56) : `${v}:${l.offset.y + (l.type === 'bubble' ? l.size + 12 : 8)}px;${h}:${l.offset.x}px`;
   return `:host{all:initial}
 *{box-sizing:border-box;font-family:${FONTS[t.font] ?? FONTS.system}}
-.l{position:fixed;z-index:${a.zIndex};border:0;cursor:pointer;background:${t.accent};color:${textOn(t.accent)};box-shadow:0 4px 16px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
+.l{position:fixed;z-index:${a.zIndex};border:0;cursor:pointer;background:${accentColours(t.accent).fill};color:${accentColours(t.accent).on};box-shadow:0 4px 16px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}
 .bubble{${v}:${l.offset.y}px;${h}:${l.offset.x}px;width:${l.size}px;height:${l.size}px;border-radius:50%}
 .tab{${tabAt(0)};writing-mode:${l.edge === 'bottom' ? 'initial' : 'vertical-rl'};padding:12px 10px;font-size:14px;font-weight:600;border-radius:${t.radius / 2}px}
 .t{position:fixed;z-index:${a.zIndex};${teaserAt};max-width:260px;color-scheme:${t.mode === 'auto' ? 'light dark' : t.mode};background:light-dark(#fff,#1f2937);color:light-dark(#111,#f9fafb);padding:12px 28px 12px 14px;border-radius:${t.radius}px;box-shadow:0 6px 24px rgba(0,0,0,.2);cursor:pointer;font-size:14px;line-height:1.4}

@@ -146,6 +146,7 @@ declare global {
   const __CHAT_FILE__: string | undefined;
   const __VOICE_FILE__: string | undefined;
   const __FACE_FILE__: string | undefined;
+  const __MARKDOWN_FILE__: string | undefined;
   /** The optional chat parts' names by part (voice, speak, camera: chat-<part>.<hash>.js). */
   const __CHAT_PARTS__: Record<string, string> | undefined;
 }

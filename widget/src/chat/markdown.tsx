@@ -1,123 +1,43 @@
 /**
- * Replies as Markdown. marked's lexer turns the text into tokens and this file builds Preact elements from them,
- * so text always stays text: HTML in a reply is shown as the characters it is (never parsed as markup), and a link
- * is made only for http(s), mailto and tel addresses. While a reply streams in, settle() completes or holds back
- * what is half received, so the visitor never sees raw syntax flicker into formatting.
+ * Replies as Markdown in the chat window. Text without Markdown syntax (most welcomes, many replies) is drawn here;
+ * the lexer and renderer are a bundle of their own (chat-markdown.js: chat/markdown-render.tsx), kept off the
+ * bytes that opening the chat costs. It is fetched when the visitor starts typing (so it is there before the first
+ * reply streams) or when a text with syntax is first drawn (a welcome, a restored conversation); until it arrives
+ * such a text shows as plain paragraphs, the same characters.
  */
-import type { ComponentChildren, VNode } from 'preact';
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { VNode } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Fragment, jsx, jsxs } from 'preact/jsx-runtime';
+import { isPlain, Plain } from './markdown-plain.js';
 
-const SAFE_URL = /^(https?:|mailto:|tel:)/i;
+type Renderer = typeof import('../parts/markdown.js');
+let renderer: Renderer | null = null;
+let loading: Promise<void> | null = null;
+const waiting = new Set<() => void>();
 
-/** The address a link may open, or null: relative and scheme-less addresses and other schemes are not links. */
-export function safeHref(href: string): string | null {
-  const h = href.trim();
-  return SAFE_URL.test(h) ? h : null;
-}
-
-/**
- * Streaming: the text so far, made safe to render. An open code fence is closed (the code shows as code), a table
- * whose divider row has not come yet and a half-written link are held back, and open ** * ~~ ` in the last
- * paragraph are closed, so a prefix renders as the finished reply will (only shorter).
- */
-export function settle(text: string): string {
-  const fences = text.match(/^ {0,3}(```|~~~)/gm)?.length ?? 0;
-  if (fences % 2) return `${text}\n\`\`\``;
-  const para = text.lastIndexOf('\n\n');
-  const cut = para < 0 ? 0 : para + 2;
-  const head = text.slice(0, cut);
-  let last = text.slice(cut);
-  // A table is a table only once its whole |---| row arrived.
-  if (/^\s*\|/.test(last) && !/\n\s*\|?\s*:?-+:?\s*\|[^\n]*\n/.test(last)) return head.trimEnd();
-  const lines = last.split('\n');
-  let tail = lines.pop() ?? '';
-  // Half a link: "[text", "[text]" or "[text](http..." until its closing parenthesis.
-  tail = tail.replace(/!?\[[^\]]*(\](\([^)]*)?)?$/, '');
-  // A lone marker at the very end may start a list, emphasis or code: wait for the next characters.
-  tail = tail.replace(/[*_~`#|>-]+\s*$/, '').replace(/^\s*(\d+[.)])\s*$/, '');
-  last = [...lines, tail].join('\n').trimEnd();
-  // Count markers outside inline code, ignoring list bullets.
-  const plain = last.replace(/^\s*[*+-]\s+/gm, '');
-  const ticks = (plain.match(/`/g)?.length ?? 0) % 2;
-  const bare = plain.replace(/`[^`]*`?/g, '');
-  const strong = (bare.match(/\*\*/g)?.length ?? 0) % 2;
-  const em = (bare.replace(/\*\*/g, '').match(/\*/g)?.length ?? 0) % 2;
-  const del = (bare.match(/~~/g)?.length ?? 0) % 2;
-  return head + last + (ticks ? '`' : '') + (em ? '*' : '') + (strong ? '**' : '') + (del ? '~~' : '');
-}
-
-const lex = (text: string) => Lexer.lex(text, { gfm: true, breaks: true });
-
-/**
- * Characters that can start Markdown syntax (or an autolink): text without any of them is paragraphs and line
- * breaks only, drawn without the lexer (its first run compiles many expressions: slow on a slow phone).
- */
-const SYNTAX = /[*_`~#[\]|<>&\\]|^ {0,3}([-+=]|\d+[.)])|^ {4}|:\/\/|www\.|@/m;
-
-/** The reply's Markdown as elements (streaming: the text so far). */
-export function Markdown({ text, streaming }: { text: string; streaming?: boolean }): VNode {
-  if (!SYNTAX.test(text)) {
-    const paras = text.trim().split(/\n\s*\n/).filter(Boolean);
-    return <div class="md" dir="auto">{paras.map((p) => <p>{p.split('\n').flatMap((line, i) => (i ? [<br />, line] : [line]))}</p>)}</div>;
-  }
-  return <div class="md" dir="auto">{blocks(lex(streaming ? settle(text) : text))}</div>;
-}
-
-function blocks(tokens: Token[]): ComponentChildren[] {
-  return tokens.map((tok) => block(tok));
-}
-
-function block(tok: Token): ComponentChildren {
-  const t = tok as Tokens.Generic;
-  switch (t.type) {
-    case 'paragraph': return <p>{inline(t.tokens ?? [])}</p>;
-    case 'heading': return <p class="h"><strong>{inline(t.tokens ?? [])}</strong></p>;
-    // Code reads left to right in every language (an RTL window would mirror its brackets and indents).
-    case 'code': return <pre tabIndex={0} dir="ltr"><code>{t.text}</code></pre>;
-    case 'blockquote': return <blockquote>{blocks(t.tokens ?? [])}</blockquote>;
-    case 'hr': return <hr />;
-    case 'list': {
-      const items = (t as Tokens.List).items.map((it) => (
-        <li>{it.task ? (it.checked ? '☑ ' : '☐ ') : null}{it.tokens.map((c) => (c.type === 'text' ? inline((c as Tokens.Text).tokens ?? [c]) : c.type === 'checkbox' ? null : block(c)))}</li>
-      ));
-      return t.ordered ? <ol start={typeof t.start === 'number' ? t.start : undefined}>{items}</ol> : <ul>{items}</ul>;
-    }
-    case 'table': {
-      const tb = t as Tokens.Table;
-      const cell = (c: Tokens.TableCell, Tag: 'th' | 'td') => <Tag style={c.align ? { textAlign: c.align } : undefined}>{inline(c.tokens)}</Tag>;
-      // The wrapper scrolls sideways; tabIndex lets a keyboard user scroll it.
-      return (
-        <div class="tw" tabIndex={0} dir="auto"><table>
-          <thead><tr>{tb.header.map((c) => cell(c, 'th'))}</tr></thead>
-          <tbody>{tb.rows.map((r) => <tr>{r.map((c) => cell(c, 'td'))}</tr>)}</tbody>
-        </table></div>
-      );
-    }
-    case 'space': case 'def': return null;
-    // html and anything unknown: shown as the text it is.
-    default: return <p>{t.tokens ? inline(t.tokens) : t.raw}</p>;
-  }
-}
-
-function inline(tokens: Token[]): ComponentChildren[] {
-  return tokens.map((tok) => {
-    const t = tok as Tokens.Generic;
-    switch (t.type) {
-      case 'strong': return <strong>{inline(t.tokens ?? [])}</strong>;
-      case 'em': return <em>{inline(t.tokens ?? [])}</em>;
-      case 'del': return <del>{inline(t.tokens ?? [])}</del>;
-      case 'codespan': return <code dir="ltr">{t.text}</code>;
-      case 'br': return <br />;
-      case 'escape': return t.text;
-      case 'link': case 'image': {
-        // Images are links too: a reply cannot load pictures (or tracking pixels) into the page.
-        const href = safeHref(t.href);
-        const label = t.type === 'image' ? t.text || t.href : inline(t.tokens ?? []);
-        return href ? <a href={href} target="_blank" rel="noopener noreferrer">{label}</a> : label;
-      }
-      case 'text': return t.tokens ? inline(t.tokens) : t.text;
-      // html tags and anything unknown: their characters.
-      default: return t.raw;
-    }
+/** Fetches the lexer's bundle once (again after a failure); every Markdown waiting for it is drawn again. */
+export function loadMarkdown(): Promise<void> {
+  const url = new URL(typeof __MARKDOWN_FILE__ == 'string' ? __MARKDOWN_FILE__ : 'chat-markdown.js', import.meta.url).href;
+  return loading ??= (import(/* @vite-ignore */ url) as Promise<Renderer>).then((m) => {
+    m.bind({ useState, useEffect, useRef, jsx, jsxs, Fragment });
+    renderer = m;
+    for (const redraw of waiting) redraw();
+  }, (err: Error) => {
+    loading = null;
+    console.warn('ServiceChat: the Markdown renderer could not be loaded; replies show as plain text:', err.message);
   });
+}
+
+/** The text's Markdown as elements (streaming: the text so far). */
+export function Markdown({ text, streaming }: { text: string; streaming?: boolean }): VNode {
+  const [, redraw] = useState(0);
+  const plain = isPlain(text);
+  useEffect(() => {
+    if (plain || renderer) return;
+    const again = () => redraw((n) => n + 1);
+    waiting.add(again);
+    void loadMarkdown();
+    return () => { waiting.delete(again); };
+  }, [plain]);
+  return renderer && !plain ? <renderer.Markdown text={text} streaming={streaming} /> : <Plain text={text} />;
 }

@@ -1,5 +1,5 @@
 /** The chat window's CSS, built from the appearance settings. It lives in the loader's shadow root. */
-import { FONTS, MOBILE_QUERY, textOn } from '../theme.js';
+import { accentColours, FONTS, MOBILE_QUERY } from '../theme.js';
 import type { Appearance } from '../types.js';
 
 const LIGHT = '--bg:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--soft:#f3f4f6;--err:#b91c1c;--errbg:#fef2f2';
@@ -30,13 +30,15 @@ export function chatCss(a: Appearance, extra = ''): string {
   else if (l.type === 'tab') { at = `bottom:${TAB}px;${l.align === 'start' ? 'left' : 'right'}:${l.offset.x}px`; vGap = TAB; }
   const box = (w: number, hgt: number) => `${at};width:min(${w}px,calc(100vw - ${hGap}px));height:min(${hgt}px,calc(100vh - ${vGap + 16}px))`;
   return `
-.w{${LIGHT};--accent:${t.accent};--on:${textOn(t.accent)};--r:${t.radius}px;font-family:${FONTS[t.font] ?? FONTS.system};font-size:14px;line-height:1.45;color:var(--fg);background:var(--bg);display:flex;flex-direction:column;overflow:hidden;z-index:${z}}
+.w{${LIGHT};--accent:${accentColours(t.accent).fill};--on:${accentColours(t.accent).on};--r:${t.radius}px;font-family:${FONTS[t.font] ?? FONTS.system};font-size:14px;line-height:1.45;color:var(--fg);background:var(--bg);display:flex;flex-direction:column;overflow:hidden;z-index:${z}}
 .w.dark{${DARK}}
 @media (prefers-color-scheme: dark){.w.auto{${DARK}}}
 .w[hidden]{display:none}
 .panel,.floating{animation:sc-in .18s ease-out}.drawer{animation:sc-${side} .22s ease-out}.bd{animation:sc-fade .22s}
 @keyframes sc-in{from{opacity:0;transform:translateY(10px) scale(.98)}}@keyframes sc-fade{from{opacity:0}}
 @keyframes sc-left{from{transform:translateX(-100%)}}@keyframes sc-right{from{transform:translateX(100%)}}
+.panel.closing,.floating.closing{animation:sc-in-out .14s ease-in forwards}.drawer.closing{animation:sc-${side}-out .18s ease-in forwards}
+@keyframes sc-in-out{to{opacity:0;transform:translateY(10px) scale(.98)}}@keyframes sc-left-out{to{transform:translateX(-100%)}}@keyframes sc-right-out{to{transform:translateX(100%)}}
 @media (prefers-reduced-motion: reduce){.w,.bd{animation:none}}
 .w *{box-sizing:border-box;font-family:inherit}
 .panel{position:fixed;${box(a.panel.width, a.panel.height)};border-radius:var(--r);box-shadow:0 12px 40px rgba(0,0,0,.25)}
@@ -113,7 +115,8 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .fc svg,.fc canvas{display:block;width:100%;height:100%}
 .fc.small{width:64px;margin-top:8px}.fc.medium{width:104px;margin-top:10px}.fc.large{width:150px;margin-top:12px}
 .fc.big{width:min(168px,56%);padding-bottom:10px;background:radial-gradient(closest-side,rgba(0,0,0,.22),transparent) bottom/64% 14px no-repeat}
-.fc[data-kind=custom]{border-radius:50%;overflow:hidden;box-shadow:0 6px 20px rgba(0,0,0,.2)}
+/* A photo face is a circle with its shadow; drawn on the canvas, so nothing clips the ground shadow below it. */
+.fc[data-kind=custom] canvas{width:auto;max-width:100%;aspect-ratio:1;margin:0 auto;border-radius:50%;box-shadow:0 6px 20px rgba(0,0,0,.2)}
 .fc[data-mood=offline]{filter:grayscale(.8) opacity(.72)}
 .line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
 .fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}

@@ -1,7 +1,7 @@
 /** The chat window in every layout: header, messages, suggested prompts, cards, composer, attribution. */
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
-import { Markdown } from './markdown.js';
+import { loadMarkdown, Markdown } from './markdown.js';
 import { Menu } from './menu.js';
 import { Composer, Confirm, Csat, Interrupted, LeadForm, Message, type Pending } from './parts.js';
 import type { Session, State } from './session.js';
@@ -12,6 +12,7 @@ import type { VoiceLink } from './voice-link.js';
 import type { SpeakLink } from './speak-link.js';
 import { Face, FaceButton, hasFace, useFaceShown } from './face-view.js';
 import { MOBILE_QUERY } from '../theme.js';
+import { useClosing } from './closing.js';
 
 /** Whether a media query matches now, following changes (a phone turned, a window resized). */
 function useMedia(query: string): boolean {
@@ -62,6 +63,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const [files, setFiles] = useState<Pending[]>([]);
   const list = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
+  // Closing: drawn, inert, while its closing animation plays; then hidden.
+  const closing = useClosing(open, box);
   const layout = a.layout;
   const title = cfg.texts.title || cfg.identity.agentName;
   const subtitle = cfg.texts.subtitle || cfg.identity.role;
@@ -69,9 +72,11 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const [faceShown, toggleFace] = useFaceShown(core);
   const withFace = hasFace(core);
   const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} open={open} /> : null;
-  // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front.
+  // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front, until the server
+  // has sent the same text into the conversation (its answer to a message then): it is said once.
+  const told = cfg.offline && st.messages.some((m) => m.role === 'system_event' && m.text === cfg.texts.offline);
   const offline = st.conn === 'paused' ? <div class="line offline paused" role="status">{t('status.paused')}</div>
-    : cfg.offline ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
+    : cfg.offline && !told ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
 
   s.onSpeakError = (message) => s.addLine('error', message);
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
@@ -114,6 +119,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // A paused bot takes no messages: the text stays in the box, and the visitor is told why.
     if (st.conn === 'paused') { s.addLine('error', t('paused.notSent')); return false; }
     cam?.beforeSend();
+    void loadMarkdown();
     const done = files.filter((f) => f.id);
     s.sendMessage(text, done.map((f) => f.id!), done.map((f) => f.url));
     setFiles([]);
@@ -162,7 +168,11 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // The start form comes first: the message box waits for it (a message before it would be refused).
     <Composer t={t} disabled={st.leadForm?.reason === 'start'} refill={st.refill} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
-      onTyping={(active) => { if (st.conversationId) s.send({ t: 'typing', active }); }} />
+      onTyping={(active) => {
+        // The visitor starts writing: the Markdown renderer is fetched now, before the reply streams.
+        if (active) void loadMarkdown();
+        if (st.conversationId) s.send({ t: 'typing', active });
+      }} />
   );
   const messages = (
     // Focusable, so the keyboard can scroll it when no link or button inside takes focus.
@@ -180,7 +190,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     // The caption is the latest thing said to the visitor: a reply, or a line such as why voice ended.
     const last = [...st.messages].reverse().find((m) => m.role !== 'user');
     return (
-      <div ref={box} class={`w floating ${theme}`} hidden={!open} role="dialog" aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
+      <div ref={box} class={`w floating ${theme}${closing ? ' closing' : ''}`} hidden={!open && !closing} inert={closing} role="dialog" aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="fl">
           <div class="top">{sound}{close}</div>
           {withFace ? <Face core={core} st={st} sp={sp} v={v} cls="big" open={open} /> : null}
@@ -198,7 +208,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   return (
     <>
       {layout === 'drawer' && a.drawer.modal && open ? <div class="bd" onClick={() => core.close()} /> : null}
-      <div ref={box} class={`w ${layout} ${theme}`} hidden={!open} role={layout === 'inline' ? 'region' : 'dialog'} aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
+      <div ref={box} class={`w ${layout} ${theme}${closing ? ' closing' : ''}`} hidden={!open && !closing} inert={closing} role={layout === 'inline' ? 'region' : 'dialog'} aria-modal={modal ? 'true' : undefined} aria-label={title} onKeyDown={onKey}>
         <div class="hd">
           {/* The letter avatar stands for the agent only when its face is not shown right below. */}
           {face ? null : <div class="av" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</div>}
