@@ -396,8 +396,10 @@ export class WebhookDispatcher {
     return d.attempts === 0 && endpoint.consecutiveFailures >= HOLD_AFTER_FAILURES && await this.hasRetryPending(endpoint);
   }
 
+  /** Oldest first: retries are older than what waits behind them, so a long wait list is not scanned. */
   private async hasRetryPending(endpoint: EndpointRecord): Promise<boolean> {
-    return !!(await this.deliveries.findOne({ workspaceId: endpoint.workspaceId, endpointId: endpoint._id, state: 'retrying', nextAttemptAt: { $ne: null } }));
+    const filter = { workspaceId: endpoint.workspaceId, endpointId: endpoint._id, state: 'retrying', nextAttemptAt: { $ne: null } };
+    return !!(await this.deliveries.findOne(filter, { sort: [['_id', 1]] }));
   }
 
   /**
