@@ -1,7 +1,8 @@
 /**
  * Webhook delivery throughput against a loopback receiver: N events through the real path (bus -> durable
- * delivery records -> scheduler -> guarded client, 8 in flight), against a baseline measured in the same run:
- * N signed POSTs sent straight with fetch at the same concurrency, without the queue or the store.
+ * delivery records -> scheduler -> guarded client; one endpoint, so at most its share of slots in flight), against a
+ * baseline measured in the same run: N signed POSTs sent straight with fetch at the same concurrency, without the
+ * queue or the store.
  *
  *   npx tsx bench/webhooks.ts [events=2000] [--publishers=1]
  *
@@ -15,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/index.js';
-import { MAX_IN_FLIGHT } from '../src/events/webhooks/constants.js';
+import { MAX_IN_FLIGHT_PER_ENDPOINT as IN_FLIGHT } from '../src/events/webhooks/constants.js';
 import { signatureHeader, webhookBody, webhooks } from '../src/events/webhooks/index.js';
 import { createLogger } from '../src/log.js';
 import { newId } from '../src/store/ids.js';
@@ -60,7 +61,7 @@ async function baseline(): Promise<number> {
       await res.arrayBuffer();
     }
   };
-  await Promise.all(Array.from({ length: MAX_IN_FLIGHT }, worker));
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   return N / ((performance.now() - start) / 1000);
 }
 
@@ -97,7 +98,7 @@ async function queued(): Promise<{ rate: number; p50: number; p99: number }> {
 const base = await baseline();
 const q = await queued();
 process.stdout.write([
-  `webhooks: ${N} events (${PUBLISHERS} publisher${PUBLISHERS > 1 ? 's' : ''}), ${MAX_IN_FLIGHT} in flight, loopback receiver`,
+  `webhooks: ${N} events (${PUBLISHERS} publisher${PUBLISHERS > 1 ? 's' : ''}), ${IN_FLIGHT} in flight (one endpoint), loopback receiver`,
   `  baseline (signed fetch POSTs, no queue): ${base.toFixed(0)} req/s`,
   `  delivery queue (store + scheduler + guarded client): ${q.rate.toFixed(0)} deliveries/s`,
   `  queue lag (event stored -> try made, last 100): p50 ${q.p50} ms, p99 ${q.p99} ms`,

@@ -74,7 +74,7 @@ export const sampled = {
   poolQueue: new Gauge({ ...reg, name: 'servicechat_worker_pool_queue', help: 'Worker-pool tasks waiting for a thread, by lane', labelNames: ['lane'] }),
   poolThreads: new Gauge({ ...reg, name: 'servicechat_worker_pool_threads', help: 'Worker-pool threads by lane', labelNames: ['lane'] }),
   poolRunning: new Gauge({ ...reg, name: 'servicechat_worker_pool_running', help: 'Worker-pool tasks running, by lane', labelNames: ['lane'] }),
-  webhookQueue: new Gauge({ ...reg, name: 'servicechat_webhook_queue_depth', help: 'Webhook deliveries waiting to be sent (queued or waiting to retry)' }),
+  webhookQueue: new Gauge({ ...reg, name: 'servicechat_webhook_queue_depth', help: 'Webhook deliveries waiting to be sent (queued, waiting to retry, or waiting for a switched-off or failing endpoint)' }),
   voiceSessions: new Gauge({ ...reg, name: 'servicechat_voice_sessions', help: 'Live voice sessions (each runs on a widget socket)' }),
   coordinationUp: new Gauge({ ...reg, name: 'servicechat_coordination_up', help: 'Scale-out: 1 while the coordination server (Redis) answers this process, 0 while it does not' }),
   ready: new Gauge({ ...reg, name: 'servicechat_ready', help: '1 when the readiness checks (/readyz) pass at scrape time' }),

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { liveRegistries } from '../../actors/runtime/registry.js';
 import { observeTasks, poolStats } from '../../workers/pool.js';
 import type { AppContext } from '../app.js';
-import { deliveriesCollection } from '../events/webhooks/records.js';
+import { PENDING_STATES, deliveriesCollection } from '../events/webhooks/records.js';
 import { voiceSessions } from '../../actors/voice/index.js';
 import { recordTask } from './record.js';
 import { addSampler, sampled } from './registry.js';
@@ -42,9 +42,9 @@ export function installAppSamplers(app: AppContext): void {
   installProcessSamplers();
   const deliveries = deliveriesCollection(app.store);
   const off = addSampler(async () => {
-    // Only waiting records have a next try time (served by the scheduler's index).
+    // Pending records: due, waiting to retry, or parked for their endpoint (switched off or failing).
     sampled.voiceSessions.inc(voiceSessions(app).live);
-    sampled.webhookQueue.inc(await deliveries.count({ nextAttemptAt: { $gte: 0 } }, { crossWorkspace: true }));
+    sampled.webhookQueue.inc(await deliveries.count({ state: { $in: PENDING_STATES } }, { crossWorkspace: true }));
   });
   app.onClose(off);
 }

@@ -124,6 +124,8 @@ test('an endpoint is switched off and on from its settings', async () => {
   await page.click('form[name="edit-webhook"] button:has-text("Switch off")');
   await page.locator('form[name="edit-webhook"] button:has-text("Switch on")').waitFor();
   assert.is((await server.request('GET', '/api/v1/webhooks', { headers: owner.headers })).body.items[0].active, false);
+  await page.locator('text=with the ones it missed in the last week').first().waitFor();
+  await screenshots(page, SHOTS, 'webhooks-switched-off');
   await page.click('form[name="edit-webhook"] button:has-text("Switch on")');
   await page.locator('form[name="edit-webhook"] button:has-text("Switch off")').waitFor();
 });

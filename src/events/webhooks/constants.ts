@@ -24,8 +24,18 @@ export const MAX_REDIRECTS = 3;
 export const DELIVERY_LOG_SIZE = 100;
 /** How much of a receiver's answer is kept in the log. */
 export const RESPONSE_SNIPPET_BYTES = 1024;
-/** Deliveries in flight at once, for the whole process: a slow receiver only ever holds a few slots. */
-export const MAX_IN_FLIGHT = 8;
+/**
+ * Delivery slots (tries in flight at once) of the process, and the share one workspace and one endpoint may hold,
+ * so a slow receiver never stalls anyone else's events (an endpoint with nothing in flight is served first).
+ */
+export const MAX_IN_FLIGHT = 32;
+export const MAX_IN_FLIGHT_PER_WORKSPACE = 8;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/**
+ * After this many failures in a row an endpoint's events that were never tried wait for one of its retries to get
+ * through (they are sent then, at once), so an outage costs a few tries, not one failure per queued event.
+ */
+export const HOLD_AFTER_FAILURES = 3;
 /** Events older than a week are pruned on this period. */
 export const MAINTENANCE_INTERVAL_MS = 3600_000;
 export const USER_AGENT = 'ServiceChat-Webhooks/1';

@@ -1,11 +1,16 @@
 /**
- * Webhook delivery: turns stored bus events into durable delivery records (one per subscribed active endpoint)
- * and sends them. An event with subscribers is stored marked `fanOutPending` (in the same write as the event);
+ * Webhook delivery: turns stored bus events into durable delivery records (one per subscribed endpoint, switched
+ * on or off) and sends them. An event with subscribers is stored marked `fanOutPending` (in the same write as the event);
  * the mark is cleared once its delivery records are stored, and start-up finishes any marked event left by a
  * crash. Those records have ids derived from event and endpoint, so finishing twice makes no duplicate.
  * Records carry nextAttemptAt; a scheduler driven by app.clock picks due ones, so a restart (or a kill -9)
  * resumes from the store. A try cut off by a crash is sent again at start-up: at-least-once, which the
  * spec allows (receivers de-duplicate on id).
+ *
+ * No event is given up untried. A delivery waits, "parked" (pending state, nextAttemptAt null), while its
+ * endpoint is switched off, or while the endpoint has HOLD_AFTER_FAILURES failures in a row and a retry pending
+ * (then only retries are tried, on their schedule, so failures are counted per real try). Parked deliveries are
+ * released (due at once) when the endpoint is switched on or one of its tries gets through.
  */
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../app.js';
@@ -14,26 +19,27 @@ import type { GuardedClient } from '../../security/guarded-client.js';
 import { openSecret } from '../../security/secret-box.js';
 import { newId } from '../../store/ids.js';
 import { DuplicateKeyError, type Collection } from '../../store/types.js';
-import type { EventRecord } from '../bus.js';
+import { EVENT_RETENTION_MS, type EventRecord } from '../bus.js';
 import {
-  DELIVERY_LOG_SIZE, DELIVERY_TIMEOUT_MS, MAINTENANCE_INTERVAL_MS, MAX_IN_FLIGHT, MAX_REDIRECTS, MAX_TRIES,
+  DELIVERY_LOG_SIZE, DELIVERY_TIMEOUT_MS, HOLD_AFTER_FAILURES, MAINTENANCE_INTERVAL_MS, MAX_REDIRECTS, MAX_TRIES,
   RESPONSE_SNIPPET_BYTES, RETRY_DELAYS_MS, SWITCH_OFF_AFTER_FAILURES, isDeliverable,
 } from './constants.js';
 import {
-  FINISHED_STATES, deliveriesCollection, endpointsCollection,
+  FINISHED_STATES, PENDING_STATES, deliveriesCollection, endpointsCollection,
   type DeliveryRecord, type EndpointRecord,
 } from './records.js';
 import { webhookBody, webhookHeaders } from './signature.js';
+import { DeliverySlots, DEFAULT_SLOT_LIMITS, type SlotLimits } from './slots.js';
 import { recordWebhookAttempt } from '../../metrics/record.js';
 
 export interface DispatcherOptions {
-  maxInFlight?: number;
+  slots?: Partial<SlotLimits>;
 }
 
 /** Due order: earliest nextAttemptAt first, then oldest record (served by the collection's queue index). */
 const QUEUE_ORDER: Array<[string, 1 | -1]> = [['nextAttemptAt', 1], ['_id', 1]];
 
-/** Workspaces whose active endpoints are kept in memory (least recently loaded dropped first beyond this). */
+/** Workspaces whose endpoints are kept in memory (least recently loaded dropped first beyond this). */
 const ENDPOINT_CACHE_SIZE = 10_000;
 /** Bodies of events just fanned out, kept for their first tries (oldest dropped first beyond this). */
 const RECENT_BODIES = 1000;
@@ -47,8 +53,7 @@ type Outcome = { statusCode: number | null; response: string | null; error: stri
 export class WebhookDispatcher {
   readonly endpoints: Collection<EndpointRecord>;
   readonly deliveries: Collection<DeliveryRecord>;
-  private readonly maxInFlight: number;
-  private inFlight = new Map<string, Promise<void>>();
+  private readonly slots: DeliverySlots;
   private tasks = new Set<Promise<unknown>>();
   private pumping = false;
   private again = false;
@@ -58,10 +63,11 @@ export class WebhookDispatcher {
   private shutdown = new AbortController();
   private unsubscribe: (() => void) | null = null;
   /**
-   * Active endpoints by workspace, so a stored event of a workspace without webhooks costs no query. Every
-   * change to endpoints goes through invalidate(); `cacheVersion` keeps a load that raced a change from being kept.
+   * Endpoints by workspace (switched off ones too: their events are kept for them), so a stored event of a
+   * workspace without webhooks costs no query. Every change to endpoints goes through invalidate();
+   * `cacheVersion` keeps a load that raced a change from being kept.
    */
-  private activeByWorkspace = new Map<string, EndpointTarget[]>();
+  private byWorkspace = new Map<string, EndpointTarget[]>();
   private cacheVersion = 0;
   /**
    * The webhook body of each event fanned out lately, by event id: an event never changes once stored, so its
@@ -74,7 +80,7 @@ export class WebhookDispatcher {
   constructor(private app: AppContext, private client: GuardedClient, opts: DispatcherOptions = {}) {
     this.endpoints = endpointsCollection(app.store);
     this.deliveries = deliveriesCollection(app.store);
-    this.maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
+    this.slots = new DeliverySlots({ ...DEFAULT_SLOT_LIMITS, ...opts.slots });
   }
 
   /** Subscribes to the bus and sends whatever is already due (deliveries left over from the last run). */
@@ -93,7 +99,7 @@ export class WebhookDispatcher {
     this.running = false;
     this.unsubscribe?.();
     this.app.events.setPendingCheck(null);
-    this.activeByWorkspace.clear(); // a later start reads the store afresh
+    this.byWorkspace.clear(); // a later start reads the store afresh
     this.cacheVersion += 1;
     if (this.timer) this.app.clock.clearTimeout(this.timer);
     if (this.maintenanceTimer) this.app.clock.clearTimeout(this.maintenanceTimer);
@@ -104,8 +110,8 @@ export class WebhookDispatcher {
 
   /** Resolves once no enqueueing, scheduling or try is under way (tests wait on it after advancing the clock). */
   async settled(): Promise<void> {
-    while (this.tasks.size || this.inFlight.size) {
-      await Promise.allSettled([...this.tasks, ...this.inFlight.values()]);
+    while (this.tasks.size || this.slots.size) {
+      await Promise.allSettled([...this.tasks, ...this.slots.running()]);
     }
   }
 
@@ -117,9 +123,9 @@ export class WebhookDispatcher {
     return record;
   }
 
-  /** Forgets the cached active endpoints of a workspace; call after any change to its endpoints. */
+  /** Forgets the cached endpoints of a workspace; call after any change to its endpoints. */
   invalidate(workspaceId: string, fromGroup = false): void {
-    this.activeByWorkspace.delete(workspaceId);
+    this.byWorkspace.delete(workspaceId);
     this.cacheVersion += 1;
     if (!fromGroup) this.app.scale?.broadcast('inv', { k: 'webhooks', workspaceId });
   }
@@ -133,15 +139,27 @@ export class WebhookDispatcher {
     return !!(await this.deliveries.updateOne({ workspaceId: d.workspaceId, _id: d._id, nextAttemptAt: d.nextAttemptAt }, { $set: { nextAttemptAt: until } }));
   }
 
-  private async activeEndpoints(workspaceId: string): Promise<EndpointTarget[]> {
-    const hit = this.activeByWorkspace.get(workspaceId);
+  /**
+   * Releases an endpoint's parked deliveries (due at once): called when it is switched on, and when one of its
+   * tries gets through after failures.
+   */
+  async release(workspaceId: string, endpointId: string): Promise<void> {
+    const released = await this.deliveries.updateMany(
+      { workspaceId, endpointId, nextAttemptAt: null, state: { $in: PENDING_STATES } },
+      { $set: { nextAttemptAt: this.app.clock.now() } },
+    );
+    if (released) this.kick();
+  }
+
+  private async workspaceEndpoints(workspaceId: string): Promise<EndpointTarget[]> {
+    const hit = this.byWorkspace.get(workspaceId);
     if (hit) return hit;
     const version = this.cacheVersion;
-    const rows = await this.endpoints.find({ workspaceId, active: true });
+    const rows = await this.endpoints.find({ workspaceId });
     const list = rows.map((e) => ({ _id: e._id, workspaceId: e.workspaceId, events: e.events }));
     if (version === this.cacheVersion) {
-      if (this.activeByWorkspace.size >= ENDPOINT_CACHE_SIZE) this.activeByWorkspace.delete(this.activeByWorkspace.keys().next().value!);
-      this.activeByWorkspace.set(workspaceId, list);
+      if (this.byWorkspace.size >= ENDPOINT_CACHE_SIZE) this.byWorkspace.delete(this.byWorkspace.keys().next().value!);
+      this.byWorkspace.set(workspaceId, list);
     }
     return list;
   }
@@ -151,9 +169,12 @@ export class WebhookDispatcher {
     return isDeliverable(event.type, event.data) && (await this.subscribers(event)).length > 0;
   }
 
-  /** The active endpoints that take this event's type. */
+  /**
+   * The endpoints that take this event's type, switched on or off: a switched-off endpoint's deliveries wait for
+   * it (parked at their first turn) and go when it is switched on, within the week events are kept.
+   */
   private async subscribers(event: EventRecord): Promise<EndpointTarget[]> {
-    return (await this.activeEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
+    return (await this.workspaceEndpoints(event.workspaceId)).filter((e) => e.events.includes(event.type));
   }
 
   private onEvent(event: EventRecord): void {
@@ -227,51 +248,67 @@ export class WebhookDispatcher {
     if (this.running) this.track(this.pump());
   }
 
-  /** Starts due deliveries up to the in-flight bound, then sets one timer for the next due time. */
+  /**
+   * Fills free slots with due deliveries, fairly (slots.ts): endpoints with nothing in flight first, then those
+   * below their share; full workspaces and endpoints are left out of the query, so a backlog cannot hide others.
+   * Then sets one timer for the next due time.
+   */
   private async pump(): Promise<void> {
     if (this.pumping) { this.again = true; return; }
     this.pumping = true;
-    // Every slot taken: a finishing try pumps again, so the next due time is looked up only when one stays free.
-    let full = false;
     try {
       do {
         this.again = false;
-        const free = this.maxInFlight - this.inFlight.size;
-        if (free <= 0) { full = true; break; }
-        const busy = [...this.inFlight.keys()];
-        const due = await this.deliveries.find(
-          { nextAttemptAt: { $lte: this.app.clock.now() }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
-          { crossWorkspace: true, sort: QUEUE_ORDER, limit: free },
-        );
-        for (const d of due) if (this.running) this.launch(d);
-        full = due.length === free;
+        while (this.running && this.slots.free > 0 && await this.fill());
       } while (this.again && this.running);
-      if (!full) await this.arm();
+      // Every slot taken: a finishing try pumps again, so the next due time is looked up only when one is free.
+      if (this.slots.free > 0) await this.arm();
     } finally {
       this.pumping = false;
       if (this.again) this.kick();
     }
   }
 
+  /** One pass of both rounds; says whether another pass may find more (a query came back full and something went). */
+  private async fill(): Promise<boolean> {
+    let more = false;
+    let launched = 0;
+    for (const round of this.slots.rounds()) {
+      const free = this.slots.free;
+      if (free <= 0 || !this.running) break;
+      const busy = this.slots.ids();
+      const fullWorkspaces = this.slots.fullWorkspaces();
+      const due = await this.deliveries.find({
+        nextAttemptAt: { $lte: this.app.clock.now() },
+        ...(busy.length ? { _id: { $nin: busy } } : {}),
+        ...(round.excludeEndpoints.length ? { endpointId: { $nin: round.excludeEndpoints } } : {}),
+        ...(fullWorkspaces.length ? { workspaceId: { $nin: fullWorkspaces } } : {}),
+      }, { crossWorkspace: true, sort: QUEUE_ORDER, limit: free });
+      if (due.length === free) more = true;
+      for (const d of due) {
+        if (!this.running || !this.slots.fits(d, round.upTo)) continue;
+        this.launch(d);
+        launched++;
+      }
+    }
+    return more && launched > 0;
+  }
+
+  /** A timer for the next delivery due later (one due now waits for a slot: a finishing try pumps again). */
   private async arm(): Promise<void> {
     if (!this.running) return;
-    const busy = [...this.inFlight.keys()];
-    const next = await this.deliveries.findOne(
-      { nextAttemptAt: { $ne: null }, ...(busy.length ? { _id: { $nin: busy } } : {}) },
-      { crossWorkspace: true, sort: QUEUE_ORDER },
-    );
-    if (this.timer) { this.app.clock.clearTimeout(this.timer); this.timer = null; }
     const now = this.app.clock.now();
-    // Something due now waits for a free slot: a finishing try kicks the pump again.
-    if (!next || next.nextAttemptAt === null || next.nextAttemptAt <= now || !this.running) return;
-    this.timer = this.app.clock.setTimeout(() => { this.timer = null; this.kick(); }, next.nextAttemptAt - now);
+    const next = await this.deliveries.findOne({ nextAttemptAt: { $gt: now } }, { crossWorkspace: true, sort: QUEUE_ORDER });
+    if (this.timer) { this.app.clock.clearTimeout(this.timer); this.timer = null; }
+    if (!next || next.nextAttemptAt === null || !this.running) return;
+    this.timer = this.app.clock.setTimeout(() => { this.timer = null; this.kick(); }, next.nextAttemptAt - this.app.clock.now());
   }
 
   private launch(d: DeliveryRecord): void {
     const p = this.attempt(d)
       .catch((err) => this.app.log.error({ err, deliveryId: d._id }, 'webhook delivery failed unexpectedly'))
-      .finally(() => { this.inFlight.delete(d._id); this.kick(); });
-    this.inFlight.set(d._id, p);
+      .finally(() => { this.slots.release(d._id); this.kick(); });
+    this.slots.take(d._id, d, p);
   }
 
   private async attempt(d: DeliveryRecord): Promise<void> {
@@ -283,7 +320,7 @@ export class WebhookDispatcher {
       recent === undefined ? this.app.events.collection.findById(d.workspaceId, d.eventId) : null,
     ]);
     if (!endpoint) { await this.deliveries.deleteOne({ workspaceId: d.workspaceId, _id: d._id }); return; }
-    if (!endpoint.active && !d.manual) return this.giveUp(d, 'not sent: the endpoint is switched off');
+    if (!d.manual && await this.mustWait(endpoint, d)) return this.park(d);
     if (recent === undefined && !event) return this.giveUp(d, 'not sent: the event is no longer stored (events are kept a week)');
     const secret = openSecret(endpoint.secretSealed, this.app.secretKey, endpoint._id);
     const body = recent ?? webhookBody(event!);
@@ -331,16 +368,51 @@ export class WebhookDispatcher {
     const scope = { workspaceId: endpoint.workspaceId, _id: endpoint._id };
     if (ok) {
       // Read with the try: an endpoint without failures (the usual case) costs no write.
-      if (endpoint.consecutiveFailures !== 0) await this.endpoints.updateOne({ ...scope, consecutiveFailures: { $ne: 0 } }, { $set: { consecutiveFailures: 0 } });
+      if (endpoint.consecutiveFailures !== 0) {
+        const after = await this.endpoints.updateOne({ ...scope, consecutiveFailures: { $ne: 0 } }, { $set: { consecutiveFailures: 0 } });
+        // It got through: what waited behind its retries goes now.
+        if (after?.active) await this.release(endpoint.workspaceId, endpoint._id);
+      }
     } else {
       const after = await this.endpoints.updateOne(scope, { $inc: { consecutiveFailures: 1 } });
       if (after?.active && after.consecutiveFailures >= SWITCH_OFF_AFTER_FAILURES) {
         await this.endpoints.updateOne({ ...scope, active: true }, { $set: { active: false, disabledAt: now, updatedAt: now } });
         this.invalidate(endpoint.workspaceId);
         this.app.log.warn({ endpointId: endpoint._id, workspaceId: endpoint.workspaceId }, 'webhook endpoint switched off after 20 failures in a row');
+      } else if (finished && after?.active && !(await this.hasRetryPending(after))) {
+        // Its last retry was given up: what waited behind it is tried now (and is held again if that fails).
+        await this.release(endpoint.workspaceId, endpoint._id);
       }
     }
     if (finished) this.pruneSoon(d.workspaceId, d.endpointId);
+  }
+
+  /**
+   * Whether an automatic delivery must wait instead of being tried now: its endpoint is switched off, or the
+   * endpoint is failing (HOLD_AFTER_FAILURES in a row) and this delivery was never tried while a retry is pending.
+   */
+  private async mustWait(endpoint: EndpointRecord, d: DeliveryRecord): Promise<boolean> {
+    if (!endpoint.active) return true;
+    return d.attempts === 0 && endpoint.consecutiveFailures >= HOLD_AFTER_FAILURES && await this.hasRetryPending(endpoint);
+  }
+
+  /** Oldest first: retries are older than what waits behind them, so a long wait list is not scanned. */
+  private async hasRetryPending(endpoint: EndpointRecord): Promise<boolean> {
+    const filter = { workspaceId: endpoint.workspaceId, endpointId: endpoint._id, state: 'retrying', nextAttemptAt: { $ne: null } };
+    return !!(await this.deliveries.findOne(filter, { sort: [['_id', 1]] }));
+  }
+
+  /**
+   * Parks a delivery (kept pending, out of the queue), then looks at its endpoint again: a switch-on or a try
+   * that got through in between released the endpoint's parked deliveries before this one was parked.
+   */
+  private async park(d: DeliveryRecord): Promise<void> {
+    const scope = { workspaceId: d.workspaceId, _id: d._id };
+    await this.deliveries.updateOne(scope, { $set: { nextAttemptAt: null } });
+    const endpoint = await this.endpoints.findById(d.workspaceId, d.endpointId);
+    if (endpoint && !(await this.mustWait(endpoint, d))) {
+      await this.deliveries.updateOne({ ...scope, nextAttemptAt: null }, { $set: { nextAttemptAt: this.app.clock.now() } });
+    }
   }
 
   private async giveUp(d: DeliveryRecord, why: string): Promise<void> {
@@ -375,10 +447,23 @@ export class WebhookDispatcher {
     await this.deliveries.deleteMany({ workspaceId, endpointId, _id: { $lt: oldestKept._id }, state: { $in: FINISHED_STATES } });
   }
 
-  /** Hourly: drop events older than a week (they can no longer be redelivered). */
+  private async expireParked(): Promise<void> {
+    const now = this.app.clock.now();
+    await this.deliveries.updateMany(
+      { nextAttemptAt: null, state: { $in: PENDING_STATES }, createdAt: { $lt: now - EVENT_RETENTION_MS } },
+      { $set: { state: 'failed', error: 'not sent: the endpoint was switched off for more than the week events are kept', finishedAt: now } },
+      { crossWorkspace: true },
+    );
+  }
+
+  /**
+   * Hourly: drop events older than a week (they can no longer be redelivered), and close the deliveries that
+   * waited that long for their endpoint to be switched on.
+   */
   private maintain(): void {
     if (!this.running) return;
     this.track(this.app.events.prune());
+    this.track(this.expireParked());
     this.maintenanceTimer = this.app.clock.setTimeout(() => this.maintain(), MAINTENANCE_INTERVAL_MS);
   }
 }

@@ -51,7 +51,10 @@ export class WebhookEndpoints {
     return { ...endpointView(record), secret };
   }
 
-  /** Switching an endpoint on resets its failure count (service-api.md, States and transitions). */
+  /**
+   * Switching an endpoint on resets its failure count (service-api.md, States and transitions) and sends what it
+   * missed: the deliveries that waited for it, within the week events are kept.
+   */
   async update(workspaceId: string, id: string, patch: EndpointPatch): Promise<EndpointView> {
     const current = await this.get(workspaceId, id);
     const set: Record<string, unknown> = { updatedAt: this.app.clock.now() };
@@ -64,6 +67,7 @@ export class WebhookEndpoints {
     const after = await this.col.updateOne({ workspaceId, _id: id }, { $set: set });
     this.dispatcher.invalidate(workspaceId);
     if (!after) throw notFound('webhook endpoint');
+    if (after.active && !current.active) await this.dispatcher.release(workspaceId, id);
     return endpointView(after);
   }
 

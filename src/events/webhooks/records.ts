@@ -17,6 +17,7 @@ export interface EndpointRecord extends Doc {
 /** queued: first try not made yet; retrying: failed, another try is due; delivered / failed: finished. */
 export type DeliveryState = 'queued' | 'retrying' | 'delivered' | 'failed';
 export const FINISHED_STATES: DeliveryState[] = ['delivered', 'failed'];
+export const PENDING_STATES: DeliveryState[] = ['queued', 'retrying'];
 
 export interface AttemptRecord {
   at: number;
@@ -31,7 +32,10 @@ export interface DeliveryRecord extends Doc {
   eventType: string;
   state: DeliveryState;
   attempts: number;
-  /** When the next try is due; set exactly while the state is queued or retrying, null once finished. */
+  /**
+   * When the next try is due; null once finished, and null while pending (queued or retrying) when the delivery
+   * waits for its endpoint (switched off, or failing with a retry pending): it is due again once released.
+   */
   nextAttemptAt: number | null;
   statusCode: number | null;
   /** The start of the receiver's answer (first 1 KB). */

@@ -31,7 +31,7 @@ export function EndpointPage({ id }: { id: string }) {
   return (
     <>
       <PageHeader title={<span style={{ wordBreak: 'break-all' }}>{e.url}</span>} back={back}
-        description={e.active ? 'Active: events are sent as they happen.' : e.disabledAt ? 'Switched off after 20 failures in a row. Fix the receiver, then switch it on.' : 'Off: no events are sent.'}
+        description={e.active ? 'Active: events are sent as they happen.' : e.disabledAt ? 'Switched off after 20 failures in a row. Fix the receiver, then switch it on: the events it missed in the last week are sent then.' : 'Off: no events are sent. Switch it on to receive them again, with the ones it missed in the last week.'}
         actions={<>
           <button type="button" onClick={ping} disabled={act.busy}>Send test ping</button>
           <ConfirmButton class="secondary" label="Rotate secret" question="Make a new signing secret? The old one stops working at once." confirm="Rotate" onConfirm={rotate} />

@@ -1,0 +1,74 @@
+/**
+ * Fair delivery slots (issue 40, item 2): a receiver that answers slowly, with a backlog, holds only its share of
+ * the slots, so another endpoint's events still go out within a couple of seconds.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { harness, publish, startReceiver, WS } from './helpers.js';
+
+const SLOW_MS = 3000;
+
+/** A receiver that answers every request after 3 s (real time), counting requests open at once. */
+async function slowReceiver() {
+  const timers = new Set<NodeJS.Timeout>();
+  const r = { open: 0, maxOpen: 0, received: 0, url: '', close: async () => undefined as void };
+  const server = http.createServer((req, res) => {
+    r.open++;
+    r.received++;
+    r.maxOpen = Math.max(r.maxOpen, r.open);
+    req.resume();
+    const t = setTimeout(() => { timers.delete(t); r.open--; res.writeHead(200).end('ok'); }, SLOW_MS);
+    timers.add(t);
+    res.on('close', () => { if (timers.delete(t)) { clearTimeout(t); r.open--; } });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  r.close = () => new Promise<void>((resolve) => { for (const t of timers) clearTimeout(t); server.closeAllConnections(); server.close(() => resolve()); });
+  return r;
+}
+
+async function until(what: string, check: () => boolean, ms: number): Promise<number> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Date.now() - start;
+}
+
+test('a slow endpoint with a backlog leaves slots for another endpoint: its ping arrives within 2 s', async () => {
+  const h = await harness();
+  const slow = await slowReceiver();
+  try {
+    await h.hooks.endpoints.add(WS, { url: `${slow.url}/a`, events: ['message.created'] });
+    const fast = await h.hooks.endpoints.add(WS, { url: h.receiver.url, events: ['lead.captured'] });
+    for (let i = 0; i < 40; i++) await publish(h, 'message.created', { message: { id: `msg_${i}`, visibility: 'public' } });
+    await until('the slow receiver is busy', () => slow.open > 0, 5000);
+    await h.hooks.endpoints.sendTest(WS, fast.id);
+    const waited = await until('the ping', () => h.receiver.seen.length > 0, 2000);
+    console.log(`ping arrived after ${waited} ms; the slow endpoint had ${slow.maxOpen} requests open at most`);
+    assert.is(h.receiver.seen[0].headers['service-event'], 'ping');
+    assert.ok(slow.maxOpen <= 4, `one endpoint holds at most 4 slots (${slow.maxOpen})`);
+    await until('the slow endpoint keeps its share', () => slow.received >= 8, 10_000);
+  } finally { await h.close(); await slow.close(); }
+});
+
+test('one workspace with several slow endpoints holds at most 8 slots: another workspace\'s ping arrives within 2 s', async () => {
+  const h = await harness();
+  const slow = await slowReceiver();
+  const other = await startReceiver();
+  try {
+    for (const path of ['a', 'b', 'c', 'd']) await h.hooks.endpoints.add(WS, { url: `${slow.url}/${path}`, events: ['message.created'] });
+    for (let i = 0; i < 40; i++) await publish(h, 'message.created', { message: { id: `msg_${i}`, visibility: 'public' } });
+    await until('the slow receiver is busy', () => slow.open >= 8, 5000);
+    const theirs = await h.hooks.endpoints.add('ws_other', { url: other.url, events: ['lead.captured'] });
+    await h.hooks.endpoints.sendTest('ws_other', theirs.id);
+    const waited = await until('the other workspace\'s ping', () => other.seen.length > 0, 2000);
+    console.log(`other workspace's ping after ${waited} ms; the slow workspace had ${slow.maxOpen} requests open at most`);
+    assert.ok(slow.maxOpen <= 8, `one workspace holds at most 8 slots (${slow.maxOpen})`);
+  } finally { await h.close(); await slow.close(); await other.close(); }
+});
+
+test.run();
