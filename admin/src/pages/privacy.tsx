@@ -8,7 +8,6 @@ import { api, query } from '../api.js';
 import {
   confirmDialog, EmptyState, ErrorText, Form, FormErrors, PageHeader, RelativeTime, SelectField, TextField, toast, useAction,
 } from '../ui.js';
-import './workspace.css';
 
 interface Visitor { id: string; userId: string | null; name: string | null; email: string | null; createdAt: number; lastSeenAt: number }
 interface Erased { conversations: number; messages: number; leads: number; attachments: number }
