@@ -59,12 +59,14 @@ test("a visitor's request for a person arrives in the queue with an unread count
   await visitor.click('button.l');
   w.fake.script([
     { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Refund over the limit' } }] },
-    { text: 'I have asked a colleague to help.' },
+    { text: 'I have **asked** a colleague to [help](https://example.com/help).' },
   ]);
   await visitor.fill('.cp textarea', 'I want a refund of 900 EUR');
   await visitor.press('.cp textarea', 'Enter');
   await visitor.locator('.m.assistant', { hasText: 'asked a colleague' }).waitFor();
 
+  // The list's preview is the reply's words, not its Markdown.
+  await agent.locator(`.conv .conv-line`, { hasText: 'AI: I have asked a colleague to help.' }).waitFor();
   const queued = agent.locator('.queue li', { hasText: 'Refund over the limit' });
   await queued.waitFor();
   conversationId = (await agent.locator('.conv').first().getAttribute('data-id'))!;
