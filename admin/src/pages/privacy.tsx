@@ -28,6 +28,8 @@ export default function PrivacyPage() {
   const search = useAction();
   const act = useAction();
   const find = () => search.run(async () => {
+    // A new search is a fresh start: an earlier erase's error is about rows no longer shown.
+    act.clear();
     setFound(null);
     const r = await api<Found>('GET', `/visitors${query({ [by]: value.trim() })}`);
     setLeads(r.leads ?? []);
