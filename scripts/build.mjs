@@ -89,6 +89,10 @@ if (existsSync(join(root, 'admin/src/main.tsx'))) {
   const js = jsPath.split('/').pop();
   const css = main.cssBundle?.split('/').pop();
   if (!/^app\.[A-Z0-9]+\.js$/i.test(js) || !css) throw new Error(`admin build: the panel's page would load ${js} (stylesheet ${css}), not the app entry app.<hash>.js`);
+  // Pages import no CSS (admin/src/styles.css imports every stylesheet): the page loads app.<hash>.css alone, so a
+  // CSS chunk would be written and never loaded.
+  const strayCss = Object.keys(r.metafile.outputs).filter((o) => o.endsWith('.css') && o.split('/').pop() !== css);
+  if (strayCss.length) throw new Error(`admin build: ${strayCss.join(', ')} would never be loaded; import the stylesheet from admin/src/styles.css, not from a page`);
   const page = readFileSync(join(root, 'admin/index.html'), 'utf8').replace('/static/admin/app.js', `/static/admin/${js}`).replace('/static/admin/app.css', `/static/admin/${css}`);
   if (!page.includes(`/static/admin/${js}`) || !page.includes(`/static/admin/${css}`)) throw new Error('admin build: admin/index.html no longer names /static/admin/app.js and app.css');
   writeFileSync(join(adminDir, 'index.html'), page);

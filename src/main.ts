@@ -43,7 +43,8 @@ try {
 }
 const running = server;
 // The one address a new user needs: the panel (setup happens there on the first run).
-running.app.log.info({ url: `${config.publicUrl}/admin/` }, `admin panel: ${config.publicUrl}/admin/`);
+const { publicUrl } = running.app.config;
+running.app.log.info({ url: `${publicUrl}/admin/` }, `admin panel: ${publicUrl}/admin/`);
 // Said once at start (by the first worker of a group): an opened door should not go unnoticed.
 if (config.allowPrivateNetwork && !config.group?.index) running.app.log.warn(PRIVATE_NETWORK_ON);
 const { readiness } = await import('./ops/readiness.js');

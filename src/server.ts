@@ -104,8 +104,14 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       const own = config.workerPortBase ? await server.listen(config.host, config.workerPortBase + config.group.index) : null;
       log.info({ worker: config.group.index, pid: process.pid, node: scale?.id, ownPort: own }, 'worker listening');
     }
+    // PORT=0 without PUBLIC_URL: the addresses the server hands out (start-up links, embed snippets, invitation and
+    // sign-in links, the OpenAPI server) name the port the system chose, not localhost:0.
+    if (config.port === 0 && !config.group && config.publicUrl === 'http://localhost:0') {
+      Object.assign(app, { config: Object.freeze({ ...config, publicUrl: `http://localhost:${port}` }) });
+      openApi = buildOpenApi(api, app.config.publicUrl);
+    }
     readiness(app).markStarted();
-    log.info({ port, url: config.publicUrl, metricsPort }, 'server listening');
+    log.info({ port, url: app.config.publicUrl, metricsPort }, 'server listening');
     let closing: Promise<void> | null = null;
     return {
       app, http: server, port, url: `http://127.0.0.1:${port}`, metricsPort,

@@ -90,6 +90,8 @@ function documentFailure(err: unknown, input: Pick<DocumentInput, 'url'>, step: 
   else if (err instanceof TaskMemoryError) reason = `the document needed more than ${err.limitMb} MB of memory to ${step}; ${TRY_INSTEAD}`;
   else if (err instanceof PoolBusyError) reason = 'the server is busy reading other documents; reindex this source in a few minutes';
   else if (err instanceof Error && err.name !== 'AbortError') reason = err.message;
+  // An error thrown in a worker that is not an Error (pdf.js's exceptions) arrives as a plain { name, message }.
+  else if (!(err instanceof Error) && typeof (err as { message?: unknown })?.message === 'string') reason = (err as { message: string }).message;
   else return err instanceof Error ? err : new Error(String(err));
   return new Error(input.url && !reason.startsWith(input.url) ? `${input.url}: ${reason}` : reason, { cause: err });
 }

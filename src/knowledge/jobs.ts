@@ -191,7 +191,8 @@ export class IngestRunner {
     const failed = job.pagesDone === 0 && job.pagesFailed + (job.sitemapsFailed ?? 0) > 0;
     const now = this.app.clock.now();
     const errors = [
-      job.errors.length ? `${failureCount(job)} failed; first: ${job.errors[0].message}` : '',
+      // A file or a text is one document: its reason alone (no "1 page(s) failed" for something that is not a page).
+      job.errors.length ? (source.kind === 'file' || source.kind === 'text' ? job.errors[0].message : `${failureCount(job)} failed; first: ${job.errors[0].message}`) : '',
       firstNoVector ? `${noVectorCount} document(s) have no vectors (lexical search only; reindex to add them); first: ${firstNoVector.vectorError}` : '',
     ].filter(Boolean);
     await sources.updateOne({ workspaceId: source.workspaceId, _id: source._id, generation: job.generation }, {

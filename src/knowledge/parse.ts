@@ -95,7 +95,11 @@ export function titleOfText(text: string): string {
 async function parsePdf(bytes: Uint8Array, fallbackTitle: string): Promise<ParsedDocument> {
   const { getDocumentProxy, extractText, getMeta } = await import('unpdf');
   // pdf.js takes ownership of the buffer it reads; give it a copy so callers keep theirs.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const pdf = await getDocumentProxy(new Uint8Array(bytes)).catch((err: unknown) => {
+    // pdf.js's exceptions (InvalidPDFException...) are not Errors and say only "Invalid PDF structure."
+    const what = String((err as { message?: unknown })?.message ?? err).replace(/\.$/, '');
+    throw new UnsupportedDocumentError(`the PDF cannot be read (${what}); it may be damaged or cut short`);
+  });
   try {
     const { totalPages, text } = await extractText(pdf, { mergePages: false });
     let title = '';

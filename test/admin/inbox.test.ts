@@ -59,12 +59,14 @@ test("a visitor's request for a person arrives in the queue with an unread count
   await visitor.click('button.l');
   w.fake.script([
     { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Refund over the limit' } }] },
-    { text: 'I have asked a colleague to help.' },
+    { text: 'I have **asked** a colleague to [help](https://example.com/help).' },
   ]);
   await visitor.fill('.cp textarea', 'I want a refund of 900 EUR');
   await visitor.press('.cp textarea', 'Enter');
   await visitor.locator('.m.assistant', { hasText: 'asked a colleague' }).waitFor();
 
+  // The list's preview is the reply's words, not its Markdown.
+  await agent.locator(`.conv .conv-line`, { hasText: 'AI: I have asked a colleague to help.' }).waitFor();
   const queued = agent.locator('.queue li', { hasText: 'Refund over the limit' });
   await queued.waitFor();
   conversationId = (await agent.locator('.conv').first().getAttribute('data-id'))!;
@@ -92,6 +94,13 @@ test('the agent opens it, sees the tool call, and takes it over; the visitor is 
   await agent.locator('.handoff-card', { hasText: 'Refund over the limit' }).waitFor();
   await agent.click('.thread-actions button:has-text("Take over")');
   await agent.locator('.taken-over', { hasText: 'You are answering' }).waitFor();
+  // At 1280x800 the note that says so leaves the composer's Send button visible and clickable.
+  const note = await agent.locator('.toast').first().boundingBox();
+  const send = await agent.locator('form[name="reply"] button[type="submit"]').boundingBox();
+  assert.ok(note && send, 'a note and the Send button');
+  const overlaps = note!.x < send!.x + send!.width && send!.x < note!.x + note!.width && note!.y < send!.y + send!.height && send!.y < note!.y + note!.height;
+  assert.not.ok(overlaps, `the note ${JSON.stringify(note)} covers the Send button ${JSON.stringify(send)}`);
+  await agent.screenshot({ path: `${SHOTS}/taken-over-note.png` });
   await agent.locator('.queue').waitFor({ state: 'detached' });
   await visitor.locator('[data-role="system_event"], .line', { hasText: 'joined the conversation' }).first().waitFor();
 });

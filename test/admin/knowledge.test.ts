@@ -135,6 +135,32 @@ test('a Markdown file is uploaded as it is and indexed', async () => {
   assert.match(await row.locator('.counts').textContent() ?? '', /^1 document/);
 });
 
+test('a file that cannot be read shows as failed, with the reason and what to do: retry or delete it', async () => {
+  await page.click('button:has-text("Add a source")');
+  await page.check('form[name="add-source"] input[value="file"]');
+  // A PDF header and nothing a PDF reader can use (a download cut short, a file renamed to .pdf).
+  await page.setInputFiles('form[name="add-source"] input[name="file"]', { name: 'price-list.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >>\ngarbage, no xref, no pages\n') });
+  await page.click('form[name="add-source"] button[type="submit"]');
+  const row = page.locator('.source[data-status="failed"]', { hasText: 'price-list.pdf' });
+  await row.waitFor();
+  const said = (await row.locator('p.error').textContent()) ?? '';
+  assert.match(said, /^Indexing failed: \S.{5,}\./, `the reason is given: ${said}`);
+  assert.match(said, /Reindex/, `retrying is offered: ${said}`);
+  assert.match(said, /[Dd]elete/, `removing it is offered: ${said}`);
+  assert.not.match(said, /Indexed|indexed just now/, said);
+  assert.is(await row.locator('.counts').textContent(), '0 documents · 0 passages');
+  await row.locator('button', { hasText: 'Reindex' }).waitFor();
+  await screenshots(page, SHOTS, 'knowledge-failed-file');
+  // Its own page says the same, with the same two ways out.
+  await row.locator('a', { hasText: 'Documents' }).click();
+  await page.locator('.row-card p.error', { hasText: 'Indexing failed:' }).waitFor();
+  await page.locator('.page-header button, header button', { hasText: 'Reindex' }).first().waitFor();
+  await page.goBack();
+  await row.locator('button', { hasText: 'Delete' }).click();
+  await page.locator('dialog button', { hasText: 'Delete' }).click();
+  await row.waitFor({ state: 'detached' });
+});
+
 test('the search playground shows what the agent would find, with scores and excerpts', async () => {
   await page.click('a.tab:has-text("Search playground")');
   await page.fill('form[name="search"] input[name="query"]', 'how much sunlight do tomatoes need');

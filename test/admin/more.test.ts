@@ -91,6 +91,25 @@ test('data requests: a lead added by hand (no visitor, no chat) is found by its 
   assert.is((await api('GET', '/leads', w.owner.headers)).body.items.filter((l: { id: string }) => l.id === lead.id).length, 0);
 });
 
+test('data requests: an erase that failed says why, and the next search that succeeds clears it (no stale error)', async () => {
+  const lead = (await api('POST', '/leads', w.owner.headers, { botId: w.botId, fields: { name: 'Ida', email: 'ida@example.com' } })).body;
+  await page.fill('input[name="email"]', 'ida@example.com');
+  await page.click('form[name="find-visitor"] button[type="submit"]');
+  const row = page.locator('table.loose-leads tbody tr', { hasText: 'Ida' });
+  await row.waitFor();
+  // Someone else erased it meanwhile: this erase fails and says so.
+  assert.is((await api('DELETE', `/leads/${lead.id}`, w.owner.headers)).status, 204);
+  await row.locator('button', { hasText: 'Erase' }).click();
+  await page.click('dialog button:has-text("Erase for good")');
+  const failed = page.locator('p.error[role="alert"]');
+  await failed.waitFor();
+  await api('POST', '/leads', w.owner.headers, { botId: w.botId, fields: { name: 'Jo', email: 'jo@example.com' } });
+  await page.fill('input[name="email"]', 'jo@example.com');
+  await page.click('form[name="find-visitor"] button[type="submit"]');
+  await page.locator('table.loose-leads tbody tr', { hasText: 'Jo' }).waitFor();
+  assert.is(await failed.count(), 0, 'the failed erase\'s error stays after a search that worked');
+});
+
 test('your account: a wrong current password is shown at its field; a change signs out your other browsers only', async () => {
   const agentPage = await b.open('account');
   await signIn(agentPage, w.agent.email);

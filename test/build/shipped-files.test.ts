@@ -54,6 +54,14 @@ test("the page's script is the panel's entry: it draws into #app, and it loads e
   assert.ok(reached.size > 5, `the pages are chunks of their own (${reached.size} scripts)`);
 });
 
+test("the page's stylesheet is the only one written, and it holds every area's styles (no chunk.<hash>.css that nothing loads)", () => {
+  const { css } = built().admin;
+  assert.equal(readdirSync(adminDir).filter((f) => f.endsWith('.css')), [css]);
+  const sheet = readFileSync(join(adminDir, css), 'utf8');
+  // One rule from each stylesheet: inbox, workspace pages, knowledge/tools kit, charts, bot page, base.
+  for (const rule of ['.inbox-list{', '.settings-form{', '.tabs{', '.uplot{', '.bot-head{', ':root{']) assert.ok(sheet.includes(rule), `${css} has ${rule}`);
+});
+
 test('the precompressed copies the server sends hold the same bytes as the files', () => {
   const { js, css } = built().admin;
   const files = [join(adminDir, js), join(adminDir, css), join(adminDir, 'index.html'), ...['loader.js', built().widget.chat.file].map((f) => join(widgetDir, f))];

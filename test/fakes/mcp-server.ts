@@ -2,14 +2,16 @@
  * A fake MCP server built with the SDK's server side (McpServer). Reachable over Streamable HTTP (stateless,
  * one McpServer per request so tools added later show up at once), over the older HTTP+SSE transport, and
  * over stdio through test/fakes/mcp-stdio-server.ts. It records request headers and calls so tests can
- * check what the client really sent.
+ * check what the client really sent. Every message is checked by the fake itself (mcp-schemas.ts) before the SDK
+ * sees it: a message the specification refuses is refused with JSON-RPC's error, whatever the SDK would accept.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { checkMcp, PARSE_ERROR, type McpRefusal } from './mcp-schemas.js';
 
 export interface FakeMcpState {
   /** Extra tools added with addTool: each echoes its name. */
@@ -70,11 +72,22 @@ export interface FakeMcpHttp {
   close(): Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
+/**
+ * A POST's JSON-RPC message(s), checked by the fake itself (mcp-schemas.ts) as the specification says: JSON with
+ * Content-Type application/json, a well-formed request, notification or response, known methods with their params.
+ * A refusal is answered here (the SDK never sees it) and null returned.
+ */
+async function readMessage(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | null> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
+  const refuse = (status: number, r: McpRefusal) => { res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: r.id, error: { code: r.code, message: r.message } })); return null; };
+  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return refuse(415, { id: null, code: -32600, message: `Unsupported Media Type: Content-Type must be application/json, got ${req.headers['content-type'] ?? '(none)'}` });
+  let body: unknown;
+  try { body = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { return refuse(400, { id: null, code: PARSE_ERROR, message: 'Parse error: the body is not JSON' }); }
+  const wrong = checkMcp(body);
+  // A well-formed request for a method the server lacks or with wrong params is answered (200); anything else is 400.
+  if (wrong) return refuse(wrong.code === -32601 || wrong.code === -32602 ? 200 : 400, wrong);
+  return { body };
 }
 
 /** Starts the fake on 127.0.0.1 (port 0). mode 'sse' serves only the older HTTP+SSE transport (GET /sse, POST /messages). */
@@ -93,7 +106,9 @@ export async function startFakeMcpHttp(opts: { mode?: 'streamable' | 'sse'; requ
     try {
       if (mode === 'streamable' && path === '/mcp') {
         if (req.method !== 'POST') { res.writeHead(405, { allow: 'POST' }).end(); return; }
-        const body = await readBody(req);
+        const read = await readMessage(req, res);
+        if (!read) return;
+        const { body } = read;
         const server = buildFakeMcpServer(state);
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         res.on('close', () => { void transport.close(); void server.close(); });
@@ -111,7 +126,8 @@ export async function startFakeMcpHttp(opts: { mode?: 'streamable' | 'sse'; requ
       if (mode === 'sse' && path === '/messages' && req.method === 'POST') {
         const transport = sse.get(new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '');
         if (!transport) { res.writeHead(404).end(); return; }
-        await transport.handlePostMessage(req, res, await readBody(req));
+        const read = await readMessage(req, res);
+        if (read) await transport.handlePostMessage(req, res, read.body);
         return;
       }
       res.writeHead(404).end();

@@ -9,7 +9,9 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { RealtimeSession } from './openai-realtime-session.js';
+import { REALTIME_CLIENT_EVENT, realtimeWords } from './openai-realtime-schemas.js';
+import { checkMessage } from './strict.js';
+import { clientEventId, RealtimeSession } from './openai-realtime-session.js';
 import { TranscriptionSession, type TranscriptionRecord } from './openai-realtime-transcription.js';
 import type { HandlerContext } from './script.js';
 
@@ -63,8 +65,11 @@ export interface RealtimeMount {
   close(): void;
 }
 
-/** A socket's client events as the API reads them: JSON text frames, an audio append's audio decoded. */
-function readEvents(ws: WebSocket, session: { error(code: string, message: string, eventId: null): void }, on: (event: any, pcm: Buffer | null) => void): void {
+/**
+ * A socket's client events as the API reads them: JSON text frames, each checked against its schema
+ * (openai-realtime-schemas.ts) and refused with the API's error event, else handed on with an append's audio decoded.
+ */
+function readEvents(ws: WebSocket, session: { error(code: string, message: string, eventId: string | null, param?: string | null): void }, on: (event: any, pcm: Buffer | null) => void): void {
   ws.on('message', (data, isBinary) => {
     if (isBinary) return session.error('invalid_event', 'binary frames are not supported; send JSON events', null);
     let event: any;
@@ -72,6 +77,11 @@ function readEvents(ws: WebSocket, session: { error(code: string, message: strin
       event = JSON.parse(data.toString());
     } catch {
       return session.error('invalid_json', 'The event could not be parsed as JSON.', null);
+    }
+    const problem = checkMessage(REALTIME_CLIENT_EVENT, event);
+    if (problem) {
+      const w = realtimeWords(problem);
+      return session.error(w.code, w.message, clientEventId(event), w.param);
     }
     on(event, event?.type === 'input_audio_buffer.append' && typeof event.audio === 'string' ? Buffer.from(event.audio, 'base64') : null);
   });

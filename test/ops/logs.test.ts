@@ -84,6 +84,19 @@ test('at a terminal the lines are readable, and start-up says private-network ac
   assert.match(out, /^\d\d:\d\d:\d\d\.\d{3} WARN  private-network access is on \(ALLOW_PRIVATE_NETWORK=true\): .* remove ALLOW_PRIVATE_NETWORK \(or set it to false\) and restart\.$/m);
 });
 
+test('PORT=0: the start-up link names the port the server listens on, and the panel answers there', async () => {
+  const run = await start({}, false);
+  try {
+    const lines = run.out().split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const { port } = lines.find((l) => l.msg === 'server listening');
+    const panel = lines.find((l) => String(l.msg).startsWith('admin panel'));
+    assert.ok(port > 0, `listening on ${port}`);
+    assert.is(panel.url, `http://localhost:${port}/admin/`);
+    assert.is(panel.msg, `admin panel: http://localhost:${port}/admin/`);
+    assert.is((await fetch(`http://127.0.0.1:${port}/admin/`)).status, 200);
+  } finally { await run.stop(); }
+});
+
 test('LOG_FORMAT=json keeps JSON at a terminal (for a log collector reading a terminal)', async () => {
   const run = await start({ LOG_FORMAT: 'json' }, true);
   await run.stop();

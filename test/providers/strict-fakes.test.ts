@@ -10,6 +10,9 @@ import WebSocket from 'ws';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js';
 import { LIVE_PATH } from '../fakes/gemini-live.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
+import { startFakeMcpHttp } from '../fakes/mcp-server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakeSpeech, type FakeSpeech } from '../fakes/speech.js';
 
 let openai: FakeOpenAI;
@@ -186,6 +189,78 @@ test('Gemini Live: a client message the service cannot read closes the session w
     'Invalid JSON payload received. Unknown name "voice" at \'setup\': Cannot find field.',
     '* BidiGenerateContentClientMessage.realtime_input.audio.mime_type: mime_type is not specified',
   ]);
+});
+
+/** Opens the fake's Realtime socket, waits for session.created, sends each event and collects the answer to it. */
+async function realtimeAnswers(events: unknown[]): Promise<any[]> {
+  const ws = new WebSocket(`${openai.baseUrl.replace(/^http/, 'ws')}/realtime?model=gpt-realtime`, { headers: bearer() });
+  const got: any[] = [];
+  ws.on('message', (d) => got.push(JSON.parse(String(d))));
+  const until = async (n: number) => { const end = Date.now() + 5000; while (got.length < n) { if (Date.now() > end) throw new Error(`no answer: ${JSON.stringify(got)}`); await new Promise((r) => setTimeout(r, 10)); } };
+  await until(1);
+  assert.is(got[0].type, 'session.created');
+  for (const [i, ev] of events.entries()) { ws.send(typeof ev === 'string' ? ev : JSON.stringify(ev)); await until(i + 2); }
+  ws.close();
+  return got.slice(1);
+}
+
+test('OpenAI Realtime: an unknown event type, a missing, mistyped or unknown field is an error event in the API\'s shape; a good event is taken', async () => {
+  const [unknownType, noAudio, typed, unknownKey, badItem, noSessionType, good] = await realtimeAnswers([
+    { type: 'input_audio_buffer.flush', event_id: 'e1' },
+    { type: 'input_audio_buffer.append', event_id: 'e2' },
+    { type: 'conversation.item.truncate', item_id: 'x', content_index: 0, audio_end_ms: '100' },
+    { type: 'response.create', response: { instructions: 'Be brief.', temperature: 0.7 } },
+    { type: 'conversation.item.create', item: { type: 'text', text: 'hi' } },
+    { type: 'session.update', session: { instructions: 'x' } },
+    { type: 'session.update', event_id: 'e7', session: { type: 'realtime', instructions: 'Be brief.', audio: { output: { voice: 'marin' } } } },
+  ]);
+  const error = (code: string, message: string, param: string | null, eventId: string | null) => ({ type: 'invalid_request_error', code, message, param, event_id: eventId });
+  assert.is(unknownType.type, 'error');
+  assert.match(unknownType.error.message, /^Invalid value: 'input_audio_buffer\.flush'\. Supported values are: 'session\.update', /);
+  assert.equal({ ...unknownType.error, message: '' }, { ...error('invalid_value', '', 'type', 'e1') });
+  assert.equal(noAudio.error, error('missing_required_parameter', "Missing required parameter: 'audio'.", 'audio', 'e2'));
+  assert.equal(typed.error, error('invalid_type', "Invalid type for 'audio_end_ms': expected a number, but got a string instead.", 'audio_end_ms', null));
+  assert.equal(unknownKey.error, error('unknown_parameter', "Unknown parameter: 'response.temperature'.", 'response.temperature', null));
+  assert.equal(badItem.error, error('invalid_value', "Invalid value: 'text'. Supported values are: 'message', 'function_call', 'function_call_output'.", 'item.type', null));
+  assert.equal(noSessionType.error, error('missing_required_parameter', "Missing required parameter: 'session.type'.", 'session.type', null));
+  assert.is(good.type, 'session.updated', JSON.stringify(good));
+  // A refused event changes nothing: only the good one was acted on.
+  assert.equal(openai.realtime.types().filter((t) => t === 'session.update').length >= 1, true);
+});
+
+test('MCP: the fake checks each message itself: wrong content type 415, not JSON -32700, malformed -32600, unknown method -32601, bad params -32602; the SDK client is served', async () => {
+  const mcp = await startFakeMcpHttp();
+  try {
+    const post = async (body: string, type = 'application/json') => {
+      const r = await fetch(mcp.url, { method: 'POST', headers: { 'content-type': type, accept: 'application/json, text/event-stream' }, body });
+      return { status: r.status, body: await r.json() as any };
+    };
+    const rpc = (m: unknown) => post(JSON.stringify(m));
+    const err = (id: unknown, code: number) => (r: { body: any }) => { assert.is(r.body.jsonrpc, '2.0'); assert.is(r.body.id, id); assert.is(r.body.error.code, code, JSON.stringify(r.body)); };
+    const plain = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'text/plain');
+    assert.is(plain.status, 415); err(null, -32600)(plain);
+    const broken = await post('{"jsonrpc":"2.0",');
+    assert.is(broken.status, 400); err(null, -32700)(broken);
+    const v1 = await rpc({ jsonrpc: '1.0', id: 2, method: 'ping' });
+    assert.is(v1.status, 400); err(2, -32600)(v1);
+    const extra = await rpc({ jsonrpc: '2.0', id: 3, method: 'ping', extra: true });
+    assert.is(extra.status, 400); err(3, -32600)(extra);
+    assert.match(extra.body.error.message, 'unknown field extra');
+    const unknown = await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/frobnicate' });
+    err(4, -32601)(unknown);
+    const noName = await rpc({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { arguments: { text: 'x' } } });
+    err(5, -32602)(noName);
+    assert.match(noName.body.error.message, 'missing name');
+    assert.is(mcp.state.calls.length, 0, 'nothing refused reached a tool');
+    // The SDK's own client: initialize, list and call are accepted.
+    const client = new Client({ name: 'strict-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'echo'));
+    const out = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    assert.equal(out.content, [{ type: 'text', text: 'echo: hi' }]);
+    await client.close();
+  } finally { await mcp.close(); }
 });
 
 test('speech provider: refusals are 422 validation lists; speech to text wants multipart with model_id and file', async () => {

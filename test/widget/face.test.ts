@@ -65,6 +65,25 @@ test('each mood has its own expression, reached smoothly (every catalogue face)'
   }
 });
 
+test('scrolled, the messages pass under a line below the face, never up against its chin', async () => {
+  const page = await open(botId, { layout: 'panel', theme: { mode: 'light' } });
+  for (const n of [1, 2, 3]) {
+    w.fake.script({ text: `Answer ${n}: we repair city bikes, e-bikes and folding bikes, and most repairs take one day. Bring yours in any weekday.` });
+    await page.fill('.cp textarea', `Question ${n}: what do you repair, and how long does it take?`);
+    await page.press('.cp textarea', 'Enter');
+    await page.locator('.m.assistant', { hasText: `Answer ${n}:` }).waitFor();
+  }
+  const list = page.locator('.ms');
+  await page.waitForFunction(() => { const ms = document.querySelector('[data-service-chat]')!.shadowRoot!.querySelector('.ms')!; return ms.scrollTop > 0 && ms.scrollHeight - ms.scrollTop - ms.clientHeight < 2; });
+  const face = (await page.locator('.fc').boundingBox())!;
+  const ms = (await list.boundingBox())!;
+  const line = await list.evaluate((el) => { const s = getComputedStyle(el); return { width: parseFloat(s.borderTopWidth), color: s.borderTopColor, bg: getComputedStyle(el.parentElement!).backgroundColor }; });
+  await page.screenshot({ path: `${SHOTS}/scrolled-panel.png` });
+  assert.ok(ms.y - (face.y + face.height) >= 6, `the list starts ${ms.y - (face.y + face.height)} px below the face`);
+  assert.ok(line.width >= 1 && line.color !== line.bg, `a line marks the list's top edge (${JSON.stringify(line)})`);
+  await page.context().close();
+});
+
 test('the launcher shows the face breathing (icon face), the same picture still (avatar), or a chat icon', async () => {
   const cases: Array<[string, string]> = [['face', 'breathing'], ['avatar', 'still'], ['chat', 'icon']];
   for (const [icon, what] of cases) {

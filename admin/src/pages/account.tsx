@@ -6,7 +6,6 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { useSession } from '../session.js';
 import { Form, OtherErrors, PageHeader, Section, TextField, toast, useAction } from '../ui.js';
-import './workspace.css';
 
 export default function AccountPage() {
   const { me } = useSession();

@@ -3,7 +3,6 @@ import { api, query } from '../api.js';
 import { usePaged } from '../paging.js';
 import type { Page } from '../types.js';
 import { EmptyState, ErrorText, Loading, PageHeader, RelativeTime } from '../ui.js';
-import './workspace.css';
 
 interface Entry { id: string; at: number; actor: { kind: 'user' | 'token' | 'system'; id: string; name: string }; action: string; target: { type: string; id: string } | null; detail?: Record<string, unknown> }
 

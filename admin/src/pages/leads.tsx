@@ -9,7 +9,6 @@ import { useSession } from '../session.js';
 import type { BotSummary, Lead, Page } from '../types.js';
 import { confirmDialog, EmptyState, ErrorText, Loading, PageHeader, RelativeTime, toast, useAction, useLoad } from '../ui.js';
 import { AddLead } from './add-lead.js';
-import './workspace.css';
 
 const STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
 const SOURCE: Record<string, string> = { tool: 'the AI asked', form: 'lead form', api: 'API' };

@@ -8,7 +8,6 @@ import { api, query } from '../api.js';
 import {
   confirmDialog, EmptyState, ErrorText, Form, FormErrors, PageHeader, RelativeTime, SelectField, TextField, toast, useAction,
 } from '../ui.js';
-import './workspace.css';
 
 interface Visitor { id: string; userId: string | null; name: string | null; email: string | null; createdAt: number; lastSeenAt: number }
 interface Erased { conversations: number; messages: number; leads: number; attachments: number }
@@ -29,6 +28,8 @@ export default function PrivacyPage() {
   const search = useAction();
   const act = useAction();
   const find = () => search.run(async () => {
+    // A new search is a fresh start: an earlier erase's error is about rows no longer shown.
+    act.clear();
     setFound(null);
     const r = await api<Found>('GET', `/visitors${query({ [by]: value.trim() })}`);
     setLeads(r.leads ?? []);

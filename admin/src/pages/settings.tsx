@@ -8,7 +8,6 @@ import { api } from '../api.js';
 import { useSession } from '../session.js';
 import { Form, Loading, OtherErrors, PageHeader, SelectField, TextField, toast, useAction, useLoad } from '../ui.js';
 import { DeleteWorkspace } from './delete-workspace.js';
-import './workspace.css';
 
 interface Settings { name: string; defaultLanguage: string; timezone: string; conversationRetentionDays: number | null; allowedEmailDomains: string[] }
 

@@ -9,7 +9,6 @@ import { api } from '../api.js';
 import { useSession } from '../session.js';
 import type { Invite, Role, User } from '../types.js';
 import { confirmDialog, CopyButton, ErrorText, Form, FormErrors, Loading, PageHeader, RelativeTime, SelectField, TextField, toast, useAction, useLoad } from '../ui.js';
-import './workspace.css';
 
 const ROLES: Array<[Role, string]> = [['viewer', 'Viewer'], ['agent', 'Agent'], ['admin', 'Admin'], ['owner', 'Owner']];
 const ROLE_HELP = 'Viewers read everything; agents also answer conversations; admins also build bots and manage the team and tokens; owners also manage owners and the workspace.';

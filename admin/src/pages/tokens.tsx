@@ -6,7 +6,6 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { Token } from '../types.js';
 import { confirmDialog, CopyButton, EmptyState, ErrorText, Form, Loading, PageHeader, RelativeTime, SelectField, TextField, toast, useAction, useLoad } from '../ui.js';
-import './workspace.css';
 
 /** The scopes of service-api.md (Authentication), in its order, with the role each acts as. */
 const SCOPES: Array<[string, string]> = [

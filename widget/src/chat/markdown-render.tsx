@@ -115,3 +115,21 @@ function inline(tokens: Token[]): ComponentChildren[] {
     }
   });
 }
+
+/**
+ * The reply's words without Markdown syntax, on one line (a list preview): emphasis, links, code and headings give
+ * their text, paragraphs, list items and table cells are separated by a space, images give their alt text.
+ */
+export function plainText(text: string): string {
+  if (isPlain(text)) return text.replace(/\s+/g, ' ').trim();
+  const BLOCK = new Set(['paragraph', 'heading', 'code', 'blockquote', 'space', 'hr', 'def']);
+  const words = (tokens: Token[]): string => tokens.map((tok) => {
+    const t = tok as Tokens.Generic;
+    if (t.type === 'list') return ` ${(t as Tokens.List).items.map((it) => words(it.tokens)).join(' ')} `;
+    if (t.type === 'table') { const tb = t as Tokens.Table; return ` ${[tb.header, ...tb.rows].flat().map((c) => words(c.tokens)).join(' ')} `; }
+    if (t.type === 'checkbox' || t.type === 'def' || t.type === 'hr' || t.type === 'br') return ' ';
+    const own = t.type === 'image' ? t.text || '' : t.tokens ? words(t.tokens) : typeof t.text === 'string' ? t.text : t.raw;
+    return BLOCK.has(t.type) ? ` ${own} ` : own;
+  }).join('');
+  return words(lex(text)).replace(/\s+/g, ' ').trim();
+}

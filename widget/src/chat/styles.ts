@@ -118,6 +118,8 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 /* A photo face is a circle with its shadow; drawn on the canvas, so nothing clips the ground shadow below it. */
 .fc[data-kind=custom] canvas{width:auto;max-width:100%;aspect-ratio:1;margin:0 auto;border-radius:50%;box-shadow:0 6px 20px rgba(0,0,0,.2)}
 .fc[data-mood=offline]{filter:grayscale(.8) opacity(.72)}
+/* The face sits in a band of its own: messages scroll under a line below it, not up against its chin. */
+.fc~.ms{border-top:1px solid var(--line)}.fc.small,.fc.medium,.fc.large{margin-bottom:8px}
 .line.offline{margin:6px 14px 0;padding:8px 12px;border-radius:10px;background:var(--soft);color:var(--fg);align-self:stretch;max-width:none}
 .fl .line.offline{background:var(--bg);box-shadow:0 6px 24px rgba(0,0,0,.18);margin:0}
 .vk{display:inline-flex;vertical-align:-1px;margin-right:5px;opacity:.75}.cap.error{color:var(--err)}

@@ -4,7 +4,6 @@
  */
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 
 export interface Series { label: string; values: number[]; color: string; money?: boolean }
 

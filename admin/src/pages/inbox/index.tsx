@@ -13,7 +13,6 @@ import { ListPane } from './list.js';
 import { InboxModel } from './model.js';
 import { Thread } from './thread.js';
 import type { Conv } from './types.js';
-import './inbox.css';
 
 export type Pane = 'list' | 'thread' | 'details';
 

@@ -12,6 +12,7 @@ import { askToNotify, notifyState, setSound, soundOn } from './alerts.js';
 import { visitorName } from './index.js';
 import { FILTERS, matches, type Filter, type InboxModel } from './model.js';
 import type { Conv } from './types.js';
+import { plainText } from '../../../../widget/src/chat/markdown-render.js';
 
 const FILTER_KEY = 'inbox.filter';
 
@@ -67,7 +68,7 @@ function Item({ c, model, active, botName }: { c: Conv; model: InboxModel; activ
   const preview = model.preview.get(c.id) ?? c.lastMessage ?? undefined;
   const typing = model.typing.has(c.id);
   const who: Record<string, string> = { user: '', human_agent: 'Team: ', assistant: 'AI: ', system_event: '' };
-  const line = typing ? 'typing…' : preview ? `${who[preview.role] ?? ''}${preview.text}` : c.handoff?.reason ? c.handoff.reason
+  const line = typing ? 'typing…' : preview ? `${who[preview.role] ?? ''}${plainText(preview.text)}` : c.handoff?.reason ? c.handoff.reason
     : c.page.title || c.page.url || `${c.messageCount} message${c.messageCount === 1 ? '' : 's'}`;
   return (
     <li class={`conv${active ? ' active' : ''}${unread ? ' unread' : ''}`} data-id={c.id}>

@@ -5,7 +5,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { confirmDialog } from '../../ui/feedback.js';
-import './kit.css';
 
 /**
  * A destructive action asks first in the panel's confirm dialog (modal: focus stays inside, Escape cancels,

@@ -21,6 +21,6 @@ export const FIX: Record<SourceKind, string> = {
   sitemap: 'Check that the sitemap address opens in a browser and lists pages, then press Reindex.',
   crawl: 'Check that the start page opens in a browser, then press Reindex.',
   text: 'Edit the text if needed, then press Reindex.',
-  file: 'Upload the file again as PDF, Markdown, text or HTML, or press Reindex to retry.',
+  file: 'Press Reindex to try again, or Delete this source and add a readable copy (PDF, Markdown, text or HTML).',
 };
 export const busy = (s: Source) => s.status === 'queued' || s.status === 'indexing';
