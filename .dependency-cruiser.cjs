@@ -72,7 +72,7 @@ module.exports = {
  * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
  */
 Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
-  'actors/conversation': ['actors/runtime', 'src', 'src/bots', 'src/chat', 'src/leads', 'src/metrics', 'src/providers', 'src/scale', 'src/store', 'src/tools'],
+  'actors/conversation': ['actors/runtime', 'src', 'src/bots', 'src/chat', 'src/leads', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/tools'],
   'actors/runtime': ['src'],
   'actors/voice': ['actors/conversation', 'actors/runtime', 'src', 'src/bots', 'src/chat', 'src/metrics', 'src/providers', 'src/scale', 'src/store', 'src/tools'],
   'actors/workspace': ['actors/runtime', 'src', 'src/api', 'src/auth', 'src/scale', 'src/team'],
@@ -91,7 +91,7 @@ Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, 
   'src/ops': ['actors/runtime', 'actors/voice', 'src', 'src/auth', 'src/events', 'src/http', 'src/metrics', 'workers'],
   'src/providers': ['src', 'src/metrics', 'src/security', 'src/store'],
   'src/retention': ['actors/conversation', 'src', 'src/auth', 'src/chat', 'src/knowledge', 'src/team'],
-  'src/scale': ['actors/runtime', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/metrics', 'src/team'],
+  'src/scale': ['actors/runtime', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/metrics', 'src/security', 'src/team'],
   'src/security': ['src'],
   'src/store': ['src'],
   'src/team': ['actors/conversation', 'actors/runtime', 'actors/workspace', 'src', 'src/api', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/http', 'src/leads', 'src/store', 'src/tools'],
