@@ -19,6 +19,8 @@ export interface UntilOptions<T> {
   ok?: (value: T) => boolean;
 }
 
+export async function until<T>(check: () => T | Promise<T>, opts: UntilOptions<T> & { ok: (value: T) => boolean }): Promise<T>;
+export async function until<T>(check: () => T | Promise<T>, opts?: Omit<UntilOptions<T>, 'ok'>): Promise<NonNullable<T>>;
 export async function until<T>(check: () => T | Promise<T>, opts: UntilOptions<T> = {}): Promise<T> {
   const { timeout = 5000, interval = 10, message = 'the condition', ok = Boolean } = opts;
   const deadline = Date.now() + timeout;
