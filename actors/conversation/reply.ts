@@ -4,7 +4,7 @@ import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { visitorRequests } from '../../src/chat/visitor-requests.js';
 import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
-import { botOffline } from '../../src/team/offline.js';
+import { botOffline } from './offline.js';
 import { startSpokenReply } from '../../src/chat/spoken-replies.js';
 import { m, metricsEnabled } from '../../src/metrics/registry.js';
 import type { ConversationActor } from './actor.js';

@@ -5,7 +5,7 @@ import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
 import { builtinToolSource } from '../../src/chat/builtins.js';
 import { chatHub, type ChatHub } from '../../src/chat/hub.js';
 import type { ServerFrame } from '../../src/chat/protocol.js';
-import { RateLimiter } from '../../src/chat/rate-limit.js';
+import { RateLimiter } from '../../src/security/rate-limiter.js';
 import { chatCollections, type ConversationRecord, type EndReason } from '../../src/chat/records.js';
 import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';

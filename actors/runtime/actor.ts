@@ -56,7 +56,7 @@ interface Envelope<Msg> {
  * its return value settles an `ask`, a thrown error rejects that ask only. State lives in `this.state` and is
  * only touched by the drain loop.
  */
-export abstract class Actor<Msg extends { type: string }, State, Replies extends ReplyMap<Msg> = {}> {
+export abstract class Actor<Msg extends { type: string }, State, Replies extends ReplyMap<Msg> = Record<never, never>> {
   readonly id: string;
   protected state: State;
   protected readonly clock: Clock;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/app.js';
-import { roleRank } from '../../src/api/operations.js';
+import { roleRank } from '../../src/auth/roles.js';
 import { getPresence, setPresence } from '../../src/auth/presence.js';
 import { users } from '../../src/auth/records.js';
 import type { LiveHub } from '../../src/team/live-hub.js';

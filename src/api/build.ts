@@ -9,7 +9,8 @@ import { validate } from '../validation.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
 import { buildOpenApi } from './openapi.js';
-import { getOperation, OPERATIONS, operationKey, type Access } from './operations.js';
+import { getOperation, OPERATIONS, operationKey } from './operations.js';
+import type { Access } from '../auth/roles.js';
 import { responseChecker, type ResponseCheck } from './response-check.js';
 
 export interface BuiltApi {

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { AppContext } from '../app.js';
 import type { Principal } from '../auth/principal.js';
 import type { HttpRequest, HttpResponse, SocketEndpoint } from '../http/types.js';
-import type { Access, Method } from './operations.js';
+import type { Method } from './operations.js';
+import type { Access } from '../auth/roles.js';
 
 export interface ApiContext<B = unknown, Q = unknown> {
   app: AppContext;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SERVER_VERSION } from '../config/index.js';
 import type { BuiltApi } from './build.js';
 import { documentedShape, successStatus, type RouteDef } from './define.js';
-import type { Access } from './operations.js';
+import type { Access } from '../auth/roles.js';
 
 const ErrorSchema = {
   type: 'object',

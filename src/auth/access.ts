@@ -1,5 +1,5 @@
 import { csrfError, forbidden, unauthorized } from '../errors.js';
-import { roleRank, SCOPE_ROLES, type Access } from '../api/operations.js';
+import { roleRank, SCOPE_ROLES, type Access } from './roles.js';
 import { safeEqual } from '../security/secret-box.js';
 import type { Principal } from './principal.js';
 

@@ -5,7 +5,8 @@ import { conflict, invalid, rateLimited, unauthorized } from '../errors.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { RateLimiter, SignInThrottle } from './rate-limit.js';
+import { RateLimiter } from '../security/rate-limiter.js';
+import { SignInThrottle } from './rate-limit.js';
 import { GroupSignInThrottle } from '../scale/sign-in.js';
 import {
   normalizeEmail, SETUP_LOCK_ID, setupLocks, users, workspaces, type UserRecord, type WorkspaceRecord,
@@ -16,7 +17,9 @@ import { defaultSettings } from './settings.js';
 const signInThrottle = perApp((app) => new SignInThrottle(app.clock));
 const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(app.scale!, app));
 /** Wrong current passwords when changing a password, per person (they are signed in: no one else can lock them out). */
-const passwordChecks = perApp((app) => new RateLimiter(app.clock, 10, 15 * 60 * 1000));
+/** Wrong current passwords per account (changePassword). */
+const PASSWORD_CHECKS = 10;
+const passwordChecks = perApp((app) => new RateLimiter(app.clock, 15 * 60 * 1000));
 
 /** True until the first workspace exists (again, after a workspace was deleted). */
 export async function setupNeeded(app: AppContext): Promise<boolean> {
@@ -75,10 +78,10 @@ export async function changePassword(app: AppContext, workspaceId: string, userI
   const user = await users(app).findById(workspaceId, userId);
   if (!user) throw unauthorized();
   const limits = passwordChecks(app);
-  const waitMs = limits.waitMs(user._id);
+  const waitMs = limits.waitMs(user._id, PASSWORD_CHECKS);
   if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many wrong current passwords; try again after the number of seconds in Retry-After');
   if (!(await verifyPassword(current, user.passwordHash))) {
-    limits.hit(user._id);
+    limits.hit(user._id, PASSWORD_CHECKS);
     throw invalid('currentPassword: is not your current password', [{ path: 'currentPassword', message: 'is not your current password' }]);
   }
   await users(app).updateOne({ workspaceId, _id: userId }, { $set: { passwordHash: await hashPassword(next) } });

@@ -1,6 +1,6 @@
 /** Team presence (online, away, offline), stored on the member so every process and the handoff logic see it. */
 import type { AppContext } from '../app.js';
-import type { Role } from '../api/operations.js';
+import type { Role } from './roles.js';
 import { users, type Presence } from './records.js';
 
 export type { Presence } from './records.js';

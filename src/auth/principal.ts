@@ -1,4 +1,4 @@
-import type { Role, Scope } from '../api/operations.js';
+import type { Role, Scope } from './roles.js';
 
 /** Who is calling: a signed-in person (session cookie) or a program (API token). */
 export type Principal =

@@ -1,58 +1,5 @@
 import type { Clock } from '../clock.js';
-
-/**
- * Sliding-window counter per key (an IP, an account): at most `limit` hits within `windowMs`.
- * In memory, per process: sign-in limits are a brake on guessing, not an accounting record.
- */
-export class RateLimiter {
-  private hits = new Map<string, number[]>();
-
-  constructor(private clock: Clock, readonly limit: number, readonly windowMs: number, private maxKeys = 50_000) {}
-
-  /** Milliseconds until this key may be used again; 0 when it may be used now. */
-  waitMs(key: string): number {
-    const list = this.recent(key);
-    if (list.length < this.limit) return 0;
-    return list[list.length - this.limit] + this.windowMs - this.clock.now();
-  }
-
-  /** Hits inside the window. */
-  count(key: string): number {
-    return this.recent(key).length;
-  }
-
-  hit(key: string): void {
-    const list = this.recent(key);
-    list.push(this.clock.now());
-    this.hits.set(key, list);
-    if (this.hits.size > this.maxKeys) this.sweep();
-  }
-
-  /** Takes back the newest hit (an attempt that turned out to be legitimate). */
-  forgive(key: string): void {
-    const list = this.hits.get(key);
-    if (!list) return;
-    list.pop();
-    if (!list.length) this.hits.delete(key);
-  }
-
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private recent(key: string): number[] {
-    const since = this.clock.now() - this.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (list.length) this.hits.set(key, list); else this.hits.delete(key);
-    return list;
-  }
-
-  /** Drops keys with no hit inside the window, so a flood of distinct IPs cannot grow memory without bound. */
-  private sweep(): void {
-    const since = this.clock.now() - this.windowMs;
-    for (const [k, list] of this.hits) if (list[list.length - 1] <= since) this.hits.delete(k);
-  }
-}
+import { RateLimiter } from '../security/rate-limiter.js';
 
 const MINUTE_MS = 60_000;
 
@@ -81,28 +28,31 @@ export class SignInThrottle {
   private account: RateLimiter;
   private brakedPair: RateLimiter;
 
-  constructor(clock: Clock, limits = SIGN_IN_LIMITS) {
-    this.address = new RateLimiter(clock, limits.address.limit, limits.address.windowMs);
-    this.pair = new RateLimiter(clock, limits.pair.limit, limits.pair.windowMs);
-    this.account = new RateLimiter(clock, limits.brake.accountFailures, limits.brake.windowMs);
-    this.brakedPair = new RateLimiter(clock, limits.brake.perAddress, limits.brake.windowMs);
+  constructor(clock: Clock, private limits = SIGN_IN_LIMITS) {
+    this.address = new RateLimiter(clock, limits.address.windowMs);
+    this.pair = new RateLimiter(clock, limits.pair.windowMs);
+    this.account = new RateLimiter(clock, limits.brake.windowMs);
+    this.brakedPair = new RateLimiter(clock, limits.brake.windowMs);
   }
 
   /** Milliseconds before `address` may try `account` again; 0 when the password may be checked now. */
   waitMs(account: string, address: string): number {
     const pair = pairKey(account, address);
-    const wait = Math.max(this.address.waitMs(address), this.pair.waitMs(pair));
-    const braked = this.account.count(account) >= this.account.limit;
-    return braked ? Math.max(wait, this.brakedPair.waitMs(pair)) : wait;
+    const l = this.limits;
+    const wait = Math.max(this.address.waitMs(address, l.address.limit), this.pair.waitMs(pair, l.pair.limit));
+    const braked = this.account.count(account) >= l.brake.accountFailures;
+    return braked ? Math.max(wait, this.brakedPair.waitMs(pair, l.brake.perAddress)) : wait;
   }
 
   /** Counts an attempt before its password is checked, so attempts sent in parallel are counted too. */
   attempt(account: string, address: string): void {
     const pair = pairKey(account, address);
-    this.address.hit(address);
-    this.pair.hit(pair);
-    this.brakedPair.hit(pair);
-    this.account.hit(account);
+    const l = this.limits;
+    this.address.hit(address, l.address.limit);
+    this.pair.hit(pair, l.pair.limit);
+    // Kept up to the pair limit: the brake may come on while this address already has failures on the account.
+    this.brakedPair.hit(pair, l.pair.limit);
+    this.account.hit(account, l.brake.accountFailures);
   }
 
   /**

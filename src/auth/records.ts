@@ -3,7 +3,7 @@
  * invitations. Secrets (session cookie values, token values, invitation tokens) are stored only as hashes.
  */
 import { perApp } from '../app.js';
-import type { Role, Scope } from '../api/operations.js';
+import type { Role, Scope } from './roles.js';
 import type { Doc } from '../store/types.js';
 import type { Settings } from './settings.js';
 

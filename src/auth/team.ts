@@ -3,7 +3,7 @@
  * role above their own, only an owner changes or removes an owner, and the last owner stays an owner.
  */
 import type { AppContext } from '../app.js';
-import { roleRank, type Role } from '../api/operations.js';
+import { roleRank, type Role } from './roles.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { DuplicateKeyError } from '../store/types.js';

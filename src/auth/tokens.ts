@@ -4,7 +4,7 @@
  * from the credential cache (credential-cache.ts), so the next request with it fails at once.
  */
 import type { AppContext } from '../app.js';
-import { roleRank, SCOPE_ROLES, type Role, type Scope } from '../api/operations.js';
+import { roleRank, SCOPE_ROLES, type Role, type Scope } from './roles.js';
 import { unauthorized } from '../errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';

@@ -2,8 +2,7 @@ import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import type { TimerHandle } from '../clock.js';
 import type { SocketConn } from '../http/types.js';
-import { nextHoursChange } from '../team/hours.js';
-import { botOfflineNow } from '../team/offline.js';
+import { botOfflineNow, nextHoursChange } from '../bots/hours.js';
 import { encodeFrame } from './protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 

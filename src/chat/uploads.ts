@@ -9,7 +9,7 @@ import { wasErased } from '../visitors/erased.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { takeShared } from '../scale/limits.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../security/rate-limiter.js';
 import { chatCollections, type AttachmentRecord } from './records.js';
 
 /** Chat images are shrunk to this longest edge before they are stored and sent to the model (bot-config.md). */

@@ -10,7 +10,7 @@ import type { SocketCamera } from './camera.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ChatErrorCode, type ClientFrame, type ServerFrame } from './protocol.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../security/rate-limiter.js';
 import { chatCollections, widgetMessage, type WidgetMessage } from './records.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
 import { visitorRequests } from './visitor-requests.js';

@@ -13,7 +13,7 @@ import { ApiError, unauthorized } from '../errors.js';
 import type { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { addSampler, enableMetrics, scrape, sampled } from '../metrics/registry.js';
-import { installAppSamplers } from '../metrics/samplers.js';
+import { installAppSamplers } from './samplers.js';
 import { readiness } from './readiness.js';
 
 export interface OperationsSettings {

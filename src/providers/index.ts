@@ -4,7 +4,7 @@ import { OpenAiAdapter } from './openai.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible.js';
 import { SpeechAdapter } from './speech.js';
 import type { ProviderAdapter, ProviderConnection, ProviderOptions } from './types.js';
-import { instrumentProvider } from '../metrics/provider.js';
+import { instrumentProvider } from './metered.js';
 
 export type * from './types.js';
 export { catalog, catalogEntry, type CatalogEntry } from './catalog.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app.js';
-import type { RateLimiter } from '../chat/rate-limit.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
 
 /**
  * A rate limit counted across the scale-out group (a sliding window in Redis, one round trip), or by this

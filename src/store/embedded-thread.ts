@@ -1,4 +1,4 @@
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { startCheckpointer, type Checkpointer } from './embedded-checkpoint.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 import { openSqlite } from './sqlite.js';

@@ -6,14 +6,15 @@
 import { fieldsLeftToAsk } from '../leads/known.js';
 import { conversations } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app.js';
-import { contextFromIdentity, renderField, type BotConfig } from '../bots/config/index.js';
+import type { BotConfig } from '../bots/config/index.js';
 import { loadBotForChat } from '../chat/bot-source.js';
 import type { ServerFrame } from '../chat/protocol.js';
 import { chatCollections, type ConversationRecord } from '../chat/records.js';
 import { leadFormFrame, type LeadField, type LeadFormReason } from '../leads/form.js';
 import { newId } from '../store/ids.js';
 import type { ToolSource } from '../tools/registry.js';
-import { isOpen } from './hours.js';
+import { isOpen } from '../bots/hours.js';
+import { offlineText } from '../../actors/conversation/offline.js';
 import { handoffs, type HandoffRecord } from './records.js';
 import { summarize } from './summary.js';
 import { availableAgents, workspaceActors } from './workspace.js';
@@ -28,7 +29,6 @@ export function openHandoff(app: AppContext, workspaceId: string, conversationId
 }
 
 /** The rendered texts.offline of a bot. */
-export const offlineText = (config: BotConfig) => renderField('texts.offline', config.texts.offline, contextFromIdentity(config.identity));
 
 /** Shows the visitor the lead form (a lead_form frame; the widget answers with { t: 'lead', fields }). */
 export async function showLeadForm(app: AppContext, conv: ConversationRecord, config: BotConfig, reason: LeadFormReason): Promise<void> {

@@ -6,7 +6,7 @@
 import { perApp } from '../app.js';
 import type { EventRecord } from '../events/bus.js';
 import type { SocketConn } from '../http/types.js';
-import type { Role } from '../api/operations.js';
+import type { Role } from '../auth/roles.js';
 import type { AccessEnded } from '../auth/access-ended.js';
 
 /** Close code when the socket's session ended (signed out, password changed, removed, workspace deleted): sign in again. */

@@ -1,6 +1,7 @@
-/** Stored records of team work: handoffs, and when a conversation last got the offline text. */
+/** Stored records of team work: handoffs (when a conversation last got the offline text: actors/conversation/offline.ts). */
 import { perApp, type AppContext } from '../app.js';
 import type { Doc } from '../store/types.js';
+import { offlineNotices } from '../../actors/conversation/offline.js';
 
 export type HandoffState = 'requested' | 'accepted' | 'resolved' | 'unanswered';
 
@@ -23,11 +24,6 @@ export interface HandoffRecord extends Doc {
   unansweredReason: string | null;
 }
 
-/** One per conversation: the offline text goes out at most once an hour (behavior.hours.scope bot). */
-export interface OfflineNoticeRecord extends Doc {
-  conversationId: string;
-  sentAt: number;
-}
 
 export const handoffs = perApp((app: AppContext) => app.store.collection<HandoffRecord>('handoffs', {
   indexes: [
@@ -39,7 +35,6 @@ export const handoffs = perApp((app: AppContext) => app.store.collection<Handoff
   ],
 }));
 
-export const offlineNotices = perApp((app: AppContext) => app.store.collection<OfflineNoticeRecord>('offline_notices'));
 
 /** Deletes the team records of these conversations (they hold the visitor's words in handoff summaries). */
 export async function deleteTeamRecordsOf(app: AppContext, workspaceId: string, conversationIds: string[]): Promise<void> {

@@ -4,10 +4,9 @@
  * gets. Operations that delete or use up a record make a fresh one for every call.
  */
 import sharp from 'sharp';
-import type { Role } from '../../src/api/operations.js';
+import type { Role } from '../../src/auth/roles.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { startFakeMcpHttp, type FakeMcpHttp } from '../fakes/mcp-server.js';
-import type { FakeServer } from '../fakes/script.js';
 import { addMember, DEFAULT_PASSWORD, type TestSession } from '../helpers/auth.js';
 import type { TestServer } from '../helpers/server.js';
 import { ingestionIdle } from '../knowledge/helpers.js';

@@ -6,7 +6,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATIONS, ROLES, roleRank, SCOPE_ROLES, SCOPES, type Operation, type Role, type Scope } from '../../src/api/operations.js';
+import { OPERATIONS, type Operation } from '../../src/api/operations.js';
+import { ROLES, roleRank, SCOPE_ROLES, SCOPES, type Role, type Scope } from '../../src/auth/roles.js';
 import { closePool } from '../../workers/pool.js';
 import { addMember, createToken, loginAs, setupOwner, type TestSession, type TestToken } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

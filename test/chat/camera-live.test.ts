@@ -18,7 +18,7 @@ test('continuous: during a Gemini Live session each camera frame reaches the eng
     v.send({ t: 'camera', state: 'on' });
     const data = (await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc3300' } }).jpeg().toBuffer()).toString('base64');
     v.send({ t: 'camera_frame', data });
-    await until(() => live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), 5000, 'a video input at the engine');
+    await until(() => live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), { timeout: 5000, message: 'a video input at the engine' });
     const ok = await seen(v, 'camera_frame_ok');
     await v.close();
     // shareWithHumanAgents: the team finds the live view in the transcript's pictures (on no message or tool call).
@@ -47,7 +47,7 @@ test('on_demand in a voice session: look_at_camera takes a picture and the engin
     const req = await seen(v, 'camera_request');
     const data = (await sharp({ create: { width: 320, height: 240, channels: 3, background: '#cc0000' } }).jpeg().toBuffer()).toString('base64');
     v.send({ t: 'camera_frame', data, requestId: req.requestId });
-    await until(() => live.events.some((e) => e.kind === 'toolResponse'), 5000, 'the tool result at the engine');
+    await until(() => live.events.some((e) => e.kind === 'toolResponse'), { timeout: 5000, message: 'the tool result at the engine' });
     assert.ok(live.events.some((e) => e.kind === 'other' && e.keys?.includes('video')), 'the picture reached the engine');
     await v.close();
   } finally {

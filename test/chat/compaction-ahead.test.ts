@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { conversations } from '../../actors/conversation/index.js';
 import type { ScriptedTurn } from '../fakes/script.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 // compactAtTokens 8000 (the least allowed): the background summary starts past 6,400 estimated tokens. A 14,000
 // character question is about 3,500 tokens, so two of them cross the watermark and three would cross the limit.
@@ -15,16 +16,8 @@ const summaryCalls = (w: ChatWorld) => completions(w).filter((r) => isSummaryCal
 const conversationRecord = async (w: ChatWorld, id: string) => (await w.server.app.store.collection<any>('conversations').findOne({ _id: id }, { crossWorkspace: true }))!;
 const storedMessages = (w: ChatWorld, id: string) => w.server.app.store.collection<any>('messages').find({ workspaceId: w.workspaceId, conversationId: id }, { sort: [['seq', 1]] });
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** No summary is being made for the conversation (its job settled, or its actor is gone). */
-const summaryIdle = (w: ChatWorld, id: string) => until('the background summary to settle', () => !conversations(w.server.app).registry.peek(id)?.s.summarizing);
+const summaryIdle = (w: ChatWorld, id: string) => until(() => !conversations(w.server.app).registry.peek(id)?.s.summarizing, { message: 'the background summary to settle' });
 
 /**
  * Two long turns: the second crosses the watermark, so once its answer is stored a summary starts in the
@@ -47,7 +40,7 @@ test('the turn after a long one makes one model call: its summary was made in th
   try {
     const v = await w.visitor();
     const id = await twoLongTurns(w, v, { text: 'SUMMARY: the visitor asked question 0' });
-    await until('the summary to be stored', async () => (await conversationRecord(w, id)).summary !== null);
+    await until(async () => (await conversationRecord(w, id)).summary !== null, { message: 'the summary to be stored' });
     const conv = await conversationRecord(w, id);
     assert.equal(conv.summary, { text: 'SUMMARY: the visitor asked question 0', uptoSeq: 1 });
 
@@ -130,7 +123,7 @@ test('a background summary that fails is only logged: the visitor gets the next 
     const v = await w.visitor();
     const id = await twoLongTurns(w, v, { error: { status: 400, message: 'summary refused' } });
     // The reply is shown before the summary starts: wait for its call, then for it to settle.
-    await until('the summary call', () => summaryCalls(w) === 1);
+    await until(() => summaryCalls(w) === 1, { message: 'the summary call' });
     await summaryIdle(w, id);
     assert.is((await conversationRecord(w, id)).summary, null);
 
@@ -155,7 +148,7 @@ test('a conversation that ends while its summary is being made gets no summary, 
   try {
     const v = await w.visitor();
     const id = await twoLongTurns(w, v, { text: 'SUMMARY: too late', delayMs: 2000 });
-    await until('the summary call', () => summaryCalls(w) === 1);
+    await until(() => summaryCalls(w) === 1, { message: 'the summary call' });
     const closed = await w.server.request('POST', `/api/v1/conversations/${id}/close`, { headers: w.owner.headers });
     assert.is(closed.status, 200);
     await v.next('ended');
@@ -175,7 +168,7 @@ test('a takeover drops the summary being made', async () => {
   try {
     const v = await w.visitor();
     const id = await twoLongTurns(w, v, { text: 'SUMMARY: dropped', delayMs: 2000 });
-    await until('the summary call', () => summaryCalls(w) === 1);
+    await until(() => summaryCalls(w) === 1, { message: 'the summary call' });
     await conversations(w.server.app).ask(id, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
     await summaryIdle(w, id);
     assert.is((await conversationRecord(w, id)).summary, null);

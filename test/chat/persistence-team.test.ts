@@ -5,12 +5,7 @@ import { loadBotForChat } from '../../src/chat/bot-source.js';
 import { FakeClock, flushMicrotasks } from '../../src/clock.js';
 import { newId } from '../../src/store/ids.js';
 import { startChatWorld } from './helpers.js';
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  // Waits for socket close handling (I/O), not for timers: the clock is fake.
-  for (let i = 0; i < 200; i++) { if (await check()) return; await new Promise((r) => setImmediate(r)); }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { until } from '../helpers/until.js';
 
 const convOf = (w: any, id: string) => w.server.app.store.collection('conversations').findById(w.workspaceId, id);
 
@@ -25,11 +20,11 @@ test('a conversation ends as idle after endAfterIdleMinutes once no one has it o
     await clock.advance(60 * 60_000);
     assert.is((await convOf(w, conversationId)).status, 'open', 'an open widget keeps it going');
     await v.close();
-    await until(async () => (await convOf(w, conversationId)).idleEndsAt !== null, 'idle timer');
+    await until(async () => (await convOf(w, conversationId)).idleEndsAt !== null, { interval: 0, message: 'idle timer' });
     await clock.advance(29 * 60_000);
     assert.is((await convOf(w, conversationId)).status, 'open');
     await clock.advance(2 * 60_000);
-    await until(async () => (await convOf(w, conversationId)).status === 'ended', 'idle end');
+    await until(async () => (await convOf(w, conversationId)).status === 'ended', { interval: 0, message: 'idle end' });
     assert.is((await convOf(w, conversationId)).endReason, 'idle');
   } finally {
     await w.close();
@@ -56,12 +51,12 @@ test('after a crash, open conversations left without an idle end end endAfterIdl
 
     // An actor rebuilt for another reason counts from the last message too.
     service.send(rebuilt.id, { type: 'idleCheck' });
-    await until(async () => (await convOf(w, rebuilt.id)).status === 'ended', 'the rebuilt actor ends it');
+    await until(async () => (await convOf(w, rebuilt.id)).status === 'ended', { interval: 0, message: 'the rebuilt actor ends it' });
     assert.is((await convOf(w, rebuilt.id)).endReason, 'idle');
 
     // The first sweep gives the others their idle end, counted from the last message.
     await clock.advance(60_000);
-    await until(async () => (await convOf(w, swept.id)).idleEndsAt !== null, 'the start-up sweep');
+    await until(async () => (await convOf(w, swept.id)).idleEndsAt !== null, { interval: 0, message: 'the start-up sweep' });
     assert.is((await convOf(w, swept.id)).idleEndsAt, swept.lastMessageAt + 30 * 60_000);
     assert.is((await convOf(w, swept.id)).status, 'open');
     for (let i = 0; i < 30 && (await convOf(w, swept.id)).status === 'open'; i++) {

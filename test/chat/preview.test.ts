@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import WebSocket from 'ws';
 import { conversations } from '../../actors/conversation/index.js';
 import { BotConfigSchema } from '../../src/bots/config/index.js';
 import { FakeClock } from '../../src/clock.js';

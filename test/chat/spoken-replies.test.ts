@@ -6,20 +6,13 @@ import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
 import { conversations } from '../../actors/conversation/index.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const SPEAK = { appearance: { face: { textReplies: 'speak' } } } as const;
 const REPLY = 'Our shop opens at nine. It closes at six on weekdays. On Sundays we rest.';
 
 const speechRequests = (w: ChatWorld) => w.fake.requests.filter((r) => r.path.endsWith('/audio/speech'));
 const audioBytes = (v: Visitor) => v.audio.reduce((n, b) => n + b.length - 1, 0);
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 test('with sound on, a typed reply is read aloud sentence by sentence as binary audio after speak_item, and its cost is counted', async () => {
   const w = await startChatWorld({ config: SPEAK });
   try {
@@ -106,7 +99,7 @@ test('turning sound off mid-reply stops the synthesis in flight', async () => {
     await v.reply();
     await until(() => v.audio.length >= 2);
     v.send({ t: 'speak', on: false });
-    await until(() => fake.speech.open === 0, 3000);
+    await until(() => fake.speech.open === 0, { timeout: 3000 });
     const heard = v.audio.length;
     await new Promise((r) => setTimeout(r, 200));
     assert.is(v.audio.length, heard, 'no audio after sound off');
@@ -161,7 +154,7 @@ test('closing the chat stops the speech in flight', async () => {
     v.say('when are you open?');
     await v.next('speak_item');
     await v.close();
-    await until(() => fake.speech.open === 0, 3000);
+    await until(() => fake.speech.open === 0, { timeout: 3000 });
     const said = speechRequests(w).length;
     await new Promise((r) => setTimeout(r, 300));
     assert.is(speechRequests(w).length, said, 'no more sentences are synthesised');
@@ -185,7 +178,7 @@ test('a reply dropped by a team takeover stops its speech with it', async () => 
     const conversationId = v.frames.find((f) => f.t === 'conversation').conversationId;
     await conversations(w.server.app).ask(conversationId, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
     await v.next('delta_reset');
-    await until(() => fake.speech.open === 0, 3000);
+    await until(() => fake.speech.open === 0, { timeout: 3000 });
     const heard = v.audio.length;
     await new Promise((r) => setTimeout(r, 300));
     assert.is(v.audio.length, heard, 'no audio after the reply was dropped');

@@ -8,7 +8,7 @@
  *   const token = await createToken(s, owner, ['bots:read']); // API token
  *   await s.request('GET', '/api/v1/bots', { headers: token.headers });
  */
-import type { Role, Scope } from '../../src/api/operations.js';
+import type { Role, Scope } from '../../src/auth/roles.js';
 import type { TestServer } from './server.js';
 
 /** A signed-in person. `headers` carry the session cookie and the CSRF token, ready for `server.request`. */

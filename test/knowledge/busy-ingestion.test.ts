@@ -5,6 +5,7 @@ import { closePool, configurePool, poolStats } from '../../workers/pool.js';
 import { startChatWorld, type ChatWorld } from '../chat/helpers.js';
 import { longPage } from '../workers/hostile-html.js';
 import { ingestionIdle } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 let w: ChatWorld;
 
@@ -18,14 +19,6 @@ test.after(async () => {
   await w.close();
   configurePool({});
 });
-
-async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 test('a visitor’s image upload and a knowledge search answer at once while documents keep both ingest threads busy', async () => {
   const v = await w.visitor();
@@ -42,7 +35,7 @@ test('a visitor’s image upload and a knowledge search answer at once while doc
     });
     assert.is(res.status, 201);
   }
-  await until(() => poolStats().ingest.running === 2, 'two documents parsing at once');
+  await until(() => poolStats().ingest.running === 2, { timeout: 60_000, message: 'two documents parsing at once' });
 
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } }).png().toBuffer();
   // The first upload also starts the interactive thread's sharp; the second is the steady state.

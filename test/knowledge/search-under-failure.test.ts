@@ -32,7 +32,6 @@ test.after(async () => { await server.stop(); await flaky.close(); await site.cl
 const api = (method: string, path: string, body?: unknown) => server.request(method, path, { body, headers: owner.headers });
 const source = async () => (await api('GET', '/api/v1/knowledge')).body.items.find((s: any) => s.id === crawlId);
 const vectors = () => server.app.vectors.count('knowledge_64', { workspaceId: owner.workspaceId, sourceId: crawlId });
-const lexicalEntries = () => knowledge(server.app).lexical.count({ workspaceId: owner.workspaceId, sourceId: crawlId });
 const search = async (query: string) => {
   const r = await api('POST', '/api/v1/knowledge/search', { query });
   assert.is(r.status, 200, JSON.stringify(r.body));

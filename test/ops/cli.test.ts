@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runCli } from '../../src/cli/main.js';
 import { createToken, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 // Issue 26: every command of the operator's command line on a real data folder, beside a running server:
 // accounts, password reset followed by a real sign-in, a one-time sign-in link, tokens, config, check, a
@@ -25,14 +26,6 @@ async function cli(...args: string[]) {
 }
 
 /** Polls until fn holds: the server's credential cache forgets a changed credential within 2 s. */
-async function eventually(fn: () => Promise<boolean>, ms = 4000) {
-  const until = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 test.before(async () => {
   server = await startTestServer();
   dataDir = server.dataDir;
@@ -73,7 +66,7 @@ test('a password reset lets the owner sign in with the new password only, and en
   assert.is((await server.request('POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password: owner.password } })).status, 401);
   const login = await server.request('POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password } });
   assert.is(login.status, 200);
-  await eventually(async () => (await server.request('GET', '/api/v1/me', { headers: owner.headers })).status === 401);
+  await until(async () => (await server.request('GET', '/api/v1/me', { headers: owner.headers })).status === 401, { timeout: 4000, interval: 100, message: 'the old credential to be refused' });
   const chosen = await cli('reset-password', '--email', 'owner@example.com', '--password', 'a-new-long-password');
   assert.is(chosen.code, 0);
   assert.is((await server.request('POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password: 'a-new-long-password' } })).status, 200);
@@ -106,7 +99,7 @@ test('tokens are listed without their values and a revoked one is refused', asyn
   assert.is((await server.request('GET', '/api/v1/bots', { headers: tok.headers })).status, 200);
   const rev = await cli('tokens', 'revoke', tok.id);
   assert.is(rev.code, 0, rev.err);
-  await eventually(async () => (await server.request('GET', '/api/v1/bots', { headers: tok.headers })).status === 401);
+  await until(async () => (await server.request('GET', '/api/v1/bots', { headers: tok.headers })).status === 401, { timeout: 4000, interval: 100, message: 'the old credential to be refused' });
   assert.is((await cli('tokens', 'revoke', tok.id)).code, 1);
 });
 

@@ -80,8 +80,8 @@ test('at a terminal the lines are readable, and start-up says private-network ac
   await run.stop();
   const out = run.out().replace(/\u001b\[[0-9;]*m/g, '').replace(/\r/g, '');
   assert.not.match(out, /\{"level"/, out);
-  assert.match(out, /^\d\d:\d\d:\d\d\.\d{3} INFO  admin panel: http:\/\/\S+\/admin\/ {2}url=/m);
-  assert.match(out, /^\d\d:\d\d:\d\d\.\d{3} WARN  private-network access is on \(ALLOW_PRIVATE_NETWORK=true\): .* remove ALLOW_PRIVATE_NETWORK \(or set it to false\) and restart\.$/m);
+  assert.match(out, /^\d\d:\d\d:\d\d\.\d{3} INFO {2}admin panel: http:\/\/\S+\/admin\/ {2}url=/m);
+  assert.match(out, /^\d\d:\d\d:\d\d\.\d{3} WARN {2}private-network access is on \(ALLOW_PRIVATE_NETWORK=true\): .* remove ALLOW_PRIVATE_NETWORK \(or set it to false\) and restart\.$/m);
 });
 
 test('PORT=0: the start-up link names the port the server listens on, and the panel answers there', async () => {

@@ -8,6 +8,7 @@ import type { VoiceEngineEvent, VoiceSessionSpec } from '../../src/providers/voi
 import { frames, silencePcm, speechPcm, type LiveClientEvent } from '../fakes/gemini-live.js';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js';
 import { rejection } from './helpers.js';
+import { until as eventually } from '../helpers/until.js';
 
 let fake: FakeGemini;
 const engines: GeminiLiveEngine[] = [];
@@ -24,7 +25,7 @@ const baseSpec: VoiceSessionSpec = {
 type Kind = VoiceEngineEvent['type'];
 type Of<K extends Kind> = Extract<VoiceEngineEvent, { type: K }>;
 
-/** An engine on the fake with every event recorded; `until` waits for the nth event of a type. */
+/** An engine on the fake with every event recorded; `until` waits for the nth event of a type (as it arrives; no polling). */
 function open(over: Partial<VoiceSessionSpec> = {}, conn: { apiKey?: string; baseUrl?: string } = {}, opts: Partial<GeminiLiveOptions> = {}) {
   const events: VoiceEngineEvent[] = [];
   const waiters: Array<() => void> = [];
@@ -54,15 +55,6 @@ function open(over: Partial<VoiceSessionSpec> = {}, conn: { apiKey?: string; bas
 }
 
 /** Resolves once `check` returns something (the fake receives client messages a moment after they are sent). */
-async function eventually<T>(check: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never saw ${what}`);
-}
-
 const kinds = (session: number) => fake.live.events.filter((e) => e.session === session).map((e) => e.kind);
 const lastSession = () => fake.live.setups.length;
 const audioMs = (chunks: Array<Of<'audio'>>) => chunks.reduce((n, c) => n + c.pcm.length, 0) / 2 / 24;
@@ -84,7 +76,7 @@ test('the setup carries the voice, language, tools, transcription, the 2048 cap 
   assert.equal(setup.inputAudioTranscription, {});
   assert.equal(setup.outputAudioTranscription, {});
   assert.equal(setup.realtimeInputConfig, { automaticActivityDetection: { disabled: true } });
-  const seeded = await eventually(() => fake.live.events.find((e) => e.session === lastSession() && e.kind === 'clientContent') as Extract<LiveClientEvent, { kind: 'clientContent' }> | undefined, 'the history');
+  const seeded = await eventually(() => fake.live.events.find((e) => e.session === lastSession() && e.kind === 'clientContent') as Extract<LiveClientEvent, { kind: 'clientContent' }> | undefined, { timeout: 2000, message: 'the history' });
   assert.equal(seeded.turns, [{ role: 'user', parts: [{ text: 'Bonjour' }] }, { role: 'model', parts: [{ text: 'Bonjour ! Comment puis-je vous aider ?' }] }]);
   assert.is(seeded.turnComplete, false);
   engine.close();

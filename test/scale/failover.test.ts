@@ -10,7 +10,6 @@ import { openSqlite } from '../../src/store/sqlite.js';
 import { startGroupWorld, type GroupWorld } from './world.js';
 
 let world: GroupWorld;
-const w = (i: number) => world.w(i);
 const widget = (i: number, q: Record<string, string> = {}) => world.widget(i, q);
 const live: GroupWorld['live'] = (i, who) => world.live(i, who);
 const transcript = (conversationId: string) => world.transcript(conversationId);

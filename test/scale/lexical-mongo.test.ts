@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { at, freePort, must, startRedis, type Redis } from './world.js';
+import { until } from '../helpers/until.js';
 
 const mongoUrl = process.env.MONGODB_URL;
 const dbName = `servicechat_test_lex_${Date.now().toString(36)}_${process.pid}`;
@@ -57,15 +58,6 @@ function entries(m: Machine, sourceId: string): number {
   try { return db.prepare('SELECT COUNT(*) FROM lex_meta WHERE source = ?').pluck().get(sourceId) as number; } finally { db.close(); }
 }
 
-async function eventually<T>(read: () => Promise<T> | T, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 if (!mongoUrl) {
   console.log(`# ${NAME} (skipped: MONGODB_URL is not set)`);
   test.skip(NAME, () => {});
@@ -90,7 +82,7 @@ if (!mongoUrl) {
 
   const addText = async (m: Machine, name: string, text: string): Promise<string> => {
     const s = must('add source', await at(m.url).request('POST', '/api/v1/knowledge', { headers: owner.headers, body: { kind: 'text', name, text: `# ${name}\n\n${text}` } }), 201);
-    const ready = await eventually(async () => must('sources', await at(m.url).request('GET', '/api/v1/knowledge', { headers: owner.headers }), 200).items.find((x: any) => x.id === s.id), (x) => x?.status === 'ready');
+    const ready = await until(async () => must('sources', await at(m.url).request('GET', '/api/v1/knowledge', { headers: owner.headers }), 200).items.find((x: any) => x.id === s.id), { ok: (x) => x?.status === 'ready', timeout: 20_000, interval: 100 });
     assert.is(ready?.status, 'ready', JSON.stringify(ready));
     return s.id;
   };
@@ -99,16 +91,16 @@ if (!mongoUrl) {
 
   test(NAME, async () => {
     const id = await addText(a, 'Tomato guide', 'Water tomatoes deeply twice a week; mulch keeps the soil moist.');
-    assert.equal(await eventually(() => titles(b, 'mulch moist'), (t) => t.length > 0), ['Tomato guide'], 'found on the machine that did not index it');
+    assert.equal(await until(() => titles(b, 'mulch moist'), { ok: (t) => t.length > 0, timeout: 20_000, interval: 100 }), ['Tomato guide'], 'found on the machine that did not index it');
 
     must('remove', await at(a.url).request('DELETE', `/api/v1/knowledge/${id}`, { headers: owner.headers }), 200, 204);
-    assert.is(await eventually(() => entries(b, id), (n) => n === 0), 0, "the removed source leaves the other machine's file");
+    assert.is(await until(() => entries(b, id), { ok: (n) => n === 0, timeout: 20_000, interval: 100 }), 0, "the removed source leaves the other machine's file");
 
     // B is off while A indexes; at its next start it copies what it missed.
     await b.stop();
     const added = await addText(a, 'Frost dates', 'Cover seedlings with fleece when a late frost is forecast.');
     b = await startMachine(redis, b.dataDir);
-    const done: any = await eventually(() => b.logs.find((l) => l.msg === 'lexical index reconciled with the store'), (l) => !!l);
+    const done: any = await until(() => b.logs.find((l) => l.msg === 'lexical index reconciled with the store'), { ok: (l) => !!l, timeout: 20_000, interval: 100 });
     assert.ok(done && done.copied >= 1, `the start's reconcile copied the missed document: ${JSON.stringify(done)}`);
     assert.equal(await titles(b, 'fleece frost'), ['Frost dates']);
     assert.ok(entries(b, added) > 0);

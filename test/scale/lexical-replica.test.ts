@@ -23,6 +23,7 @@ import { openEmbeddedStore } from '../../src/store/embedded.js';
 import type { DocumentStore } from '../../src/store/types.js';
 import { openEmbeddedVectors } from '../../src/store/vectors-embedded.js';
 import { startRedis, type Redis } from './world.js';
+import { until } from '../helpers/until.js';
 
 const WS = 'ws_lexreplica';
 const dirs: string[] = [];
@@ -59,16 +60,8 @@ const addText = async (m: Machine, name: string, text: string) => {
   return s._id;
 };
 const titles = async (m: Machine, query: string) => (await knowledge(m.app).search(WS, query, { topK: 5 })).results.map((r) => r.title);
-/** Waits (at most 10 s) until `read` answers as expected; returns what it last answered. */
-async function eventually<T>(read: () => Promise<T> | T, ok: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const got = await read();
-    if (ok(got) || Date.now() > deadline) return got;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const until = (m: Machine, query: string, ok: (titles: string[]) => boolean) => eventually(() => titles(m, query), ok);
+/** The titles `query` finds on machine `m`, once `ok` accepts them (or the last ones seen, in the timeout's error). */
+const found = (m: Machine, query: string, ok: (titles: string[]) => boolean) => until(() => titles(m, query), { ok, timeout: 10_000, interval: 50 });
 /**
  * The entries a machine's file holds for a source. Search never shows a chunk the store no longer has, but
  * entries left behind would still take places in the ranking and skew word frequencies.
@@ -95,23 +88,23 @@ test.after(async () => {
 test('a source indexed on one machine is found by keyword search on another, and its removal reaches it too', async () => {
   const id = await addText(a, 'Tomato guide', 'Water tomatoes deeply twice a week; mulch keeps the soil moist.');
   assert.equal(await titles(a, 'mulch tomatoes'), ['Tomato guide'], 'found where it was indexed');
-  assert.equal(await until(b, 'mulch tomatoes', (t) => t.length > 0), ['Tomato guide'], 'found on the other machine');
+  assert.equal(await found(b, 'mulch tomatoes', (t) => t.length > 0), ['Tomato guide'], 'found on the other machine');
 
   // New text replaces the old on both machines.
   await knowledge(a.app).patch(WS, id, { text: '# Tomato guide\n\nCut roses back in late winter above an outward bud; pruning roses pays.' });
   await knowledge(a.app).runner.idle(id);
-  assert.equal(await until(b, 'pruning roses', (t) => t.length > 0), ['Tomato guide']);
+  assert.equal(await found(b, 'pruning roses', (t) => t.length > 0), ['Tomato guide']);
   assert.equal(await titles(b, 'mulch moist'), [], 'the old text is gone from the other machine');
 
   await knowledge(a.app).remove(WS, id);
-  assert.is(await eventually(() => entries(b, id), (n) => n === 0), 0, "the removed source's entries leave the other machine's file");
+  assert.is(await until(() => entries(b, id), { ok: (n) => n === 0, timeout: 10_000, interval: 50 }), 0, "the removed source's entries leave the other machine's file");
   assert.equal(await titles(b, 'pruning roses'), []);
 });
 
 test('a machine that was off while documents changed catches up when it starts again', async () => {
   const kept = await addText(a, 'Compost notes', 'Turn the compost heap every fortnight; brown leaves balance green kitchen scraps.');
   const dropped = await addText(a, 'Seed calendar', 'Sow peppers indoors in February under a grow light.');
-  assert.ok((await until(b, 'peppers grow light', (t) => t.length > 0)).length, 'B had the seed calendar before going off');
+  assert.ok((await found(b, 'peppers grow light', (t) => t.length > 0)).length, 'B had the seed calendar before going off');
   const bDir = b.dataDir;
   await b.close();
 
@@ -140,14 +133,14 @@ test('a machine that was off while documents changed catches up when it starts a
 
 test('a removal made while Redis was away reaches the other machine when Redis comes back', async () => {
   const id = await addText(a, 'Bean trellis', 'Runner beans climb a trellis of hazel poles.');
-  assert.equal(await until(b, 'hazel trellis', (t) => t.length > 0), ['Bean trellis']);
+  assert.equal(await found(b, 'hazel trellis', (t) => t.length > 0), ['Bean trellis']);
   await redis.stop();
   await new Promise((r) => setTimeout(r, 300)); // both machines notice (their connections close)
   await knowledge(a.app).remove(WS, id); // its message is lost: there is no Redis to carry it
   assert.ok(await entries(b, id) > 0, 'the other machine still holds it');
   redis = await startRedis(redis.port);
-  assert.ok(await eventually(() => a.app.scale!.healthy && b.app.scale!.healthy, Boolean), 'both machines reconnect');
-  assert.is(await eventually(() => entries(b, id), (n) => n === 0), 0, 'dropped by the reconcile after Redis returned');
+  assert.ok(await until(() => a.app.scale!.healthy && b.app.scale!.healthy, { ok: Boolean, timeout: 10_000, interval: 50 }), 'both machines reconnect');
+  assert.is(await until(() => entries(b, id), { ok: (n) => n === 0, timeout: 10_000, interval: 50 }), 0, 'dropped by the reconcile after Redis returned');
 });
 
 test("a process sharing the writer's file finds its documents without copying them", async () => {
@@ -155,11 +148,11 @@ test("a process sharing the writer's file finds its documents without copying th
   try {
     const before = peer.lexical.copies;
     const id = await addText(a, 'Soil pH', 'Blueberries want acid soil, a pH between 4.5 and 5.5.');
-    assert.equal(await until(b, 'blueberries acid', (t) => t.length > 0), ['Soil pH'], 'the other machine copied it');
+    assert.equal(await found(b, 'blueberries acid', (t) => t.length > 0), ['Soil pH'], 'the other machine copied it');
     assert.equal(await titles(peer, 'blueberries acid'), ['Soil pH'], 'the peer reads it from the shared file');
     assert.is(peer.lexical.copies, before, 'and copied nothing');
     await knowledge(a.app).remove(WS, id);
-    assert.is(await eventually(() => entries(b, id), (n) => n === 0), 0);
+    assert.is(await until(() => entries(b, id), { ok: (n) => n === 0, timeout: 10_000, interval: 50 }), 0);
     assert.is(await entries(peer, id), 0);
     assert.is(peer.lexical.copies, before, 'nor copied the removal');
   } finally { await peer.close(); }
@@ -167,9 +160,9 @@ test("a process sharing the writer's file finds its documents without copying th
 
 test("a workspace deleted on one machine leaves the other machine's file", async () => {
   const id = await addText(a, 'Hedge trimming', 'Trim beech hedges in late summer after birds have nested.');
-  assert.ok((await eventually(() => entries(b, id), (n) => n > 0)) > 0, 'the other machine copied it');
+  assert.ok((await until(() => entries(b, id), { ok: (n) => n > 0, timeout: 10_000, interval: 50 })) > 0, 'the other machine copied it');
   await deleteWorkspace(a.app, WS);
-  assert.is(await eventually(() => b.lexical.count({ workspaceId: WS }), (n) => n === 0), 0);
+  assert.is(await until(() => b.lexical.count({ workspaceId: WS }), { ok: (n) => n === 0, timeout: 10_000, interval: 50 }), 0);
   assert.is(await a.lexical.count({ workspaceId: WS }), 0);
 });
 

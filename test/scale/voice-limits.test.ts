@@ -77,12 +77,12 @@ test('a visitor who moves to another process starts voice there: turns are store
   const started = await startVoice(v);
   assert.is(started.state, 'listening', JSON.stringify(started));
   // (its log line comes through the supervisor's output, maybe after the socket's frame)
-  await until(() => world.group.logs.some((l) => l.msg?.startsWith('conversation handed over') && l.conversationId === conversationId), 5000, 'process 0 handing it over');
+  await until(() => world.group.logs.some((l) => l.msg?.startsWith('conversation handed over') && l.conversationId === conversationId), { timeout: 5000, message: 'process 0 handing it over' });
 
   speak(v, RATES.openai.input);
   const item = await v.next('voice_item', () => true, 10_000);
   await seen(v, 'message', (f) => f.message.role === 'user' && f.message.modality === 'voice', 10_000);
-  await until(() => realtime.connections[connections]?.items.some((i) => i.role === 'assistant'), 10_000, 'the spoken reply');
+  await until(() => realtime.connections[connections]?.items.some((i) => i.role === 'assistant'), { timeout: 10_000, message: 'the spoken reply' });
   const audioMs = realtime.connections[connections].items.find((i) => i.role === 'assistant')!.audioMs;
   await seen(v, 'voice_item_done', (f) => f.itemId === item.itemId, 10_000);
   v.send({ t: 'voice_played', itemId: item.itemId, ms: audioMs });
@@ -144,7 +144,7 @@ test('a visitor\'s messages per minute are counted across the processes', async 
     const s = sockets[n % 3];
     s.say(`message ${n}`, { clientId: `m${n}` });
     const mine = (f: any) => f.clientId === `m${n}` && (f.t === 'message' || f.t === 'error');
-    await until(() => s.frames.some(mine), 10_000, `the answer to message ${n}`);
+    await until(() => s.frames.some(mine), { timeout: 10_000, message: `the answer to message ${n}` });
     const f = s.frames.find(mine);
     answers.push(f.t === 'error' ? f.code : 'stored');
   }
@@ -214,7 +214,7 @@ test('a killed process\'s voice seats are free within seconds (its membership la
     const from = waiting.frames.length;
     waiting.send({ t: 'voice_start' });
     let answer: any;
-    await until(() => !!(answer = waiting.frames.slice(from).find((f) => (f.t === 'voice' && f.state === 'listening') || f.t === 'error')), 10_000, 'an answer to voice_start');
+    await until(() => !!(answer = waiting.frames.slice(from).find((f) => (f.t === 'voice' && f.state === 'listening') || f.t === 'error')), { timeout: 10_000, message: 'an answer to voice_start' });
     if (answer.t === 'voice') break;
     assert.is(answer.code, 'rate_limited', JSON.stringify(answer));
     if (Date.now() - killedAt > 10_000) assert.unreachable('the killed process\'s seat was still taken after 10 s');

@@ -7,20 +7,13 @@ import { requestHandoff } from '../../src/team/handoff.js';
 import { handoffs } from '../../src/team/records.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { chattingVisitor, startTeamWorld } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const clock = new FakeClock(Date.UTC(2026, 0, 1, 10, 0));
 const ALWAYS_OPEN = { enabled: true, timezone: 'UTC', weekly: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, open: '00:00', close: '23:59' })), holidays: [], scope: 'handoff' };
 
 /** Runs the fake clock's due timers (without moving it) until `check` holds, for up to 10 s of real time. */
-async function until(check: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    await clock.advance(0);
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
+const dueUntil = (check: () => Promise<boolean>, message: string) => until(async () => { await clock.advance(0); return check(); }, { timeout: 10_000, interval: 20, message });
 
 test('waiting handoffs are timed out after a restart: an overdue one at once, a later one when due', async () => {
   const w = await startTeamWorld({
@@ -50,7 +43,7 @@ test('waiting handoffs are timed out after a restart: an overdue one at once, a 
     const told = async (conversationId: string) => (await chatCollections(app).messages.find({ workspaceId: ws, conversationId, role: 'system_event' }))
       .some((m) => m.text === 'Nobody is here right now.');
 
-    assert.ok(await until(async () => (await state(ra.handoff._id)) === 'unanswered' && told(a.conversationId)), 'the overdue handoff timed out at start-up');
+    await dueUntil(async () => (await state(ra.handoff._id)) === 'unanswered' && told(a.conversationId), 'the overdue handoff timed out at start-up');
     assert.is((await handoffs(app).findById(ws, ra.handoff._id))?.unansweredReason, 'timeout');
     assert.is(await state(rb.handoff._id), 'requested', 'the second still waits');
     assert.not.ok(await told(b.conversationId));
@@ -58,7 +51,7 @@ test('waiting handoffs are timed out after a restart: an overdue one at once, a 
     await clock.advance(14_000);
     assert.is(await state(rb.handoff._id), 'requested');
     await clock.advance(1_000);
-    assert.ok(await until(async () => (await state(rb.handoff._id)) === 'unanswered' && told(b.conversationId)), 'the second timed out when due');
+    await dueUntil(async () => (await state(rb.handoff._id)) === 'unanswered' && told(b.conversationId), 'the second timed out when due');
   } finally {
     await second?.stop();
     await w.fake.close();

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
-import { botOffline } from '../../src/team/offline.js';
+import { botOffline } from '../../actors/conversation/offline.js';
 import { handoffs } from '../../src/team/records.js';
 import { loadBotForChat } from '../../src/chat/bot-source.js';
 import { chattingVisitor, republish, startTeamWorld, type TeamWorld } from './helpers.js';

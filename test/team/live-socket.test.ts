@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isOpen, localTime } from '../../src/team/hours.js';
+import { isOpen, localTime } from '../../src/bots/hours.js';
 import { LiveHub, liveFrame, liveHub, type LiveConn } from '../../src/team/live-hub.js';
 import { systemClock } from '../../src/clock.js';
 import { EventBus, type EventRecord } from '../../src/events/bus.js';

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import WebSocket, { WebSocketServer } from 'ws';
 import { sendAppend } from '../../src/providers/realtime-openai-audio.js';
+import { until } from '../helpers/until.js';
 
 /** A loopback ws server that collects the audio of every append it reads; its reading can be paused. */
 async function engine() {
@@ -23,13 +24,11 @@ async function engine() {
   return { client, got, pause: () => tcp().pause(), resume: () => tcp().resume(), close: () => { client.terminate(); wss.close(); } };
 }
 
-const until = async (ok: () => boolean) => { for (let i = 0; i < 1000 && !ok(); i++) await new Promise((r) => setTimeout(r, 5)); };
-
 test('20 ms microphone frames sent one after another each reach the engine as they were', async () => {
   const e = await engine();
   const sent = Array.from({ length: 200 }, () => randomBytes(960));
   for (const pcm of sent) sendAppend(e.client, pcm);
-  await until(() => e.got.length === sent.length);
+  await until(() => e.got.length === sent.length, { interval: 5, message: 'every appended chunk at the engine' });
   assert.is(e.got.length, sent.length);
   sent.forEach((pcm, i) => assert.ok(e.got[i].equals(pcm), `frame ${i}`));
   e.close();
@@ -43,7 +42,7 @@ test('frames written while the engine reads nothing (the socket holds them) are 
   for (const pcm of sent) sendAppend(e.client, pcm);
   assert.ok((e.client as unknown as { _socket: { writableLength: number } })._socket.writableLength > 0, 'the socket holds unsent frames');
   e.resume();
-  await until(() => e.got.length === sent.length);
+  await until(() => e.got.length === sent.length, { interval: 5, message: 'every appended chunk at the engine' });
   assert.is(e.got.length, sent.length);
   sent.forEach((pcm, i) => assert.ok(e.got[i].equals(pcm), `frame ${i}`));
   e.close();

@@ -17,7 +17,7 @@ test('barge-in: the visitor speaks over the agent, playback stops, and the trans
     await startVoice(v);
     speak(v, R.input);
     const item = await v.next('voice_item');
-    await until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, 5000, 'half a second of audio');
+    await until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, { timeout: 5000, message: 'half a second of audio' });
     // The visitor talks over the agent.
     speak(v, R.input, 400);
     const interrupt = await v.next('voice_interrupt');
@@ -26,7 +26,7 @@ test('barge-in: the visitor speaks over the agent, playback stops, and the trans
     // The widget had played 300 ms of what it had received when it stopped.
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 300 });
     // The engine's memory is cut at what was played.
-    await until(() => realtime.connections[0].truncations.length > 0, 5000, 'truncate');
+    await until(() => realtime.connections[0].truncations.length > 0, { timeout: 5000, message: 'truncate' });
     assert.equal(realtime.connections[0].truncations[0], { itemId: item.itemId, audioEndMs: 300 });
     const cut = await v.next('message', (f) => f.message.id === item.messageId);
     assert.ok(cut.message.text.endsWith('…'), cut.message.text);
@@ -36,7 +36,7 @@ test('barge-in: the visitor speaks over the agent, playback stops, and the trans
     assert.ok(audioBytes(v) - relayedAtInterrupt < (R.output * 2) / 5, 'at most one chunk in flight after the interrupt');
     // The visitor's interruption is answered.
     const next = await seen(v, 'voice_item', (f) => f.itemId !== item.itemId);
-    await until(() => audioBytes(v) > relayedAtInterrupt, 5000, 'second reply');
+    await until(() => audioBytes(v) > relayedAtInterrupt, { timeout: 5000, message: 'second reply' });
     v.send({ t: 'voice_played', itemId: next.itemId, ms: 60_000 });
     const second = await seen(v, 'message', (f) => f.message.id === next.messageId);
     assert.is(second.message.text, 'Prices start at five euros.');
@@ -57,7 +57,7 @@ test('with voice.bargeIn off the agent finishes its reply while the visitor spea
     assert.is(realtime.connections[0].session.audio.input.turn_detection.interrupt_response, false);
     speak(v, R.input);
     const item = await v.next('voice_item');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     speak(v, R.input, 300);
     await new Promise((r) => setTimeout(r, 300));
     assert.not.ok(v.frames.some((f) => f.t === 'voice_interrupt'), 'no interrupt frame');
@@ -86,14 +86,14 @@ test('push-to-talk: only audio while the button is held is heard, release commit
     assert.is(realtime.sent('input_audio_buffer.append').length, 0);
     v.send({ t: 'voice_ptt', down: true });
     sendAudio(v, Buffer.concat([tone(400, R.input), silence(100, R.input)]), R.input);
-    await until(() => realtime.sent('input_audio_buffer.append').length > 0, 5000, 'appends');
+    await until(() => realtime.sent('input_audio_buffer.append').length > 0, { timeout: 5000, message: 'appends' });
     v.send({ t: 'voice_ptt', down: false });
-    await until(() => realtime.sent('input_audio_buffer.commit').length === 1, 5000, 'commit');
+    await until(() => realtime.sent('input_audio_buffer.commit').length === 1, { timeout: 5000, message: 'commit' });
     realtime.chunkIntervalMs = 60;
     const item = await v.next('voice_item');
-    await until(() => v.frames.some((f) => f.t === 'message' && f.message.role === 'user'), 5000, 'user turn');
+    await until(() => v.frames.some((f) => f.t === 'message' && f.message.role === 'user'), { timeout: 5000, message: 'user turn' });
     assert.is(v.frames.find((f) => f.t === 'message' && f.message.role === 'user').message.text, 'Hello there');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     // Pressing again interrupts the agent at once.
     v.send({ t: 'voice_ptt', down: true });
     const interrupt = await v.next('voice_interrupt');

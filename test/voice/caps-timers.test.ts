@@ -19,7 +19,7 @@ test('voice.maxSessionMinutes ends voice on time; the chat goes on in text', asy
     const ended = await seen(v, 'voice', (f) => f.state === 'ended');
     assert.is(ended.reason, 'max_duration');
     assert.match(ended.message, /1 minutes/);
-    await until(() => !realtime.connections[0].open, 5000, 'engine socket closed');
+    await until(() => !realtime.connections[0].open, { timeout: 5000, message: 'engine socket closed' });
     w.fake.script({ text: 'Still here in text.' });
     v.say('hello?');
     assert.is((await v.reply()).message.text, 'Still here in text.');

@@ -75,12 +75,12 @@ test('barge-in mid-synthesis: the agent stops, its speech and brain are cancelle
     sendAudio(v, Buffer.concat([spokenPcm('Tell me about your shop.'), silentPcm(1200)]), IN);
     const item = await seen(v, 'voice_item', () => true, 8000);
     // A second of the reply has reached the widget when the visitor talks over it.
-    await until(() => audioBytes(v) >= 48_000, 5000, 'audio');
+    await until(() => audioBytes(v) >= 48_000, { timeout: 5000, message: 'audio' });
     const interruption = spokenPcm('Stop, thank you.');
     sendAudio(v, interruption.subarray(0, 12_800), IN);
     const stop = await seen(v, 'voice_interrupt', () => true, 5000);
     assert.is(stop.itemId, item.itemId);
-    await until(() => fake.speech.open === 0, 3000, 'speech stream closed');
+    await until(() => fake.speech.open === 0, { timeout: 3000, message: 'speech stream closed' });
     const sentMs = audioBytes(v) / 48;
     const captions = v.frames.filter((f) => f.t === 'delta' && f.messageId === item.messageId).map((f) => f.delta).join('');
     // The widget had played all but the last 300 ms it had received.
@@ -94,7 +94,7 @@ test('barge-in mid-synthesis: the agent stops, its speech and brain are cancelle
     assert.ok(!cut.message.text.includes('weddings'));
     await seen(v, 'message', (f) => f.message.role === 'user' && f.message.text === 'Stop, thank you.', 8000);
     // The brain's next request holds the cut reply, not the words never spoken.
-    await until(() => fake.requests.filter((r) => r.path === '/v1/chat/completions').length === 2, 5000, 'second reply');
+    await until(() => fake.requests.filter((r) => r.path === '/v1/chat/completions').length === 2, { timeout: 5000, message: 'second reply' });
     const messages = fake.lastBody('/chat/completions').messages;
     assert.ok(!JSON.stringify(messages).includes('weddings'), 'unheard words are not in the brain\'s memory');
     await v.close();
@@ -116,7 +116,7 @@ test('each stage failing mid-turn tells the visitor in the chat, voice goes on, 
       const sessions = fake.realtime.transcriptions.length;
       v.send({ t: 'voice_ptt', down: true });
       // The press opens the turn's transcription session (a socket still connecting at the release is given up).
-      await until(() => fake.realtime.transcriptions.length > sessions, 5000, 'a transcription session');
+      await until(() => fake.realtime.transcriptions.length > sessions, { timeout: 5000, message: 'a transcription session' });
       await pause();
       sendAudio(v, silentPcm(400), IN);
       await pause();
@@ -173,7 +173,7 @@ test('a provider that is down for good (connection refused) ends cascade voice w
     assert.is(health.body.voice.lastFailure.stage, 'stt');
     assert.match(health.body.voice.lastFailure.message, /connection refused/);
     const { voiceSessions } = await import('../../actors/voice/index.js');
-    await until(() => voiceSessions(w.server.app).live === 0, 5000, 'session gone');
+    await until(() => voiceSessions(w.server.app).live === 0, { timeout: 5000, message: 'session gone' });
     await v.close();
   } finally {
     await w.close();

@@ -60,7 +60,7 @@ test('a team takeover during voice ends the AI voice with a line for the visitor
     const ended = await seen(v, 'voice', (f) => f.state === 'ended');
     assert.is(ended.reason, 'team_takeover');
     assert.match(ended.message, /team member has joined/);
-    await until(() => !rt(w).connections[0].open, 5000, 'engine socket closed');
+    await until(() => !rt(w).connections[0].open, { timeout: 5000, message: 'engine socket closed' });
     // Voice cannot start again while the team has the conversation.
     v.send({ t: 'voice_start' });
     const err = await v.next('error');
@@ -173,11 +173,11 @@ test('closing the chat socket ends its voice session and releases the engine', a
     await startVoice(v);
     speak(v, R.input);
     await seen(v, 'voice_item');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     await v.close();
-    await until(() => !rt(w).connections[0].open, 5000, 'engine socket closed');
+    await until(() => !rt(w).connections[0].open, { timeout: 5000, message: 'engine socket closed' });
     const { voiceSessions } = await import('../../actors/voice/index.js');
-    await until(() => voiceSessions(w.server.app).live === 0, 5000, 'session gone');
+    await until(() => voiceSessions(w.server.app).live === 0, { timeout: 5000, message: 'session gone' });
   } finally {
     await w.close();
   }

@@ -19,7 +19,7 @@ test('Gemini Live: a whole spoken turn at 16 kHz in and 24 kHz out, stored as vo
     assert.ok(JSON.stringify(setup).includes('"de'), 'the fixed language is passed to the engine');
     speak(v, R.input);
     const item = await seen(v, 'voice_item');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await seen(v, 'message', (f) => f.message.id === item.messageId);
     assert.is(reply.message.text, 'Wir haben von neun bis fünf geöffnet.');
@@ -43,7 +43,7 @@ test('Gemini Live: barge-in stops playback and the stored answer is cut to what 
     await startVoice(v);
     speak(v, R.input);
     const item = await seen(v, 'voice_item');
-    await until(() => audioBytes(v) >= R.output * 2 * 0.5, 5000, 'half a second of audio');
+    await until(() => audioBytes(v) >= R.output * 2 * 0.5, { timeout: 5000, message: 'half a second of audio' });
     speak(v, R.input, 400);
     const interrupt = await seen(v, 'voice_interrupt');
     assert.is(interrupt.itemId, item.itemId);
@@ -67,7 +67,7 @@ test('Gemini Live: a tool call runs on the server and the answer continues', asy
     speak(v, R.input);
     assert.is((await seen(v, 'face')).mood, 'happy');
     const item = await seen(v, 'voice_item');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await seen(v, 'message', (f) => f.message.id === item.messageId);
     assert.is(reply.message.text, 'Here is my happy face.');

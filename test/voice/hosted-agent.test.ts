@@ -37,7 +37,7 @@ async function hostedWorld(config: Record<string, unknown> = {}) {
 /** Waits for the agent's next voice item and its audio, reports it played, and returns its stored message. */
 async function heard(v: Visitor, after = -1): Promise<any> {
   const item = await seen(v, 'voice_item', (f) => v.frames.indexOf(f) > after, 8000);
-  await until(() => audioBytes(v) > 0, 5000, 'audio');
+  await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
   v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
   return seen(v, 'message', (f) => f.message.id === item.messageId, 8000);
 }
@@ -86,7 +86,7 @@ test('published with a hosted agent, the widget talks to it through the server: 
 
     v.send({ t: 'voice_stop' });
     await seen(v, 'voice', (f) => f.state === 'ended');
-    await until(() => !conversation.open, 5000, 'the provider socket closed');
+    await until(() => !conversation.open, { timeout: 5000, message: 'the provider socket closed' });
     await v.close();
   } finally {
     await w.close();
@@ -103,7 +103,7 @@ test('speaking over the hosted agent stops its voice and stores only what was he
     speech.script([{ text: 'Our mugs are handmade in Bergen from local clay and fired twice so they last for many years.' }, { text: 'Sure.' }]);
     speak(v, IN);
     const item = await seen(v, 'voice_item', () => true, 8000);
-    await until(() => audioBytes(v) > 0.5 * OUT * 2, 5000, 'half a second of the reply');
+    await until(() => audioBytes(v) > 0.5 * OUT * 2, { timeout: 5000, message: 'half a second of the reply' });
     speak(v, IN, 300);
     const cut = await seen(v, 'voice_interrupt', (f) => f.itemId === item.itemId, 5000);
     v.send({ t: 'voice_played', itemId: cut.itemId, ms: 500 });

@@ -21,16 +21,16 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
     speak(v, R.input);
     // The agent may start answering before the visitor's words are transcribed: both arrive, in either order.
     const item = await v.next('voice_item');
-    const user = await until(() => v.frames.some((f) => f.t === 'message' && f.message.role === 'user'), 5000, 'user turn')
+    const user = await until(() => v.frames.some((f) => f.t === 'message' && f.message.role === 'user'), { timeout: 5000, message: 'user turn' })
       .then(() => v.frames.find((f) => f.t === 'message' && f.message.role === 'user'));
     assert.is(user.message.text, 'What are your opening hours?');
     assert.is(user.message.modality, 'voice');
-    await until(() => v.frames.some((f) => f.t === 'voice' && f.state === 'speaking'), 5000, 'speaking');
+    await until(() => v.frames.some((f) => f.t === 'voice' && f.state === 'speaking'), { timeout: 5000, message: 'speaking' });
     // The engine finishes the reply; every byte of its audio reaches the widget as binary frames (0x01 + PCM16).
-    await until(() => w.fake.usages.length === 1, 5000, 'reply generated');
+    await until(() => w.fake.usages.length === 1, { timeout: 5000, message: 'reply generated' });
     const sentMs = realtime.connections[0].items.find((i) => i.role === 'assistant')!.audioMs;
     assert.ok(sentMs > 1000);
-    await until(() => Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, 5000, 'all audio relayed');
+    await until(() => Math.abs((audioBytes(v) / 2 / R.output) * 1000 - sentMs) < 1, { timeout: 5000, message: 'all audio relayed' });
     assert.ok(v.audio.every((b) => b[0] === 0x01), 'audio frames start with 0x01');
     // The server says the item's audio is complete (while still speaking), so the widget can finish and report it.
     const done = await seen(v, 'voice_item_done', (f) => f.itemId === item.itemId);
@@ -62,7 +62,7 @@ test('a whole spoken turn: the visitor is heard, the agent answers in audio with
     v.send({ t: 'voice_stop' });
     const ended = await v.next('voice', (f) => f.state === 'ended');
     assert.is(ended.reason, 'visitor');
-    await until(() => !realtime.connections[0].open, 5000, 'engine socket closed');
+    await until(() => !realtime.connections[0].open, { timeout: 5000, message: 'engine socket closed' });
 
     // The chat goes on in text with the same history.
     w.fake.script({ text: 'Anything else?' });
@@ -85,7 +85,7 @@ test('the agent speaks until the widget has played its reply; the reply is store
     await startVoice(v);
     speak(v, R.input);
     const item = await v.next('voice_item');
-    await until(() => w.fake.usages.length === 1, 5000, 'reply generated');
+    await until(() => w.fake.usages.length === 1, { timeout: 5000, message: 'reply generated' });
     await new Promise((r) => setTimeout(r, 100));
     assert.is([...v.frames].reverse().find((f) => f.t === 'voice').state, 'speaking', 'still speaking while the widget plays');
     assert.not.ok(v.frames.some((f) => f.t === 'message' && f.message.role === 'assistant'), 'not stored before it is heard');
@@ -113,8 +113,8 @@ test('typed text during a voice session is answered by the engine, in voice', as
     await startVoice(v);
     v.say('Can you help me?');
     const item = await v.next('voice_item');
-    await until(() => realtime.sent('conversation.item.create').some((e) => JSON.stringify(e.event).includes('Can you help me?')), 5000, 'text to engine');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => realtime.sent('conversation.item.create').some((e) => JSON.stringify(e.event).includes('Can you help me?')), { timeout: 5000, message: 'text to engine' });
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await v.reply();
     assert.is(reply.message.modality, 'voice');
@@ -135,7 +135,7 @@ test('speakGreeting: a conversation that starts with voice begins with the agent
     await startVoice(v);
     const item = await v.next('voice_item');
     assert.ok(realtime.sent('response.create').length >= 1);
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await v.reply();
     assert.is(reply.message.text, 'Hello! How can I help you today?');

@@ -24,7 +24,7 @@ test('a tool call in voice runs on the server like in text; its result goes back
     const face = await seen(v, 'face');
     assert.is(face.mood, 'happy');
     const item = await seen(v, 'voice_item');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await seen(v, 'message', (f) => f.message.id === item.messageId);
     assert.is(reply.message.text, 'Thanks Ada, I saved your details.');
@@ -54,7 +54,7 @@ test('a page tool in voice runs in the visitor\'s browser over the chat socket a
     const call = await seen(v, 'tool_call');
     assert.is(call.name, 'cart_total');
     v.send({ t: 'tool_result', callId: call.callId, content: '42 EUR' });
-    await until(() => realtime.sent('conversation.item.create').some((e) => e.event.item.type === 'function_call_output' && e.event.item.output.includes('42 EUR')), 5000, 'tool output to engine');
+    await until(() => realtime.sent('conversation.item.create').some((e) => e.event.item.type === 'function_call_output' && e.event.item.output.includes('42 EUR')), { timeout: 5000, message: 'tool output to engine' });
     const item = await seen(v, 'voice_item');
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await seen(v, 'message', (f) => f.message.id === item.messageId);
@@ -75,7 +75,7 @@ test('end_conversation in voice: the goodbye is spoken, then the conversation an
     await startVoice(v);
     speak(v, R.input);
     const item = await seen(v, 'voice_item');
-    await until(() => audioBytes(v) > 0, 5000, 'audio');
+    await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const ended = await seen(v, 'ended', () => true, 8000);
     assert.is(ended.reason, 'agent_goodbye');

@@ -5,6 +5,7 @@
 import type { BotConfigInput } from '../../src/bots/config/index.js';
 import type { Clock } from '../../src/clock.js';
 import { startChatWorld, type ChatWorld, type Visitor } from '../chat/helpers.js';
+import { until } from '../helpers/until.js';
 
 export type VoiceKind = 'openai' | 'gemini';
 export const RATES: Record<VoiceKind, { input: number; output: number }> = { openai: { input: 24_000, output: 24_000 }, gemini: { input: 16_000, output: 24_000 } };
@@ -44,17 +45,11 @@ export async function startVoice(v: Visitor, mode?: 'hands_free' | 'ptt'): Promi
 /** Audio bytes (PCM, without the 0x01 byte) the widget received so far. */
 export const audioBytes = (v: Visitor) => v.audio.reduce((n, b) => n + b.length - 1, 0);
 
-export async function until(cond: () => boolean | Promise<boolean>, ms = 5000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until };
 
 /** The first frame (anywhere in the socket's history) that matches, once it has arrived. */
 export async function seen(v: Visitor, t: string, pred: (f: any) => boolean = () => true, ms = 5000): Promise<any> {
   let found: any;
-  await until(() => !!(found = v.frames.find((f) => f.t === t && pred(f))), ms, `a ${t} frame`);
+  await until(() => !!(found = v.frames.find((f) => f.t === t && pred(f))), { timeout: ms, message: `a ${t} frame` });
   return found;
 }

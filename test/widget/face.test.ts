@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { WidgetWorld } from './world.js';
-import { faceState, MOODS, openFace, sample, SHOTS, startFaceWorld } from './face-world.js';
+import { faceState, MOODS, openFace, SHOTS, startFaceWorld } from './face-world.js';
 
 let w: WidgetWorld;
 let botId: string;

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closePool, configurePool, poolStats, runTask, TaskMemoryError, TaskTimeoutError, type PoolOptions } from '../../workers/pool.js';
 import { longPage, nestedDivs } from './hostile-html.js';
+import { until } from '../helpers/until.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 // The parser as it was before the prescan: no flattening, Readability at any depth (minutes for 5,000 divs).
@@ -16,14 +17,6 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 async function freshPool(options: PoolOptions): Promise<void> {
   await closePool();
   configurePool(options);
-}
-
-async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 test.after(async () => {
@@ -83,7 +76,7 @@ test('while two parses are stalled in the ingest lane, an image resize answers a
   await freshPool({ ingest: { maxThreads: 2 }, timeLimitsMs: { 'parse-document': 120_000 } });
   const stop = new AbortController();
   const stalled = [1, 2].map(() => rejection(runTask('parse-document', { data: bytes(nestedDivs()), type: 'html', htmlLimits: UNBOUNDED }, { signal: stop.signal })));
-  await until(() => poolStats().ingest.running === 2, 'both parses to start');
+  await until(() => poolStats().ingest.running === 2, { timeout: 30_000, interval: 20, message: 'both parses to start' });
   // Let them get deep into Readability, where they used to hold every thread for minutes.
   await new Promise((r) => setTimeout(r, 500));
 

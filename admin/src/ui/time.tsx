@@ -15,7 +15,7 @@ export function relative(ms: number, now = Date.now()): string {
   return 'just now';
 }
 
-let tickers = new Set<() => void>();
+const tickers = new Set<() => void>();
 let timer: ReturnType<typeof setInterval> | null = null;
 /** One shared minute timer for every RelativeTime on the page. */
 function useMinute(): void {

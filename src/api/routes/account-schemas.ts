@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, passwordProblem, TOO_SHORT } from '../../auth/password-policy.js';
 import { PRESENCES } from '../../auth/records.js';
 import { SettingsSchema } from '../../auth/settings.js';
-import { ROLES, SCOPES, type Role, type Scope } from '../operations.js';
+import { ROLES, SCOPES, type Role, type Scope } from '../../auth/roles.js';
 import { listOf, pageOf } from './list-schemas.js';
 
 export const RoleSchema = z.enum(ROLES as [Role, ...Role[]]);

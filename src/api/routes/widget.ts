@@ -8,7 +8,7 @@ import { voiceSetup } from '../../chat/voice-setup.js';
 import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden } from '../../errors.js';
-import { botOfflineNow } from '../../team/offline.js';
+import { botOfflineNow } from '../../bots/hours.js';
 import { publicCamera } from '../../chat/camera.js';
 import { cameraToolSource } from '../../chat/camera-tool.js';
 import { toolRegistry } from '../../tools/registry.js';

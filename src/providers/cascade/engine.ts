@@ -220,7 +220,8 @@ export class CascadeEngine implements VoiceEngine {
     const live = this.live;
     this.live = null;
     const upload = () => stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal });
-    (live ? live.finish(controller.signal).catch((err: Error & { uploadInstead?: boolean }) => {
+    // Runs on its own; both outcomes end in the callback below, which only hands events to the session.
+    void (live ? live.finish(controller.signal).catch((err: Error & { uploadInstead?: boolean }) => {
       // A stream that broke (refused, dropped) costs the visitor nothing: the turn's audio is here, so it is uploaded.
       if (!err.uploadInstead || controller.signal.aborted) throw err;
       this.deliver({ type: 'error', fatal: false, stage: 'stt', message: `streaming speech to text (${stt.label}) broke, so the turn was uploaded whole: ${err.message}` });

@@ -32,7 +32,7 @@ export const pairsText = (m: Record<string, string>, sep = ': ') => Object.entri
 export function parseJson(text: string, what: string): Record<string, unknown> {
   if (!text.trim()) return {};
   let v: unknown;
-  try { v = JSON.parse(text); } catch (e) { throw new Error(`${what}: not valid JSON (${(e as Error).message})`); }
+  try { v = JSON.parse(text); } catch (e) { throw new Error(`${what}: not valid JSON (${(e as Error).message})`, { cause: e }); }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${what}: must be a JSON object, like {"city": "Paris"}`);
   return v as Record<string, unknown>;
 }

@@ -5,8 +5,8 @@ import { observeTasks, poolStats } from '../../workers/pool.js';
 import type { AppContext } from '../app.js';
 import { PENDING_STATES, deliveriesCollection } from '../events/webhooks/records.js';
 import { voiceSessions } from '../../actors/voice/index.js';
-import { recordTask } from './record.js';
-import { addSampler, sampled } from './registry.js';
+import { recordTask } from '../metrics/record.js';
+import { addSampler, sampled } from '../metrics/registry.js';
 
 let processSamplers: (() => void) | null = null;
 

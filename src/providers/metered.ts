@@ -2,9 +2,9 @@
  * Times chat requests of a provider adapter: first text, whole request, errors, tokens and estimated cost, by
  * provider kind (four values). Wrapped where adapters are made, so replies, summaries and previews all count.
  */
-import { estimateCostUsd } from '../providers/prices.js';
-import type { ChatEvent, ProviderAdapter } from '../providers/types.js';
-import { m, metricsEnabled } from './registry.js';
+import { estimateCostUsd } from './prices.js';
+import type { ChatEvent, ProviderAdapter } from './types.js';
+import { m, metricsEnabled } from '../metrics/registry.js';
 
 export function instrumentProvider<A extends ProviderAdapter>(adapter: A): A {
   const chat = adapter.chat;

@@ -4,22 +4,25 @@
  * The conversation actor calls this before starting a reply and, when it answers non-null, stores the notice
  * itself (it is inside its own handler, so it must not ask itself) and pushes the form.
  */
-import type { AppContext } from '../app.js';
-import type { BotConfig } from '../bots/config/index.js';
-import type { ConversationRecord } from '../chat/records.js';
-import { fieldsLeftToAsk } from '../leads/known.js';
-import { leadFormFrame, type LeadField, type LeadFormFrame } from '../leads/form.js';
-import { offlineText } from './handoff.js';
-import { isOpen } from './hours.js';
-import { offlineNotices } from './records.js';
+import { perApp, type AppContext } from '../../src/app.js';
+import { contextFromIdentity, renderField, type BotConfig } from '../../src/bots/config/index.js';
+import { botOfflineNow } from '../../src/bots/hours.js';
+import type { ConversationRecord } from '../../src/chat/records.js';
+import { fieldsLeftToAsk } from '../../src/leads/known.js';
+import { leadFormFrame, type LeadField, type LeadFormFrame } from '../../src/leads/form.js';
+import type { Doc } from '../../src/store/types.js';
+
+/** One per conversation: the offline text goes out at most once an hour (behavior.hours.scope bot). */
+export interface OfflineNoticeRecord extends Doc {
+  conversationId: string;
+  sentAt: number;
+}
+export const offlineNotices = perApp((app: AppContext) => app.store.collection<OfflineNoticeRecord>('offline_notices'));
+
+/** The offline text (texts.offline) with the bot's identity filled in; a handoff outside opening hours sends it too. */
+export const offlineText = (config: BotConfig) => renderField('texts.offline', config.texts.offline, contextFromIdentity(config.identity));
 
 export const OFFLINE_NOTICE_EVERY_MS = 3600_000;
-
-/** The AI is offline now: outside opening hours with scope bot (the widget's config says so; the face sleeps). */
-export function botOfflineNow(config: BotConfig, ms: number): boolean {
-  const hours = config.behavior.hours;
-  return hours.enabled && hours.scope === 'bot' && !isOpen(hours, ms);
-}
 
 export async function botOffline(
   app: AppContext, conv: Pick<ConversationRecord, '_id' | 'workspaceId'> & Partial<Pick<ConversationRecord, 'botId' | 'visitorId'>>, config: BotConfig,

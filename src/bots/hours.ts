@@ -2,6 +2,7 @@
  * Opening hours (bot-config.md, behavior.hours): weekly periods in an IANA time zone, closed holidays.
  * A period whose close is not after its open runs past midnight into the next day ("22:00" to "02:00").
  */
+import type { BotConfig } from './config/index.js';
 export interface OpenPeriod { day: number; open: string; close: string }
 export interface Hours {
   enabled: boolean;
@@ -74,4 +75,10 @@ export function nextHoursChange(hours: Hours, ms: number): number | null {
     if (at > ms && isOpen(hours, at) !== open) return at;
   }
   return null;
+}
+
+/** The AI is offline now: outside opening hours with scope bot (the widget's config says so; the face sleeps). */
+export function botOfflineNow(config: BotConfig, ms: number): boolean {
+  const hours = config.behavior.hours;
+  return hours.enabled && hours.scope === 'bot' && !isOpen(hours, ms);
 }

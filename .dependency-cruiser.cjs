@@ -1,0 +1,101 @@
+/**
+ * Dependency rules (npm run deps; .ci/run). The package boundaries of docs/development.md, the layer order of the
+ * design (docs/development.md, "Layers") as far as the code holds it today, and no new import cycle between
+ * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder check
+ * (scripts/import-graph.mjs) against `knownFolderCycles` below.
+ */
+const KERNEL = '^src/(config/|errors\\.ts$|clock\\.ts$|log\\.ts$|log-pretty\\.ts$|validation\\.ts$)';
+const STORAGE = '^src/(store|security)/';
+const PROJECT = '^(src|actors|workers|widget|admin)/';
+
+/** One package, imported only from `allowed` (a path regex). */
+const onlyFrom = (name, pkg, allowed, comment) => ({
+  name, comment, severity: 'error',
+  from: { pathNot: allowed },
+  to: { path: `^node_modules/${pkg}/` },
+});
+
+module.exports = {
+  forbidden: [
+    onlyFrom('uws-only-in-http', 'uWebSockets\\.js', '^src/http/', 'Only src/http talks to uWebSockets.js (the transport).'),
+    onlyFrom('sqlite-only-in-store', 'better-sqlite3', '^src/store/|^src/cli/data-dir\\.ts$',
+      'Only src/store adapters open the database. Known exception: the CLI backup (src/cli/data-dir.ts) copies the file with SQLite\'s backup API.'),
+    onlyFrom('mongodb-only-in-store', 'mongodb', '^src/store/', 'Only src/store adapters talk to MongoDB.'),
+    onlyFrom('qdrant-only-in-store', '@qdrant/js-client-rest', '^src/store/', 'Only src/store adapters talk to Qdrant.'),
+    onlyFrom('openai-only-in-providers', 'openai', '^src/providers/', 'Only src/providers adapters use the OpenAI SDK.'),
+    onlyFrom('genai-only-in-providers', '@google/genai', '^src/providers/', 'Only src/providers adapters use the Gemini SDK.'),
+    onlyFrom('piscina-only-in-pool', 'piscina', '^workers/pool\\.ts$', 'workers/pool.ts is the one module that owns the worker pool.'),
+    {
+      name: 'kernel-is-the-bottom', severity: 'error',
+      comment: 'Layer 1 (config, errors, clock, log, validation) imports no other part of the server.',
+      from: { path: KERNEL },
+      to: { path: PROJECT, pathNot: KERNEL },
+    },
+    {
+      name: 'storage-and-safety-below-the-domain', severity: 'error',
+      comment: 'Layer 2 (src/store, src/security) imports only the kernel and itself.',
+      from: { path: STORAGE },
+      to: { path: PROJECT, pathNot: `${KERNEL}|${STORAGE}` },
+    },
+    {
+      name: 'browser-bundles-stay-in-the-browser', severity: 'error',
+      comment: 'widget/ and admin/ are browser bundles: they import nothing from the server, the actors or the workers.',
+      from: { path: '^(widget|admin)/' },
+      to: { path: '^(src|actors|workers)/' },
+    },
+    {
+      name: 'composition-root-is-imported-by-nobody', severity: 'error',
+      comment: 'src/main.ts builds the server; nothing imports it (the CLI and the load test have their own mains).',
+      from: {},
+      to: { path: '^src/main\\.ts$' },
+    },
+    {
+      name: 'no-unresolvable-import', severity: 'error',
+      comment: 'An import that does not resolve is a typo or a missing dependency.',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^node:' },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
+
+/**
+ * Folder import edges that today close a cycle between folders (folder: src/<name>, files directly in src/ as
+ * "src", actors/<name>, workers). scripts/import-graph.mjs fails on any other edge inside a cycle, so a new cycle
+ * fails the build; an edge listed here that no longer closes a cycle must be removed from the list (the check
+ * says so), so the list only shrinks. Issue 37 is the plan to empty it. `node scripts/deps.mjs --write-known`
+ * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
+ */
+Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
+  'actors/conversation': ['actors/runtime', 'src', 'src/bots', 'src/chat', 'src/leads', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/tools'],
+  'actors/runtime': ['src'],
+  'actors/voice': ['actors/conversation', 'actors/runtime', 'src', 'src/bots', 'src/chat', 'src/metrics', 'src/providers', 'src/scale', 'src/store', 'src/tools'],
+  'actors/workspace': ['actors/runtime', 'src', 'src/auth', 'src/scale', 'src/team'],
+  'src': ['src/api', 'src/events', 'src/http', 'src/metrics', 'src/ops', 'src/retention', 'src/scale', 'src/security', 'src/store', 'workers'],
+  'src/analytics': ['src', 'src/auth', 'src/chat', 'src/events', 'src/store'],
+  'src/api': ['actors/conversation', 'actors/workspace', 'src', 'src/analytics', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/faces', 'src/http', 'src/knowledge', 'src/leads', 'src/providers', 'src/retention', 'src/team', 'src/tools', 'src/visitors'],
+  'src/auth': ['src', 'src/http', 'src/scale', 'src/security', 'src/store'],
+  'src/bots': ['src', 'src/auth', 'src/chat', 'src/providers', 'src/security', 'src/store'],
+  'src/chat': ['actors/conversation', 'actors/runtime', 'actors/voice', 'src', 'src/bots', 'src/http', 'src/knowledge', 'src/leads', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/team', 'src/tools', 'src/visitors', 'workers'],
+  'src/events': ['src', 'src/metrics', 'src/security', 'src/store'],
+  'src/faces': ['src', 'src/bots', 'src/store', 'workers'],
+  'src/http': ['src', 'src/metrics'],
+  'src/knowledge': ['src', 'src/auth', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/tools', 'workers'],
+  'src/leads': ['src', 'src/chat', 'src/store', 'src/tools'],
+  'src/metrics': ['src/store'],
+  'src/ops': ['actors/runtime', 'actors/voice', 'src', 'src/auth', 'src/events', 'src/http', 'src/metrics', 'workers'],
+  'src/providers': ['src', 'src/metrics', 'src/security', 'src/store'],
+  'src/retention': ['actors/conversation', 'src', 'src/auth', 'src/chat', 'src/knowledge', 'src/team'],
+  'src/scale': ['actors/runtime', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/metrics', 'src/security', 'src/team'],
+  'src/security': ['src'],
+  'src/store': ['src'],
+  'src/team': ['actors/conversation', 'actors/runtime', 'actors/workspace', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/http', 'src/leads', 'src/store', 'src/tools'],
+  'src/tools': ['src', 'src/auth', 'src/chat', 'src/security', 'src/store'],
+  'src/visitors': ['actors/conversation', 'src', 'src/chat', 'src/knowledge', 'src/leads', 'src/store', 'src/team'],
+  'workers': ['src/knowledge', 'src/providers', 'src/security'],
+} });
