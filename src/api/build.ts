@@ -10,6 +10,7 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
 import { buildOpenApi } from './openapi.js';
 import { getOperation, OPERATIONS, operationKey, type Access } from './operations.js';
+import { isRateLimitedPath, limitAddress, limitToken } from './rate-limit.js';
 import { responseChecker, type ResponseCheck } from './response-check.js';
 
 export interface BuiltApi {
@@ -38,7 +39,7 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const m of modules) {
     for (const def of m.routes) {
       if (isExtra(def)) {
-        router.add(def.method, def.path, handlerFor(app, def, def.access, def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
+        router.add(def.method, def.path, handlerFor(app, def, def.access, isRateLimitedPath(def.path), def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
         if (!def.hidden) described.push({ method: def.method, path: def.path, access: def.access, tag: def.tag, summary: def.summary, def });
         continue;
       }
@@ -50,8 +51,8 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const op of OPERATIONS) {
     const def = impls.get(operationKey(op));
     const handler = def
-      ? handlerFor(app, def, op.access, checked(op.method, op.path, def))
-      : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access);
+      ? handlerFor(app, def, op.access, isRateLimitedPath(op.path), checked(op.method, op.path, def))
+      : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access, isRateLimitedPath(op.path));
     router.add(op.method, op.path, handler, { bodyLimitBytes: def && bodyLimit(app, def) });
     described.push({ ...op, def });
   }
@@ -62,12 +63,14 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
 const bodyLimit = (app: AppContext, def: RouteDef) =>
   def.bodyLimitBytes === 'upload' ? app.config.uploadLimitBytes : def.bodyLimitBytes;
 
-function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
+function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, limited: boolean, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
   // Most requests send no query: its parse (the schema's defaults) is made once, frozen, not per request.
   let parsedEmpty: unknown;
   const noQuery = () => (parsedEmpty ??= Object.freeze(validate(def.query!, {}, { prefix: 'query' })));
   return async (req: HttpRequest): Promise<HttpResponse> => {
+    if (limited) limitAddress(app, req);
     const principal = await authenticate(app, req);
+    if (limited) limitToken(app, principal);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
     const query = def.query ? (req.rawQuery === '' ? noQuery() : validate(def.query, Object.fromEntries(req.query), { prefix: 'query' })) : undefined;
     let body: unknown;
