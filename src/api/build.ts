@@ -10,6 +10,7 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRoute, type RouteDef } from './define.js';
 import { buildOpenApi } from './openapi.js';
 import { getOperation, OPERATIONS, operationKey, type Access } from './operations.js';
+import { diskState, isDiskFull } from '../ops/disk-full.js';
 import { isRateLimitedPath, limitAddress, limitToken } from './rate-limit.js';
 import { responseChecker, type ResponseCheck } from './response-check.js';
 
@@ -67,7 +68,7 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
   // Most requests send no query: its parse (the schema's defaults) is made once, frozen, not per request.
   let parsedEmpty: unknown;
   const noQuery = () => (parsedEmpty ??= Object.freeze(validate(def.query!, {}, { prefix: 'query' })));
-  return async (req: HttpRequest): Promise<HttpResponse> => {
+  const handle = async (req: HttpRequest): Promise<HttpResponse> => {
     if (limited) limitAddress(app, req);
     const principal = await authenticate(app, req);
     if (limited) limitToken(app, principal);
@@ -96,6 +97,10 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
     }
     return answer;
   };
+  // A write the disk had no room for is answered 507 naming the disk (src/ops/disk-full.ts), not 500.
+  return (req: HttpRequest): Promise<HttpResponse> => handle(req).catch((err: unknown) => {
+    throw isDiskFull(err) ? diskState(app).refused(err) : err;
+  });
 }
 
 function parseJson(req: HttpRequest): unknown {
