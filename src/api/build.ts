@@ -70,7 +70,9 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
   const noQuery = () => (parsedEmpty ??= Object.freeze(validate(def.query!, {}, { prefix: 'query' })));
   const handle = async (req: HttpRequest): Promise<HttpResponse> => {
     if (limited) limitAddress(app, req);
-    const principal = await authenticate(app, req);
+    // A public route answers anyone: a stale or unknown token a client still sends (a widget on a page that also
+    // calls the API, a script after its token was revoked) is ignored there, not refused.
+    const principal = access.kind === 'public' ? await authenticate(app, req).catch(ignoreUnauthorized) : await authenticate(app, req);
     if (limited) limitToken(app, principal);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
     const query = def.query ? (req.rawQuery === '' ? noQuery() : validate(def.query, Object.fromEntries(req.query), { prefix: 'query' })) : undefined;
@@ -101,6 +103,11 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
   return (req: HttpRequest): Promise<HttpResponse> => handle(req).catch((err: unknown) => {
     throw isDiskFull(err) ? diskState(app).refused(err) : err;
   });
+}
+
+function ignoreUnauthorized(err: unknown): null {
+  if (err instanceof ApiError && err.code === 'unauthorized') return null;
+  throw err;
 }
 
 function parseJson(req: HttpRequest): unknown {
