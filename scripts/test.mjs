@@ -46,7 +46,9 @@ function runFile(file) {
     const started = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', file], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: 'test', TEST_BUILT_AT: builtAt },
+      // The suite's servers take thousands of API requests from one loopback address (the access matrix, fuzzing): the
+      // REST rate limits are off for them unless a test sets them (test/api/rate-limits.test.ts).
+      env: { API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0', ...process.env, FORCE_COLOR: '0', NODE_ENV: 'test', TEST_BUILT_AT: builtAt },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

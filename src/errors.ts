@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'unavailable'
   | 'not_implemented'
   | 'session_limit'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'insufficient_storage';
 
 export class ApiError extends Error {
   constructor(

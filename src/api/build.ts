@@ -11,6 +11,8 @@ import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRout
 import { buildOpenApi } from './openapi.js';
 import { getOperation, OPERATIONS, operationKey } from './operations.js';
 import type { Access } from '../auth/roles.js';
+import { diskState, isDiskFull } from '../ops/disk-full.js';
+import { isRateLimitedPath, limitAddress, limitToken } from './rate-limit.js';
 import { responseChecker, type ResponseCheck } from './response-check.js';
 
 export interface BuiltApi {
@@ -39,7 +41,7 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const m of modules) {
     for (const def of m.routes) {
       if (isExtra(def)) {
-        router.add(def.method, def.path, handlerFor(app, def, def.access, def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
+        router.add(def.method, def.path, handlerFor(app, def, def.access, isRateLimitedPath(def.path), def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
         if (!def.hidden) described.push({ method: def.method, path: def.path, access: def.access, tag: def.tag, summary: def.summary, def });
         continue;
       }
@@ -51,8 +53,8 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const op of OPERATIONS) {
     const def = impls.get(operationKey(op));
     const handler = def
-      ? handlerFor(app, def, op.access, checked(op.method, op.path, def))
-      : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access);
+      ? handlerFor(app, def, op.access, isRateLimitedPath(op.path), checked(op.method, op.path, def))
+      : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access, isRateLimitedPath(op.path));
     router.add(op.method, op.path, handler, { bodyLimitBytes: def && bodyLimit(app, def) });
     described.push({ ...op, def });
   }
@@ -63,12 +65,16 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
 const bodyLimit = (app: AppContext, def: RouteDef) =>
   def.bodyLimitBytes === 'upload' ? app.config.uploadLimitBytes : def.bodyLimitBytes;
 
-function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
+function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, limited: boolean, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
   // Most requests send no query: its parse (the schema's defaults) is made once, frozen, not per request.
   let parsedEmpty: unknown;
   const noQuery = () => (parsedEmpty ??= Object.freeze(validate(def.query!, {}, { prefix: 'query' })));
-  return async (req: HttpRequest): Promise<HttpResponse> => {
-    const principal = await authenticate(app, req);
+  const handle = async (req: HttpRequest): Promise<HttpResponse> => {
+    if (limited) limitAddress(app, req);
+    // A public route answers anyone: a stale or unknown token a client still sends (a widget on a page that also
+    // calls the API, a script after its token was revoked) is ignored there, not refused.
+    const principal = access.kind === 'public' ? await authenticate(app, req).catch(ignoreUnauthorized) : await authenticate(app, req);
+    if (limited) limitToken(app, principal);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
     const query = def.query ? (req.rawQuery === '' ? noQuery() : validate(def.query, Object.fromEntries(req.query), { prefix: 'query' })) : undefined;
     let body: unknown;
@@ -94,6 +100,15 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
     }
     return answer;
   };
+  // A write the disk had no room for is answered 507 naming the disk (src/ops/disk-full.ts), not 500.
+  return (req: HttpRequest): Promise<HttpResponse> => handle(req).catch((err: unknown) => {
+    throw isDiskFull(err) ? diskState(app).refused(err) : err;
+  });
+}
+
+function ignoreUnauthorized(err: unknown): null {
+  if (err instanceof ApiError && err.code === 'unauthorized') return null;
+  throw err;
 }
 
 function parseJson(req: HttpRequest): unknown {

@@ -11,7 +11,7 @@ const ErrorSchema = {
     error: {
       type: 'object', required: ['code', 'message'],
       properties: {
-        code: { type: 'string', enum: ['bad_request', 'invalid', 'unauthorized', 'forbidden', 'csrf', 'not_found', 'conflict', 'rate_limited', 'internal', 'unavailable', 'not_implemented', 'payload_too_large'] },
+        code: { type: 'string', enum: ['bad_request', 'invalid', 'unauthorized', 'forbidden', 'csrf', 'not_found', 'conflict', 'rate_limited', 'internal', 'unavailable', 'not_implemented', 'payload_too_large', 'insufficient_storage'] },
         message: { type: 'string', description: 'Human text; for validation it names the field path, then the problem.' },
         details: {},
       },

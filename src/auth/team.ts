@@ -39,7 +39,9 @@ export async function inviteMember(app: AppContext, actor: SessionPrincipal, ema
   if (allowedEmailDomains.length && !allowedEmailDomains.includes(email.split('@')[1] ?? '')) {
     throw invalid(`email: must be in one of the workspace's allowed domains (${allowedEmailDomains.join(', ')})`, [{ path: 'email', message: 'domain not allowed' }]);
   }
-  if (await users(app).findOne({ email }, { crossWorkspace: true })) throw conflict('someone with this e-mail already has an account');
+  // Only this workspace's own members are told apart: whether the address has an account in another workspace
+  // is not this workspace's business, so that invitation is made as any other (accepting it then fails).
+  if (await users(app).findOne({ workspaceId: actor.workspaceId, email })) throw conflict('this person is already a member of this workspace');
   await invites(app).deleteMany({ workspaceId: actor.workspaceId, email });
   const now = app.clock.now();
   const token = newSecret(32);

@@ -9,21 +9,34 @@ interface TranscriptLike {
   attachments?: Array<{ id: string; createdAt: number; messageId: string | null; toolCallId: string | null }>;
 }
 
+/**
+ * What visitors and models wrote goes in a fenced block, longer than any run of backticks or tildes in it: Markdown
+ * shows it as written, so a message cannot forge a "**Team**" line, a link or raw HTML in the export.
+ */
+function fenced(text: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`+|~+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}text`, text, fence];
+}
+
+/** Names and tags the team set, on one line: Markdown and HTML punctuation shown as itself. */
+const escapeInline = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+
 export function transcriptMarkdown(t: TranscriptLike): string {
   const lines = [
     `# Conversation ${t.id}`, '',
     `- Bot: ${t.botId}`, `- Visitor: ${t.visitorId}`, `- Started: ${new Date(t.createdAt).toISOString()}`,
-    `- Status: ${t.status}${t.endReason ? ` (${t.endReason})` : ''}`, ...(t.tags.length ? [`- Tags: ${t.tags.join(', ')}`] : []), '',
+    `- Status: ${t.status}${t.endReason ? ` (${t.endReason})` : ''}`, ...(t.tags.length ? [`- Tags: ${t.tags.map(escapeInline).join(', ')}`] : []), '',
   ];
   for (const m of t.messages) {
-    const who = m.role === 'human_agent' && m.authorName ? `${SPEAKER[m.role]} (${m.authorName})` : SPEAKER[m.role] ?? m.role;
+    const who = m.role === 'human_agent' && m.authorName ? `${SPEAKER[m.role]} (${escapeInline(m.authorName)})` : SPEAKER[m.role] ?? m.role;
     const note = m.visibility === 'internal' ? ' (internal note)' : '';
     lines.push(`**${who}**${note} · ${new Date(m.createdAt).toISOString()}`, '');
     for (const call of t.toolCalls.filter((c) => c.messageId === m.id)) {
-      lines.push(`> tool \`${call.name}\` ${call.isError ? 'failed' : 'ok'} in ${call.durationMs} ms`);
+      lines.push(`> tool ${escapeInline(call.name)} ${call.isError ? 'failed' : 'ok'} in ${call.durationMs} ms`);
       for (const a of call.attachments ?? []) lines.push(`> ![camera](/api/v1/attachments/${a.id})`);
     }
-    lines.push(m.text.replace(/\n/g, '  \n'));
+    if (m.text) lines.push(...fenced(m.text));
     for (const a of m.attachments) lines.push(`![image](/api/v1/attachments/${a.id})`);
     lines.push('');
   }

@@ -4,7 +4,7 @@
  * auth modules' own collections and rules are used. The embedded store is opened beside a running server:
  * SQLite's locking keeps both safe, and the server's credential cache forgets within 2 s what was changed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AppContext } from '../app.js';
 import { systemClock } from '../clock.js';
@@ -43,11 +43,33 @@ export async function openStore(config: Config): Promise<DocumentStore> {
       throw new CommandError(`could not reach MongoDB at MONGODB_URL: ${(err as Error).message}`);
     }
   }
+  // A folder this user may not enter hides its database: say that, not that the database is missing.
+  const denied = accessProblem(config.dataDir);
+  if (denied) throw new CommandError(denied);
   if (!existsSync(join(config.dataDir, 'service.db'))) {
     throw new CommandError(`no database in ${config.dataDir} (service.db is missing): point DATA_DIR or --data-dir at the server's data folder`);
   }
   const { openEmbeddedStore } = await import('../store/embedded.js');
-  return openEmbeddedStore(config.dataDir);
+  try {
+    return openEmbeddedStore(config.dataDir);
+  } catch (err) {
+    throw new CommandError(`could not open the database in ${config.dataDir}: ${(err as Error).message}. Run the command as the user the server runs as.`);
+  }
+}
+
+/**
+ * The embedded store writes beside its database (its write-ahead log, the lock), so a command needs to read and
+ * write the folder and the database: without that, one line saying so and who to run as, not a stack.
+ */
+function accessProblem(dataDir: string): string | null {
+  for (const [path, mode] of [[dataDir, constants.R_OK | constants.W_OK | constants.X_OK], [join(dataDir, 'service.db'), constants.R_OK | constants.W_OK]] as const) {
+    try { accessSync(path, mode); } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      return `no permission to read and write ${path} (${code}): run the command as the user the server runs as (for example: sudo -u <that user> service-chat ...), or as root`;
+    }
+  }
+  return null;
 }
 
 /** Runs fn with an AppContext over the store, closing it after. */

@@ -31,6 +31,9 @@ const EnvSchema = z.object({
     ctx.addIssue({ code: 'custom', message: 'must be true, false, or the number of proxies in front of the server (0 to 10), e.g. 1 behind one proxy' });
     return z.NEVER;
   }),
+  // REST API rate limits (docs/access.md, "API rate limits"): requests a minute; 0 turns one off.
+  API_RATE_PER_TOKEN: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  API_RATE_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).optional(),
   // Tools (docs/tools.md): stdio MCP servers start programs on this host; off unless their commands are listed here.
   MCP_STDIO_COMMANDS: z.string()
     .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean))
@@ -74,6 +77,9 @@ export type Config = Readonly<{
   uploadLimitBytes: number;
   /** Proxies trusted to append to X-Forwarded-For (0: none; the client address is the socket's peer). */
   trustProxy: number;
+  /** REST API requests a minute per API token and per client address (0: no limit). */
+  apiRatePerToken: number;
+  apiRatePerAddress: number;
   /** Programs a stdio MCP server may start (MCP_STDIO_COMMANDS, absolute paths); empty: stdio MCP servers are off. */
   mcpStdioCommands: readonly string[];
   /** GET /metrics on the main port with Authorization: Bearer <this>; null: not there. */
@@ -100,6 +106,9 @@ export type Config = Readonly<{
 
 /** A start-up problem a person fixes in the environment (a bad variable, a port or DATA_DIR in use): shown as a message, no stack. */
 export class ConfigError extends Error {}
+
+/** REST API requests a minute allowed by default (docs/access.md, "API rate limits"). */
+export const API_RATE_DEFAULTS = Object.freeze({ perToken: 600, perAddress: 1200 });
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -135,6 +144,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
+    // Tests send thousands of requests from one address in one (fake) minute: they turn the limits on where they test them.
+    apiRatePerToken: e.API_RATE_PER_TOKEN ?? API_RATE_DEFAULTS.perToken,
+    apiRatePerAddress: e.API_RATE_PER_ADDRESS ?? API_RATE_DEFAULTS.perAddress,
     mcpStdioCommands: Object.freeze(e.MCP_STDIO_COMMANDS ?? []),
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,

@@ -7,7 +7,7 @@ const STATUS_TEXT: Record<number, string> = {
   304: 'Not Modified', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
   405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   422: 'Unprocessable Entity', 426: 'Upgrade Required', 429: 'Too Many Requests', 500: 'Internal Server Error',
-  501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable',
+  501: 'Not Implemented', 502: 'Bad Gateway', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
 export const statusLine = (status: number) => `${status} ${STATUS_TEXT[status] ?? 'Status'}`;

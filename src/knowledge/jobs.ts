@@ -5,6 +5,7 @@ import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';
 import type { HostLimiter } from './host-limiter.js';
 import { COLLECTIONS, knowledgeCollections } from './collections.js';
+import { failureReason } from './failure-reason.js';
 import { indexDocument, removeDocuments } from './indexer.js';
 import { sniffDocumentType } from './parse.js';
 import type { IngestJob, JobItem, KnowledgeSource } from './types.js';
@@ -146,7 +147,7 @@ export class IngestRunner {
         } else {
           if (item.kind !== 'sitemap') job.pagesFailed++;
           else job.sitemapsFailed = (job.sitemapsFailed ?? 0) + 1;
-          if (job.errors.length < MAX_ERRORS_KEPT) job.errors.push({ ref: item.ref, message: (r.reason as Error)?.message ?? String(r.reason) });
+          if (job.errors.length < MAX_ERRORS_KEPT) job.errors.push({ ref: item.ref, message: failureReason(this.app.log, r.reason, { workspaceId: job.workspaceId, sourceId: source!._id, ref: item.ref }) });
         }
       });
       await this.save(job, source);

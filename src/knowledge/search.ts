@@ -1,6 +1,7 @@
 import type { AppContext } from '../app.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
-import { embedTexts, findEmbedder, vectorCollection } from './embeddings.js';
+import { findEmbedder, vectorCollection } from './embeddings.js';
+import { embedQuery } from './query-embeddings.js';
 import { diversify, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
 import { loadCalibration, type SimilarityCalibration } from './calibration.js';
 import { knowledgeCollections } from './collections.js';
@@ -82,7 +83,7 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
       // fusion would drop its list); mode stays hybrid, the pipeline a workspace with vectors runs.
       if (embedder && !embedder.connection && LOCAL_FUSION.englishOnly && !looksEnglish(query)) usedVectors = true;
       else if (embedder) {
-        const [v] = await embedTexts(app, embedder, [query], opts.signal, 'interactive');
+        const v = await embedQuery(app, workspaceId, embedder, query, opts.signal);
         const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
         [vecHits, calibration] = await Promise.all([
           app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES }),

@@ -77,6 +77,7 @@ export const sampled = {
   webhookQueue: new Gauge({ ...reg, name: 'servicechat_webhook_queue_depth', help: 'Webhook deliveries waiting to be sent (queued, waiting to retry, or waiting for a switched-off or failing endpoint)' }),
   voiceSessions: new Gauge({ ...reg, name: 'servicechat_voice_sessions', help: 'Live voice sessions (each runs on a widget socket)' }),
   coordinationUp: new Gauge({ ...reg, name: 'servicechat_coordination_up', help: 'Scale-out: 1 while the coordination server (Redis) answers this process, 0 while it does not' }),
+  diskFull: new Gauge({ ...reg, name: 'servicechat_disk_full', help: '1 while writes fail because the disk holding the data is full (docs/operations.md, "Disk full")' }),
   ready: new Gauge({ ...reg, name: 'servicechat_ready', help: '1 when the readiness checks (/readyz) pass at scrape time' }),
 };
 

@@ -46,7 +46,11 @@ export async function mountOperations(app: AppContext, router: Router, settings:
     enableMetrics();
     installAppSamplers(app);
     // Checked at each scrape, so the ready gauge is current even when nothing polls /readyz.
-    app.onClose(addSampler(async () => { sampled.ready.inc((await readiness(app).report()).ready ? 1 : 0); }));
+    app.onClose(addSampler(async () => {
+      const report = await readiness(app).report();
+      sampled.ready.inc(report.ready ? 1 : 0);
+      sampled.diskFull.inc(report.checks.disk?.ok === false ? 1 : 0);
+    }));
   }
   router.add('GET', '/readyz', () => readyAnswer(app));
   router.add('GET', '/metrics', (req: HttpRequest) => {

@@ -46,10 +46,19 @@ const collection = (name: string, spec: CollectionSpec = {}) => {
 function wireError(err: unknown): WireError {
   if (err instanceof DuplicateKeyError) return { kind: 'duplicate', message: err.message, collection: err.collection };
   if (err instanceof UnscopedQueryError) return { kind: 'unscoped', message: err.message, collection: err.collection };
-  return { kind: 'error', message: (err as Error)?.message ?? String(err) };
+  const code = (err as { code?: unknown })?.code;
+  return { kind: 'error', message: (err as Error)?.message ?? String(err), ...(typeof code === 'string' ? { code } : {}) };
 }
 
-function run(req: StoreRequest): unknown {
+/**
+ * A fault drill (tests, `EmbeddedStore.injectWriteFault`): while set, every write fails before it runs with
+ * this SQLite code and SQLite's own message, as on a full disk; reads still work, as they do on a full disk.
+ */
+let fault: string | null = null;
+const FAULT_MESSAGES: Record<string, string> = { SQLITE_FULL: 'database or disk is full', SQLITE_IOERR: 'disk I/O error' };
+
+function run(req: StoreRequest, write: boolean): unknown {
+  if (fault && write) throw Object.assign(new Error(FAULT_MESSAGES[fault] ?? fault), { code: fault });
   switch (req.op) {
     case 'call': {
       const c = collection(req.collection) as unknown as Record<string, (...a: unknown[]) => unknown>;
@@ -61,6 +70,7 @@ function run(req: StoreRequest): unknown {
       db.transaction(() => { for (const t of tables) db.prepare(`DELETE FROM "${t.name}" WHERE ws = ?`).run(req.workspaceId); })();
       return null;
     }
+    case 'fault': fault = req.code; return null;
     default: throw new Error(`unknown store request ${(req as { op: string }).op}`);
   }
 }
@@ -121,7 +131,7 @@ port.on('message', (req: StoreRequest) => {
     port.postMessage([reply]);
     return;
   }
-  const write = req.op !== 'call' || !READS.has(req.method);
+  const write = req.op !== 'fault' && (req.op !== 'call' || !READS.has(req.method));
   let reply: StoreReply;
   try {
     // A write in a batch begun by reads: those are answered first, and the write starts its own transaction.
@@ -132,7 +142,7 @@ port.on('message', (req: StoreRequest) => {
     // deferred transaction: in WAL mode they never wait for a writer, so the processes of a group only queue
     // for the write lock when they write.
     if (!open) { db.exec(write ? 'BEGIN IMMEDIATE' : 'BEGIN'); open = true; writing = write; setImmediate(commit); }
-    reply = { id: req.id, ok: true, write, value: run(req) };
+    reply = { id: req.id, ok: true, write, value: run(req, write) };
   } catch (err) { reply = { id: req.id, ok: false, write, error: wireError(err) }; }
   batch.push(reply);
   if (!open) { open = true; commit(); } // BEGIN itself failed: answered at once

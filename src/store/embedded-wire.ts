@@ -6,10 +6,12 @@ export type StoreRequest = (
   | { op: 'ensure'; collection: string; spec: CollectionSpec }
   | { op: 'drop'; workspaceId: string }
   | { op: 'scrub' }
+  | { op: 'fault'; code: string | null }
   | { op: 'close' }
 ) & { id: number };
 
-export interface WireError { kind: 'duplicate' | 'unscoped' | 'error'; message: string; collection?: string }
+/** `code`: the error's own code (SQLite's SQLITE_FULL, Node's ENOSPC...), so the server can tell a full disk. */
+export interface WireError { kind: 'duplicate' | 'unscoped' | 'error'; message: string; collection?: string; code?: string }
 
 /** Answers come in arrays: one message per committed transaction. */
 export type StoreReply =

@@ -20,7 +20,12 @@ const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
  * committed (synchronous=NORMAL in WAL mode keeps it across a process crash, kill -9). File metadata uses a
  * second connection on this thread (rare, short writes).
  */
-export function openEmbeddedStore(dataDir: string): DocumentStore {
+/** The embedded store, with its fault drill: while `code` is set (SQLITE_FULL: a full disk) every write fails. */
+export interface EmbeddedStore extends DocumentStore {
+  injectWriteFault(code: 'SQLITE_FULL' | 'SQLITE_IOERR' | null): Promise<void>;
+}
+
+export function openEmbeddedStore(dataDir: string): EmbeddedStore {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'service.db');
   // Opened here first, so a DATA_DIR that cannot hold the database fails at once, with its reason.
@@ -50,6 +55,9 @@ export function openEmbeddedStore(dataDir: string): DocumentStore {
     async scrub() {
       await thread.request({ op: 'scrub' });
     },
+    async injectWriteFault(code) {
+      await thread.request({ op: 'fault', code });
+    },
     async close() {
       await thread.close();
       if (meta.open) meta.close();
@@ -62,7 +70,7 @@ type Pending = { resolve(v: unknown): void; reject(e: Error): void };
 const toError = (e: WireError): Error =>
   e.kind === 'duplicate' ? Object.assign(new DuplicateKeyError(e.collection ?? '', ''), { message: e.message })
     : e.kind === 'unscoped' ? new UnscopedQueryError(e.collection ?? '')
-      : new Error(e.message);
+      : Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
 type Request = StoreRequest extends infer R ? R extends { id: number } ? Omit<R, 'id'> : never : never;
 
 /** The client side of the store thread: numbered requests, answers matched by number. */

@@ -97,8 +97,9 @@ test('a reindex of unchanged pages asks the provider for nothing, so a provider 
   assert.is(after.error, null);
   assert.is(after.chunkCount, before.chunkCount);
   assert.is(await vectors(), before.chunkCount, 'every passage keeps its vector');
-  // The question itself cannot be embedded while the provider is down: the search says so and answers by words.
-  const down = await search('How many hours of direct sunlight do tomatoes need?');
+  // A new question cannot be embedded while the provider is down: the search says so and answers by words (one
+  // asked before is answered from the query embeddings kept, src/knowledge/query-embeddings.ts).
+  const down = await search('How many hours of direct sunlight do tomato plants want?');
   assert.is(down.mode, 'lexical');
   assert.match(down.warning!, /lexical results only/);
   assert.ok(down.results.some((r) => r.excerpt.includes('eight hours of direct sunlight')));

@@ -17,7 +17,7 @@ test('a started server is ready, and a check added by another part counts', asyn
     const ok = await s.request('GET', '/readyz');
     assert.is(ok.status, 200);
     assert.equal(ok.body.ready, true);
-    assert.equal(Object.keys(ok.body.checks).sort(), ['draining', 'startup', 'store']);
+    assert.equal(Object.keys(ok.body.checks).sort(), ['disk', 'draining', 'startup', 'store']);
     readiness(s.app).add('coordination', () => 'Redis at redis://127.0.0.1:1 does not answer');
     const bad = await s.request('GET', '/readyz');
     assert.is(bad.status, 503);
