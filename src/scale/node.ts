@@ -42,7 +42,7 @@ const PREFIX = 'sc:';
 /** `<MEMBERSHIP_PREFIX><process id>` exists while the process answers (renewed with each probe). */
 export const MEMBERSHIP_PREFIX = `${PREFIX}node:`;
 /** How long a process's membership lasts without renewal: what a killed process's voice seats outlive it by. */
-const MEMBERSHIP_MS = 3000;
+export const MEMBERSHIP_MS = 3000;
 /** Redis URLs may carry a password: messages show the host only. */
 export const redisWhere = (url: string) => { try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return 'REDIS_URL'; } };
 
@@ -233,6 +233,12 @@ export class ScaleNode {
     this.trip();
     const v = await this.cmd.get(`${PREFIX}lease:${conversationId}`);
     return v ? v.slice(0, v.lastIndexOf('|')) : null;
+  }
+
+  /** Whether process `node` is in the group now (its membership, renewed every second, has not lapsed). */
+  async isMember(node: string): Promise<boolean> {
+    this.trip();
+    return (await this.cmd.exists(MEMBERSHIP_PREFIX + node)) === 1;
   }
 
   /** The fencing check made before a write: true while this process still holds the lease with this token. */

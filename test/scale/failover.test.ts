@@ -5,37 +5,14 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { join } from 'node:path';
-import { openSqlite } from '../../src/store/sqlite.js';
-import { startGroupWorld, type GroupWorld } from './world.js';
+import { freezeOutsideWrites, startGroupWorld, type GroupWorld } from './world.js';
 
 let world: GroupWorld;
 const w = (i: number) => world.w(i);
 const widget = (i: number, q: Record<string, string> = {}) => world.widget(i, q);
 const live: GroupWorld['live'] = (i, who) => world.live(i, who);
-const transcript = (conversationId: string) => world.transcript(conversationId);
+const transcript = (conversationId: string, via?: number) => world.transcript(conversationId, via);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Freezes a process (SIGSTOP) at a moment it holds no write transaction on the shared store: frozen inside one
- * (its store thread commits once per turn of its loop), it would hold the file's write lock and stall every
- * process's writes, which is not what the test looks at. Retries until a probe write gets the lock at once.
- */
-async function freezeOutsideWrites(pid: number): Promise<void> {
-  const db = openSqlite(join(world.group.dataDir, 'service.db'));
-  db.pragma('busy_timeout = 0');
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      process.kill(pid, 'SIGSTOP');
-      try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); return; } catch { /* SQLITE_BUSY: it holds the lock */ }
-      process.kill(pid, 'SIGCONT');
-      await sleep(10);
-    }
-    throw new Error(`process ${pid} held the store's write lock at every one of 100 tries`);
-  } finally {
-    db.close();
-  }
-}
 
 test.before(async () => {
   world = await startGroupWorld({
@@ -86,7 +63,7 @@ test('an owner paused past its lease never writes after the new owner took over 
   visitor.send({ t: 'message', text: 'Second', clientId: 's2' });
   await visitor.frame('message', (f) => f.clientId === 's2');
   const paused = world.group.workers[0].pid;
-  await freezeOutsideWrites(paused);
+  await freezeOutsideWrites(world.group, paused);
   try {
     const again = await widget(1, { visitorToken: ready.visitorToken });
     assert.is((await again.frame('ready')).conversationId, conversationId);
@@ -121,7 +98,7 @@ test('a handoff wait survives the death of the process that armed it', async () 
   // Nobody takes it: 15 s after the request the visitor is told, by a process that did not arm the wait.
   const line = await again.next((f) => f.t === 'message' && f.message.role === 'system_event' && /Nobody could take it/.test(f.message.text), 25_000);
   assert.ok(line);
-  const t = await transcript(conversationId);
+  const t = await transcript(conversationId, 1); // (process 2 may not have started again yet)
   assert.is(t.messages.filter((m: any) => /Nobody could take it/.test(m.text)).length, 1, 'told once');
   assert.ok(requested.data.handoffId);
   await world.group.waitWorker(2, armedBy);
