@@ -9,7 +9,7 @@ import { handoffs } from '../team/records.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from './node.js';
-import { startGroupPresence } from './presence.js';
+import { presenceKey, startGroupPresence } from './presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
@@ -37,7 +37,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     const seen = remoteLive.get(workspaceId);
     if (!seen || Date.now() - seen.at > REMOTE_LIVE_TTL_MS) {
       remoteLive.set(workspaceId, { has: seen?.has ?? true, at: Date.now() });
-      node.cmd.zrangebyscore(`sc:open:${workspaceId}`, app.clock.now(), '+inf').then(
+      node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf').then(
         (members) => remoteLive.set(workspaceId, { has: members.some((m) => !m.startsWith(`${node.id}|`)), at: Date.now() }),
         () => {},
       );
