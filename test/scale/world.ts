@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import * as assert from 'uvu/assert';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/store/sqlite.js';
@@ -189,6 +190,13 @@ export interface GroupWorld {
   live(i: number, who: TestSession): Promise<FrameClient>;
   /** A conversation's stored transcript, read through process `via` (the last one unless given). */
   transcript(conversationId: string, via?: number): Promise<any>;
+  /**
+   * A new visitor on process `i` while Redis is away: its first message is refused with a retry time (a new
+   * conversation needs the group); returns the socket, for a later try.
+   */
+  newcomerRefused(i: number): Promise<FrameClient>;
+  /** The transcript, checked to hold every message once and in order (seq 1, 2, ... without gap). */
+  transcriptInOrder(conversationId: string, via?: number): Promise<any>;
   /** Restarts redis on its port after a test stopped it (world.redis is the new one). */
   restartRedis(): Promise<Redis>;
   close(): Promise<void>;
@@ -225,6 +233,20 @@ export async function startGroupWorld(o: { env?: Record<string, string>; n?: num
     widget: (i, q = {}) => track(connect(`${ws(i)}/widget/v1/chat?${new URLSearchParams({ botId, ...q })}`)),
     live: (i, who) => track(connect(`${ws(i)}/api/v1/live`, { cookie: who.cookie })),
     transcript: async (id, via = last) => must('transcript', await w(via).request('GET', `/api/v1/conversations/${id}`, { headers: owner.headers }), 200),
+    async newcomerRefused(i) {
+      const newcomer = await world.widget(i);
+      await newcomer.frame('ready');
+      newcomer.send({ t: 'message', text: 'hello?' });
+      const refused = await newcomer.frame('error');
+      assert.is(refused.code, 'rate_limited');
+      assert.ok(refused.retryAfterMs > 0, 'a retry time');
+      return newcomer;
+    },
+    async transcriptInOrder(id, via) {
+      const t = await world.transcript(id, via);
+      assert.equal(t.messages.map((m: any) => m.seq), t.messages.map((_: unknown, k: number) => k + 1), 'no gap or double in the sequence');
+      return t;
+    },
     restartRedis: async () => (world.redis = await startRedis(world.redis.port)),
     async close() {
       await Promise.all(opened.map((c) => c.close().catch(() => {})));
