@@ -17,7 +17,7 @@ import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
 import { joinGroup } from './scale/group.js';
 import { groupClock } from './scale/clock.js';
-import { ScaleNode } from './scale/node.js';
+import { installationPrefix, ScaleNode } from './scale/node.js';
 import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
@@ -74,7 +74,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     lock.release();
   };
   try {
-    if (config.redisUrl) scale = await ScaleNode.connect(config.redisUrl, log, config.leaseMs);
+    if (config.redisUrl) scale = await ScaleNode.connect(config.redisUrl, log, config.leaseMs, config.redisPrefix ?? installationPrefix(serverSecret(config, log)));
     // Scale-out: every process goes by the coordination server's time (src/scale/clock.ts); a test's clock stays as given.
     if (scale && !opts.clock) { const shared = await groupClock(scale, clock, log); clock = shared; closers.push(() => shared.stop()); }
     stores = await openStores(config, log);

@@ -202,8 +202,9 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
     return pub;
   }
 
-  push(frame: ServerFrame): void {
-    this.hub.push(this.id, frame);
+  /** Sends a frame to the conversation's widgets; `replyId`: the reply a status frame is about. */
+  push(frame: ServerFrame, replyId?: string): void {
+    this.hub.push(this.id, frame, replyId);
   }
 
   /** Ends the conversation once; a running reply is dropped. Returns false when it had already ended. */

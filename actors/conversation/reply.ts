@@ -7,6 +7,7 @@ import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
 import { botOffline } from './offline.js';
 import { startSpokenReply } from '../../src/chat/spoken-replies.js';
 import { m, metricsEnabled } from '../../src/metrics/registry.js';
+import { LeaseLostError } from '../../src/scale/ownership.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg } from './messages.js';
 import { addSpend, applySummary, dueForSummary, summarizeAhead, takeSummarySpend } from './summary.js';
@@ -76,7 +77,7 @@ export async function requestReply(a: ConversationActor): Promise<void> {
       events.publishVolatile(base.workspaceId, 'message.delta', { conversationId: conv._id, messageId, responseId, delta });
     },
     onStatus: (state, tool) => {
-      a.push({ t: 'status', conversationId: conv._id, state, ...(tool ? { tool } : {}) });
+      a.push({ t: 'status', conversationId: conv._id, state, ...(tool ? { tool } : {}) }, messageId);
       events.publishVolatile(base.workspaceId, 'agent.status', { conversationId: conv._id, state, ...(tool ? { tool } : {}) });
     },
     onMood: (mood) => a.push({ t: 'face', mood }),
@@ -102,16 +103,20 @@ async function overCap(a: ConversationActor): Promise<boolean> {
 
 /** Stores the finished reply (or drops a cancelled one), counts usage, then answers again if asked meanwhile. */
 export async function finishReply(a: ConversationActor, msg: Extract<ConversationMsg, { type: 'replyDone' }>): Promise<void> {
-  if (a.s.reply?.messageId !== msg.messageId) return; // already handled (onStop and the mailbox both saw it)
+  const running = a.s.reply;
+  if (running?.messageId !== msg.messageId) return; // already handled (onStop and the mailbox both saw it)
   a.s.reply = null;
   const { conv } = a;
   const idle = () => {
-    a.push({ t: 'status', conversationId: conv._id, state: 'idle' });
+    a.push({ t: 'status', conversationId: conv._id, state: 'idle' }, msg.messageId);
     a.app.events.publishVolatile(conv.workspaceId, 'agent.status', { conversationId: conv._id, state: 'idle' });
   };
   if (msg.aborted || msg.error || !msg.result) {
     if (msg.error && !msg.aborted) a.app.log.warn({ err: msg.error, conversationId: conv._id }, 'agent reply failed');
-    a.push({ t: 'delta_reset', conversationId: conv._id, messageId: msg.messageId });
+    // Stopped because another process owns the conversation now (this one was frozen past its lease): it is cut
+    // off, not withdrawn, so the widget keeps what it showed and offers to ask again.
+    const cut = running.controller.signal.reason instanceof LeaseLostError;
+    a.push({ t: cut ? 'interrupted' : 'delta_reset', conversationId: conv._id, messageId: msg.messageId });
     idle();
     if (msg.error && !msg.aborted && conv.status === 'open') await a.storeMessage({ role: 'system_event', text: LINES.failed });
   } else {

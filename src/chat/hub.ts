@@ -17,7 +17,7 @@ export class ChatHub {
   /** Conversations whose open widgets were shown a lead form (offline flows), so a `lead` frame may answer it. */
   private leadForms = new Set<string>();
   /** Scale-out: sends this process's frames to the group, whose widgets may have the conversation open too. */
-  relay: ((conversationId: string, t: string, text: string) => void) | null = null;
+  relay: ((conversationId: string, frame: ServerFrame, text: string, replyId?: string) => void) | null = null;
   /** Scale-out: told when this process's first socket of a conversation opens (true) or its last closes (false). */
   onWatch: ((conversationId: string, open: boolean) => void) | null = null;
   /** Called when the last socket of a conversation closes, or the first one opens. */
@@ -57,12 +57,15 @@ export class ChatHub {
     return this.leadForms.has(conversationId);
   }
 
-  /** Sends a frame to every socket of the conversation (encoded once); returns how many took it. */
-  push(conversationId: string, frame: ServerFrame): number {
+  /**
+   * Sends a frame to every socket of the conversation (encoded once); returns how many took it. `replyId`: the
+   * reply a status frame belongs to (scale-out: another process tells its widgets when that reply is cut off).
+   */
+  push(conversationId: string, frame: ServerFrame, replyId?: string): number {
     const set = this.byConversation.get(conversationId);
     if (!set && !this.relay) return 0;
     const text = encodeFrame(frame);
-    this.relay?.(conversationId, frame.t, text);
+    this.relay?.(conversationId, frame, text, replyId);
     return this.deliver(conversationId, frame.t, text);
   }
 

@@ -75,6 +75,8 @@ export type ServerFrame =
   | { t: 'delta'; conversationId: string; messageId: string; responseId: string; delta: string }
   /** The reply being streamed was dropped (a team member took over, or the model failed). */
   | { t: 'delta_reset'; conversationId: string; messageId: string }
+  /** The reply being streamed will not be finished and was not stored (the process writing it died or froze). */
+  | { t: 'interrupted'; conversationId: string; messageId: string }
   | { t: 'status'; conversationId: string; state: 'thinking' | 'tool' | 'idle'; tool?: { name: string; label: string } }
   | { t: 'face'; mood: string }
   | { t: 'typing'; active: boolean; authorName?: string | null }

@@ -51,6 +51,7 @@ const EnvSchema = z.object({
   WORKERS: z.string().regex(/^(auto|[1-9][0-9]{0,2})$/, 'must be a number of processes (1-999) or auto (one per core)').optional(),
   WORKER_PORTS: z.coerce.number().int().min(1).max(65535).optional(),
   LEASE_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:{}-]{1,64}$/, 'must be 1-64 letters, digits or _ . : { } - (for example: acme:)').optional(),
   // Set by the supervisor for its workers only (src/scale/supervisor.ts), never by hand.
   SERVER_GROUP: z.string().regex(/^[a-f0-9]{32}$/).optional(),
   WORKER_INDEX: z.coerce.number().int().min(0).max(998).optional(),
@@ -99,6 +100,8 @@ export type Config = Readonly<{
   workerPortBase: number | null;
   /** How long a process's ownership of a conversation lasts without renewal (a dead owner's are taken over after it). */
   leaseMs: number;
+  /** What every Redis key and channel of this installation begins with (REDIS_PREFIX); null: derived from the server secret. */
+  redisPrefix: string | null;
   /** In a worker started by the supervisor: the group's secret (shares DATA_DIR and PORT) and the worker's number. */
   group: { secret: string; index: number } | null;
   version: string;
@@ -158,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers,
     workerPortBase: e.WORKER_PORTS ?? null,
     leaseMs: e.LEASE_MS,
+    redisPrefix: e.REDIS_PREFIX ?? null,
     group: e.SERVER_GROUP ? { secret: e.SERVER_GROUP, index: e.WORKER_INDEX ?? 0 } : null,
     version: SERVER_VERSION,
     ...overrides,

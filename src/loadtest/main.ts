@@ -40,7 +40,8 @@ const HELP = `service-chat-loadtest --url <server> --token <admin API token> [op
   --provider-listen HOST where the simulated provider listens (default 127.0.0.1; 0.0.0.0 for a remote server)
   --provider-port PORT   its port (default: any free one)
   --provider-url URL     the address the SERVER uses to reach it, ending in /v1 (default http://<listen host>:<port>/v1)
-  --metrics-url URL      the server's metrics (default <url>/metrics; http://host:METRICS_PORT/metrics for a metrics port)
+  --metrics-url URL      the server's metrics (default <url>/metrics; http://host:METRICS_PORT/metrics for a metrics port);
+                         once per process of a WORKERS group (METRICS_PORT + i): their figures are added up
   --metrics-token TOKEN  METRICS_TOKEN of the server (or env LOADTEST_METRICS_TOKEN)
   --out DIR              where report.json and report.html go (default ./loadtest-<time>)
   --keep                 keep the bot and provider connection afterwards
@@ -54,7 +55,7 @@ export async function runLoadtest(argv: string[], out: (l: string) => void = (l)
       ramp: { type: 'string' }, think: { type: 'string' }, duration: { type: 'string' }, chunks: { type: 'string' }, gap: { type: 'string' },
       voice: { type: 'string' }, speech: { type: 'string' }, 'voice-reply': { type: 'string' }, 'voice-cap': { type: 'string' },
       'provider-listen': { type: 'string' }, 'provider-port': { type: 'string' }, 'provider-url': { type: 'string' },
-      'metrics-url': { type: 'string' }, 'metrics-token': { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' },
+      'metrics-url': { type: 'string', multiple: true }, 'metrics-token': { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean' },
     } }).values;
   } catch (e) { err(`${(e as Error).message}\n\n${HELP}`); return { code: 2 }; }
   if (v.help) { out(HELP); return { code: 0 }; }
@@ -97,7 +98,7 @@ export async function runLoadtest(argv: string[], out: (l: string) => void = (l)
       plan.botId = bot.botId;
       out(`bot ${bot.botId} set up and published${voiceCap !== null ? `, voice on (realtime, at most ${voiceCap} sessions at once)` : ''}`);
     }
-    const watcher = new MetricsWatcher(v['metrics-url'] ?? `${base}/metrics`, v['metrics-token'] ?? env.LOADTEST_METRICS_TOKEN ?? null);
+    const watcher = new MetricsWatcher(v['metrics-url'] ?? [`${base}/metrics`], v['metrics-token'] ?? env.LOADTEST_METRICS_TOKEN ?? null);
     await watcher.start(Math.max(1000, Math.min(5000, plan.durationMs / 10)));
     out(`${plan.visitors} visitors${voiceCap !== null ? ` (${talkerCount(plan)} talk)` : ''}, ${plan.turns} turns each, ramp ${plan.rampMs} ms, think ${plan.thinkMs} ms, at most ${plan.durationMs / 1000} s`);
     const results = await runVisitors(plan, (r) => { if (r.ticks.length % 10 === 0) out(`  ${r.ticks.length} s: ${r.connected} connected, ${r.turnsDone} turns${r.voice ? `, ${r.ticks.at(-1)?.voice ?? 0} talking, ${r.voice.turnsDone} spoken turns` : ''}`); });

@@ -116,6 +116,7 @@ export function reportTable(rep: Report): string {
   const s = rep.server?.summary;
   if (s) {
     rows.push(
+      ['server metrics read from', rep.server!.processes > 1 ? `${rep.server!.processes} processes, added up` : '1 process'],
       ['server CPU mean / max', `${fmt(s.cpuPctMean)} / ${fmt(s.cpuPctMax)} % of a core`],
       ['server event-loop delay p99 (max)', `${fmt(s.loopP99MsMax)} ms`],
       ['server memory (max RSS)', `${fmt(s.rssMbMax)} MB`],
@@ -125,6 +126,7 @@ export function reportTable(rep: Report): string {
       ['server widget sockets / mailbox depth (max)', `${s.widgetSocketsMax} / ${s.mailboxDepthMax}`],
     );
     if (rep.voice) rows.push(['server voice sessions (max)', `${s.voiceSessionsMax}`]);
+    if (rep.server!.warning) rows.push(['server metrics warning', rep.server!.warning]);
   } else if (rep.server?.error) rows.push(['server metrics', `not read: ${rep.server.error}`]);
   const w = Math.max(...rows.map((r) => r[0].length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');

@@ -9,7 +9,8 @@ import { handoffs } from '../team/records.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from './node.js';
-import { startGroupPresence } from './presence.js';
+import { presenceKey, startGroupPresence } from './presence.js';
+import { RemoteReplies, replyMark } from './remote-replies.js';
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
@@ -36,7 +37,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     const seen = remoteLive.get(workspaceId);
     if (!seen || Date.now() - seen.at > REMOTE_LIVE_TTL_MS) {
       remoteLive.set(workspaceId, { has: seen?.has ?? true, at: Date.now() });
-      node.cmd.zrangebyscore(`sc:open:${workspaceId}`, app.clock.now(), '+inf').then(
+      node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf').then(
         (members) => remoteLive.set(workspaceId, { has: members.some((m) => !m.startsWith(`${node.id}|`)), at: Date.now() }),
         () => {},
       );
@@ -48,20 +49,25 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
 
   // Widget frames go to the group only for conversations a widget has open on another process (told by
   // "watch" messages when a process's first socket of a conversation opens and its last closes), or that no
-  // widget has open here.
+  // widget has open here. Frames about a streaming reply say which (r, on) and where it is written (n), so the
+  // other processes can tell their widgets when that process dies before finishing it.
   const hub = chatHub(app);
   const watchedElsewhere = new Map<string, Set<string>>();
+  const remoteReplies = new RemoteReplies(node, hub);
   hub.onWatch = (conversationId, open) => node.broadcast('hub', { w: conversationId, open, n: node.id });
-  hub.relay = (conversationId, t, text) => {
-    if (watchedElsewhere.get(conversationId)?.size || hub.openCount(conversationId) === 0) node.broadcast('hub', { c: conversationId, t, x: text });
+  hub.relay = (conversationId, frame, text, replyId) => {
+    if (!(watchedElsewhere.get(conversationId)?.size || hub.openCount(conversationId) === 0)) return;
+    const mark = replyMark(frame, replyId);
+    node.broadcast('hub', { c: conversationId, t: frame.t, x: text, ...(mark ? { ...mark, n: node.id } : {}) });
   };
-  node.on('hub', (m: { c: string; t: string; x: string } | { w: string; open: boolean; n: string }) => {
+  node.on('hub', (m: { c: string; t: string; x: string; r?: string; on?: boolean; n?: string } | { w: string; open: boolean; n: string }) => {
     if ('w' in m) {
       const set = watchedElsewhere.get(m.w) ?? new Set<string>();
       if (m.open) set.add(m.n); else set.delete(m.n);
       if (set.size) watchedElsewhere.set(m.w, set); else watchedElsewhere.delete(m.w);
       return;
     }
+    if (m.r !== undefined && m.n && hub.openCount(m.c)) remoteReplies.seen(m.c, m.n, { r: m.r, on: !!m.on });
     hub.deliver(m.c, m.t, m.x);
   });
 
@@ -81,7 +87,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
   const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
-  app.onClose(() => { clearInterval(wake); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; });
+  app.onClose(() => { clearInterval(wake); remoteReplies.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
@@ -38,11 +38,16 @@ interface ScaleRedis extends Redis {
   seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
 }
 
-const PREFIX = 'sc:';
-/** `<MEMBERSHIP_PREFIX><process id>` exists while the process answers (renewed with each probe). */
-export const MEMBERSHIP_PREFIX = `${PREFIX}node:`;
+/**
+ * What this installation's Redis keys and channels begin with when REDIS_PREFIX is not set: derived from the
+ * server secret (the same on every process and machine of one installation, and different from another's), so
+ * two installations sharing one Redis share nothing: not their limits, leases, events or seats.
+ */
+export function installationPrefix(secret: string): string {
+  return `sc:${createHmac('sha256', secret).update('redis key prefix').digest('hex').slice(0, 12)}:`;
+}
 /** How long a process's membership lasts without renewal: what a killed process's voice seats outlive it by. */
-const MEMBERSHIP_MS = 3000;
+export const MEMBERSHIP_MS = 3000;
 /** Redis URLs may carry a password: messages show the host only. */
 export const redisWhere = (url: string) => { try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return 'REDIS_URL'; } };
 
@@ -74,10 +79,18 @@ export class ScaleNode {
     if (metricsEnabled()) m.redisRoundTrips.inc();
   }
 
-  private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number) {}
+  /** `<membershipPrefix><process id>` exists while the process answers (renewed with each probe). */
+  readonly membershipPrefix: string;
 
-  /** Connects both clients or throws a ConfigError naming REDIS_URL (the server does not start without it). */
-  static async connect(url: string, log: Logger, leaseMs: number): Promise<ScaleNode> {
+  private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number, readonly prefix: string) {
+    this.membershipPrefix = `${prefix}node:`;
+  }
+
+  /**
+   * Connects both clients or throws a ConfigError naming REDIS_URL (the server does not start without it).
+   * `prefix` begins every key and channel (installationPrefix, or REDIS_PREFIX).
+   */
+  static async connect(url: string, log: Logger, leaseMs: number, prefix = 'sc:'): Promise<ScaleNode> {
     const options = {
       lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 1, enableOfflineQueue: false,
       // Reconnect for ever, never slower than once a second: the group recovers by itself when Redis returns.
@@ -97,7 +110,7 @@ export class ScaleNode {
       );
     }
     for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS })) cmd.defineCommand(name, def);
-    const node = new ScaleNode(cmd, sub, log, leaseMs);
+    const node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
     await node.listen();
     return node;
   }
@@ -110,14 +123,14 @@ export class ScaleNode {
       if (raw.startsWith(this.ownBroadcast)) return;
       let msg: any;
       try { msg = JSON.parse(raw); } catch { return; }
-      if (channel === `${PREFIX}n:${this.id}`) return this.onDirect(msg);
+      if (channel === `${this.prefix}n:${this.id}`) return this.onDirect(msg);
       for (const h of this.handlers.get(channel) ?? []) {
         try { h(msg.m); } catch (err) { this.log.error({ err, channel }, 'scale-out message handler failed'); }
       }
-      if (typeof msg.a === 'number') void this.cmd.publish(`${PREFIX}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
+      if (typeof msg.a === 'number') void this.cmd.publish(`${this.prefix}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
     });
-    await this.sub.subscribe(`${PREFIX}ev`, `${PREFIX}inv`, `${PREFIX}hub`, `${PREFIX}n:${this.id}`);
-    await this.cmd.set(MEMBERSHIP_PREFIX + this.id, '1', 'PX', MEMBERSHIP_MS);
+    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}hub`, `${this.prefix}n:${this.id}`);
+    await this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS);
     const check = () => {
       if (this.closing) return;
       const up = this.healthy;
@@ -134,7 +147,7 @@ export class ScaleNode {
       probing = true;
       const timer = setTimeout(() => { this.missedProbes++; if (metricsEnabled()) m.redisErrors.inc(); check(); }, PROBE_MS);
       // The probe renews this process's membership (a lapsed one frees its voice seats: scripts.ts seatTake).
-      this.cmd.set(MEMBERSHIP_PREFIX + this.id, '1', 'PX', MEMBERSHIP_MS).then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
+      this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS).then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
     }, PROBE_MS);
     this.probeTimer.unref();
   }
@@ -146,7 +159,7 @@ export class ScaleNode {
   broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
     if (!this.healthy) return;
     this.trip();
-    this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
+    this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
   }
 
   /**
@@ -165,7 +178,7 @@ export class ScaleNode {
     this.trip();
     try {
       // `heard` counts this process's own subscription too, which never acknowledges.
-      need = (await this.cmd.publish(PREFIX + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
+      need = (await this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
       if (got >= need) finish();
       await done;
     } finally {
@@ -175,9 +188,9 @@ export class ScaleNode {
   }
 
   on(topic: 'ev' | 'inv' | 'hub', fn: Handler): void {
-    const list = this.handlers.get(PREFIX + topic) ?? [];
+    const list = this.handlers.get(this.prefix + topic) ?? [];
     list.push(fn);
-    this.handlers.set(PREFIX + topic, list);
+    this.handlers.set(this.prefix + topic, list);
   }
 
   // --- requests to one process --------------------------------------------------------------------------
@@ -193,7 +206,7 @@ export class ScaleNode {
       this.pending.set(id, { resolve, reject, timer });
     });
     this.trip();
-    const heard = await this.cmd.publish(`${PREFIX}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
+    const heard = await this.cmd.publish(`${this.prefix}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
     if (heard === 0) {
       const p = this.pending.get(id);
       if (p) { clearTimeout(p.timer); this.pending.delete(id); p.reject(new NodeGoneError(`process ${node} is gone`)); }
@@ -211,7 +224,7 @@ export class ScaleNode {
       return;
     }
     const fn = this.rpcHandlers.get(msg.kind);
-    const reply = (body: object) => { this.trip(); void this.cmd.publish(`${PREFIX}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
+    const reply = (body: object) => { this.trip(); void this.cmd.publish(`${this.prefix}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
     if (!fn) return reply({ ok: false, e: { message: `unknown request ${msg.kind}` } });
     fn(msg.p).then(
       (v) => reply({ ok: true, v: v ?? null }),
@@ -224,21 +237,27 @@ export class ScaleNode {
   /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
     this.trip();
-    const [mine, token, owner] = await this.cmd.leaseAcquire(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, this.id, this.leaseMs);
+    const [mine, token, owner] = await this.cmd.leaseAcquire(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, this.id, this.leaseMs);
     return { mine: mine === 1, token: Number(token), owner };
   }
 
   /** Which process holds the conversation's lease now (null: nobody), without taking it. */
   async peekOwner(conversationId: string): Promise<string | null> {
     this.trip();
-    const v = await this.cmd.get(`${PREFIX}lease:${conversationId}`);
+    const v = await this.cmd.get(`${this.prefix}lease:${conversationId}`);
     return v ? v.slice(0, v.lastIndexOf('|')) : null;
+  }
+
+  /** Whether process `node` is in the group now (its membership, renewed every second, has not lapsed). */
+  async isMember(node: string): Promise<boolean> {
+    this.trip();
+    return (await this.cmd.exists(this.membershipPrefix + node)) === 1;
   }
 
   /** The fencing check made before a write: true while this process still holds the lease with this token. */
   async holds(conversationId: string, token: number): Promise<boolean> {
     this.trip();
-    return (await this.cmd.leaseCheck(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
+    return (await this.cmd.leaseCheck(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
   }
 
   /** Renews leases in one round trip (taking back lapsed ones nobody took since); returns the ids lost to another process. */
@@ -246,20 +265,20 @@ export class ScaleNode {
     if (!leases.size) return [];
     const ids = [...leases.keys()];
     this.trip();
-    const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${PREFIX}lease:${id}`), ...ids.map((id) => `${PREFIX}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
+    const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${this.prefix}lease:${id}`), ...ids.map((id) => `${this.prefix}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
   }
 
   /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
   async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
     this.trip();
-    const next = await this.cmd.leaseTransfer(`${PREFIX}lease:${conversationId}`, `${PREFIX}fence`, `${PREFIX}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
+    const next = await this.cmd.leaseTransfer(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
     return next < 0 ? null : Number(next);
   }
 
   async release(conversationId: string, token: number): Promise<void> {
     this.trip();
-    await this.cmd.leaseRelease(`${PREFIX}lease:${conversationId}`, `${this.id}|${token}`);
+    await this.cmd.leaseRelease(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`);
   }
 
   // --- shared counters and claims -------------------------------------------------------------------------
@@ -267,24 +286,24 @@ export class ScaleNode {
   /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
   async hit(key: string, windowMs: number, limit: number, now: number): Promise<number> {
     this.trip();
-    return this.cmd.slidingHit(`${PREFIX}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
+    return this.cmd.slidingHit(`${this.prefix}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
   }
 
   /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
   async claim(key: string, ms: number): Promise<boolean> {
     this.trip();
-    return (await this.cmd.set(`${PREFIX}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
+    return (await this.cmd.set(`${this.prefix}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
   }
 
   /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
   async renewClaim(key: string, ms: number): Promise<boolean> {
     this.trip();
-    return (await this.cmd.claimRenew(`${PREFIX}claim:${key}`, this.id, ms)) === 1;
+    return (await this.cmd.claimRenew(`${this.prefix}claim:${key}`, this.id, ms)) === 1;
   }
 
   async releaseClaim(key: string): Promise<void> {
     this.trip();
-    await this.cmd.claimRelease(`${PREFIX}claim:${key}`, this.id);
+    await this.cmd.claimRelease(`${this.prefix}claim:${key}`, this.id);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app.js';
 import type { ActorRegistry } from '../../actors/runtime/index.js';
 import { m, metricsEnabled } from '../metrics/registry.js';
+import { readiness } from '../ops/readiness.js';
 import { CoordinationDownError, NodeGoneError, type ScaleNode } from './node.js';
 
 /** The current owner stopped writing: its lease lapsed and another process holds the conversation now. */
@@ -65,11 +66,17 @@ export class ConversationRouter {
   ) {
     // Run only by the owner the sender saw (same token), never passed on: a request that reaches a process that
     // lost the lease meanwhile is answered "moved" and the sender looks the owner up again, so it runs once.
-    node.serve('conv', async (p: { id: string; msg: any; ask: boolean; token: number }) => {
+    node.serve('conv', async (p: { id: string; msg: any; ask: boolean; token: number; from?: string }) => {
       if (this.held.get(p.id) !== p.token || this.leaving.has(p.id)) throw movedError(p.id);
+      // Stopping gracefully (a restart): the conversation goes to the process that asked, which serves this
+      // message and the next ones; its running reply is finished and stored here first.
+      if (p.from && readiness(this.app).isDraining) {
+        await this.handOver(p.id, p.token, p.from, 'this process is stopping').catch(() => {});
+        throw movedError(p.id);
+      }
       return this.local(p.id, p.msg, p.ask);
     });
-    node.serve('handover', (p: { id: string; token: number; to: string }) => this.handOver(p.id, p.token, p.to));
+    node.serve('handover', (p: { id: string; token: number; to: string }) => this.handOver(p.id, p.token, p.to, 'its voice session runs there'));
     // Redis back after a loss may have lost its keys (a restart without persistence, a failover), or the leases
     // lapsed meanwhile: a renewal at once takes back those nobody else took (and stops those another process
     // did); until it answers, each fence waits for it.
@@ -109,7 +116,7 @@ export class ConversationRouter {
           this.granted([id], asked);
           continue;
         }
-        const answer = await this.callOwner(id, lease.owner, { id, msg, ask, token: lease.token });
+        const answer = await this.callOwner(id, lease.owner, { id, msg, ask, token: lease.token, from: this.node.id });
         if (metricsEnabled()) m.forwarded.inc({ outcome: answer === MOVED ? 'moved' : 'ok' });
         if (answer !== MOVED) return answer;
       } catch (err) {
@@ -143,12 +150,13 @@ export class ConversationRouter {
   }
 
   /**
-   * Run by the owner when another process asks for the conversation (a voice session starting there): messages
-   * for it wait here; the actor ends its voice session (the new one replaces it), finishes what its mailbox holds
-   * and its running reply (stored here, before anything of the new owner), and stops; then the lease passes to
-   * `to` with a new fencing token in one step, so the conversation is never unowned and never has two writers.
+   * Run by the owner when another process asks for the conversation (a voice session starting there) or when a
+   * message for it is forwarded here while this process stops: messages for it wait here; the actor ends its
+   * voice session (the new one replaces it), finishes what its mailbox holds and its running reply (stored here,
+   * before anything of the new owner), and stops; then the lease passes to `to` with a new fencing token in one
+   * step, so the conversation is never unowned and never has two writers.
    */
-  private handOver(id: string, token: number, to: string): Promise<number> {
+  private handOver(id: string, token: number, to: string, why: string): Promise<number> {
     if (this.held.get(id) !== token || this.leaving.has(id)) return Promise.reject(movedError(id));
     const done = (async () => {
       const actor = this.registry.peek(id) as Stoppable | undefined;
@@ -161,7 +169,7 @@ export class ConversationRouter {
       this.validUntil.delete(id);
       if (next === null) throw movedError(id); // lost meanwhile (paused past the lease): the asker looks again
       if (metricsEnabled()) m.ownershipMoves.inc({ how: 'handed_over' });
-      this.app.log.info({ conversationId: id, to }, 'conversation handed over to the process of its voice session');
+      this.app.log.info({ conversationId: id, to, why }, 'conversation handed over to another process');
       return next;
     })();
     const settled = done.then(() => {}, () => {}).finally(() => this.leaving.delete(id));

@@ -5,7 +5,8 @@ import type { ScaleNode } from './node.js';
 /** How long a process's word that a person has the panel open holds without being repeated. */
 const ENTRY_TTL_MS = 15_000;
 const REFRESH_MS = 5_000;
-const key = (workspaceId: string) => `sc:open:${workspaceId}`;
+/** The sorted set of who has a live socket open in a workspace (also read to know where its events are watched). */
+export const presenceKey = (node: ScaleNode, workspaceId: string) => `${node.prefix}open:${workspaceId}`;
 
 /**
  * Who has a live socket open in a workspace, over the whole group: each process writes its own people into a
@@ -23,9 +24,9 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
     const before = published.get(workspaceId) ?? new Set<string>();
     const gone = [...before].filter((u) => !users.has(u)).map((u) => `${node.id}|${u}`);
     const multi = node.cmd.multi();
-    if (users.size) multi.zadd(key(workspaceId), ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`]));
-    if (gone.length) multi.zrem(key(workspaceId), ...gone);
-    multi.zremrangebyscore(key(workspaceId), '-inf', now).pexpire(key(workspaceId), ENTRY_TTL_MS * 4);
+    if (users.size) multi.zadd(presenceKey(node, workspaceId), ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`]));
+    if (gone.length) multi.zrem(presenceKey(node, workspaceId), ...gone);
+    multi.zremrangebyscore(presenceKey(node, workspaceId), '-inf', now).pexpire(presenceKey(node, workspaceId), ENTRY_TTL_MS * 4);
     node.trip();
     await multi.exec();
     if (users.size) published.set(workspaceId, users); else published.delete(workspaceId);
@@ -38,7 +39,7 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
   app.onClose(async () => {
     clearInterval(timer);
     hub.onChange = null;
-    for (const [ws, users] of published) await node.cmd.zrem(key(ws), ...[...users].map((u) => `${node.id}|${u}`)).catch(() => {});
+    for (const [ws, users] of published) await node.cmd.zrem(presenceKey(node, ws), ...[...users].map((u) => `${node.id}|${u}`)).catch(() => {});
   });
 }
 
@@ -49,7 +50,7 @@ export async function openUsersEverywhere(app: AppContext, workspaceId: string):
   if (!node?.healthy) return counts;
   try {
     node.trip();
-    const members = await node.cmd.zrangebyscore(key(workspaceId), app.clock.now(), '+inf');
+    const members = await node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf');
     for (const m of members) {
       const at = m.lastIndexOf('|');
       if (m.slice(0, at) === node.id) continue; // this process's own sockets are counted above, as they are now

@@ -21,7 +21,7 @@ export class GroupSignInThrottle {
     };
   }
 
-  private key(kind: keyof GroupSignInThrottle['windows'], id: string) { return `sc:signin:${kind}:${id}`; }
+  private key(kind: keyof GroupSignInThrottle['windows'], id: string) { return `${this.node.prefix}signin:${kind}:${id}`; }
 
   /** Milliseconds before `address` may try `account` again; 0 when the password may be checked now. */
   async waitMs(account: string, address: string): Promise<number> {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { MEMBERSHIP_PREFIX, type ScaleNode } from './node.js';
+import type { ScaleNode } from './node.js';
 
 /**
  * How long a process's word that a voice session is live holds without being repeated. A killed process's seats
@@ -8,7 +8,6 @@ import { MEMBERSHIP_PREFIX, type ScaleNode } from './node.js';
  */
 const SEAT_TTL_MS = 30_000;
 const REFRESH_MS = 10_000;
-const key = (botId: string) => `sc:voice:${botId}`;
 
 /**
  * security.caps.concurrentVoiceSessions counted across a scale-out group: a Redis sorted set per bot of
@@ -26,12 +25,14 @@ class VoiceSeats {
     this.timer.unref();
   }
 
+  private key(botId: string): string { return `${this.node.prefix}voice:${botId}`; }
+
   /** Takes a seat for the session; false when `max` sessions of the bot are live in the group. */
   async take(botId: string, sessionId: string, max: number): Promise<boolean> {
     if (this.node.healthy) {
       try {
         this.node.trip();
-        if ((await this.node.cmd.seatTake(key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, MEMBERSHIP_PREFIX)) !== 1) return false;
+        if ((await this.node.cmd.seatTake(this.key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, this.node.membershipPrefix)) !== 1) return false;
       } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
     }
     const set = this.held.get(botId) ?? new Set<string>();
@@ -46,14 +47,14 @@ class VoiceSeats {
     if (!set.size) this.held.delete(botId);
     if (!this.node.healthy) return; // its entry lapses by itself
     this.node.trip();
-    await this.node.cmd.zrem(key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
+    await this.node.cmd.zrem(this.key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
   }
 
   private async refresh(): Promise<void> {
     if (!this.node.healthy || !this.held.size) return;
     for (const [botId, sessions] of this.held) {
       this.node.trip();
-      await this.node.cmd.seatKeep(key(botId), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
+      await this.node.cmd.seatKeep(this.key(botId), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
     }
   }
 

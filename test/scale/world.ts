@@ -6,8 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import * as assert from 'uvu/assert';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openSqlite } from '../../src/store/sqlite.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
 import { connect, type FrameClient } from '../team/helpers.js';
@@ -127,6 +129,27 @@ export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: s
   };
 }
 
+/**
+ * Freezes a process (SIGSTOP) at a moment it holds no write transaction on the group's shared store: frozen
+ * inside one (its store thread commits once per turn of its loop), it would hold the file's write lock and stall
+ * every process's writes, which is not what a test looks at. Retries until a probe write gets the lock at once.
+ */
+export async function freezeOutsideWrites(group: Group, pid: number): Promise<void> {
+  const db = openSqlite(join(group.dataDir, 'service.db'));
+  db.pragma('busy_timeout = 0');
+  try {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      process.kill(pid, 'SIGSTOP');
+      try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); return; } catch { /* SQLITE_BUSY: it holds the lock */ }
+      process.kill(pid, 'SIGCONT');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`process ${pid} held the store's write lock at every one of 100 tries`);
+  } finally {
+    db.close();
+  }
+}
+
 /** A request helper bound to one process (the shape test/helpers/auth.ts needs). */
 export function at(url: string) {
   return {
@@ -165,8 +188,15 @@ export interface GroupWorld {
   widget(i: number, query?: Record<string, string>): Promise<FrameClient>;
   /** A live (team panel) socket on process `i`. */
   live(i: number, who: TestSession): Promise<FrameClient>;
-  /** A conversation's stored transcript. */
-  transcript(conversationId: string): Promise<any>;
+  /** A conversation's stored transcript, read through process `via` (the last one unless given). */
+  transcript(conversationId: string, via?: number): Promise<any>;
+  /**
+   * A new visitor on process `i` while Redis is away: its first message is refused with a retry time (a new
+   * conversation needs the group); returns the socket, for a later try.
+   */
+  newcomerRefused(i: number): Promise<FrameClient>;
+  /** The transcript, checked to hold every message once and in order (seq 1, 2, ... without gap). */
+  transcriptInOrder(conversationId: string, via?: number): Promise<any>;
   /** Restarts redis on its port after a test stopped it (world.redis is the new one). */
   restartRedis(): Promise<Redis>;
   close(): Promise<void>;
@@ -202,7 +232,21 @@ export async function startGroupWorld(o: { env?: Record<string, string>; n?: num
     redis, fake, group, owner, agent, botId, w,
     widget: (i, q = {}) => track(connect(`${ws(i)}/widget/v1/chat?${new URLSearchParams({ botId, ...q })}`)),
     live: (i, who) => track(connect(`${ws(i)}/api/v1/live`, { cookie: who.cookie })),
-    transcript: async (id) => must('transcript', await w(last).request('GET', `/api/v1/conversations/${id}`, { headers: owner.headers }), 200),
+    transcript: async (id, via = last) => must('transcript', await w(via).request('GET', `/api/v1/conversations/${id}`, { headers: owner.headers }), 200),
+    async newcomerRefused(i) {
+      const newcomer = await world.widget(i);
+      await newcomer.frame('ready');
+      newcomer.send({ t: 'message', text: 'hello?' });
+      const refused = await newcomer.frame('error');
+      assert.is(refused.code, 'rate_limited');
+      assert.ok(refused.retryAfterMs > 0, 'a retry time');
+      return newcomer;
+    },
+    async transcriptInOrder(id, via) {
+      const t = await world.transcript(id, via);
+      assert.equal(t.messages.map((m: any) => m.seq), t.messages.map((_: unknown, k: number) => k + 1), 'no gap or double in the sequence');
+      return t;
+    },
     restartRedis: async () => (world.redis = await startRedis(world.redis.port)),
     async close() {
       await Promise.all(opened.map((c) => c.close().catch(() => {})));
