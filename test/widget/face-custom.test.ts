@@ -9,7 +9,9 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { startWidgetWorld, type WidgetWorld } from './world.js';
 import { faceState, openFace, sample, SHOTS } from './face-world.js';
-import { paintPortrait, syntheticLandmarks } from './face-photo.js';
+import { paintPortrait, SIZE, syntheticLandmarks } from './face-photo.js';
+import { buildMesh, deform, EYES, LIPS_IN_LOW, LIPS_IN_UP } from '../../widget/src/face/mesh.js';
+import type { Frame } from '../../widget/src/face/motion.js';
 
 let w: WidgetWorld;
 let faceId: string;
@@ -71,6 +73,94 @@ test('a custom face is drawn from its photo and landmarks and moves without tear
   await panel.locator('.fc[data-kind=custom] canvas').waitFor();
   await panel.waitForTimeout(300);
   await panel.screenshot({ path: `${SHOTS}/custom-panel-dark.png` });
+});
+
+/** Holds the face still in `state` (no blinks, no breathing), then reads the whole canvas and the frame drawn. */
+const holdAndRead = (page: Page, state: { mood?: string; offline?: boolean }) => page.evaluate(async (s) => {
+  const el = document.querySelector('[data-service-chat]')!.shadowRoot!.querySelector('.fc') as any;
+  el.face.setStill(true);
+  el.face.setMood(s.mood ?? 'content');
+  el.face.setOffline(!!s.offline);
+  await new Promise((r) => setTimeout(r, 700));
+  const gl = el.querySelector('canvas') as HTMLCanvasElement;
+  const c = document.createElement('canvas');
+  c.width = gl.width; c.height = gl.height;
+  const g = c.getContext('2d')!;
+  g.drawImage(gl, 0, 0);
+  return { size: c.width, data: Array.from(g.getImageData(0, 0, c.width, c.height).data), frame: { ...el.face.frame } };
+}, state);
+
+const inPolygon = (poly: Array<[number, number]>, x: number, y: number) => {
+  let odd = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+  }
+  return odd;
+};
+
+/** The canvas pixels inside `ids`' polygon, as the frame placed those points, shrunk by `k` about its middle. */
+function pixelsIn(read: { size: number; data: number[]; frame: Frame }, ids: number[], k: number, rest = false) {
+  const mesh = buildMesh(syntheticLandmarks(), SIZE, SIZE);
+  const at = new Float32Array(mesh.rest.length);
+  deform(mesh, read.frame, at);
+  const src = rest ? mesh.rest : at, c = mesh.crop, n = read.size;
+  const poly = ids.map((i): [number, number] => [((src[i * 2] - c.x) / c.s) * n, ((src[i * 2 + 1] - c.y) / c.s) * n]);
+  const mx = poly.reduce((a, p) => a + p[0], 0) / poly.length, my = poly.reduce((a, p) => a + p[1], 0) / poly.length;
+  const small = poly.map(([x, y]): [number, number] => [mx + (x - mx) * k, my + (y - my) * k]);
+  const out: Array<[number, number, number]> = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) if (inPolygon(small, x + 0.5, y + 0.5)) {
+    const o = (y * n + x) * 4;
+    out.push([read.data[o], read.data[o + 1], read.data[o + 2]]);
+  }
+  return out;
+}
+
+const share = (px: Array<[number, number, number]>, test: (p: [number, number, number]) => boolean) => px.filter(test).length / px.length;
+
+test('the photo face: an open mouth is dark inside with no lip streaks; shut eyes are lid skin with no white', async () => {
+  const bot = await w.createBot({ face: { skin: { kind: 'custom', assetId: faceId } } });
+  const keep = `{ const get = HTMLCanvasElement.prototype.getContext; HTMLCanvasElement.prototype.getContext = function (kind, o) { return get.call(this, kind, kind === 'webgl' ? { ...o, preserveDrawingBuffer: true } : o); }; }`;
+  const page = await openFace(w, bot, { layout: 'floating', theme: { mode: 'light' } }, {}, keep);
+  await page.locator('.fc[data-kind=custom] canvas').waitFor();
+  const zoom = async (name: string) => {
+    await page.locator('.fc').screenshot({ path: `${SHOTS}/custom-${name}.png` });
+    // The face's canvas at three times its size, pixel for pixel (no smoothing), to see streaks a pixel wide.
+    const url = await page.evaluate(() => {
+      const gl = document.querySelector('[data-service-chat]')!.shadowRoot!.querySelector('.fc canvas') as HTMLCanvasElement;
+      const c = document.createElement('canvas');
+      c.width = gl.width * 3; c.height = gl.height * 3;
+      const g = c.getContext('2d')!;
+      g.imageSmoothingEnabled = false;
+      g.drawImage(gl, 0, 0, c.width, c.height);
+      return c.toDataURL('image/png');
+    });
+    writeFileSync(`${SHOTS}/custom-${name}-3x.png`, Buffer.from(url.split(',')[1], 'base64'));
+  };
+  // The mouth wide open (the surprised pose): the opening between the inner lip contours, less a rim for smoothing.
+  const open = await holdAndRead(page, { mood: 'surprised' });
+  assert.ok(open.frame.jaw > 0.5, 'the mouth is open');
+  const mouth = pixelsIn(open, [...LIPS_IN_UP, ...LIPS_IN_LOW.slice().reverse()], 0.92);
+  const dark = share(mouth, ([r, g, b]) => Math.max(r, g, b) < 90);
+  const lip = share(mouth, ([r, g]) => r > 120 && r - g > 70);
+  await zoom('mouth-open');
+  // The eyes shut (asleep): where the eye was at rest is all lid now.
+  const shut = await holdAndRead(page, { offline: true });
+  await zoom('eyes-shut');
+  const eyes = EYES.map((eye) => {
+    const px = pixelsIn(shut, [...eye.up, ...eye.low.slice().reverse()], 0.85, true);
+    return { white: share(px, ([r, g, b]) => Math.min(r, g, b) > 190), skin: share(px, ([r, g, b]) => r > 150 && r > g && g > b && r - b > 40) };
+  });
+  const pc = (v: number) => `${(v * 100).toFixed(1)}%`;
+  const figures = `mouth ${mouth.length} px: ${pc(dark)} dark, ${pc(lip)} lip-coloured; shut eyes: ${eyes.map((e) => `${pc(e.white)} near-white, ${pc(e.skin)} skin`).join(' / ')}`;
+  assert.ok(mouth.length > 80, `the opening is seen (${figures})`);
+  assert.ok(dark > 0.95, `the open mouth is dark inside (${figures})`);
+  assert.is(lip, 0, `no lip-coloured streaks across the opening (${figures})`);
+  assert.ok(shut.frame.open < 0.1, 'the eyes are shut');
+  for (const e of eyes) {
+    assert.ok(e.white < 0.02, `no white streak between shut lids, at most a pixel of the lid line (${figures})`);
+    assert.ok(e.skin > 0.6, `a shut eye is lid skin (${figures})`);
+  }
 });
 
 test('a custom face that cannot be loaded leaves a catalogue face in its place', async () => {

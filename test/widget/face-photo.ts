@@ -75,9 +75,16 @@ export function paintPortrait(page: Page): Promise<string> {
     g.fillStyle = '#3b2a20'; g.beginPath(); g.ellipse(C.x, C.y - C.ry + 40, C.rx + 4, 70, 0, Math.PI, Math.PI * 2); g.fill();
     for (const s of [-1, 1]) {
       const cx = C.x + s * EYE.dx;
-      g.fillStyle = '#fff'; g.beginPath(); g.ellipse(cx, EYE.y, EYE.w, EYE.h * 0.9, 0, 0, Math.PI * 2); g.fill();
+      // The eye as its landmarks trace it (the lids' margins, as Face Mesh places them on a photo): the white and
+      // the iris end at the lids.
+      g.save(); g.beginPath();
+      for (let k = 0; k <= 32; k++) { const t = k / 32; g.lineTo(cx + (t * 2 - 1) * EYE.w, EYE.y - Math.sin(t * Math.PI) * EYE.h * 0.97); }
+      for (let k = 32; k >= 0; k--) { const t = k / 32; g.lineTo(cx + (t * 2 - 1) * EYE.w, EYE.y + Math.sin(t * Math.PI) * EYE.h * 0.8 * 0.95); }
+      g.clip();
+      g.fillStyle = '#fff'; g.fillRect(cx - EYE.w, EYE.y - EYE.h, EYE.w * 2, EYE.h * 2);
       g.fillStyle = '#4b6b3a'; g.beginPath(); g.arc(cx, EYE.y, 11, 0, Math.PI * 2); g.fill();
       g.fillStyle = '#111'; g.beginPath(); g.arc(cx, EYE.y, 5, 0, Math.PI * 2); g.fill();
+      g.restore();
       g.strokeStyle = '#3b2a20'; g.lineWidth = 3; g.beginPath(); g.ellipse(cx, EYE.y, EYE.w, EYE.h, 0, Math.PI, Math.PI * 2); g.stroke();
       g.lineWidth = 9; g.lineCap = 'round'; g.beginPath(); g.moveTo(cx - s * 42, 196); g.quadraticCurveTo(cx - s * 6, 182, cx + s * 30, 198); g.stroke();
     }

@@ -23,9 +23,14 @@ const INNER_BROW = new Set([107, 66, 55, 65, 336, 296, 285, 295]);
 export interface Mesh {
   /** Rest positions (pixels): landmarks, then anchors. */
   rest: Float32Array;
+  /** The photo's triangles, then the mouth's and the eyes' interiors drawn over them (see buildMesh). */
   tris: number[];
   /** Per triangle: inside the mouth (shown dark as the mouth opens). */
   inside: Uint8Array;
+  /** Per triangle: between the eyelids (shown as lid skin as the eye shuts). */
+  lid: Uint8Array;
+  /** Per point: where the lid skin over it is in the photo (pixels); the point's own place elsewhere. */
+  skin: Float32Array;
   /** What deform() needs, per point. */
   jaw: Float32Array; head: Float32Array; smile: Float32Array;
   lids: Array<{ up: number[]; low: number[]; crease: number[] }>;
@@ -72,18 +77,52 @@ export function buildMesh(lm: ReadonlyArray<readonly number[]>, w: number, h: nu
   for (const i of [61, 291, 78, 308]) jaw[i] = 0.45;
   for (const i of [...LIPS_IN_UP, ...LIPS_OUT_UP]) if (![61, 291, 78, 308].includes(i)) jaw[i] = -0.12;
 
-  const up = new Set(LIPS_IN_UP.slice(1, -1)), low = new Set(LIPS_IN_LOW.slice(1, -1));
-  const inside = new Uint8Array(tris.length / 3);
-  for (let t = 0; t < inside.length; t++) {
-    const v = [tris[t * 3], tris[t * 3 + 1], tris[t * 3 + 2]];
-    inside[t] = v.some((i) => up.has(i)) && v.some((i) => low.has(i)) ? 1 : 0;
+  // Interiors: a strip between the upper and the lower inner contour, point k to point k, drawn over the photo's
+  // triangles. The triangulation does not follow the contours, so some of its triangles join a lip to the other
+  // lip or a lid to the other lid and stretch across the opening; the strips cover exactly the opening.
+  const inside: number[] = [], lid: number[] = [];
+  const strip = (a: number[], b: number[], flag: number[]) => {
+    for (let k = 0; k + 1 < a.length; k++) {
+      tris.push(a[k], b[k], a[k + 1], a[k + 1], b[k], b[k + 1]);
+      flag.push(1, 1);
+    }
+  };
+  const base = tris.length / 3;
+  strip(LIPS_IN_UP, LIPS_IN_LOW, inside);
+  while (lid.length < inside.length) lid.push(0);
+  for (const eye of EYES) strip(eye.up, eye.low, lid);
+  while (inside.length < lid.length) inside.push(0);
+  // The lid skin over each point of an eye: halfway from the upper lid to the crease above it, the same for the
+  // upper and the lower point, so a shut eye is one even lid.
+  const skin = new Float32Array(all);
+  for (const eye of EYES) {
+    const crease = eye.crease.map((i) => pts[i]).sort((p, q) => p[0] - q[0]);
+    const creaseY = (x: number) => {
+      if (x <= crease[0][0]) return crease[0][1];
+      for (let k = 1; k < crease.length; k++) if (x <= crease[k][0]) {
+        const t = (x - crease[k - 1][0]) / Math.max(1e-6, crease[k][0] - crease[k - 1][0]);
+        return crease[k - 1][1] + (crease[k][1] - crease[k - 1][1]) * t;
+      }
+      return crease[crease.length - 1][1];
+    };
+    eye.up.forEach((u, k) => {
+      const [x, y] = pts[u];
+      const sy = y + (Math.min(y, creaseY(x)) - y) * 0.5;
+      for (const i of [u, eye.low[k]]) { skin[i * 2] = x; skin[i * 2 + 1] = sy; }
+    });
   }
+  const flags = (f: number[]) => { const a = new Uint8Array(tris.length / 3); a.set(f, base); return a; };
   const s = Math.min(Math.max(rx, ry) * 2.7, Math.max(w, h));
   return {
-    rest: all, tris, inside, jaw, head: headW, smile,
+    rest: all, tris, inside: flags(inside), lid: flags(lid), skin, jaw, head: headW, smile,
     lids: EYES, center: [cx, cy], pivot: [cx, pts[152][1] + fh * 0.25], fh, mouthY,
     crop: { x: cx - s / 2, y: cy - s * 0.48, s },
   };
+}
+
+/** How far the upper lids are down, 0 open .. 1 shut (on the lower lid); an eye 90% closed is shut (asleep). */
+export function lidClose(f: Frame): number {
+  return Math.min(1, (1 - Math.max(0, Math.min(1, Math.min(1, f.open) * (1 - f.blink)))) / 0.9);
 }
 
 /** The points for this frame (pixels), into `out`. */
@@ -98,7 +137,7 @@ export function deform(m: Mesh, f: Frame, out: Float32Array): void {
     if (s) { out[i * 2] += s * f.smile * fh * 0.018; out[i * 2 + 1] -= Math.abs(s) * f.smile * fh * 0.022; }
   }
   // Eyelids: the upper lid slides toward the lower one (blink, sleepy), the lower lid rises (smiling squint).
-  const close = 1 - Math.max(0, Math.min(1, Math.min(1, f.open) * (1 - f.blink)));
+  const close = lidClose(f);
   for (const eye of m.lids) {
     const n = eye.up.length;
     for (let k = 1; k < n - 1; k++) {
@@ -106,8 +145,8 @@ export function deform(m: Mesh, f: Frame, out: Float32Array): void {
       const ux = m.rest[u * 2], uy = m.rest[u * 2 + 1], lx = m.rest[l * 2], ly = m.rest[l * 2 + 1];
       const gap = ly - uy;
       out[l * 2 + 1] = ly - gap * f.squint * 0.3;
-      out[u * 2] = ux + (lx - ux) * close * 0.92;
-      out[u * 2 + 1] = uy + (out[l * 2 + 1] - uy) * close * 0.92;
+      out[u * 2] = ux + (lx - ux) * close;
+      out[u * 2 + 1] = uy + (out[l * 2 + 1] - uy) * close;
     }
     for (const c of eye.crease) out[c * 2 + 1] += close * fh * 0.008;
   }
