@@ -93,3 +93,9 @@ export function endOfTurnDelay(transcriptSoFar: string, lang: string | null): nu
   if (mark === '.') return END_OF_TURN_MS.statement;
   return END_OF_TURN_MS.middle;
 }
+
+/**
+ * Whether cascade sessions judge the end of the turn on the words (read at each turn). The benches switch it off to
+ * measure the old fixed pause as their baseline in the same run; a session can also be given its own (CascadeOptions).
+ */
+export const turnTaking = { adaptive: true };
