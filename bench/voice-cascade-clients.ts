@@ -25,10 +25,17 @@ export const recorder = {
   server: [] as number[],
   direct: [] as number[],
   stages: { stt: [] as number[], brain: [] as number[], tts: [] as number[] },
+  /** The server's turn rule in this window (bench/voice-cascade.ts --turns), and its figures by kind of utterance. */
+  rule: 'adaptive' as 'adaptive' | 'fixed',
+  turns: {} as Record<string, { delays: number[]; cycles: number; cutoffs: number }>,
   /** Ticks (frames, direct turns) skipped because this process was late. */
   skipped: 0,
   problems: new Map<string, number>(),
 };
+function turnFigures(kind: string) {
+  const key = `${recorder.rule} ${kind}`;
+  return recorder.turns[key] ??= { delays: [], cycles: 0, cutoffs: 0 };
+}
 export function problem(text: string): void { recorder.problems.set(text, (recorder.problems.get(text) ?? 0) + 1); }
 
 /** One visitor's cycle as widget frames (0x01 + 20 ms of PCM16): the speech, then silence up to cycleMs. */
@@ -88,14 +95,24 @@ export class CascadeWidget {
   private item: { itemId: string; bytes: number } | null = null;
   private quiet: NodeJS.Timeout | null = null;
   private live = false;
+  /** The utterance is being spoken (its first to its last speech frame), and the server took the turn meanwhile. */
+  private speaking = false;
+  private cutOff = false;
 
-  private constructor(readonly ws: WebSocket, cycle: { frames: Buffer[]; lastSpeech: number }) {
+  /** `kind`: what the visitor says ("finished", "paused": a pause mid-sentence), for the turn-taking figures. */
+  private constructor(readonly ws: WebSocket, cycle: { frames: Buffer[]; lastSpeech: number }, private readonly kind: string) {
     this.socket = new VoiceSocket(ws);
     const { frames, lastSpeech } = cycle;
     const ticker = new Ticker(FRAME_MS, (k) => {
       const i = k % frames.length;
       ws.send(frames[i]);
+      if (i === 0) {
+        this.speaking = true;
+        this.cutOff = false;
+        if (recorder.on) turnFigures(this.kind).cycles++;
+      }
       if (i !== lastSpeech) return;
+      this.speaking = false;
       if (this.endOfSpeech) problem('server: no reply audio before the visitor\'s next turn ended');
       this.endOfSpeech = wallNow();
       this.recordTurn = recorder.on;
@@ -108,17 +125,17 @@ export class CascadeWidget {
     });
   }
 
-  static open(url: string, ip: string, cycle: { frames: Buffer[]; lastSpeech: number }): Promise<CascadeWidget> {
+  static open(url: string, ip: string, cycle: { frames: Buffer[]; lastSpeech: number }, kind = 'finished'): Promise<CascadeWidget> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, { perMessageDeflate: false, headers: { 'x-forwarded-for': ip } });
-      ws.once('message', () => resolve(new CascadeWidget(ws, cycle)));
+      ws.once('message', () => resolve(new CascadeWidget(ws, cycle, kind)));
       ws.once('error', reject);
     });
   }
 
   private onAudio(data: Buffer): void {
     if (this.endOfSpeech) {
-      if (this.recordTurn) recorder.server.push(wallNow() - this.endOfSpeech);
+      if (this.recordTurn) { recorder.server.push(wallNow() - this.endOfSpeech); turnFigures(this.kind).delays.push(wallNow() - this.endOfSpeech); }
       this.endOfSpeech = 0;
     }
     if (!this.item) return;
@@ -136,6 +153,11 @@ export class CascadeWidget {
   }
 
   private onFrame(f: any): void {
+    // The server ended the visitor's turn (speech_stopped) while the utterance was still being said: a cut-off.
+    if (f.t === 'voice' && f.state === 'thinking' && this.speaking && !this.cutOff) {
+      this.cutOff = true;
+      if (recorder.on) turnFigures(this.kind).cutoffs++;
+    }
     if (f.t === 'voice_item') {
       if (this.quiet) { clearTimeout(this.quiet); this.played(); }
       this.item = { itemId: f.itemId, bytes: 0 };

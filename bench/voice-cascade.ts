@@ -14,17 +14,27 @@
  * the VAD's worker and its model's), and memory per session (after a full GC; N sessions live - the same N sockets
  * with their conversations before voice).
  *
- *   npx tsx bench/voice.ts [sessions=200] [seconds=24] --mode=cascade [--window=12] [--cycle=6000] [--stt=100] [--brain=150] [--tts=100] [--tsx] [--pin]
+ *   npx tsx bench/voice.ts [sessions=200] [seconds=24] --mode=cascade [--window=12] [--cycle=6000] [--stt=100] [--brain=150] [--tts=100] [--tsx] [--pin] [--turns]
+ *
+ * --turns: turn-taking (issue 35). The visitors say recorded utterances, finished ones and ones with a pause
+ * mid-sentence ("I want to… [1 s] book a table for two": espeak-ng's parts with silence put between them), and the
+ * server's windows alternate between adaptive end of turn and the old fixed 0.8 s pause (bench/voice-server.ts
+ * turnRule), so both are measured in the same run against the same direct baseline. Speech to text hears each segment
+ * by its length (the fake's catalogue). Reported per rule: end of speech -> first reply audio minus the providers' own
+ * time (direct p50), and cut-offs: the server ending the turn while an utterance was still being said.
  *
  * Results are kept in docs/performance.md (## Voice relay, Cascade voice).
  */
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildPrivately } from './build.js';
 import { startChild } from './child.js';
 import { CascadeDirect, CascadeWidget, cycleFrames, IN_RATE, recorder } from './voice-cascade-clients.js';
 import { spread, VOICE_SERVER_ENTRIES, type Spread } from './voice-wire.js';
 import { openAll } from './voice-clients.js';
+import { envelope } from './voice-cascade-hearing.js';
 import { loopDelay } from './loop-delay.js';
 import { silentPcm, spokenPcm } from '../test/helpers/spoken.js';
 import { SileroVad } from '../src/providers/cascade/silero.js';
@@ -36,7 +46,8 @@ const N = Math.max(1, Math.min(Number(args[0]) || 200, 1000));
 const SECONDS = Math.max(1, Math.min(Number(args[1]) || 24, 300));
 const WINDOW_S = Math.max(2, Math.min(flag('window', 12), 120));
 const WINDOWS = Math.ceil(SECONDS / WINDOW_S);
-const CYCLE_MS = Math.max(3000, flag('cycle', 6000));
+const TURNS = process.argv.includes('--turns');
+const CYCLE_MS = Math.max(3000, flag('cycle', TURNS ? 8000 : 6000));
 const STT_MS = flag('stt', 100), BRAIN_MS = flag('brain', 150), TTS_MS = flag('tts', 100);
 /** The turn detector's end-of-turn silence (src/providers/cascade/turn-detector.ts, TURN_DEFAULTS.hangoverMs). */
 const HANGOVER_MS = 800;
@@ -48,9 +59,9 @@ deadline.unref();
 
 interface Mem { rss: number; heapUsed: number; external: number; arrayBuffers: number }
 
-/** espeak-ng's question, its quiet ends cut off, so the last frame sent is speech. */
-function visitorSpeech(): Buffer {
-  const pcm = spokenPcm('What are your opening hours on Saturday?', IN_RATE);
+/** espeak-ng's words, its quiet ends cut off, so the last frame sent is speech. */
+function visitorSpeech(text = 'What are your opening hours on Saturday?'): Buffer {
+  const pcm = spokenPcm(text, IN_RATE);
   let first = 0, last = pcm.length / 2 - 1;
   while (first < last && Math.abs(pcm.readInt16LE(first * 2)) < 300) first++;
   while (last > first && Math.abs(pcm.readInt16LE(last * 2)) < 300) last--;
@@ -58,6 +69,36 @@ function visitorSpeech(): Buffer {
 }
 const speech = visitorSpeech();
 const cycle = cycleFrames(speech, CYCLE_MS);
+
+/**
+ * --turns: what the visitors say. Finished utterances, and utterances with a pause mid-sentence (silence of that many
+ * ms put between espeak-ng's two parts); each part ends with the words speech to text hears for it.
+ */
+const UTTERANCES: Array<{ parts: string[]; pauseMs?: number }> = [
+  { parts: ['What are your opening hours on Saturday?'] },
+  { parts: ['Do you deliver to the city centre?'] },
+  { parts: ['I would like to book a table for four people.'] },
+  { parts: ['Can I pay by card?'] },
+  { parts: ['I want to', 'book a table for two.'], pauseMs: 1000 },
+  { parts: ['My order number is', 'four five six seven.'], pauseMs: 900 },
+  { parts: ['Can I have the', 'vegetarian menu please?'], pauseMs: 1200 },
+  { parts: ['I was wondering whether', 'you are open on Sunday.'], pauseMs: 700 },
+  { parts: ['And also', 'do you have gluten free bread?'], pauseMs: 1100 },
+  { parts: ['I would like', 'two coffees and a croissant.'], pauseMs: 1000 },
+];
+const said = UTTERANCES.map((u) => {
+  const parts = u.parts.map((p) => visitorSpeech(p.replace(/[.?!]$/, '')));
+  const pcm = parts.length === 1 ? parts[0] : Buffer.concat([parts[0], silentPcm(u.pauseMs!), parts[1]]);
+  return { texts: u.parts, parts, pcm, kind: u.pauseMs ? 'paused' : 'finished', cycle: cycleFrames(pcm, CYCLE_MS) };
+});
+/** What speech to text hears, by the length of the speech in the audio: every part, and every utterance whole. */
+const catalogue = said.flatMap((u) => [
+  ...u.parts.map((p, i) => ({ text: u.texts[i], env: envelope(p, IN_RATE) })),
+  ...(u.parts.length > 1 ? [{ text: u.texts.join(' '), env: envelope(u.pcm, IN_RATE) }] : []),
+]);
+const cataloguePath = join(mkdtempSync(join(tmpdir(), 'sc-turns-')), 'catalogue.json');
+writeFileSync(cataloguePath, JSON.stringify(catalogue));
+
 // The turn the server sends to speech to text: 300 ms before speech, the speech, 160 ms after (TURN_DEFAULTS).
 const turnPcm = Buffer.concat([silentPcm(300), speech, silentPcm(160)]);
 
@@ -85,7 +126,7 @@ async function vadDecisionMs(): Promise<number> {
 const vadEnds = await vadDecisionMs();
 
 const built = TSX ? false : await buildPrivately(VOICE_SERVER_ENTRIES);
-const fake = await startChild('voice-cascade-fake.ts', [String(STT_MS), String(BRAIN_MS), String(TTS_MS)]);
+const fake = await startChild('voice-cascade-fake.ts', [String(STT_MS), String(BRAIN_MS), String(TTS_MS), ...(TURNS ? [cataloguePath] : [])]);
 const fakeUrl = `http://127.0.0.1:${fake.ready.port as number}/v1`;
 const server = await startChild('voice-server.ts', [fakeUrl, String(N), '--mode=cascade'], ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])], built);
 if (PIN) {
@@ -101,7 +142,7 @@ try {
   console.log(`cascade voice bench: ${N} sessions, ${WINDOWS} windows of ${WINDOW_S} s recorded per path; each visitor says ${(speech.length / 32).toFixed(0)} ms of espeak-ng speech every ${CYCLE_MS} ms (16 kHz, 20 ms frames, real time); fakes: speech to text ${STT_MS} ms, the brain's first words ${BRAIN_MS} ms, speech's first audio ${TTS_MS} ms; server${TSX ? ' (tsx)' : ' (built)'}, fakes and clients in separate processes${PIN ? ', server main thread pinned to CPU 0' : ''}`);
   const direct = Array.from({ length: N }, () => new CascadeDirect(fakeUrl, turnPcm, CYCLE_MS, 'You are the assistant of a bakery. '.repeat(20)));
   const ip = (i: number) => `10.9.${(i >> 8) & 255}.${i & 255}`;
-  const widgets = await openAll(N, (i) => CascadeWidget.open(url, ip(i), cycle));
+  const widgets = await openAll(N, (i) => TURNS ? CascadeWidget.open(url, ip(i), said[i % said.length].cycle, said[i % said.length].kind) : CascadeWidget.open(url, ip(i), cycle));
   await openAll(N, (i) => widgets[i].say('hello'));
   await sleep(3000);
   await server.call('markThreads');
@@ -109,7 +150,8 @@ try {
   await openAll(N, (i) => widgets[i].startVoice());
 
   /** One path's window: a cycle to settle, WINDOW_S recorded, 2 s for the last turns to be answered. */
-  const window = async (path: 'direct' | 'server', record: boolean) => {
+  const window = async (path: 'direct' | 'server', record: boolean, rule: 'adaptive' | 'fixed' = 'adaptive') => {
+    if (path === 'server' && TURNS) { recorder.rule = rule; await server.call(`turnRule ${rule}`); }
     const on = path === 'direct' ? direct.map((d) => ({ start: () => d.start(), stop: () => d.stop() })) : widgets.map((w) => w.mic);
     for (const m of on) m.start();
     await sleep(CYCLE_MS);
@@ -134,7 +176,11 @@ try {
   clientLoop.start();
   const clientCpu = process.cpuUsage();
   const clientT0 = performance.now();
-  for (let w = 0; w < WINDOWS; w++) { await window('direct', true); await window('server', true); }
+  for (let w = 0; w < WINDOWS; w++) {
+    await window('direct', true);
+    await window('server', true);
+    if (TURNS) await window('server', true, 'fixed');
+  }
   const [f, s] = await Promise.all([fake.call<any>('measureStop'), server.call<any>('phaseStop')]);
   const vad = await server.call<{ frames: number; batches: number; waitMs: number; waitMaxMs: number }>('vad');
   const clientUsed = process.cpuUsage(clientCpu);
@@ -167,6 +213,19 @@ try {
   console.log(`memory per session (KB, after a full GC; N listening sessions - the same sockets and conversations before voice): heapUsed ${per('heapUsed')}, external ${per('external')} (arrayBuffers ${per('arrayBuffers')}), RSS ${per('rss')}`);
   console.log(`machine load average (1 min) at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)} (2 cores)`);
   console.log('targets (issue 20, 200 sessions): server-added p99 <= 50 ms; server event-loop delay p99 <= 10 ms');
+  if (TURNS) {
+    const providers = base.p50;
+    console.log(`\nturn-taking (--turns): end of speech -> first reply audio (ms), p50 / p95 / p99 | minus the providers' own time (direct p50 ${ms(providers)} ms) at p50 | cut-offs (the turn taken while the utterance was still being said) of utterances said`);
+    for (const key of ['adaptive finished', 'fixed finished', 'adaptive paused', 'fixed paused']) {
+      const t = recorder.turns[key];
+      if (!t) continue;
+      const d = spread(t.delays);
+      console.log(`${key.padEnd(18)} | ${ms(d.p50)} / ${ms(d.p95)} / ${ms(d.p99)} (${d.n} replies) | ${ms(d.p50 - providers)} | ${t.cutoffs} of ${t.cycles}`);
+    }
+    const all = (rule: string) => spread(['finished', 'paused'].flatMap((k) => recorder.turns[`${rule} ${k}`]?.delays ?? []));
+    console.log(`all utterances, minus the providers' own time at p50: adaptive ${ms(all('adaptive').p50 - providers)} ms, fixed 0.8 s pause ${ms(all('fixed').p50 - providers)} ms (target: adaptive <= 450 ms, no more cut-offs than the fixed pause)`);
+    console.log(`brain requests ${f.chats}, of which retracted (a speculative reply the visitor talked on over) ${f.chatsAborted}; transcriptions that matched no catalogue entry ${f.unmatched}`);
+  }
   if (recorder.problems.size) console.log(`\nproblems seen (times, what):\n${[...recorder.problems].map(([what, n]) => `  ${n} x ${what}`).join('\n')}`);
 } finally {
   await Promise.all([server, fake].map((c) => new Promise<void>((r) => { c.proc.once('exit', () => r()); c.proc.send({ cmd: 'quit' }); })));

@@ -10,6 +10,8 @@
  *   probe <n> <url>          opens n bare engine sockets (ws, the engine's options) to the fake: their own cost
  *   probeClose               closes them
  *   vad [reset]              the cascade VAD's frames, batches and answer wait (total and longest, ms)
+ *   turnRule adaptive|fixed  cascade end of turn judged on the words (the default) or the old fixed 0.8 s pause, from
+ *                            the next turn of every session (the turn-taking bench's baseline, in the same run)
  *   markThreads              notes the threads alive now; CPU of threads started later (the cascade VAD's worker
  *                            and its model's threads) is reported apart as lateCpuPct
  *   sampleStart [all|promoted] / sampleStop <file>   a sampling heap profile of what is allocated between them and
@@ -30,6 +32,7 @@ import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/log.js';
 import { startServer } from '../src/server.js';
 import { SileroVad } from '../src/providers/cascade/silero.js';
+import { turnTaking } from '../src/providers/cascade/end-of-turn.js';
 import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';
 import { gcAccount } from './gc-account.js';
@@ -160,7 +163,8 @@ process.on('message', async (m: { cmd: string }) => {
     const out = { ...stats };
     if (args[0] === 'reset') Object.assign(stats, { frames: 0, batches: 0, waitMs: 0, waitMaxMs: 0 });
     process.send!(out);
-  } else if (cmd === 'markThreads') { early = new Set(readdirSync('/proc/self/task')); process.send!({ ok: true }); }
+  } else if (cmd === 'turnRule') { turnTaking.adaptive = args[0] !== 'fixed'; process.send!({ ok: true }); }
+  else if (cmd === 'markThreads') { early = new Set(readdirSync('/proc/self/task')); process.send!({ ok: true }); }
   else if (cmd === 'live') process.send!({ live: voiceSessions(app).live });
   else if (cmd === 'probe') { await probe(Number(args[0]), args[1]); process.send!({ ok: true }); }
   else if (cmd === 'probeClose') {

@@ -1,11 +1,11 @@
 /**
  * Streaming speech to text for kind B: OpenAI's Realtime API in transcription mode, through the SDK's WebSocket
  * client opened as the realtime engine opens it (realtime-openai-socket.ts, ?intent=transcription). One session per
- * turn, opened when the visitor starts speaking, closed once the words are back:
+ * turn, opened when the visitor starts speaking, closed by the engine once the turn's words are back:
  *   client -> session.update { session: { type: 'transcription', audio: { input: { format: audio/pcm at 24 kHz,
  *               transcription: { model, language? }, turn_detection: null } } } }
  *             input_audio_buffer.append as the turn is heard (16 kHz from the VAD, resampled to the 24 kHz the API takes)
- *             input_audio_buffer.commit when Silero ends the turn
+ *             input_audio_buffer.commit at each pause Silero hears and when it ends the turn (one item each)
  *   server -> session.created, session.updated, input_audio_buffer.committed,
  *             conversation.item.input_audio_transcription.delta, .completed { transcript } or .failed { error }
  * Turn detection is off at OpenAI: the VAD here decides turns. This is the GA form of the session; GA sockets refuse
@@ -19,7 +19,7 @@ import { bareModelId } from './model-info.js';
 import { PcmResampler } from './pcm-resample.js';
 import { sendAppend } from './realtime-openai-audio.js';
 import { openRealtimeSocket } from './realtime-openai-socket.js';
-import { TurnWords, uploadInstead, type TranscriptionOptions, type TranscriptStream } from './stt-stream.js';
+import { Segments, uploadInstead, type TranscriptionOptions, type TranscriptStream } from './stt-stream.js';
 
 /**
  * The models streamed: the gpt-4o transcribe models and gpt-realtime-whisper, dated versions included. whisper-1 is
@@ -42,9 +42,10 @@ const REALTIME_RATE = 24_000;
 const LABEL = 'OpenAI\'s realtime transcription';
 
 export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): TranscriptStream {
-  const turn = new TurnWords();
+  const segments = new Segments();
   let rt: OpenAIRealtimeWS | null = null;
-  const fail = (err: Error) => { if (turn.fail(err)) rt?.socket.terminate(); };
+  let closed = false;
+  const fail = (err: Error) => { const first = !segments.failure; segments.fail(err); if (first) rt?.socket.terminate(); };
   try {
     rt = openRealtimeSocket(o.client, o.baseUrl, o.model, {
       allowPrivateNetwork: o.allowPrivateNetwork,
@@ -53,8 +54,8 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
       onHttpError: (err) => fail(uploadInstead(`OpenAI refused ${LABEL} (${err.status}): ${(err as { error?: { message?: string } }).error?.message ?? (err.message || 'no reason given')}`)),
     });
   } catch (err) {
-    turn.fail(uploadInstead(`${LABEL} could not be opened: ${(err as Error).message}`));
-    return { send() {}, finish: () => Promise.reject(turn.failure), close() {} };
+    segments.fail(uploadInstead(`${LABEL} could not be opened: ${(err as Error).message}`));
+    return { send() {}, commit: () => Promise.reject(segments.failure), close() {} };
   }
   const socket = rt.socket;
   const resampler = new PcmResampler(VAD_RATE, REALTIME_RATE);
@@ -84,13 +85,12 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
     for (const item of queue.splice(0)) write(item);
   });
   rt.on('event', (e: RealtimeServerEvent) => {
-    // Deltas are not read: the brain starts on the final words.
-    if (e.type === 'conversation.item.input_audio_transcription.completed') {
-      turn.done(e.transcript ?? '');
-      rt!.close({ code: 1000, reason: 'turn transcribed' });
-    } else if (e.type === 'conversation.item.input_audio_transcription.failed') {
+    // Deltas are not read: each segment's words are taken whole.
+    if (e.type === 'input_audio_buffer.committed') segments.name(e.item_id);
+    else if (e.type === 'conversation.item.input_audio_transcription.completed') segments.done(e.transcript ?? '', e.item_id);
+    else if (e.type === 'conversation.item.input_audio_transcription.failed') {
       // The audio arrived and could not be transcribed: an upload of the same audio would fare no better.
-      fail(new Error(`${LABEL} failed: ${e.error?.message ?? 'no reason given'}${e.error?.code ? ` (${e.error.code})` : ''}`));
+      segments.failOne(new Error(`${LABEL} failed: ${e.error?.message ?? 'no reason given'}${e.error?.code ? ` (${e.error.code})` : ''}`), e.item_id);
     } else if (e.type === 'error') {
       // A refused session or event (a model the API does not stream, a commit it would not take): the upload may work.
       fail(uploadInstead(`${LABEL} refused the session: ${e.error.message}${e.error.param ? ` (${e.error.param})` : ''}`));
@@ -98,19 +98,19 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
   });
   // Server `error` events are read above; this hears the socket's own failures.
   rt.on('error', (err: OpenAIRealtimeError) => { if (!err.error) fail(uploadInstead(`${LABEL}'s connection failed: ${err.message}`)); });
-  socket.on('close', (code, reason) => fail(uploadInstead(`${LABEL} closed before the words came back (${reason.length ? `${code}: ${reason}` : code})`)));
+  socket.on('close', (code, reason) => closed || fail(uploadInstead(`${LABEL} closed before the words came back (${reason.length ? `${code}: ${reason}` : code})`)));
   return {
     send(pcm) {
-      if (turn.failure) return;
+      if (segments.failure) return;
       const out = resampler.push(pcm);
       if (out.length) write(out);
     },
-    finish(signal) {
-      // A socket still opening when the turn is over would keep the visitor waiting on a slow handshake: the turn's
-      // audio is uploaded now instead.
-      if (socket.readyState === socket.CONNECTING) fail(uploadInstead(`${LABEL} was still connecting when the turn ended`));
-      const words = turn.wait(signal, () => socket.terminate());
-      if (!signal?.aborted && !turn.settled) {
+    commit(signal) {
+      // A socket still opening when the words are wanted would keep the visitor waiting on a slow handshake: the
+      // audio is uploaded instead.
+      if (socket.readyState === socket.CONNECTING) fail(uploadInstead(`${LABEL} was still connecting when its words were wanted`));
+      const words = segments.add(signal, () => socket.terminate());
+      if (!signal?.aborted && !segments.failure) {
         const last = resampler.flush();
         if (last.length) write(last);
         write({ type: 'input_audio_buffer.commit' });
@@ -118,8 +118,9 @@ export function openOpenAiTranscription(o: OpenAiTranscriptionOptions): Transcri
       return words;
     },
     close() {
-      turn.fail(new Error('the turn was dropped'));
-      socket.terminate();
+      closed = true;
+      segments.fail(new Error('the turn was dropped'));
+      if (socket.readyState === socket.OPEN) rt!.close({ code: 1000, reason: 'turn transcribed' }); else socket.terminate();
     },
   };
 }

@@ -1,16 +1,17 @@
 /**
  * Streaming speech to text for kind D (an ElevenLabs-style provider's realtime endpoint,
  * GET /v1/speech-to-text/realtime as a WebSocket): a cascade turn's audio is sent as it arrives, and at the end of the
- * turn a commit asks for the final words, so transcription runs while the visitor speaks instead of after.
+ * turn (and at each pause in it) a commit asks for the words of what was sent since the last, so transcription runs
+ * while the visitor speaks instead of after.
  *   client -> { message_type: 'input_audio_chunk', audio_base_64, commit, sample_rate }
  *   server -> session_started, partial_transcript { text }, committed_transcript { text }; failures as
  *             { message_type: 'error' | 'auth_error' | 'quota_exceeded' | ..., error }
  * The socket is opened under the outbound address policy (as the realtime engines' are). One socket per turn: it
- * opens when the visitor starts speaking and closes once the words are back.
+ * opens when the visitor starts speaking and is closed by the engine once the turn's words are back.
  */
 import WebSocket, { type ClientOptions } from 'ws';
 import { checkLiteralHost, guardedLookup } from '../security/guarded-connector.js';
-import { TurnWords, type TranscriptStream } from './stt-stream.js';
+import { Segments, type TranscriptStream } from './stt-stream.js';
 
 /** Models served by the realtime endpoint (the batch endpoint takes the others). */
 export const isRealtimeSttModel = (model: string) => /realtime/i.test(model);
@@ -25,8 +26,9 @@ export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStre
   url.searchParams.set('audio_format', 'pcm_16000');
   url.searchParams.set('commit_strategy', 'manual');
   if (o.language) url.searchParams.set('language_code', o.language.slice(0, 2).toLowerCase());
-  const turn = new TurnWords();
-  const fail = (message: string) => { turn.fail(new Error(message)); };
+  const segments = new Segments();
+  let closed = false;
+  const fail = (message: string) => { segments.fail(new Error(message)); };
   let ws: WebSocket;
   try {
     // net skips the lookup hook for IP literals, so those are checked here.
@@ -39,8 +41,8 @@ export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStre
     };
     ws = new WebSocket(url, options);
   } catch (err) {
-    turn.fail(err as Error);
-    return { send() {}, finish: () => Promise.reject(turn.failure), close() {} };
+    segments.fail(err as Error);
+    return { send() {}, commit: () => Promise.reject(segments.failure), close() {} };
   }
   const queue: string[] = [];
   const chunk = (pcm: Buffer, commit: boolean) => JSON.stringify({ message_type: 'input_audio_chunk', audio_base_64: pcm.toString('base64'), commit, sample_rate: RATE });
@@ -57,19 +59,23 @@ export function openRealtimeTranscription(o: RealtimeSttOptions): TranscriptStre
   ws.on('message', (data: Buffer) => {
     let m: { message_type?: string; text?: string; error?: string; message?: string };
     try { m = JSON.parse(String(data)); } catch { return fail('the realtime transcription sent something that is not JSON'); }
-    if (m.message_type === 'committed_transcript') { turn.done(m.text ?? ''); ws.close(); }
+    if (m.message_type === 'committed_transcript') segments.done(m.text ?? '');
     else if (m.message_type && /error|exceeded|limit|invalid|expired|unaccepted/.test(m.message_type)) fail(`the realtime transcription failed (${m.message_type}): ${m.error ?? m.message ?? 'no reason given'}`);
   });
   ws.on('error', (err) => fail(`the realtime transcription's connection failed: ${err.message}`));
-  ws.on('close', () => fail('the realtime transcription closed before the words came back'));
+  ws.on('close', () => { if (!closed) fail('the realtime transcription closed before the words came back'); });
   return {
-    send(pcm) { if (!turn.failure) write(chunk(pcm, false)); },
-    finish(signal) {
-      const words = turn.wait(signal, () => ws.terminate());
-      // The commit rides on an empty chunk: everything sent so far is one segment.
-      if (!signal?.aborted && !turn.settled) write(chunk(Buffer.alloc(0), true));
+    send(pcm) { if (!segments.failure) write(chunk(pcm, false)); },
+    commit(signal) {
+      const words = segments.add(signal, () => ws.terminate());
+      // The commit rides on an empty chunk: everything sent since the last commit is one segment.
+      if (!signal?.aborted && !segments.failure) write(chunk(Buffer.alloc(0), true));
       return words;
     },
-    close() { turn.fail(new Error('the turn was dropped')); ws.terminate(); },
+    close() {
+      closed = true;
+      segments.fail(new Error('the turn was dropped'));
+      if (ws.readyState === WebSocket.OPEN) ws.close(); else ws.terminate();
+    },
   };
 }

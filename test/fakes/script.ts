@@ -32,6 +32,8 @@ export interface RecordedRequest {
   body: any;
   /** Why the fake refused it as the real API would (strict.ts), when it did. */
   refused?: Problem;
+  /** The client hung up before the answer was complete (an aborted request). */
+  aborted?: boolean;
 }
 
 export interface Usage { inputTokens: number; outputTokens: number }
@@ -126,6 +128,7 @@ export async function startFake(opts: {
         method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: parsed.body,
       };
       requests.push(rec);
+      res.once('close', () => { if (!res.writableEnded) rec.aborted = true; });
       if (!opts.authorized(rec)) return opts.writeError(res, opts.unauthorizedStatus ?? 401, opts.unauthorizedMessage);
       // As the real service: a request it cannot read or that breaks its schema is refused before anything else.
       const endpoint = endpointFor(opts.endpoints ?? [], rec.method, rec.path);

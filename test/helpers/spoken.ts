@@ -26,3 +26,11 @@ export function spokenPcm(ssml: string, rate = 16_000): Buffer {
 }
 
 export const silentPcm = (ms: number, rate = 16_000) => Buffer.alloc(Math.round((ms / 1000) * rate) * 2);
+
+/** Bytes from the first to the last sample of speech in PCM16 (espeak-ng's quiet before and after left out). */
+export function spokenBytes(pcm: Buffer): number {
+  let first = 0, last = pcm.length / 2 - 1;
+  while (first < last && Math.abs(pcm.readInt16LE(first * 2)) < 300) first++;
+  while (last > first && Math.abs(pcm.readInt16LE(last * 2)) < 300) last--;
+  return (last - first + 1) * 2;
+}

@@ -82,7 +82,8 @@ test('hands-free: Silero hears the question, a mid-sentence pause does not end t
   const c = cascade({ handsFree: true, brainAdapter: brain });
   await c.engine.connect();
   openai.speech.chunkIntervalMs = 60;
-  openai.speech.hear('I would like to know your opening hours.', 'Stop, I have another question.');
+  // Speech to text hears each part the visitor paused after (the engine asks for the words so far at a pause).
+  openai.speech.hear('I would like to know', 'your opening hours.', 'Stop,', 'I have another question.');
   openai.script([
     { text: 'We open at nine. We close at five. On Saturdays we open at ten and close at two. On Sundays we are closed, but you can order online at any time.', chunkIntervalMs: 60 },
     { text: 'Of course, go ahead.' },

@@ -19,7 +19,8 @@ test('a whole cascade turn: spoken question, a tool call, the answer spoken sent
   try {
     const cfg = await w.server.request('GET', `/widget/v1/bots/${w.botId}/config`);
     assert.equal(cfg.body.voice, { enabled: true, mode: 'cascade', pushToTalk: 'allowed', bargeIn: true });
-    fake.speech.hear('My name is Ada, ada@example.com');
+    // Speech to text hears each part the visitor paused after (the server asks for the words so far at a pause).
+    fake.speech.hear('My name is Ada,', 'ada@example.com');
     fake.script([
       { text: 'One moment, I will note that.', toolCalls: [{ id: 'call_lead', name: 'capture_lead', arguments: { name: 'Ada', email: 'ada@example.com' } }] },
       { text: 'Thanks Ada. I saved your details.' },
@@ -65,7 +66,7 @@ test('barge-in mid-synthesis: the agent stops, its speech and brain are cancelle
   const fake = fakeOf(w);
   try {
     fake.speech.chunkIntervalMs = 80;
-    fake.speech.hear('Tell me about your shop.', 'Stop, thank you.');
+    fake.speech.hear('Tell me about your shop.', 'Stop,', 'thank you.');
     fake.script([
       { text: 'We are a family bakery. We bake bread every morning. We also make cakes for weddings and birthdays. And we deliver in the whole city.', chunkIntervalMs: 50 },
       { text: 'Of course.' },

@@ -1,7 +1,9 @@
 /**
  * Cascade voice (voice.mode cascade) behind the voice engine port: the visitor's audio -> speech to text -> the
  * bot's brain (its own text model, the same tools) -> text to speech, each stage streamed into the next. Turns are
- * found by Silero VAD on the server (hands-free) or by push-to-talk; every finished turn is transcribed, the brain
+ * found by Silero VAD on the server (hands-free) or by push-to-talk; hands-free, the words heard so far at each pause
+ * decide how much quiet ends the turn (end-of-turn.ts), and on a likely end the brain starts answering while the
+ * visitor may still go on (its reply held until the turn is over, retracted if they do). Every turn is transcribed, the brain
  * answers it in rounds (tool calls go out as `tool_call` and the round continues once every result is back), its
  * text is spoken sentence by sentence as it is written, and barge-in cancels all of it. The voice session actor
  * relays this engine exactly as it relays the realtime ones.
@@ -11,14 +13,14 @@ import { isLastingFailure } from '../errors.js';
 import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
 import type { ProviderConnection } from '../types.js';
 import type { VoiceEngine, VoiceEngineEvent, VoiceEngineListener, VoiceSessionSpec } from '../voice-engine.js';
-import { streamsSpeech, type TranscriptStream } from '../stt-stream.js';
-import { pcmToWav } from '../wav.js';
 import { brainRound } from './brain.js';
+import { END_OF_TURN_MS, endOfTurnDelay, turnTaking } from './end-of-turn.js';
 import { CASCADE_TIMEOUTS, type CascadeParts, type CascadeTimeouts } from './parts.js';
 import { Replies, type Reply } from './replies.js';
 import { SileroVad, VAD_RATE } from './silero.js';
 import { Speaker } from './speaker.js';
 import { TurnDetector, type TurnDetectorOptions } from './turn-detector.js';
+import { Utterance, type Heard } from './utterance.js';
 
 /** A cascade session's parts, carried where the voice session expects its engine's connection (the brain's). */
 export type CascadeConnection = ProviderConnection & { cascade: CascadeParts };
@@ -26,6 +28,8 @@ export type CascadeConnection = ProviderConnection & { cascade: CascadeParts };
 export interface CascadeOptions {
   timeouts?: Partial<CascadeTimeouts>;
   turn?: Partial<TurnDetectorOptions>;
+  /** Adaptive end of turn (end-of-turn.ts); false: the old fixed pause. Unset: `turnTaking.adaptive`, read at each turn. */
+  adaptive?: boolean;
   /** Streaming speech to text opens its own socket, under the same address policy as every provider call. */
   allowPrivateNetwork?: boolean;
 }
@@ -44,12 +48,12 @@ export class CascadeEngine implements VoiceEngine {
   private state: State = 'idle';
   private readonly timeouts: CascadeTimeouts;
   private detector: TurnDetector | null = null;
-  private ptt: Buffer[] = [];
-  private pttBytes = 0;
-  /** Transcriptions under way: stopped when the session closes. */
-  private readonly transcribing = new Set<AbortController>();
-  /** Streaming speech to text (hands-free, where the provider streams): the turn in progress, fed as it is heard. */
-  private live: TranscriptStream | null = null;
+  /** The visitor's turn in progress (hands-free: from speech start; push-to-talk: from the press). */
+  private utterance: Utterance | null = null;
+  /** A reply started on a likely end of the turn in progress, and the words it answers. */
+  private speculation: { utterance: Utterance; text: string; reply: Reply } | null = null;
+  /** Finished turns whose words are still coming: stopped when the session closes. */
+  private readonly transcribing = new Set<Utterance>();
   private readonly speaker: Speaker;
   private readonly replies: Replies;
   /** Speech-to-text and speech costs not yet reported: they ride on the next response_done. */
@@ -107,9 +111,11 @@ export class CascadeEngine implements VoiceEngine {
         });
         this.detector = new TurnDetector(vad, {
           onSpeechStart: () => this.speechStarted(),
-          onTurn: (pcm) => this.turn(pcm),
-          onTurnAudio: (pcm) => this.live?.send(pcm),
-          onDropped: () => this.dropLive(),
+          onTurn: (pcm) => this.turnOver(pcm.length),
+          onTurnAudio: (pcm) => this.utterance?.audio(pcm),
+          onPause: () => this.paused(),
+          onResume: () => this.resumed(),
+          onDropped: () => this.dropUtterance(),
           onError: (err) => this.fail(`voice activity detection failed: ${err.message}`),
         }, this.opts.turn);
       }
@@ -126,34 +132,29 @@ export class CascadeEngine implements VoiceEngine {
   appendAudio(pcm: Buffer): void {
     if (this.state !== 'ready') return;
     if (this.detector) { this.detector.push(pcm); return; }
-    if (this.pttBytes + pcm.length > MAX_PTT_MS * BYTES_PER_MS) return;
-    this.ptt.push(Buffer.from(pcm));
-    this.pttBytes += pcm.length;
-    this.live?.send(pcm);
+    const u = this.utterance ??= this.newUtterance(false);
+    if (u.length + pcm.length > MAX_PTT_MS * BYTES_PER_MS) return;
+    u.audio(Buffer.from(pcm));
   }
 
   startTurn(): void {
     // Push-to-talk always interrupts.
     this.replies.cancel('push-to-talk');
-    this.ptt = [];
-    this.pttBytes = 0;
     this.detector?.reset();
-    this.dropLive();
+    this.dropUtterance();
     // Push-to-talk streams too: the held button's audio goes to speech to text as it comes.
-    if (!this.detector && this.state === 'ready') this.openLive();
+    if (!this.detector && this.state === 'ready') this.utterance = this.newUtterance(false);
   }
 
   commitTurn(): void {
     if (this.state !== 'ready') return;
-    const pcm = Buffer.concat(this.ptt, this.pttBytes);
-    this.ptt = [];
-    this.pttBytes = 0;
-    if (pcm.length < MIN_TURN_MS * BYTES_PER_MS) {
-      this.dropLive();
+    const bytes = this.utterance?.length ?? 0;
+    if (bytes < MIN_TURN_MS * BYTES_PER_MS) {
+      this.dropUtterance();
       this.deliver({ type: 'error', fatal: false, message: 'push-to-talk was released after less than 100 ms of audio; nothing was sent, hold the button while speaking' });
       return;
     }
-    this.turn(pcm);
+    this.turnOver(bytes);
   }
 
   sendText(text: string): void {
@@ -180,9 +181,9 @@ export class CascadeEngine implements VoiceEngine {
     const was = this.state;
     this.state = 'closed';
     this.replies.cancel('closed', true);
-    for (const c of this.transcribing) c.abort(new Error('closed'));
+    for (const u of this.transcribing) u.close();
     this.detector?.reset();
-    this.dropLive();
+    this.dropUtterance();
     if (was === 'ready') this.onEvent({ type: 'closed', reason: 'closed' });
   }
 
@@ -190,59 +191,98 @@ export class CascadeEngine implements VoiceEngine {
     this.deliver({ type: 'speech_started' });
     if (this.spec.bargeIn) this.replies.cancel('the visitor spoke');
     // The turn's audio goes to speech to text as it is heard; the detector sends what it kept so far next.
-    this.dropLive();
-    this.openLive();
+    this.dropUtterance();
+    this.utterance = this.newUtterance(this.opts.adaptive ?? turnTaking.adaptive);
   }
 
-  /** A turn begins: where the provider streams, a transcription opens for its audio. */
-  private openLive(): void {
+  private newUtterance(adaptive: boolean): Utterance {
     const { stt } = this.parts;
-    if (!streamsSpeech(stt.adapter, stt.model)) return;
-    this.live = stt.adapter.openTranscription({ model: stt.model, language: stt.language ?? undefined, allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false });
+    return new Utterance(stt, {
+      allowPrivateNetwork: this.opts.allowPrivateNetwork ?? false,
+      sttMs: this.timeouts.sttMs,
+      heardSeconds: (seconds) => { this.unreportedUsd += estimateSpeechCostUsd(stt.model, { seconds }); },
+      streamBroke: (message) => this.deliver({ type: 'error', fatal: false, stage: 'stt', message: `streaming speech to text (${stt.label}) broke, so its audio was uploaded instead: ${message}` }),
+    }, adaptive);
   }
 
-  private dropLive(): void {
-    this.live?.close();
-    this.live = null;
+  /** The turn in progress ends without a turn (a noise, push-to-talk pressed again, the session ending). */
+  private dropUtterance(): void {
+    this.retract();
+    this.utterance?.close();
+    this.utterance = null;
   }
 
-  /** A finished turn: announced, transcribed, and answered once its words are known. */
-  private turn(pcm: Buffer): void {
+  /**
+   * The visitor paused: the words so far set how much quiet ends the turn, and on a likely end (a finished question
+   * or sentence) the brain starts on them while the visitor may still go on.
+   */
+  private paused(): void {
+    const u = this.utterance;
+    if (!u?.adaptive) return;
+    const pause = u.pauses;
+    void u.commit().then((heard) => {
+      if (this.utterance !== u || u.pauses !== pause || this.state !== 'ready') return;
+      const delay = heard.err ? END_OF_TURN_MS.middle : endOfTurnDelay(heard.text, this.spec.language ?? this.parts.stt.language);
+      this.detector?.endAfter(delay);
+      // Only a finished question or sentence is a likely end: the brain starts on it.
+      if (heard.err || !heard.text || delay > END_OF_TURN_MS.statement) return;
+      const reply = this.replies.speculate({ role: 'user', content: heard.text });
+      if (reply) this.speculation = { utterance: u, text: heard.text, reply };
+    });
+  }
+
+  /** The visitor goes on after a pause: a reply started on it is retracted, and the next words are a new segment. */
+  private resumed(): void {
+    const u = this.utterance;
+    if (!u) return;
+    u.spoke = true;
+    u.pauses++;
+    this.retract();
+  }
+
+  private retract(): void {
+    const s = this.speculation;
+    this.speculation = null;
+    if (s) this.replies.retract(s.reply);
+  }
+
+  /** A finished turn (its audio the first `bytes` heard): announced, and answered once its words are known. */
+  private turnOver(bytes: number): void {
+    const u = this.utterance;
+    this.utterance = null;
+    if (!u) return;
     const itemId = this.newId('turn');
     if (this.detector) this.deliver({ type: 'speech_stopped' });
     this.deliver({ type: 'user_turn', itemId });
+    const s = this.speculation;
+    this.speculation = null;
+    if (s && s.utterance === u && !u.spoke) {
+      // Nothing was said after the words the speculative reply answers: it is the reply.
+      u.close();
+      this.deliver({ type: 'user_transcript', itemId, text: s.text });
+      this.replies.confirm(s.reply);
+      return;
+    }
+    if (s) this.replies.retract(s.reply);
+    this.transcribing.add(u);
+    void u.finish(bytes).then((heard) => {
+      this.transcribing.delete(u);
+      if (this.state === 'ready') this.answer(itemId, heard);
+    });
+  }
+
+  private answer(itemId: string, { text, err }: Heard): void {
     const { stt } = this.parts;
-    const controller = new AbortController();
-    this.transcribing.add(controller);
-    const timeout = new Error(`no transcript within ${Math.round(this.timeouts.sttMs / 1000)} s`);
-    const timer = setTimeout(() => controller.abort(timeout), this.timeouts.sttMs);
-    this.unreportedUsd += estimateSpeechCostUsd(stt.model, { seconds: pcm.length / 2 / VAD_RATE });
-    const live = this.live;
-    this.live = null;
-    const upload = () => stt.adapter.transcribe!(pcmToWav(pcm, VAD_RATE), { mimeType: 'audio/wav', model: stt.model, language: stt.language ?? undefined, signal: controller.signal });
-    // Runs on its own; both outcomes end in the callback below, which only hands events to the session.
-    void (live ? live.finish(controller.signal).catch((err: Error & { uploadInstead?: boolean }) => {
-      // A stream that broke (refused, dropped) costs the visitor nothing: the turn's audio is here, so it is uploaded.
-      if (!err.uploadInstead || controller.signal.aborted) throw err;
-      this.deliver({ type: 'error', fatal: false, stage: 'stt', message: `streaming speech to text (${stt.label}) broke, so the turn was uploaded whole: ${err.message}` });
-      return upload();
-    }) : upload())
-      .then((text) => ({ text: text.trim(), err: null }), (err: Error) => ({ text: '', err: controller.signal.reason === timeout ? timeout : err }))
-      .then(({ text, err }) => {
-        clearTimeout(timer);
-        this.transcribing.delete(controller);
-        if (this.state !== 'ready') return;
-        this.deliver({ type: 'user_transcript', itemId, text });
-        if (err) {
-          this.deliver({
-            type: 'error', fatal: false, message: `speech to text (${stt.label}) failed: ${err.message}`, lasting: isLastingFailure(err),
-            stage: 'stt', line: 'Sorry, I could not make out what you said. Please say it again, or type your message.',
-          });
-        }
-        if (text) this.replies.ask({ role: 'user', content: text });
-        // Nothing to answer: the turn still ends (the session goes back to listening, its cost is counted).
-        else if (!this.replies.busy) this.responseDone(null, err ? 'failed' : 'completed');
+    this.deliver({ type: 'user_transcript', itemId, text });
+    if (err) {
+      this.deliver({
+        type: 'error', fatal: false, message: `speech to text (${stt.label}) failed: ${err.message}`, lasting: isLastingFailure(err),
+        stage: 'stt', line: 'Sorry, I could not make out what you said. Please say it again, or type your message.',
       });
+    }
+    if (text) this.replies.ask({ role: 'user', content: text });
+    // Nothing to answer: the turn still ends (the session goes back to listening, its cost is counted).
+    else if (!this.replies.busy) this.responseDone(null, err ? 'failed' : 'completed');
   }
 
   private responseDone(reply: Reply | null, status: 'completed' | 'cancelled' | 'failed'): void {

@@ -4,7 +4,9 @@
  * none): each round's sentences go to the speaker as they are written, its tool calls go out and the next round
  * starts once all their results are back. Input that comes during a reply waits for it. A reply that is cancelled
  * (barge-in, push-to-talk) keeps in the history only what was sent, cut again to what was heard when the widget
- * says how much it played.
+ * says how much it played. A reply may be started speculatively, before the visitor's turn is known to be over: it
+ * is written but held (nothing spoken, no tool run, nothing reported) until it is confirmed, and retracted without
+ * a trace if the visitor goes on speaking.
  */
 import { SPEECH_STREAM_RATE, type ChatMessage, type ToolCall } from '../types.js';
 import type { VoiceSessionSpec } from '../voice-engine.js';
@@ -22,6 +24,10 @@ export interface Reply {
   /** This round's tool calls and their results (null until answered). */
   readonly waiting: Map<string, { name: string; output: string | null }>;
   wake: (() => void) | null;
+  /** A speculative reply's output, held until it is confirmed (null: it goes out as it comes). */
+  held: Array<() => void> | null;
+  /** Where the history stood before this reply's question (a retracted reply leaves it as it was). */
+  mark: number;
 }
 
 export interface RepliesHooks {
@@ -78,11 +84,44 @@ export class Replies {
     if (late) { late.content = output; this.late.delete(callId); }
   }
 
+  /**
+   * Starts answering `msg` before the visitor's turn is known to be over; null when a reply is already under way or
+   * waiting (the turn is then asked once it is over).
+   */
+  speculate(msg: ChatMessage): Reply | null {
+    if (this.closed || this.active || this.inbox.length) return null;
+    this.inbox.push(msg);
+    this.next(true);
+    return this.active;
+  }
+
+  /** The turn is over with the words the speculative reply answers: what it held goes out, and the rest as it comes. */
+  confirm(reply: Reply): void {
+    if (this.active !== reply || !reply.held) return;
+    const held = reply.held;
+    reply.held = null;
+    for (const fn of held) fn();
+  }
+
+  /** The visitor went on speaking: the speculative reply is stopped and forgotten (its question too). */
+  retract(reply: Reply): void {
+    if (this.active !== reply || !reply.held) return;
+    this.active = null;
+    reply.held = null;
+    reply.controller.abort(new Error('the visitor went on speaking'));
+    reply.waiting.clear();
+    reply.wake?.();
+    for (const itemId of reply.items.keys()) this.byItem.delete(itemId);
+    this.history.splice(reply.mark);
+    this.next();
+  }
+
   /** Stops the reply under way (brain, speech and its audio); `closing`: the session ends, nothing more starts. */
   cancel(reason: string, closing = false): void {
     if (closing) { this.closed = true; this.inbox = []; }
     const reply = this.active;
     if (!reply) return;
+    if (reply.held) { this.retract(reply); return; }
     this.active = null;
     reply.controller.abort(new Error(reason));
     this.speaker.cancel();
@@ -107,12 +146,16 @@ export class Replies {
     if (said) this.keepSent(said, heard(this.speaker.spoken(itemId!), playedMs));
   }
 
-  private next(): void {
+  private next(speculative = false): void {
     if (this.active || this.closed || !this.inbox.length) return;
+    const asked = this.inbox.length;
     this.history.push(...this.inbox);
     this.inbox = [];
     if (this.history.length > 2 * BRAIN_MESSAGES) this.history.splice(0, this.history.length - BRAIN_MESSAGES);
-    const reply: Reply = { controller: new AbortController(), tokens: { inputTokens: 0, outputTokens: 0 }, items: new Map(), waiting: new Map(), wake: null };
+    const reply: Reply = {
+      controller: new AbortController(), tokens: { inputTokens: 0, outputTokens: 0 }, items: new Map(), waiting: new Map(), wake: null,
+      held: speculative ? [] : null, mark: this.history.length - asked,
+    };
     this.active = reply;
     this.speaker.reset();
     void this.run(reply);
@@ -135,19 +178,19 @@ export class Replies {
         this.remember(itemId, said);
         const r = await this.hooks.round(reply, {
           system: this.spec.instructions, messages, tools: offer ? tools : undefined, maxOutputTokens: this.spec.maxOutputTokens,
-          onPiece: (text) => { if (!signal.aborted) { sent.push(text); this.speaker.say(itemId, text); } },
+          onPiece: (text) => { if (!signal.aborted) { sent.push(text); this.out(reply, () => this.speaker.say(itemId, text)); } },
         });
         if (signal.aborted) return;
         reply.tokens.inputTokens += r.usage.inputTokens;
         reply.tokens.outputTokens += r.usage.outputTokens;
         said.content = sent.join(' ');
-        if (sent.length) this.speaker.endItem(itemId);
+        if (sent.length) this.out(reply, () => this.speaker.endItem(itemId));
         const calls: ToolCall[] = offer ? r.calls : [];
         if (calls.length) said.toolCalls = calls;
         else this.dropIfEmpty(said);
         if (!calls.length) break;
         for (const c of calls) reply.waiting.set(c.id, { name: c.name, output: null });
-        for (const c of calls) this.hooks.toolCall(c.id, c.name, c.arguments);
+        this.out(reply, () => { for (const c of calls) this.hooks.toolCall(c.id, c.name, c.arguments); });
         await new Promise<void>((resolve) => {
           reply.wake = () => { if (signal.aborted || [...reply.waiting.values()].every((w) => w.output !== null)) resolve(); };
           reply.wake();
@@ -156,14 +199,19 @@ export class Replies {
         for (const [callId, call] of reply.waiting) this.history.push({ role: 'tool', toolCallId: callId, name: call.name, content: call.output! });
         reply.waiting.clear();
       }
-      this.speaker.then(() => this.finish(reply, 'completed'));
+      this.out(reply, () => this.speaker.then(() => this.finish(reply, 'completed')));
     } catch (err) {
       if (signal.aborted) return;
       // What was handed to the speaker is still spoken; the history holds just that.
-      if (said) { said.content = sent.join(' '); if (sent.length) this.speaker.endItem([...reply.items.keys()].pop()!); this.dropIfEmpty(said); }
-      this.hooks.failed(err as Error);
-      this.speaker.then(() => this.finish(reply, 'failed'));
+      if (said) { said.content = sent.join(' '); if (sent.length) { const last = [...reply.items.keys()].pop()!; this.out(reply, () => this.speaker.endItem(last)); } this.dropIfEmpty(said); }
+      this.out(reply, () => { this.hooks.failed(err as Error); this.speaker.then(() => this.finish(reply, 'failed')); });
     }
+  }
+
+  /** Output of `reply`: now, or once a speculative reply is confirmed. */
+  private out(reply: Reply, fn: () => void): void {
+    if (reply.held) reply.held.push(fn);
+    else fn();
   }
 
   private finish(reply: Reply, status: 'completed' | 'failed'): void {

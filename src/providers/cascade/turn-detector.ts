@@ -3,6 +3,9 @@
  * VAD gives each a speech probability, and a small state machine turns those into "the visitor started speaking"
  * and "the visitor's turn is over, here is its audio". A pause shorter than the hangover (800 ms by default) does not
  * end the turn, so a visitor who stops to think mid-sentence is not answered too early (docs/voice.md, Cascade).
+ * Adaptive end of turn: a short quiet (`probeMs`) is reported as a pause, and the engine, once it has the words so
+ * far, sets how much quiet ends this pause's turn (`endAfter`); speech that resumes is reported and the pause's
+ * setting is forgotten.
  */
 import { FRAME_SAMPLES, VAD_RATE, VadStream, type SileroVad } from './silero.js';
 
@@ -15,8 +18,10 @@ export interface TurnDetectorOptions {
   startMs: number;
   /** A turn with less speech than this is a noise (a cough, a click) and is dropped. */
   minSpeechMs: number;
-  /** This much quiet ends the turn: longer than the pauses people make mid-sentence. */
+  /** This much quiet ends the turn: longer than the pauses people make mid-sentence (unless `endAfter` says otherwise). */
   hangoverMs: number;
+  /** This much quiet, after at least minSpeechMs of speech, is a pause (`onPause`): the engine asks for the words so far. 0: none. */
+  probeMs: number;
   /** Audio kept from before speech was detected, so the first syllable reaches speech to text. */
   padMs: number;
   /** Quiet kept after the last speech in the turn's audio (the rest of the hangover is cut off). */
@@ -28,7 +33,7 @@ export interface TurnDetectorOptions {
 }
 
 export const TURN_DEFAULTS: Readonly<TurnDetectorOptions> = Object.freeze({
-  positive: 0.5, negative: 0.35, startMs: 96, minSpeechMs: 200, hangoverMs: 800, padMs: 300, tailMs: 160, gateRms: 0.001, maxTurnMs: 60_000,
+  positive: 0.5, negative: 0.35, startMs: 96, minSpeechMs: 200, hangoverMs: 800, probeMs: 160, padMs: 300, tailMs: 160, gateRms: 0.001, maxTurnMs: 60_000,
 });
 
 export interface TurnHandlers {
@@ -42,6 +47,10 @@ export interface TurnHandlers {
    */
   onTurnAudio?(pcm: Buffer): void;
   onDropped?(): void;
+  /** The visitor has been quiet for `probeMs` mid-turn (once a pause). */
+  onPause?(): void;
+  /** Speech again after a pause was reported: the turn goes on. */
+  onResume?(): void;
 }
 
 const FRAME_MS = (FRAME_SAMPLES / VAD_RATE) * 1000;
@@ -61,6 +70,9 @@ export class TurnDetector {
   private frames: Buffer[] = [];
   private speechFrames = 0;
   private quietFrames = 0;
+  /** This pause was reported; the quiet that ends it (null: hangoverMs). */
+  private paused = false;
+  private endMs: number | null = null;
   /** Frames the gate answered without the model, and frames the model ran on (for the figures). */
   readonly stats = { gated: 0, inferred: 0 };
   /** Audio judged so far, in ms (frames wait for the model, so this trails the audio pushed). */
@@ -78,6 +90,11 @@ export class TurnDetector {
       data = data.subarray(FRAME_BYTES);
     }
     this.partial = Buffer.from(data);
+  }
+
+  /** The quiet (ms, counted from the end of speech) that ends the turn during the current pause. */
+  endAfter(ms: number): void {
+    if (this.paused) this.endMs = ms;
   }
 
   /** Forgets a turn in progress (push-to-talk, the session ending); frames still in the model are ignored. */
@@ -129,6 +146,11 @@ export class TurnDetector {
     } else if (p >= o.positive) {
       this.speechFrames++;
       this.quietFrames = 0;
+      if (this.paused) {
+        this.paused = false;
+        this.endMs = null;
+        this.on.onResume?.();
+      }
     } else if (p < o.negative) {
       this.quietFrames++;
     }
@@ -143,7 +165,11 @@ export class TurnDetector {
     }
     const quietMs = this.quietFrames * FRAME_MS;
     const turnMs = this.frames.length * FRAME_MS;
-    if (quietMs < o.hangoverMs && turnMs < o.maxTurnMs) return;
+    if (this.started && o.probeMs > 0 && !this.paused && quietMs >= o.probeMs && this.speechFrames * FRAME_MS >= o.minSpeechMs) {
+      this.paused = true;
+      this.on.onPause?.();
+    }
+    if (quietMs < (this.endMs ?? o.hangoverMs) && turnMs < o.maxTurnMs) return;
     const speechMs = this.speechFrames * FRAME_MS;
     // The hangover's quiet is cut off but for a short tail.
     const cut = Math.max(0, this.quietFrames - Math.ceil(o.tailMs / FRAME_MS));
@@ -160,5 +186,7 @@ export class TurnDetector {
     this.frames = [];
     this.speechFrames = 0;
     this.quietFrames = 0;
+    this.paused = false;
+    this.endMs = null;
   }
 }
