@@ -80,7 +80,8 @@ export type ServerFrame =
   | { t: 'typing'; active: boolean; authorName?: string | null }
   | { t: 'ended'; conversationId: string; reason: string; askCsat: boolean }
   | { t: 'feedback_ok'; kind: 'thumb' | 'csat'; messageId: string | null; value: number }
-  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string; /** a cascade voice stage that failed mid-turn */ stage?: 'stt' | 'brain' | 'tts' }
+  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string; /** a cascade voice stage that failed mid-turn */ stage?: 'stt' | 'brain' | 'tts';
+      /** voice_start refused because the visitor's or the address's voice sessions at once are all live */ limit?: 'visitor' | 'address' }
   /** Run a page tool in the browser; answer with tool_result and the same callId. */
   | { t: 'tool_call'; callId: string; name: string; args: Record<string, unknown> }
   /** Ask the visitor before a destructive tool runs; answer with confirm and the same confirmId. */

@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { Visitor } from '../chat/helpers.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
 import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
@@ -283,6 +284,36 @@ test('a voice cap refuses voice_start with the cap text', async () => {
   await page.locator('.line.error', { hasText: 'a usage limit was reached' }).waitFor();
   assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'rate_limited' });
   await shot(page, 'rate-limited');
+});
+
+test('a visitor already talking in two other tabs, or an address already in four voice conversations, is told so in their language', async () => {
+  const german = await w.createBot({ identity: { agentName: 'Ava', role: 'Assistentin', languagePolicy: 'fixed', language: 'de' }, voice: { enabled: true, mode: 'realtime' } });
+  const page = await openChat(german);
+  const token = await page.evaluate((id) => localStorage.getItem(`sc:vt:${id}`), german);
+  const socket = (q: Record<string, string> = {}) => Visitor.open(`${w.server.url.replace('http', 'ws')}/widget/v1/chat?${new URLSearchParams({ botId: german, ...q })}`);
+  const talk = async (v: Visitor) => { v.send({ t: 'voice_start' }); assert.is((await v.next('voice', (f) => f.state === 'listening' || f.state === 'ended', 10_000)).state, 'listening'); };
+  const stop = async (v: Visitor) => { v.send({ t: 'voice_stop' }); await v.next('voice', (f) => f.state === 'ended', 10_000); await v.close(); };
+  // The same visitor (their token) talking in two other tabs: VOICE_SESSIONS_PER_VISITOR is 2.
+  const tabs = [await socket({ visitorToken: token! }), await socket({ visitorToken: token! })];
+  for (const t of tabs) await talk(t);
+  await page.click('.cp .mic');
+  await page.locator('.line.error', { hasText: 'Sprache ist bereits in einem anderen Tab oder Fenster aktiv.' }).waitFor();
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'visitor_limit' });
+  assert.is(await page.locator('.line.error').count(), 1);
+  await shot(page, 'visitor-limit');
+  // Those tabs end; four other visitors from the same address (127.0.0.1 here) talk: VOICE_SESSIONS_PER_ADDRESS is 4.
+  for (const t of tabs) await stop(t);
+  const others = [await socket(), await socket(), await socket(), await socket()];
+  for (const o of others) await talk(o);
+  await page.locator('.cp .mic').click();
+  await page.locator('.line.error', { hasText: 'Aus Ihrem Netzwerk laufen gerade zu viele Sprachgespräche.' }).waitFor();
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'address_limit' });
+  await shot(page, 'address-limit');
+  for (const o of others) await stop(o);
+  // With a seat free again, the same button starts voice.
+  await page.locator('.cp .mic').click();
+  await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
+  await page.click('.vb .ve');
 });
 
 test('a refused microphone says how to allow it, and nothing starts on the server', async () => {
