@@ -10,8 +10,8 @@ import { CameraClientFrames, type CameraServerFrame } from './camera-frames.js';
  */
 export const MAX_FRAME_BYTES = 96 * 1024;
 /**
- * What the transport takes before it drops the connection: above MAX_FRAME_BYTES, so a frame that is too large
- * gets an error frame (the socket stays open) instead of a bare close.
+ * The largest frame the socket takes: above MAX_FRAME_BYTES, so a frame that is too large gets an error frame (the
+ * socket stays open) instead of a bare close. Past it, up to twice it, an error frame and close 4413 (src/http/sockets.ts).
  */
 export const MAX_SOCKET_PAYLOAD_BYTES = 1024 * 1024;
 
