@@ -32,6 +32,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-chat-'));
 const config = loadConfig({
   PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: option('env', 'test'), LOG_LEVEL: option('log', 'silent'), ALLOW_PRIVATE_NETWORK: 'true',
   TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+  // The bench's clients are one loopback address with one token: the REST rate limits would answer 429.
+  API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0',
   // --metrics: metrics on (recorded, and served to the bench's scraper), to measure what they cost per turn.
   ...(process.argv.includes('--metrics') ? { METRICS_TOKEN: BENCH_METRICS_TOKEN } : {}),
 });

@@ -72,7 +72,7 @@ function meterFor(roles: Record<string, number[]>, also = async () => {}) {
 async function single(fakeBase: string, apiKey: string, fakePid: number) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
-  const p = spawn(process.execPath, [...PROF, '--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
+  const p = spawn(process.execPath, [...PROF, '--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', TRUST_PROXY: 'true', API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
   for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }

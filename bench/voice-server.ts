@@ -51,6 +51,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-voice-'));
 const config = loadConfig({
   PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK: 'true',
   TRUST_PROXY: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+  // Every bench visitor talks from loopback: the per-visitor and per-address voice limits would cap the run at 4.
+  VOICE_SESSIONS_PER_VISITOR: '0', VOICE_SESSIONS_PER_ADDRESS: '0',
 });
 const server = await startServer(config, { logger: createLogger('silent') });
 await seedBenchBot(server, dataDir, {

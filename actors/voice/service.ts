@@ -8,20 +8,24 @@ import { voiceSetup } from '../../src/chat/voice-setup.js';
 import { ApiError } from '../../src/errors.js';
 import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';
-import { leaveVoiceSeat, takeVoiceSeat } from '../../src/scale/voice-seats.js';
+import { leaveVoiceSeats, takeVoiceSeats } from '../../src/scale/voice-seats.js';
 import { conversations } from '../conversation/index.js';
 import { noteVoiceOk } from '../../src/bots/health.js';
 import { reportVoiceFailure } from './failures.js';
 import { holdVoiceHeap, releaseVoiceHeap } from './heap.js';
 import { endMessage } from './lines.js';
+import { busyMessage, voiceClaims, type VoiceLimit, type VoiceLimitClaim } from './limits.js';
 import { VoiceRefusedError, VoiceSessionActor, type VoiceSink } from './actor.js';
 import type { VoiceMsg } from './messages.js';
 
 /** The socket a session is bound to: the chat socket (src/http SocketConn fits). */
 export interface VoiceSocket extends VoiceSink { readonly id: number }
 
-/** `told`: the widget already got the session's `voice` ended frame with the message. */
-export type VoiceRefusal = { ok: false; code: VoiceRefusedError['code']; message: string; told?: boolean };
+/**
+ * `told`: the widget already got the session's `voice` ended frame with the message. `limit`: which limit on
+ * sessions at once refused it (the widget words visitor and address limits itself).
+ */
+export type VoiceRefusal = { ok: false; code: VoiceRefusedError['code']; message: string; told?: boolean; limit?: Exclude<VoiceLimit, 'bot'> };
 
 /** What a visitor reads when voice is not set up right (the details go to the operator: failures.ts). */
 const VOICE_UNAVAILABLE = 'Voice is not available for this assistant right now. You can keep chatting by text.';
@@ -30,11 +34,13 @@ const CAP_NAMES = { dailyUsd: 'security.caps.dailyUsd', dailyVoiceMinutes: 'secu
 
 /**
  * Voice sessions of this server, one per app: started from a chat socket, at most one per socket, counted per
- * bot (security.caps.concurrentVoiceSessions). The chat socket hands it the visitor's audio and control frames.
+ * bot (security.caps.concurrentVoiceSessions), per visitor and per address (limits.ts). The chat socket hands it
+ * the visitor's audio and control frames.
  */
 export class VoiceService {
   private readonly bySocket = new Map<number, { actor: VoiceSessionActor; tokens: number; at: number }>();
-  private readonly perBot = new Map<string, number>();
+  /** Live sessions on this server by what they count against (a bot id, `visitor:…`, `address:…`). */
+  private readonly perScope = new Map<string, number>();
 
   constructor(private readonly app: AppContext) {
     app.onClose(async () => {
@@ -45,11 +51,11 @@ export class VoiceService {
   }
 
   /** Live sessions of a bot on this server. */
-  liveFor(botId: string): number { return this.perBot.get(botId) ?? 0; }
+  liveFor(botId: string): number { return this.perScope.get(botId) ?? 0; }
   get live(): number { return this.bySocket.size; }
 
   /** Starts a session for the socket's conversation; the refusal (voice off, a cap, a live session) says why. */
-  async start(input: { socket: VoiceSocket; chat: ChatBot; conversationId: string; mode?: VoiceMode }): Promise<{ ok: true; sessionId: string } | VoiceRefusal> {
+  async start(input: { socket: VoiceSocket; chat: ChatBot; conversationId: string; visitorId: string; ip: string; mode?: VoiceMode }): Promise<{ ok: true; sessionId: string } | VoiceRefusal> {
     const { socket, chat } = input;
     const config = chat.config;
     // Off is the operator's choice, not a failure: nothing to report.
@@ -64,15 +70,18 @@ export class VoiceService {
     const ptt = config.voice.pushToTalk;
     if (input.mode === 'ptt' && ptt === 'off') return { ok: false, code: 'invalid', message: 'push-to-talk is off for this bot (voice.pushToTalk); start voice hands-free' };
     const mode: VoiceMode = ptt === 'only' ? 'ptt' : input.mode ?? 'hands_free';
-    const max = config.security.caps.concurrentVoiceSessions;
-    const busy = { ok: false, code: 'rate_limited', message: `this assistant is already in ${max} voice conversation(s) (security.caps.concurrentVoiceSessions); try again in a minute, or keep typing` } as const;
-    if (this.liveFor(chat.bot._id) >= max) return busy;
+    const claims = voiceClaims(this.app, { botId: chat.bot._id, botMax: config.security.caps.concurrentVoiceSessions, visitorId: input.visitorId, ip: input.ip });
+    const busy = (c: VoiceLimitClaim): VoiceRefusal => ({ ok: false, code: 'rate_limited', message: busyMessage(c), ...(c.limit !== 'bot' ? { limit: c.limit } : {}) });
+    const full = claims.find((c) => (this.perScope.get(c.scope) ?? 0) >= c.max);
+    if (full) return busy(full);
     const capped = capReached(config.security.caps, await usageToday(this.app, chat.bot.workspaceId, chat.bot._id), true);
     if (capped) return { ok: false, code: 'rate_limited', message: `voice is not available any more today (${CAP_NAMES[capped]} reached); you can keep chatting by text` };
 
     const sessionId = newId('vs', this.app.clock.now());
-    // Scale-out: the cap counts the bot's sessions on every process of the group.
-    if (!(await takeVoiceSeat(this.app, chat.bot._id, sessionId, max))) return busy;
+    // Scale-out: the limits count the sessions on every process of the group.
+    const refusedBy = await takeVoiceSeats(this.app, sessionId, claims);
+    if (refusedBy >= 0) return busy(claims[refusedBy]);
+    const scopes = claims.map((c) => c.scope);
     const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
     let ended = false;
     holdVoiceHeap();
@@ -84,14 +93,16 @@ export class VoiceService {
         ended = true;
         releaseVoiceHeap();
         if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
-        const n = this.liveFor(chat.bot._id) - 1;
-        if (n > 0) this.perBot.set(chat.bot._id, n); else this.perBot.delete(chat.bot._id);
-        return leaveVoiceSeat(this.app, chat.bot._id, sessionId);
+        for (const scope of scopes) {
+          const n = (this.perScope.get(scope) ?? 0) - 1;
+          if (n > 0) this.perScope.set(scope, n); else this.perScope.delete(scope);
+        }
+        return leaveVoiceSeats(this.app, sessionId, scopes);
       },
     });
     entry.actor = actor;
     this.bySocket.set(socket.id, entry);
-    this.perBot.set(chat.bot._id, this.liveFor(chat.bot._id) + 1);
+    for (const scope of scopes) this.perScope.set(scope, (this.perScope.get(scope) ?? 0) + 1);
     try {
       await actor.start();
     } catch (err) {

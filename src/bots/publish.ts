@@ -13,6 +13,7 @@ import type { ModelCapabilities, ModelInfo } from '../providers/types.js';
 import { DuplicateKeyError } from '../store/types.js';
 import type { BotConfig } from './config/index.js';
 import { botVersions, bots, customFaceOf, getBot, type BotRecord } from './records.js';
+import { voiceChecks, withinListWait } from './publish-voices.js';
 import { staleRevision } from './service.js';
 
 export interface PublishProblem { path: string; message: string }
@@ -62,15 +63,25 @@ export async function checkDraft(app: AppContext, workspaceId: string, config: B
     const list = await models.find(conn, model);
     if (!list) return;
     const offered = offers(list, conn, model);
-    // A speech-to-text setting naming a model that cannot transcribe (a realtime or text model) would fail every turn.
-    const unfit = offered && fits === 'stt' && !list.find((m) => m.id === model)?.capabilities.stt;
+    // A speech-to-text or realtime setting naming a model that cannot do that (a text model, say) would fail every turn.
+    const unfit = offered && (fits === 'stt' || fits === 'realtime') && !find(list, conn, model)?.capabilities[fits];
     if (offered && !unfit) return;
-    const examples = list.filter((m) => m.capabilities[fits]).slice(0, 3).map((m) => m.id);
+    const fitting = list.filter((m) => m.capabilities[fits]).map((m) => m.id);
+    if (unfit) {
+      const what = fits === 'stt' ? 'speech-to-text' : 'realtime';
+      problems.push({
+        path,
+        message: `${model} is not a ${what} model; choose one of the ${what} models of ${conn.name} (GET /api/v1/providers/${conn._id}/models lists them)${fitting.length ? `: ${fitting.slice(0, 12).join(', ')}` : ''}`,
+      });
+      return;
+    }
+    const examples = fitting.slice(0, 3);
     problems.push({
       path,
-      message: `${unfit ? `${model} is not a speech-to-text model` : `${conn.name} does not offer the model ${model}`}; choose one of the models GET /api/v1/providers/${conn._id}/models lists${examples.length ? ` (such as ${examples.join(', ')})` : ''}`,
+      message: `${conn.name} does not offer the model ${model}; choose one of the models GET /api/v1/providers/${conn._id}/models lists${examples.length ? ` (such as ${examples.join(', ')})` : ''}`,
     });
   };
+  const voices = voiceChecks(app, problems);
 
   // A null brain means "the first connected" text-model provider, as the chat engine reads it.
   const firstText = connections.find((c) => TEXT_KINDS.includes(c.kind)) ?? null;
@@ -85,19 +96,23 @@ export async function checkDraft(app: AppContext, workspaceId: string, config: B
     if (v.mode === 'realtime') {
       const rt = resolve('voice.realtime.connectionId', v.realtime.connectionId, ['openai', 'gemini'], brain, 'realtime voice');
       await checkModel('voice.realtime.model', rt, v.realtime.model, 'realtime');
+      voices.realtime('voice.realtime.voice', rt, v.realtime.voice);
     } else if (v.mode === 'cascade') {
       const stt = resolve('voice.cascade.stt.connectionId', v.cascade.stt.connectionId, ['openai', 'speech'], brain, 'speech to text');
       await checkModel('voice.cascade.stt.model', stt, v.cascade.stt.model, 'stt');
       const tts = resolve('voice.cascade.tts.connectionId', v.cascade.tts.connectionId, ['speech', 'openai', 'gemini'], brain, 'text to speech');
       await checkModel('voice.cascade.tts.model', tts, v.cascade.tts.model, 'tts');
+      await voices.speech('voice.cascade.tts.voice', tts, v.cascade.tts.voice);
     } else {
-      resolve('voice.hostedAgent.connectionId', v.hostedAgent.connectionId, ['speech'], null, 'a hosted voice agent');
+      const agent = resolve('voice.hostedAgent.connectionId', v.hostedAgent.connectionId, ['speech'], null, 'a hosted voice agent');
       if (!v.hostedAgent.voice) problems.push({ path: 'voice.hostedAgent.voice', message: 'choose a voice' });
+      else await voices.speech('voice.hostedAgent.voice', agent, v.hostedAgent.voice);
     }
   }
   if (config.appearance.face.textReplies === 'speak' && !(v.enabled && v.mode === 'cascade')) {
     const tts = resolve('voice.cascade.tts.connectionId', v.cascade.tts.connectionId, ['speech', 'openai', 'gemini'], brain, 'reading replies aloud (appearance.face.textReplies speak)');
     await checkModel('voice.cascade.tts.model', tts, v.cascade.tts.model, 'tts');
+    await voices.speech('voice.cascade.tts.voice', tts, v.cascade.tts.voice);
   }
   if (config.vision.proxy.connectionId !== null) {
     resolve('vision.proxy.connectionId', config.vision.proxy.connectionId, [...TEXT_KINDS], null, 'describing camera pictures');
@@ -111,9 +126,6 @@ export async function checkDraft(app: AppContext, workspaceId: string, config: B
   return problems;
 }
 
-/** How long publishing waits for a provider's model list before it publishes without checking models. */
-const MODEL_LIST_WAIT_MS = 10_000;
-
 /**
  * The model lists of the workspace's connections for one check: the cached list first; a model missing from it is
  * looked up once more in a list asked afresh, since the cache may predate the model. null when
@@ -121,13 +133,8 @@ const MODEL_LIST_WAIT_MS = 10_000;
  */
 function offeredModels(app: AppContext, workspaceId: string) {
   const lists = new Map<string, Promise<{ items: ModelInfo[]; fresh: boolean } | null>>();
-  const fetch = (conn: ProviderDoc, refresh: boolean) => new Promise<{ items: ModelInfo[]; fresh: boolean } | null>((resolve) => {
-    const timer = app.clock.setTimeout(() => resolve(null), MODEL_LIST_WAIT_MS);
-    connectionModels(app, workspaceId, conn._id, refresh).then(
-      (r) => resolve({ items: r.items, fresh: refresh }),
-      () => resolve(null),
-    ).finally(() => app.clock.clearTimeout(timer));
-  });
+  const fetch = (conn: ProviderDoc, refresh: boolean) =>
+    withinListWait(app, async () => ({ items: (await connectionModels(app, workspaceId, conn._id, refresh)).items, fresh: refresh }));
   return {
     async find(conn: ProviderDoc, model: string): Promise<ModelInfo[] | null> {
       if (!lists.has(conn._id)) lists.set(conn._id, fetch(conn, false));
@@ -141,10 +148,11 @@ function offeredModels(app: AppContext, workspaceId: string) {
 }
 
 /** Gemini names models "models/gemini-2.5-flash" as well as "gemini-2.5-flash"; the list holds the short form. */
-function offers(list: ModelInfo[], conn: ProviderDoc, model: string): boolean {
+function find(list: ModelInfo[], conn: ProviderDoc, model: string): ModelInfo | undefined {
   const id = conn.kind === 'gemini' ? model.replace(/^models\//, '') : model;
-  return list.some((m) => m.id === id);
+  return list.find((m) => m.id === id);
 }
+const offers = (list: ModelInfo[], conn: ProviderDoc, model: string) => !!find(list, conn, model);
 
 function canChat(app: AppContext, conn: ProviderDoc): boolean {
   try {

@@ -10,8 +10,8 @@ import { CameraClientFrames, type CameraServerFrame } from './camera-frames.js';
  */
 export const MAX_FRAME_BYTES = 96 * 1024;
 /**
- * What the transport takes before it drops the connection: above MAX_FRAME_BYTES, so a frame that is too large
- * gets an error frame (the socket stays open) instead of a bare close.
+ * The largest frame the socket takes: above MAX_FRAME_BYTES, so a frame that is too large gets an error frame (the
+ * socket stays open) instead of a bare close. Past it, up to twice it, an error frame and close 4413 (src/http/sockets.ts).
  */
 export const MAX_SOCKET_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -82,7 +82,8 @@ export type ServerFrame =
   | { t: 'typing'; active: boolean; authorName?: string | null }
   | { t: 'ended'; conversationId: string; reason: string; askCsat: boolean }
   | { t: 'feedback_ok'; kind: 'thumb' | 'csat'; messageId: string | null; value: number }
-  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string; /** a cascade voice stage that failed mid-turn */ stage?: 'stt' | 'brain' | 'tts' }
+  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string; /** a cascade voice stage that failed mid-turn */ stage?: 'stt' | 'brain' | 'tts';
+      /** voice_start refused because the visitor's or the address's voice sessions at once are all live */ limit?: 'visitor' | 'address' }
   /** Run a page tool in the browser; answer with tool_result and the same callId. */
   | { t: 'tool_call'; callId: string; name: string; args: Record<string, unknown> }
   /** Ask the visitor before a destructive tool runs; answer with confirm and the same confirmId. */

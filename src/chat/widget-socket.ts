@@ -312,10 +312,10 @@ async function startVoice(app: AppContext, service: ConversationService, conn: S
   const d = conn.data;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (!d.conversationId && !(await openConversation(app, service, conn))) return;
-    const r = await voiceSessions(app).start({ socket: conn, chat: d.chat, conversationId: d.conversationId!, mode });
+    const r = await voiceSessions(app).start({ socket: conn, chat: d.chat, conversationId: d.conversationId!, visitorId: d.visitor.visitorId, ip: conn.ip, mode });
     if (r.ok) return;
     if (r.code === 'not_found' && attempt === 0) { service.hub.leave(d.conversationId!, conn); d.conversationId = null; continue; }
-    if (!r.told) conn.send(encodeFrame({ t: 'error', code: r.code, message: r.message }));
+    if (!r.told) conn.send(encodeFrame({ t: 'error', code: r.code, message: r.message, ...(r.limit ? { limit: r.limit } : {}) }));
     return;
   }
 }

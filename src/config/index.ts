@@ -6,6 +6,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const SESSION_LIMIT = { error: 'must be a whole number from 0 (no limit) to 10000, e.g. 4' };
+const sessionLimit = z.coerce.number(SESSION_LIMIT).int(SESSION_LIMIT).min(0, SESSION_LIMIT).max(10_000, SESSION_LIMIT);
+
 /** Every environment variable the server reads. Nothing else in the code reads process.env. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -39,6 +42,9 @@ const EnvSchema = z.object({
     .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean))
     .refine((list) => list.every((c) => c.startsWith('/')), 'must be a comma-separated list of absolute program paths, e.g. /usr/local/bin/mcp-files,/opt/mcp/bin/server')
     .optional(),
+  // Voice (docs/voice.md, Limits): voice sessions at once per visitor and per address, across all bots; 0 is no limit.
+  VOICE_SESSIONS_PER_VISITOR: sessionLimit.default(2),
+  VOICE_SESSIONS_PER_ADDRESS: sessionLimit.default(4),
   // Operations (docs/operations.md): metrics are off unless one of these two is set.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example: openssl rand -hex 24)').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
@@ -83,6 +89,10 @@ export type Config = Readonly<{
   apiRatePerAddress: number;
   /** Programs a stdio MCP server may start (MCP_STDIO_COMMANDS, absolute paths); empty: stdio MCP servers are off. */
   mcpStdioCommands: readonly string[];
+  /** Voice sessions one visitor may have at once, across all bots of the server (group); 0: no limit. */
+  voiceSessionsPerVisitor: number;
+  /** Voice sessions one client address (an IPv6 /64) may have at once, across all bots; 0: no limit. */
+  voiceSessionsPerAddress: number;
   /** GET /metrics on the main port with Authorization: Bearer <this>; null: not there. */
   metricsToken: string | null;
   /** A separate listener for /metrics and /readyz (on metricsHost); null: none. */
@@ -151,6 +161,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiRatePerToken: e.API_RATE_PER_TOKEN ?? API_RATE_DEFAULTS.perToken,
     apiRatePerAddress: e.API_RATE_PER_ADDRESS ?? API_RATE_DEFAULTS.perAddress,
     mcpStdioCommands: Object.freeze(e.MCP_STDIO_COMMANDS ?? []),
+    voiceSessionsPerVisitor: e.VOICE_SESSIONS_PER_VISITOR,
+    voiceSessionsPerAddress: e.VOICE_SESSIONS_PER_ADDRESS,
     metricsToken: e.METRICS_TOKEN ?? null,
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,

@@ -62,6 +62,12 @@ function refusalOf(err: unknown, log: Logger): SocketRefusal {
   return { status: answer.status ?? 500, code, message, ...(retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
 }
 
+/** What the client reads before a frame over the endpoint's maxPayloadBytes closes its socket (4413). */
+export const frameTooLarge = (bytes: number, max: number): SocketRefusal => ({
+  status: 413, code: 'bad_request',
+  message: `the frame was ${bytes} bytes; this socket takes frames of at most ${max} bytes, so it is closed; reconnect and send smaller frames`,
+});
+
 /** The close code of a refusal: 4000 + a 4xx status (the application's range, RFC 6455 7.4.2); 1011 otherwise. */
 export const refusalCloseCode = (status: number) => (status >= 400 && status < 500 ? 4000 + status : 1011);
 
@@ -88,8 +94,16 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
     try { ep.refuse?.(conn, why); } catch (e) { log.error({ err: e, path: ep.path }, 'socket refuse handler failed'); }
     conn.close(refusalCloseCode(why.status), why.code);
   };
+  const maxPayload = ep.maxPayloadBytes ?? 64 * 1024;
+  /** A frame over maxPayload is answered and the socket closed, in the endpoint's words (frameTooLarge). */
+  const tooLarge = (conn: Conn, bytes: number) => {
+    if (conn.closed) return;
+    try { ep.refuse?.(conn, frameTooLarge(bytes, maxPayload)); } catch (e) { log.error({ err: e, path: ep.path }, 'socket refuse handler failed'); }
+    conn.close(refusalCloseCode(413), 'frame too large');
+  };
   app.ws<UserData>(ep.path, {
-    maxPayloadLength: ep.maxPayloadBytes ?? 64 * 1024,
+    // The transport takes twice the endpoint's limit, so a frame a little over it is answered rather than dropped.
+    maxPayloadLength: maxPayload * 2,
     idleTimeout: ep.idleTimeoutSec ?? 60,
     maxBackpressure: ep.maxBackpressureBytes ?? 1024 * 1024,
     closeOnBackpressureLimit: 1,
@@ -132,6 +146,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
     },
     message: (ws, message, isBinary) => {
       const conn = ws.getUserData().conn!;
+      if (message.byteLength > maxPayload) return tooLarge(conn, message.byteLength);
       if (conn.early) {
         // Before open: kept, in order (a copy: the ArrayBuffer is only valid during this call).
         conn.earlyBytes += message.byteLength;

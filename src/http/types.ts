@@ -73,6 +73,10 @@ export interface SocketRefusal {
  */
 export interface SocketEndpoint<D> {
   path: string;
+  /**
+   * The largest frame taken (default 64 KB). A larger one, up to twice this, is answered by `refuse` (status 413,
+   * code bad_request) and the socket closes with 4413; past twice this the transport drops it (1006, no frame).
+   */
   maxPayloadBytes?: number;
   idleTimeoutSec?: number;
   /** Bytes buffered for one socket before sends are dropped (slow consumers never slow the others). */
@@ -85,6 +89,7 @@ export interface SocketEndpoint<D> {
    * the client why, then the socket closes with 4000 + the error's status (1011 for a server fault).
    */
   admit?(conn: SocketConn<D>): Promise<void>;
+  /** Tells the client why the socket is being closed (a refused admit, a frame over maxPayloadBytes), in its own frame shape. */
   refuse?(conn: SocketConn<D>, why: SocketRefusal): void;
   open(conn: SocketConn<D>): void;
   /** A binary frame's Buffer is valid only during this call (copy it to keep it). */

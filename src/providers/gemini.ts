@@ -14,12 +14,12 @@ import type {
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const GEMINI_DEFAULTS = Object.freeze({ embeddingModel: 'gemini-embedding-001', ttsModel: 'gemini-2.5-flash-preview-tts', ttsVoice: 'Kore' });
 
-// The prebuilt voices of Gemini speech generation; the API has no endpoint that lists them.
-const VOICES = [
+/** The prebuilt voices of Gemini speech generation and of Gemini Live; the API has no endpoint that lists them. */
+export const GEMINI_VOICES: readonly string[] = Object.freeze([
   'Zephyr', 'Puck', 'Charon', 'Kore', 'Fenrir', 'Leda', 'Orus', 'Aoede', 'Callirrhoe', 'Autonoe', 'Enceladus', 'Iapetus',
   'Umbriel', 'Algieba', 'Despina', 'Erinome', 'Algenib', 'Rasalgethi', 'Laomedeia', 'Achernar', 'Alnilam', 'Schedar',
   'Gacrux', 'Pulcherrima', 'Achird', 'Zubenelgenubi', 'Vindemiatrix', 'Sadachbia', 'Sadaltager', 'Sulafat',
-];
+]);
 // batchEmbedContents takes at most 100 texts per call.
 const EMBED_BATCH = 100;
 
@@ -96,7 +96,7 @@ export class GeminiAdapter implements ProviderAdapter {
   }
 
   async listVoices(): Promise<VoiceInfo[]> {
-    return VOICES.map((name) => ({ id: name, name, previewUrl: null }));
+    return GEMINI_VOICES.map((name) => ({ id: name, name, previewUrl: null }));
   }
 
   async previewVoice(voiceId: string): Promise<AudioResult> {

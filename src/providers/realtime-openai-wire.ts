@@ -18,6 +18,8 @@ export const OPENAI_REALTIME_DEFAULTS = Object.freeze({
   transcriptionModel: OPENAI_DEFAULTS.sttModel,
 });
 export const REALTIME_LABEL = 'OpenAI Realtime';
+/** The voices the realtime models speak with (fewer than the speech endpoint's: not fable, nova or onyx). */
+export const OPENAI_REALTIME_VOICES = Object.freeze(['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse', 'marin', 'cedar']);
 /** The GA API speaks and hears PCM16 at 24 kHz only. */
 export const REALTIME_RATE = 24_000;
 const PCM = { type: 'audio/pcm', rate: REALTIME_RATE } as const;

@@ -1,9 +1,10 @@
 import { invalid } from '../errors.js';
 import { CascadeEngine, type CascadeConnection } from './cascade/engine.js';
+import { GEMINI_VOICES } from './gemini.js';
 import { GEMINI_LIVE_DEFAULTS } from './gemini-live-setup.js';
 import { HostedAgentEngine, type HostedAgentConnection } from './hosted-agent/engine.js';
 import { GeminiLiveEngine } from './realtime-gemini.js';
-import { OPENAI_REALTIME_DEFAULTS } from './realtime-openai-wire.js';
+import { OPENAI_REALTIME_DEFAULTS, OPENAI_REALTIME_VOICES, REALTIME_LABEL } from './realtime-openai-wire.js';
 import { OpenAiRealtimeEngine } from './realtime-openai.js';
 import type { ProviderConnection } from './types.js';
 import type { VoiceEngine, VoiceEngineListener, VoiceSessionSpec } from './voice-engine.js';
@@ -14,6 +15,13 @@ export { keptAudio } from './voice-engine.js';
 /** The realtime model a connection's sessions use when voice.realtime.model is empty. */
 export function defaultRealtimeModel(kind: ProviderConnection['kind']): string {
   return kind === 'gemini' ? GEMINI_LIVE_DEFAULTS.model : OPENAI_REALTIME_DEFAULTS.model;
+}
+
+/** The realtime engine's name, its voices (neither API lists them) and the voice used when none is chosen. */
+export function realtimeVoices(kind: 'openai' | 'gemini'): { engine: string; voices: readonly string[]; default: string } {
+  return kind === 'gemini'
+    ? { engine: 'Gemini Live', voices: GEMINI_VOICES, default: GEMINI_LIVE_DEFAULTS.voice }
+    : { engine: REALTIME_LABEL, voices: OPENAI_REALTIME_VOICES, default: OPENAI_REALTIME_DEFAULTS.voice };
 }
 
 /**

@@ -10,13 +10,19 @@ const SEAT_TTL_MS = 30_000;
 const REFRESH_MS = 10_000;
 
 /**
- * security.caps.concurrentVoiceSessions counted across a scale-out group: a Redis sorted set per bot of
- * "<process>|<session>" scored by until when it holds (Redis's clock, so skew between processes does not
- * matter), taken atomically (seatTake) and repeated every 10 s while the session lives. Alone, or while Redis
+ * What a voice session counts against: its bot (the bot's id: security.caps.concurrentVoiceSessions), its visitor
+ * (`visitor:<id>`: VOICE_SESSIONS_PER_VISITOR) and its address (`address:<ip or IPv6 /64>`: VOICE_SESSIONS_PER_ADDRESS).
+ */
+export interface VoiceSeatClaim { scope: string; max: number }
+
+/**
+ * Voice session limits counted across a scale-out group: a Redis sorted set per scope (a bot, a visitor, an
+ * address) of "<process>|<session>" scored by until when it holds (Redis's clock, so skew between processes does
+ * not matter), taken atomically (seatTake) and repeated every 10 s while the session lives. Alone, or while Redis
  * is away, each process counts its own sessions (VoiceService's count): at most N times the cap, never none.
  */
 class VoiceSeats {
-  /** Seats this process holds: bot id -> its sessions. */
+  /** Seats this process holds: scope -> its sessions. */
   private readonly held = new Map<string, Set<string>>();
   private readonly timer: NodeJS.Timeout;
 
@@ -25,42 +31,42 @@ class VoiceSeats {
     this.timer.unref();
   }
 
-  private key(botId: string): string { return `${this.node.prefix}voice:${botId}`; }
+  private key(scope: string): string { return `${this.node.prefix}voice:${scope}`; }
 
-  /** Takes a seat for the session; false when `max` sessions of the bot are live in the group. */
-  async take(botId: string, sessionId: string, max: number): Promise<boolean> {
+  /** Takes a seat for the session in `scope`; false when `max` sessions of it are live in the group. */
+  async take(scope: string, sessionId: string, max: number): Promise<boolean> {
     if (this.node.healthy) {
       try {
         this.node.trip();
-        if ((await this.node.cmd.seatTake(this.key(botId), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, this.node.membershipPrefix)) !== 1) return false;
+        if ((await this.node.cmd.seatTake(this.key(scope), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, this.node.membershipPrefix)) !== 1) return false;
       } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
     }
-    const set = this.held.get(botId) ?? new Set<string>();
-    this.held.set(botId, set.add(sessionId));
+    const set = this.held.get(scope) ?? new Set<string>();
+    this.held.set(scope, set.add(sessionId));
     return true;
   }
 
   /** Gives the seat back; resolves once Redis has it (at once, and never rejects, while Redis is away). */
-  async leave(botId: string, sessionId: string): Promise<void> {
-    const set = this.held.get(botId);
+  async leave(scope: string, sessionId: string): Promise<void> {
+    const set = this.held.get(scope);
     if (!set?.delete(sessionId)) return;
-    if (!set.size) this.held.delete(botId);
+    if (!set.size) this.held.delete(scope);
     if (!this.node.healthy) return; // its entry lapses by itself
     this.node.trip();
-    await this.node.cmd.zrem(this.key(botId), `${this.node.id}|${sessionId}`).catch(() => {});
+    await this.node.cmd.zrem(this.key(scope), `${this.node.id}|${sessionId}`).catch(() => {});
   }
 
   private async refresh(): Promise<void> {
     if (!this.node.healthy || !this.held.size) return;
-    for (const [botId, sessions] of this.held) {
+    for (const [scope, sessions] of this.held) {
       this.node.trip();
-      await this.node.cmd.seatKeep(this.key(botId), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
+      await this.node.cmd.seatKeep(this.key(scope), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
     }
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([...this.held].flatMap(([botId, sessions]) => [...sessions].map((s) => this.leave(botId, s))));
+    await Promise.all([...this.held].flatMap(([scope, sessions]) => [...sessions].map((s) => this.leave(scope, s))));
   }
 }
 
@@ -71,12 +77,24 @@ const seats = perApp((app: AppContext) => {
   return s;
 });
 
-/** A group-wide seat for a new voice session of `botId` (always true for a server of one process). */
-export function takeVoiceSeat(app: AppContext, botId: string, sessionId: string, max: number): Promise<boolean> {
-  return seats(app)?.take(botId, sessionId, max) ?? Promise.resolve(true);
+/**
+ * Group-wide seats for a new voice session, one per claim, taken in order: the index of the first claim whose
+ * `max` sessions are already live (the seats taken before it are given back), or -1 when all were taken (always
+ * -1 for a server of one process, whose VoiceService counts by itself).
+ */
+export async function takeVoiceSeats(app: AppContext, sessionId: string, claims: readonly VoiceSeatClaim[]): Promise<number> {
+  const s = seats(app);
+  if (!s) return -1;
+  for (let i = 0; i < claims.length; i++) {
+    if (await s.take(claims[i].scope, sessionId, claims[i].max)) continue;
+    await Promise.all(claims.slice(0, i).map((c) => s.leave(c.scope, sessionId)));
+    return i;
+  }
+  return -1;
 }
 
-/** Gives the seat back; the promise (never rejected) settles once the group knows. */
-export function leaveVoiceSeat(app: AppContext, botId: string, sessionId: string): Promise<void> {
-  return seats(app)?.leave(botId, sessionId) ?? Promise.resolve();
+/** Gives the session's seats back; the promise (never rejected) settles once the group knows. */
+export async function leaveVoiceSeats(app: AppContext, sessionId: string, scopes: readonly string[]): Promise<void> {
+  const s = seats(app);
+  if (s) await Promise.all(scopes.map((scope) => s.leave(scope, sessionId)));
 }

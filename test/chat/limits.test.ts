@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startVoiceWorld, startVoice, until } from '../voice/world.js';
 import { startChatWorld } from './helpers.js';
 
 test('bad frames get clear error frames and the conversation goes on', async () => {
@@ -62,6 +63,45 @@ test('a frame over 96 KB gets a bad_request error frame and the socket stays ope
     assert.is((await v.reply()).message.text, 'You said: small');
     assert.not.ok(closed);
     await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('a 1 MB audio frame during voice gets a bad_request error frame before the socket is closed (4413); the session ends', async () => {
+  const w = await startVoiceWorld();
+  try {
+    const v = await w.visitor();
+    await startVoice(v);
+    const closed = new Promise<{ code: number; reason: string }>((r) => v.ws.once('close', (code, reason) => r({ code, reason: String(reason) })));
+    // The audio byte, then 1 MiB of PCM: 1,048,577 bytes.
+    v.ws.send(Buffer.concat([Buffer.from([0x01]), Buffer.alloc(1024 * 1024)]), { binary: true });
+    const { code, reason } = await closed;
+    assert.is(code, 4413);
+    assert.is(reason, 'frame too large');
+    const err = v.frames.find((f) => f.t === 'error');
+    assert.ok(err, 'an error frame came before the close');
+    assert.is(err.code, 'bad_request');
+    assert.match(err.message, /1048577 bytes.*at most 1048576/);
+    // The socket's voice session ended with it.
+    const { voiceSessions } = await import('../../actors/voice/index.js');
+    await until(() => voiceSessions(w.server.app).live === 0, { timeout: 5000, message: 'the session to end' });
+    const again = await w.visitor({ visitorToken: v.ready.visitorToken });
+    assert.is((await startVoice(again)).state, 'listening');
+    await again.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('a text frame over 1 MB is answered the same way; up to 1 MB the socket stays open', async () => {
+  const w = await startChatWorld();
+  try {
+    const v = await w.visitor();
+    const closed = new Promise<number>((r) => v.ws.once('close', (code) => r(code)));
+    v.send('z'.repeat(1024 * 1024 + 10));
+    assert.is(await closed, 4413);
+    assert.is(v.frames.find((f) => f.t === 'error')?.code, 'bad_request');
   } finally {
     await w.close();
   }

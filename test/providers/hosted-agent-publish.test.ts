@@ -89,7 +89,6 @@ test('a setting the provider refuses fails the publish with 422 naming it and th
   const version = (await w.as('GET', `/api/v1/bots/${bot.id}`)).body.published.version;
   const cases: Array<[unknown, string, RegExp]> = [
     [{ voice: { hostedAgent: { llm: 'gpt-9-ultra' } } }, 'voice.hostedAgent.llm', /refused the hosted agent: Input should be 'gpt-4o-mini'/],
-    [{ voice: { hostedAgent: { voice: 'voice_nobody' } } }, 'voice.hostedAgent.voice', /A voice with voice_id voice_nobody was not found/],
     [{ identity: { language: 'de' }, voice: { hostedAgent: { ttsModel: 'eleven_turbo_v2' } } }, 'voice.hostedAgent.ttsModel', /Non-english Agents must use turbo or flash v2_5/],
   ];
   for (const [change, path, words] of cases) {
@@ -105,6 +104,21 @@ test('a setting the provider refuses fails the publish with 422 naming it and th
   assert.equal(await record(), before);
   assert.is(speech.agents.agents.get(before.agentId)!.conversation_config.tts.voice_id, 'voice_hans');
   await patch({ identity: { language: 'en' }, voice: { hostedAgent: { voice: 'voice_hans', ttsModel: 'eleven_flash_v2_5', llm: 'gpt-4o-mini' } } });
+});
+
+test('a voice the connection does not list is refused before the provider is asked to change the agent', async () => {
+  const before = await record();
+  await patch({ voice: { hostedAgent: { voice: 'voice_nobody' } } });
+  const from = speech.requests.length;
+  const r = await publish();
+  assert.is(r.status, 422, JSON.stringify(r.body));
+  assert.equal(r.body.error.details, [{
+    path: 'voice.hostedAgent.voice',
+    message: `Voices has no voice voice_nobody; choose one of the voices GET /api/v1/providers/${voiceConn.id}/voices lists: voice_rachel (Rachel), voice_hans (Hans), voice_plain (Plain)`,
+  }]);
+  assert.equal(agentCalls(from), [], 'the agent was not touched');
+  assert.equal(await record(), before);
+  await patch({ voice: { hostedAgent: { voice: 'voice_hans' } } });
 });
 
 test('a refused key names the connection; a provider that fails answers 502 and publishes nothing', async () => {
@@ -136,6 +150,8 @@ test('an emptied model makes a new agent with the provider\'s default and remove
 test('an agent deleted at the provider is made again by the next publish', async () => {
   const old = (await record()).agentId;
   speech.agents.agents.delete(old);
+  // An unchanged draft is not published again (409), so the next publish carries a change.
+  await patch({ identity: { instructions: 'Help with orders, returns and gift cards.' } });
   assert.is((await publish()).status, 200);
   const now = (await record()).agentId;
   assert.is.not(now, old);

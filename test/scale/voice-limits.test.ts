@@ -199,6 +199,40 @@ test('simultaneous voice sessions of a bot are counted across the processes, and
   await waiting.next('voice', (f) => f.state === 'ended');
 });
 
+test('one visitor\'s and one address\'s voice sessions at once are counted across the processes and the bots', async () => {
+  const bot = must('POST /bots', await w(0).request('POST', '/api/v1/bots', { body: { name: 'Second voice bot' }, headers: world.owner.headers }), 201);
+  const other: string = bot.id ?? bot.bot?.id;
+  await publishPatch(0, other, { brain: { connectionId: openai, model: 'gpt-4o-mini' }, voice: { enabled: true, mode: 'realtime' } });
+  const stop = async (v: Visitor) => { v.send({ t: 'voice_stop' }); await v.next('voice', (f) => f.state === 'ended'); };
+  // One visitor (the same token) in three tabs on three processes: two talk (VOICE_SESSIONS_PER_VISITOR 2), the third is refused.
+  const tab1 = await visitorOn(0);
+  const tab2 = await visitorOn(1, { visitorToken: tab1.ready.visitorToken });
+  const tab3 = await visitorOn(2, { visitorToken: tab1.ready.visitorToken });
+  assert.is((await startVoice(tab1)).state, 'listening');
+  assert.is((await startVoice(tab2)).state, 'listening');
+  tab3.send({ t: 'voice_start' });
+  const mine = await tab3.next('error');
+  assert.is(mine.code, 'rate_limited');
+  assert.is(mine.limit, 'visitor', JSON.stringify(mine));
+  // Everyone here comes from 127.0.0.1: two more visitors, on the other bot and other processes, fill the address (4).
+  const third = await visitorOn(2, { botId: other });
+  const fourth = await visitorOn(0, { botId: other });
+  assert.is((await startVoice(third)).state, 'listening');
+  assert.is((await startVoice(fourth)).state, 'listening');
+  const fifth = await visitorOn(1, { botId: other });
+  fifth.send({ t: 'voice_start' });
+  const full = await fifth.next('error');
+  assert.is(full.code, 'rate_limited');
+  assert.is(full.limit, 'address', JSON.stringify(full));
+  assert.match(full.message, /VOICE_SESSIONS_PER_ADDRESS/);
+  // A session ended on process 0 frees both seats for the others at once.
+  await stop(tab1);
+  assert.is((await startVoice(tab3)).state, 'listening', 'the visitor\'s seat was given back');
+  await stop(tab2);
+  assert.is((await startVoice(fifth)).state, 'listening', 'the address\'s seat was given back');
+  for (const v of [tab3, third, fourth, fifth]) await stop(v);
+});
+
 test('a killed process\'s voice seats are free within seconds (its membership lapses), not after 30 s', async () => {
   const bot = must('POST /bots', await w(2).request('POST', '/api/v1/bots', { body: { name: 'Voice after a crash' }, headers: world.owner.headers }), 201);
   const botId: string = bot.id ?? bot.bot?.id;

@@ -55,7 +55,7 @@ test('publishing refuses a speech-to-text model that cannot transcribe, naming t
       assert.is(r.status, 422, JSON.stringify(r.body));
       assert.equal(r.body.error.details, [{
         path: 'voice.cascade.stt.model',
-        message: `${model} is not a speech-to-text model; choose one of the models GET /api/v1/providers/${openai.id}/models lists (such as gpt-4o-mini-transcribe, whisper-1)`,
+        message: `${model} is not a speech-to-text model; choose one of the speech-to-text models of OpenAI (GET /api/v1/providers/${openai.id}/models lists them): gpt-4o-mini-transcribe, whisper-1`,
       }]);
     }
     await patch({ voice: { cascade: { stt: { model: 'whisper-1' } } } });

@@ -11,9 +11,11 @@ export type VoiceKind = 'openai' | 'gemini';
 export const RATES: Record<VoiceKind, { input: number; output: number }> = { openai: { input: 24_000, output: 24_000 }, gemini: { input: 16_000, output: 24_000 } };
 
 /** A chat world whose bot has voice on (realtime, through the brain's connection). */
-export async function startVoiceWorld(opts: { kind?: VoiceKind; voice?: Record<string, unknown>; config?: BotConfigInput; clock?: Clock } = {}): Promise<ChatWorld> {
+export async function startVoiceWorld(opts: {
+  kind?: VoiceKind; voice?: Record<string, unknown>; config?: BotConfigInput; clock?: Clock; env?: Record<string, string>; identitySecret?: string;
+} = {}): Promise<ChatWorld> {
   const config = { ...(opts.config ?? {}), voice: { enabled: true, mode: 'realtime', ...(opts.voice ?? {}) } } as BotConfigInput;
-  return startChatWorld({ kind: opts.kind ?? 'openai', config, clock: opts.clock });
+  return startChatWorld({ kind: opts.kind ?? 'openai', config, clock: opts.clock, env: opts.env, identitySecret: opts.identitySecret });
 }
 
 /** PCM16 mono: a tone loud enough for the fakes' energy detection (speech), or silence. */

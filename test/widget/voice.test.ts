@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { Visitor } from '../chat/helpers.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
 import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
@@ -53,6 +54,8 @@ async function openChat(bot = botId, options: object = mic, host = ''): Promise<
   await page.evaluate(() => (window as any).ServiceChat.on('voice', (e: unknown) => (window as any).__voice.push(e)));
   return page;
 }
+/** Microphone glyphs shown in the voice bar and the message box (the spoken messages' small marks aside). */
+const micIcons = (page: Page) => page.locator('.vb svg:has(path[d^="M12 3a3 3"]), .cp svg:has(path[d^="M12 3a3 3"])').evaluateAll((els) => els.filter((e) => (e as SVGElement).getBoundingClientRect().width > 0).length);
 const voiceEvents = (page: Page): Promise<any[]> => page.evaluate(() => (window as any).__voice);
 const conversationId = async (page: Page) => (await framesOf(page, 'conversation')).at(-1).conversationId as string;
 
@@ -79,12 +82,22 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   const page = await openChat();
   // voice.js arrives a little late, so the connecting state can be seen.
   await page.route('**/voice.js', async (route) => { await new Promise((r) => setTimeout(r, 600)); await route.continue(); });
+  // How many "Thinking…" lines the window shows at once, at most, over the whole turn (the bar's and the status line's).
+  await page.locator('[data-service-chat]').evaluate((host) => {
+    const root = host.shadowRoot!;
+    const w = window as any;
+    w.__thinking = 0;
+    new MutationObserver(() => {
+      w.__thinking = Math.max(w.__thinking, [...root.querySelectorAll('.vs, .st')].filter((e) => e.textContent?.includes('Thinking…')).length);
+    }).observe(root, { subtree: true, childList: true, characterData: true });
+  });
   await page.click('.cp .mic');
   // Read in the same wait as the state: once voice.js is in, the state moves on to listening at once.
   await page.locator('.vb.connecting .vs', { hasText: 'Connecting…' }).waitFor();
   await shot(page, 'connecting');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   assert.is(await page.locator('.vb .vs').textContent(), 'Listening…');
+  assert.is(await micIcons(page), 1, 'one microphone: the mute button');
   await shot(page, 'listening');
 
   // The visitor's turn, heard by the engine from the widget's audio, comes back as a voice message.
@@ -106,6 +119,8 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   for (let i = 0; i < 12; i++) { mouth.push((await faceState(page)).talk); await page.waitForTimeout(50); }
   assert.ok(Math.max(...mouth) > 0.1, `the mouth moves with the agent's voice (${mouth.map((m) => m.toFixed(2)).join(' ')})`);
   await page.locator('.m.assistant:has(.vk)', { hasText: /We are open from nine/ }).waitFor();
+  assert.is(await micIcons(page), 1);
+  assert.is(await page.evaluate(() => (window as any).__thinking), 1, 'Thinking… was shown once at a time');
   await shot(page, 'speaking');
 
   // The question comes round again in the loop: barge-in. The server interrupts; the widget stops and says how much it played.
@@ -285,6 +300,36 @@ test('a voice cap refuses voice_start with the cap text', async () => {
   await shot(page, 'rate-limited');
 });
 
+test('a visitor already talking in two other tabs, or an address already in four voice conversations, is told so in their language', async () => {
+  const german = await w.createBot({ identity: { agentName: 'Ava', role: 'Assistentin', languagePolicy: 'fixed', language: 'de' }, voice: { enabled: true, mode: 'realtime' } });
+  const page = await openChat(german);
+  const token = await page.evaluate((id) => localStorage.getItem(`sc:vt:${id}`), german);
+  const socket = (q: Record<string, string> = {}) => Visitor.open(`${w.server.url.replace('http', 'ws')}/widget/v1/chat?${new URLSearchParams({ botId: german, ...q })}`);
+  const talk = async (v: Visitor) => { v.send({ t: 'voice_start' }); assert.is((await v.next('voice', (f) => f.state === 'listening' || f.state === 'ended', 10_000)).state, 'listening'); };
+  const stop = async (v: Visitor) => { v.send({ t: 'voice_stop' }); await v.next('voice', (f) => f.state === 'ended', 10_000); await v.close(); };
+  // The same visitor (their token) talking in two other tabs: VOICE_SESSIONS_PER_VISITOR is 2.
+  const tabs = [await socket({ visitorToken: token! }), await socket({ visitorToken: token! })];
+  for (const t of tabs) await talk(t);
+  await page.click('.cp .mic');
+  await page.locator('.line.error', { hasText: 'Sprache ist bereits in einem anderen Tab oder Fenster aktiv.' }).waitFor();
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'visitor_limit' });
+  assert.is(await page.locator('.line.error').count(), 1);
+  await shot(page, 'visitor-limit');
+  // Those tabs end; four other visitors from the same address (127.0.0.1 here) talk: VOICE_SESSIONS_PER_ADDRESS is 4.
+  for (const t of tabs) await stop(t);
+  const others = [await socket(), await socket(), await socket(), await socket()];
+  for (const o of others) await talk(o);
+  await page.locator('.cp .mic').click();
+  await page.locator('.line.error', { hasText: 'Aus Ihrem Netzwerk laufen gerade zu viele Sprachgespräche.' }).waitFor();
+  assert.equal((await voiceEvents(page)).at(-1), { state: 'ended', reason: 'address_limit' });
+  await shot(page, 'address-limit');
+  for (const o of others) await stop(o);
+  // With a seat free again, the same button starts voice.
+  await page.locator('.cp .mic').click();
+  await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
+  await page.click('.vb .ve');
+});
+
 test('a refused microphone says how to allow it, and nothing starts on the server', async () => {
   const page = await openChat(botId, {});
   await page.click('.cp .mic');
@@ -328,7 +373,7 @@ test('in the floating layout without a composer the microphone is a labelled but
   await shot(page, 'floating-ended');
 });
 
-test('under prefers-reduced-motion the level meter is replaced by the static state icon', async () => {
+test('under prefers-reduced-motion the level meter is replaced by the static state light', async () => {
   const page = await openChat(botId, { ...mic, reducedMotion: 'reduce' });
   await page.click('.cp .mic');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });

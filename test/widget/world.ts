@@ -49,11 +49,11 @@ const RECORD_FRAMES = `(() => {
 })();`;
 
 /** browserArgs: extra Chromium flags (voice tests add the fake microphone); serverProcess: run the server in a child process. */
-export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: Clock; serverProcess?: boolean } = {}): Promise<WidgetWorld> {
+export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: Clock; serverProcess?: boolean; env?: Record<string, string> } = {}): Promise<WidgetWorld> {
   const sizes = built().widget;
   const proc = opts.serverProcess ? await startServerProcess() : null;
   // The child's server answers the same HTTP calls; only its in-process handles (app, http) are missing.
-  const [server, fake] = await Promise.all([proc ? (proc as unknown as TestServer) : startTestServer({ clock: opts.clock }), startFakeOpenAI()]);
+  const [server, fake] = await Promise.all([proc ? (proc as unknown as TestServer) : startTestServer({ clock: opts.clock, env: opts.env }), startFakeOpenAI()]);
   const owner = await setupOwner(server);
   const as = async (method: string, path: string, body?: unknown) => {
     const r = await server.request(method, `/api/v1${path}`, { body, headers: owner.headers });

@@ -38,7 +38,7 @@ export interface VoiceSink {
   onFrame(f: any): void;
   onAudio(data: ArrayBuffer): void;
   /** True when the error answered a voice frame (the voice UI explains it instead of a generic line). */
-  onError(f: { code: string; message: string; clientId?: string }): boolean;
+  onError(f: { code: string; message: string; clientId?: string; limit?: string }): boolean;
   onClose(): void;
 }
 

@@ -93,6 +93,8 @@ export const STRINGS = {
   'voice.ended.needs_click': 'The browser needs a click before it can play sound. Press the microphone button to start voice.',
   'voice.ended.load_failed': 'Voice could not be loaded. Check your connection and try again, or keep typing here.',
   'voice.ended.rate_limited': 'Voice is not available right now because a usage limit was reached. Please try again later, or keep typing here.',
+  'voice.ended.visitor_limit': 'Voice is already on in another tab or window. End it there to talk here, or keep typing.',
+  'voice.ended.address_limit': 'Too many voice conversations are running from your network right now. Please try again in a few minutes, or keep typing here.',
   'voice.ended.cap_reached': 'Voice has reached its limit for today. Please continue in the chat.',
   'voice.ended.engine_error': 'Voice stopped because of a problem with the voice service. Press the microphone to try again, or continue in the chat.',
   'voice.ended.team_takeover': 'A team member has joined. Voice is off; please continue in the chat.',

@@ -149,7 +149,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   if (cfg.behavior.handoff?.enabled) menuItems.push([t('menu.handoff'), () => s.send({ t: 'handoff' })]);
 
   const askAgain = (id: string) => s.askAgain(id);
-  const status = <Status st={st} t={t} />;
+  // While voice runs, its bar says Thinking…; the status line keeps only what the bar does not say.
+  const status = <Status st={st} t={t} voiceLive={!!voice && voice.state !== 'ended'} />;
   const prompts = !started && st.welcome.suggestedPrompts.length ? (
     <div class="sp">{st.welcome.suggestedPrompts.map((q) => <button onClick={() => send(q)}>{q}</button>)}</div>
   ) : null;
@@ -240,12 +241,12 @@ function lastOfRun(ms: State['messages'], i: number): boolean {
   return !next || next.role !== m.role || next.createdAt - m.createdAt > 300_000;
 }
 
-function Status({ st, t }: { st: State; t: T }) {
+function Status({ st, t, voiceLive }: { st: State; t: T; voiceLive: boolean }) {
   let text = '';
   // A paused bot is said once, in the line above the messages (the offline line's place).
   if (st.conn === 'connecting' || st.conn === 'retrying' || st.conn === 'refused') text = t(st.conn === 'retrying' ? 'status.retrying' : st.conn === 'refused' ? 'status.refused' : 'status.connecting');
   else if (st.typing !== null) text = t('status.typing', { name: st.typing || t('status.someone') });
-  else if (st.agent) text = st.agent.state === 'tool' ? t('status.tool', { tool: st.agent.label ?? '' }) : t('status.thinking');
-  const busy = st.conn === 'open' && (st.typing !== null || st.agent);
+  else if (st.agent && (st.agent.state === 'tool' || !voiceLive)) text = st.agent.state === 'tool' ? t('status.tool', { tool: st.agent.label ?? '' }) : t('status.thinking');
+  const busy = st.conn === 'open' && (st.typing !== null || (st.agent && text !== ''));
   return <div class="st" aria-live="polite">{busy ? <span class="dots"><span /><span /><span /></span> : null}{text}</div>;
 }

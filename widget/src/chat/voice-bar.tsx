@@ -73,8 +73,8 @@ export function VoiceBar({ v, s, t }: { v: VoiceLink; s: VoiceSnapshot; t: T }) 
   };
   return (
     <div class={`vb ${state}`} data-playing={s.playing} role="group" aria-label={t('voice.bar')} tabIndex={-1} onKeyDown={space(true)} onKeyUp={space(false)}>
-      {/* In push-to-talk the talk button is the microphone; a second one beside it would confuse. */}
-      {live && ptt ? null : <span class="vi" aria-hidden="true">{s.muted && live ? MIC_OFF() : MIC()}</span>}
+      {/* The state as a coloured light, not a microphone: the mute or talk button beside it is the microphone. */}
+      <span class="vi" aria-hidden="true" />
       <span class="vs" role="status" aria-live="polite">{t(`voice.state.${state}` as 'voice.state.listening')}</span>
       <span class="lv" ref={meter} aria-hidden="true">{WEIGHTS.map(() => <i />)}</span>
       {live && ptt ? (

@@ -118,7 +118,7 @@ export class VoiceLink implements VoiceSink {
     this.listeners.forEach((fn) => fn());
   }
   onAudio(data: ArrayBuffer) { this.client?.onAudio(data); }
-  onError(f: { code: string; message: string; clientId?: string }): boolean { return this.client?.onError(f) ?? false; }
+  onError(f: { code: string; message: string; clientId?: string; limit?: string }): boolean { return this.client?.onError(f) ?? false; }
   onClose() { this.client?.onClose(); }
 
   destroy() {

@@ -2,9 +2,9 @@
 export const voiceCss = `
 .vb{display:flex;align-items:center;gap:10px;margin:0 10px 8px;padding:7px 7px 7px 8px;border:1px solid var(--line);border-radius:calc(var(--r) / 2 + 14px);background:var(--soft);min-height:50px}
 .vb:focus{outline:none}
-.vi{flex:none;width:34px;height:34px;border-radius:50%;display:flex;align-items:center;justify-content:center;background:var(--accent);color:var(--on)}
-.vb.connecting .vi,.vb.ended .vi{background:var(--line);color:var(--muted)}
-.vb.muted .vi{background:var(--err);color:var(--bg)}
+.vi{flex:none;width:12px;height:12px;margin:0 4px 0 6px;border-radius:50%;background:var(--accent)}
+.vb.connecting .vi,.vb.ended .vi{background:var(--muted)}
+.vb.muted .vi{background:var(--err)}
 .vs{flex:1;min-width:0;font-size:13px;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .vb.ended .vs{color:var(--muted);font-weight:500}
 .lv{flex:none;display:flex;align-items:center;gap:3px;height:24px}

@@ -178,11 +178,13 @@ export class VoiceClient {
    * (bad_request: during the session, or microphone frames that were on the way when the server ended it),
    * or a voice frame that reached the server after it had ended the session.
    */
-  onError(f: { code: string; message: string; clientId?: string }): boolean {
+  onError(f: { code: string; message: string; clientId?: string; limit?: string }): boolean {
     if (f.clientId || !this.sentStart) return false;
     if (this.snap.state === 'starting' && !this.sessionId) {
       // unavailable: voice is not set up right; the operator has the details, the visitor a line in their language.
-      this.end(f.code === 'rate_limited' || f.code === 'unavailable' ? f.code : 'refused', f.message);
+      // A limit on sessions at once of this visitor (other tabs) or address has its own line.
+      const limited = f.code === 'rate_limited' && (f.limit === 'visitor' || f.limit === 'address') ? `${f.limit}_limit` : null;
+      this.end(limited ?? (f.code === 'rate_limited' || f.code === 'unavailable' ? f.code : 'refused'), f.message);
       return true;
     }
     // not_found: a voice_stop or voice_played that crossed the server's end of the session.
