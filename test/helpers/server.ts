@@ -22,6 +22,8 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
   const config = loadConfig({
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
+    // Tests send thousands of API requests from loopback: the REST rate limits are off unless a test sets them.
+    API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0',
     ...(process.env.MONGODB_URL && !opts.env?.DATA_ONLY ? {} : {}),
     ...opts.env,
   }, opts.config);

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { useSession } from '../../session.js';
 import { confirmDialog, ErrorText, Loading, RelativeTime, toast, useAction } from '../../ui.js';
-import { Markdown } from '../../../../widget/src/chat/markdown.js';
+import { Markdown } from '../../../../widget/src/chat/markdown-render.js';
 import { Composer } from './composer.js';
 import { visitorName, useModel, type Pane } from './index.js';
 import type { InboxModel } from './model.js';

@@ -1,8 +1,8 @@
 /**
  * One conversation's messages as the team sees them: who said what, when, with tools, sources, images and ratings.
- * Replies are drawn from their Markdown as the widget draws them for the visitor (widget/src/chat/markdown.tsx).
+ * Replies are drawn from their Markdown as the widget draws them for the visitor (widget/src/chat/markdown-render.tsx).
  */
-import { Markdown } from '../../../../widget/src/chat/markdown.js';
+import { Markdown } from '../../../../widget/src/chat/markdown-render.js';
 import { RelativeTime } from '../../ui.js';
 import type { FullMessage, FullTranscript, TeamPicture, ToolCall } from './types.js';
 
