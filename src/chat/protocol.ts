@@ -67,6 +67,11 @@ export type ServerFrame =
       feedback: { thumbs: boolean; csat: boolean };
       /** The bot is outside its opening hours with behavior.hours.scope bot (the face sleeps); `offline` frames follow changes. */
       offline: boolean;
+      /**
+       * The bot is paused: the chat takes no messages (they are refused with an error frame); the widget shows the
+       * offline text and, when lead capture is on, the lead form that follows (reason offline). Absent when running.
+       */
+      paused?: true;
     }
   /** The bot's opening hours (scope bot) opened or closed while the widget is open. */
   | { t: 'offline'; offline: boolean }

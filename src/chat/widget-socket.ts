@@ -59,16 +59,16 @@ export interface WidgetSocketData {
   camera?: SocketCamera;
   /** What the widget was last told of behavior.hours.scope bot (offline-watch.ts). */
   offline?: boolean;
-  /** The bot is paused: the socket was opened only to tell the widget so, and closes at once. */
+  /** The bot was paused at connect: the socket takes only a lead form's answer (PAUSED_FRAMES). */
   paused?: true;
 }
 
 const connectionLimit = (waitMs: number) => rateLimited(waitMs / 1000, `too many chat connections from this address (${CONNECTIONS_PER_IP_PER_MINUTE} a minute)`);
 
-/** Close code of a widget socket whose bot is paused (4000-4999: the app's own); the widget checks again later. */
-export const BOT_PAUSED_CLOSE = 4503;
-/** What the error frame before BOT_PAUSED_CLOSE says (code forbidden). */
-export const BOT_PAUSED_MESSAGE = 'this assistant is paused and is not taking messages right now; try again later';
+/** What the error frame refusing a frame on a paused bot's socket says (code forbidden). */
+export const BOT_PAUSED_MESSAGE = 'this assistant is paused and is not taking messages right now; leave your details in the form if one is shown, or try again later';
+/** What a paused bot's socket takes, besides ping: the lead form's answer, and the page's tools (sent by every widget on ready). */
+const PAUSED_FRAMES: ReadonlySet<string> = new Set(['lead', 'tools']);
 
 /**
  * The widget chat socket (docs/widget-protocol.md): the upgrade is decided from memory; admit then loads the bot,
@@ -113,9 +113,8 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       if (!chat.preview && !originAllowed(c.origin, chat.config.security.allowedOrigins)) {
         throw forbidden(`origin ${c.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
       }
-      // A paused bot: the socket is admitted only to say so (open() sends the error frame and closes with
-      // BOT_PAUSED_CLOSE, which the widget shows as "unavailable" and checks again later instead of looping).
-      if (chat.bot.status !== 'running') { d.chat = chat; d.paused = true; d.connect = null; return; }
+      // A paused bot: the socket is admitted as any other, to offer what the bot offers when offline (open()).
+      if (chat.bot.status !== 'running') d.paused = true;
       const visitor = await resolveVisitor(app, chat, c.identity);
       const conv = await service.resumable(chat, visitor.visitorId);
       if (conv && chat.config.behavior.persistence.showHistory) {
@@ -134,11 +133,6 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
     },
     open(conn) {
       const d = conn.data;
-      if (d.paused) {
-        send(conn, { t: 'error', code: 'forbidden', message: BOT_PAUSED_MESSAGE });
-        conn.close(BOT_PAUSED_CLOSE, 'bot paused');
-        return;
-      }
       const { config } = d.chat;
       const ctx = contextFromIdentity(config.identity, { page: d.page });
       send(conn, {
@@ -146,7 +140,8 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         conversationId: d.conversationId, history: d.history,
         welcome: { message: renderField('welcome.message', config.welcome.message, ctx), suggestedPrompts: config.welcome.suggestedPrompts },
         feedback: { thumbs: config.behavior.feedback.thumbs, csat: config.behavior.feedback.csat },
-        offline: hours.add(conn),
+        // Paused, the bot is offline whatever its hours say (the widget shows texts.offline); hours are not watched.
+        ...(d.paused ? { offline: true, paused: true as const } : { offline: hours.add(conn) }),
       });
       // Sent once: an idle socket keeps neither the history nor the token (the widget stores the token).
       d.history = NO_HISTORY;
@@ -154,11 +149,12 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       published.add(conn);
       if (d.conversationId) service.hub.join(d.conversationId, conn);
       // leadCapture.when start: the form comes before the first message (its answer opens the conversation).
+      // Paused, it is the offline form instead, whatever leadCapture.when says (as outside hours, bot-config.md).
       const lc = config.behavior.leadCapture;
-      if (lc.enabled && lc.when === 'start' && !d.conversationId) send(conn, leadFormFrame(null, 'start', lc.fields));
+      if (lc.enabled && d.paused) send(conn, leadFormFrame(d.conversationId, 'offline', lc.fields));
+      else if (lc.enabled && lc.when === 'start' && !d.conversationId) send(conn, leadFormFrame(null, 'start', lc.fields));
     },
     message(conn, raw, isBinary) {
-      if (conn.data.paused) return;
       // Audio of a live voice session: relayed at once (its own limit, not the frame limit below).
       if (isBinary) {
         const problem = voice.audio(conn, raw as Buffer);
@@ -172,6 +168,10 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       const frame = decoded.frame;
       if (frame.t === 'ping') { send(conn, { t: 'pong' }); return; }
       const d = conn.data;
+      if (d.paused && !PAUSED_FRAMES.has(frame.t)) {
+        send(conn, { t: 'error', code: 'forbidden', message: BOT_PAUSED_MESSAGE, ...(frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {}) });
+        return;
+      }
       d.chain = d.chain.then(() => handleFrame(app, service, conn, frame, messages)).catch((err) => {
         const stopping = err instanceof ActorStoppedError;
         // Scale-out: the conversation is owned by another process and Redis, which reaches it, is away for now.
@@ -187,7 +187,6 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       });
     },
     close(conn) {
-      if (conn.data.paused) return;
       published.remove(conn);
       hours.remove(conn);
       voice.socketClosed(conn);

@@ -48,7 +48,10 @@ test('pausing says what visitors will see and asks first; pause and resume chang
   await page.click('.bot-actions button:has-text("Pause")');
   const dialog = page.locator('dialog', { hasText: 'Pause Sales?' });
   await dialog.waitFor();
-  assert.match(await dialog.textContent() ?? '', 'This assistant is unavailable right now');
+  // The offline text the bot's visitors will read (the template's, published), and that they cannot send messages.
+  const offline = (await api('GET', `/bots/${botId}`)).published.config.texts.offline as string;
+  assert.match(await dialog.textContent() ?? '', `your offline text ("${offline}")`);
+  assert.match(await dialog.textContent() ?? '', 'cannot send messages');
   await shot(page, 'pause-confirm');
   await page.click('dialog button:has-text("Cancel")');
   await dialog.waitFor({ state: 'hidden' });

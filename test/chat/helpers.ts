@@ -76,7 +76,7 @@ export function tryConnect(url: string, headers: Record<string, string> = {}): P
       if (f.t === 'ready') { ws.close(); resolve({ status: 101, body: null }); } else if (f.t === 'error') error = f;
     });
     ws.on('close', (code) => {
-      // 4400-4499 and 4503 (a paused bot) are refusals after the upgrade; any other close before ready, likewise.
+      // 4400-4499 are refusals after the upgrade; any other close before ready, likewise.
       const status = code >= 4400 && code < 4600 ? code - 4000 : code;
       resolve({ status, closeCode: code, body: error && { error: { code: error.code, message: error.message } } });
     });

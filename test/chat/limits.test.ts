@@ -190,10 +190,15 @@ test('a bot paused during a conversation does not answer', async () => {
     const line = await v.next('message', (f) => f.message.role === 'system_event');
     assert.match(line.message.text, /paused/);
     assert.is(w.fake.requests.length, calls);
-    // A new connection opens only to be told so and closed with 4503 (test/widget/paused.test.ts).
-    const again = await w.tryConnect();
-    assert.is(again.closeCode, 4503);
-    assert.is(again.body?.error.code, 'forbidden');
+    // A new connection is told so in ready and refuses a message in words (test/widget/paused.test.ts).
+    const again = await w.visitor();
+    assert.is(again.ready.paused, true);
+    again.say('still there?', { clientId: 'c2' });
+    const refused = await again.next('error');
+    assert.is(refused.code, 'forbidden');
+    assert.is(refused.clientId, 'c2');
+    assert.is(w.fake.requests.length, calls);
+    await again.close();
     await v.close();
   } finally {
     await w.close();

@@ -95,7 +95,7 @@ export function Composer(p: {
       {near ? <div class={`cnt${text.length >= p.max ? ' over' : ''}`}>{p.t('composer.limit', { count: text.length, max: p.max })}</div> : null}
       <div class="cp">
         {p.uploads ? <>
-          <button class="ib" aria-label={p.t('composer.attach')} title={p.t('composer.attach')} onClick={() => file.current?.click()}>{CLIP}</button>
+          <button class="ib" aria-label={p.t('composer.attach')} title={p.t('composer.attach')} disabled={p.disabled} onClick={() => file.current?.click()}>{CLIP}</button>
           <input ref={file} type="file" accept="image/jpeg,image/png,image/webp,image/gif" multiple hidden
             onChange={(e) => { const el = e.currentTarget; p.onPick([...(el.files ?? [])]); el.value = ''; }} />
         </> : null}

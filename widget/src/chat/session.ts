@@ -47,9 +47,13 @@ export interface LeadField { key: string; label: string; type: 'text' | 'email' 
 export interface State {
   /**
    * refused: the server refused this chat for good (a close 4400, 4401, 4403 or 4404); reconnect() tries again.
-   * paused: the bot is paused (close code 4503); the session checks again now and then, quietly.
    */
-  conn: 'connecting' | 'open' | 'retrying' | 'refused' | 'paused';
+  conn: 'connecting' | 'open' | 'retrying' | 'refused';
+  /**
+   * The bot is paused (the ready frame says so): the chat takes no messages, the offline text and the lead form (if
+   * lead capture is on) are shown, and the bot's status is checked again now and then, quietly.
+   */
+  paused: boolean;
   conversationId: string | null;
   messages: Msg[];
   welcome: { message: string; suggestedPrompts: string[] };
@@ -71,9 +75,7 @@ export interface State {
 
 const PING_MS = 50_000;
 const MAX_BACKOFF_MS = 30_000;
-/** The server closes a paused bot's socket with this code (docs/widget-protocol.md): no reconnect loop. */
-const BOT_PAUSED_CLOSE = 4503;
-/** How often a paused bot is checked again (a resumed bot comes back without a reload). */
+/** How often a paused bot's status is checked again (a resumed bot comes back without a reload). */
 const PAUSED_RECHECK_MS = 60_000;
 /** Microphone frames are dropped rather than queued behind this much unsent data (they would arrive late). */
 const MAX_AUDIO_BACKLOG = 64 * 1024;
@@ -112,7 +114,7 @@ export class Session {
     this.state = {
       conn: 'connecting', conversationId: null, messages: [], welcome: cfg.welcome, feedback: cfg.behavior.feedback,
       agent: null, typing: null, ended: null, leadForm: null, confirm: null, visitorToken: this.storedToken(), mood: null, moodAt: 0,
-      offline: !!cfg.offline,
+      offline: !!cfg.offline, paused: false,
     };
     this.connect();
   }
@@ -163,13 +165,6 @@ export class Session {
         this.set({ conn: 'refused', agent: null, typing: null });
         return;
       }
-      if (e.code === BOT_PAUSED_CLOSE) {
-        // Nothing typed is lost: messages waiting to go out are shown as not sent (their text stays readable).
-        this.outbox = [];
-        this.set({ conn: 'paused', agent: null, typing: null, messages: this.state.messages.map((m) => (m.pending ? { ...m, pending: false, failed: true } : m)) });
-        this.retryTimer = window.setTimeout(() => this.connect(), PAUSED_RECHECK_MS);
-        return;
-      }
       // Backoff with jitter so a restarted server is not hit by every widget at once.
       const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
       const delay = e.code === REFUSED_FOR_NOW ? Math.max(backoff, this.retryAfterMs) : backoff;
@@ -188,6 +183,20 @@ export class Session {
     this.attempts = 0;
     this.set({ conn: 'connecting' });
     this.connect();
+  }
+
+  /** Paused: once a minute the bot's public config says whether it runs again; then the chat reconnects. */
+  private recheckPaused() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = window.setTimeout(async () => {
+      const c = this.core;
+      const preview = c.previewToken ? `?preview=${encodeURIComponent(c.previewToken)}` : '';
+      const status = await fetch(`${c.base}/widget/v1/bots/${encodeURIComponent(c.botId)}/config${preview}`)
+        .then((r) => (r.ok ? r.json() : null)).then((b) => b?.status, () => null);
+      if (this.closed || !this.state.paused) return;
+      if (status === 'running') this.reconnect();
+      else this.recheckPaused();
+    }, PAUSED_RECHECK_MS);
   }
 
   destroy() {
@@ -270,10 +279,16 @@ export class Session {
         const kept = [...cut, ...s.messages.filter((m) => m.pending)];
         // The view and the face read cfg.offline (the page-load config); the socket keeps it current.
         if (typeof f.offline == 'boolean') this.core.cfg.offline = f.offline;
+        const paused = !!f.paused;
+        const list = history.length || !s.conversationId || s.conversationId !== f.conversationId ? [...history, ...kept] : s.messages;
+        // Paused: messages waiting to go out would be refused; they are shown as not sent (their text stays readable).
+        if (paused) this.outbox = [];
         this.set({
-          offline: !!this.core.cfg.offline, conn: 'open', visitorToken: f.visitorToken, conversationId: f.conversationId, welcome: f.welcome, feedback: f.feedback,
-          messages: history.length || !s.conversationId || s.conversationId !== f.conversationId ? [...history, ...kept] : s.messages,
+          // Back from a pause: the offline form goes (the chat itself is back).
+          paused, ...(s.paused && !paused ? { leadForm: null } : {}), offline: !!this.core.cfg.offline, conn: 'open', visitorToken: f.visitorToken, conversationId: f.conversationId, welcome: f.welcome, feedback: f.feedback,
+          messages: paused ? list.map((m) => (m.pending ? { ...m, pending: false, failed: true } : m)) : list,
         });
+        if (paused) this.recheckPaused();
         clearInterval(this.pingTimer);
         this.pingTimer = window.setInterval(() => this.send({ t: 'ping' }), PING_MS);
         this.announceTools();
@@ -329,7 +344,7 @@ export class Session {
       case 'error': {
         this.retryAfterMs = f.retryAfterMs ?? 0;
         // Before ready, an error is the server refusing the connection: the close code that follows says what to do
-        // (a refusal for good shows it; a paused bot has its own line; a busy server is tried again).
+        // (a refusal for good shows it; a busy server is tried again).
         if (s.conn !== 'open') { this.refusal = f; return; }
         if (this.voice?.onError(f)) return;
         if (f.clientId) {

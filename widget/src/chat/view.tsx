@@ -74,9 +74,9 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const face = withFace && faceShown ? <Face core={core} st={st} sp={sp} v={v} cls={a.face?.size ?? 'medium'} open={open} /> : null;
   // Outside opening hours (behavior.hours.scope bot): the site's offline text says so up front, until the server
   // has sent the same text into the conversation (its answer to a message then): it is said once.
-  const told = cfg.offline && st.messages.some((m) => m.role === 'system_event' && m.text === cfg.texts.offline);
-  const offline = st.conn === 'paused' ? <div class="line offline paused" role="status">{t('status.paused')}</div>
-    : cfg.offline && !told ? <div class="line offline" role="status">{cfg.texts.offline}</div> : null;
+  // A paused bot is offline too (the server says so in ready); its message box is off, so the text stays up.
+  const told = cfg.offline && !st.paused && st.messages.some((m) => m.role === 'system_event' && m.text === cfg.texts.offline);
+  const offline = cfg.offline && !told ? <div class={`line offline${st.paused ? ' paused' : ''}`} role="status">{cfg.texts.offline || t('status.paused')}</div> : null;
 
   s.onSpeakError = (message) => s.addLine('error', message);
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
@@ -116,8 +116,8 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   const cam = parts.camera ? parts.camera.useCamera(core, s, t, !!voice && voice.state !== 'ended', open) : null;
   const send = (text: string): boolean => {
     if (text.length > cfg.maxMessageChars) return false;
-    // A paused bot takes no messages: the text stays in the box, and the visitor is told why.
-    if (st.conn === 'paused') { s.addLine('error', t('paused.notSent')); return false; }
+    // A paused bot takes no messages (its box is off; a suggested prompt is not sent either): the visitor is told why.
+    if (st.paused) { s.addLine('error', t('paused.notSent')); return false; }
     cam?.beforeSend();
     void loadMarkdown();
     const done = files.filter((f) => f.id);
@@ -144,14 +144,15 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     }
   };
   const menuItems: Array<[string, () => void]> = [];
-  if (cfg.behavior.newConversation) menuItems.push([t('menu.new'), () => s.send({ t: 'new_conversation' })]);
+  // A paused bot offers neither (the server would refuse them); the transcript stays.
+  if (cfg.behavior.newConversation && !st.paused) menuItems.push([t('menu.new'), () => s.send({ t: 'new_conversation' })]);
   if (cfg.behavior.transcriptDownload) menuItems.push([t('menu.transcript'), () => downloadText(`chat-${new Date().toISOString().slice(0, 10)}.md`, transcriptMarkdown(st.messages, title, t))]);
-  if (cfg.behavior.handoff?.enabled) menuItems.push([t('menu.handoff'), () => s.send({ t: 'handoff' })]);
+  if (cfg.behavior.handoff?.enabled && !st.paused) menuItems.push([t('menu.handoff'), () => s.send({ t: 'handoff' })]);
 
   const askAgain = (id: string) => s.askAgain(id);
   // While voice runs, its bar says Thinking…; the status line keeps only what the bar does not say.
   const status = <Status st={st} t={t} voiceLive={!!voice && voice.state !== 'ended'} />;
-  const prompts = !started && st.welcome.suggestedPrompts.length ? (
+  const prompts = !started && !st.paused && st.welcome.suggestedPrompts.length ? (
     <div class="sp">{st.welcome.suggestedPrompts.map((q) => <button onClick={() => send(q)}>{q}</button>)}</div>
   ) : null;
   const cards = <>
@@ -162,12 +163,13 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
     {st.ended?.askCsat && st.feedback.csat ? <Csat t={t} rated={st.ended.rated} onRate={(value) => s.send({ t: 'csat', value })} /> : null}
   </>;
   // No microphone where voice cannot work (an insecure page, an old browser) or while a team member answers.
-  const canTalk = !!V && !!v?.offered && !(voice && voice.state !== 'ended');
+  const canTalk = !!V && !!v?.offered && !st.paused && !(voice && voice.state !== 'ended');
   const mic = V && canTalk ? <V.MicButton t={t} onStart={() => v!.start()} solo={layout === 'floating' && !a.floating.composer} /> : null;
   const bar = V && voice ? <V.VoiceBar v={v!} s={voice} t={t} /> : null;
   const composer = (
-    // The start form comes first: the message box waits for it (a message before it would be refused).
-    <Composer t={t} disabled={st.leadForm?.reason === 'start'} refill={st.refill} mic={cam ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
+    // The start form comes first: the message box waits for it (a message before it would be refused); a paused
+    // bot takes no messages at all.
+    <Composer t={t} disabled={st.paused || st.leadForm?.reason === 'start'} refill={st.refill} mic={cam && !st.paused ? <>{cam.button}{mic}</> : mic} placeholder={cfg.texts.placeholder} max={cfg.maxMessageChars} uploads={cfg.uploads.enabled} files={files}
       onSend={send} onPick={pick} onRemove={(k) => setFiles((fs) => fs.filter((f) => f.key !== k))}
       onTyping={(active) => {
         // The visitor starts writing: the Markdown renderer is fetched now, before the reply streams.
@@ -243,7 +245,7 @@ function lastOfRun(ms: State['messages'], i: number): boolean {
 
 function Status({ st, t, voiceLive }: { st: State; t: T; voiceLive: boolean }) {
   let text = '';
-  // A paused bot is said once, in the line above the messages (the offline line's place).
+  // A paused bot is said once, in the line above the messages (the offline line).
   if (st.conn === 'connecting' || st.conn === 'retrying' || st.conn === 'refused') text = t(st.conn === 'retrying' ? 'status.retrying' : st.conn === 'refused' ? 'status.refused' : 'status.connecting');
   else if (st.typing !== null) text = t('status.typing', { name: st.typing || t('status.someone') });
   else if (st.agent && (st.agent.state === 'tool' || !voiceLive)) text = st.agent.state === 'tool' ? t('status.tool', { tool: st.agent.label ?? '' }) : t('status.thinking');

@@ -9,15 +9,19 @@ export function BotActions({ bot, onChanged }: { bot: BotFull; onChanged: (b: Bo
   const act = useAction();
   const path = `/bots/${encodeURIComponent(bot.id)}`;
   const status = async (s: 'running' | 'paused') => {
+    // What visitors get is what the bot offers when offline, from the config the widget runs (the published one).
+    const live = bot.published?.config ?? bot.draft;
+    const offline = String(live.texts?.offline ?? '');
+    const lead = !!live.behavior?.leadCapture?.enabled;
     if (s === 'paused' && !(await confirmDialog({
       title: `Pause ${bot.name}?`, confirmText: 'Pause bot',
-      message: 'Visitors on your site will read "This assistant is unavailable right now. Please try again later." and cannot send messages '
-        + '(what they type stays in their message box). Conversations under way get no more answers. '
+      message: `Visitors on your site will read your offline text${offline ? ` ("${offline}")` : ''}`
+        + `${lead ? ' and can leave their details in the lead form' : ''}; they cannot send messages. Conversations under way get no more answers. `
         + 'When you resume, open chats come back within a minute, without a reload.',
     }))) return;
     await act.run(async () => {
       onChanged(await api<BotFull>('POST', `${path}/status`, { status: s }));
-      toast(s === 'paused' ? 'Paused: visitors read that the assistant is unavailable until you resume.' : 'Running again: visitors can chat.');
+      toast(s === 'paused' ? 'Paused: visitors read your offline text until you resume.' : 'Running again: visitors can chat.');
     });
   };
   const duplicate = () => act.run(async () => {

@@ -66,7 +66,7 @@ function TryBot({ id }: { id: string }) {
         <button type="button" class="secondary" onClick={() => setRun((n) => n + 1)}>Reload the chat</button>
       </div>
       {!published && <p class="notice warn">Not published yet: visitors cannot chat with it. Publish it in the bot's settings to get the shareable link and embed it.</p>}
-      {b.status === 'paused' && <p class="notice warn">This bot is paused: the widget says it is unavailable until you resume it.</p>}
+      {b.status === 'paused' && <p class="notice warn">This bot is paused: the widget shows its offline text (and the lead form, if lead capture is on) until you resume it.</p>}
       {src ? <iframe key={`${src}|${run}`} class="try-frame" title={`Chat with ${b.name}`} src={src} allow="microphone; camera; autoplay; clipboard-write" />
         : <Loading error={tokenError} text="Preparing the preview…" />}
       {published && (
