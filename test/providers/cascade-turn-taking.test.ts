@@ -8,6 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { silentPcm, spokenPcm } from '../helpers/spoken.js';
+import { until } from '../helpers/until.js';
 import { cascade, openai, useFakes } from './cascade-harness.js';
 
 useFakes(test);
@@ -106,8 +107,7 @@ test('a reply started on a likely end is retracted when the visitor goes on: its
   assert.is(c.all('user_turn').length, 0, 'while the visitor could still go on');
   await play(c.engine, Buffer.concat([words('And a glass of water'), silentPcm(1500)]));
   await c.until('response_done');
-  const end = Date.now() + 2000;
-  while (!speculative.aborted && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  await until(() => speculative.aborted, { timeout: 2000, message: 'the speculative request to be aborted' });
   assert.ok(speculative.aborted, 'the speculative request was aborted');
   assert.equal(c.all('user_transcript').map((t) => t.text), ['I would like the soup. And a glass of water.']);
   assert.is(chats().length, before + 2);

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { GoogleGenAI, Modality, type Session } from '@google/genai';
 import OpenAI, { toFile } from 'openai';
 import WebSocket from 'ws';
+import { until } from '../helpers/until.js';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini.js';
 import { LIVE_PATH } from '../fakes/gemini-live.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
@@ -196,10 +197,10 @@ async function realtimeAnswers(events: unknown[]): Promise<any[]> {
   const ws = new WebSocket(`${openai.baseUrl.replace(/^http/, 'ws')}/realtime?model=gpt-realtime`, { headers: bearer() });
   const got: any[] = [];
   ws.on('message', (d) => got.push(JSON.parse(String(d))));
-  const until = async (n: number) => { const end = Date.now() + 5000; while (got.length < n) { if (Date.now() > end) throw new Error(`no answer: ${JSON.stringify(got)}`); await new Promise((r) => setTimeout(r, 10)); } };
-  await until(1);
+  const answers = (n: number) => until(() => got, { ok: (g) => g.length >= n, message: `${n} answers` });
+  await answers(1);
   assert.is(got[0].type, 'session.created');
-  for (const [i, ev] of events.entries()) { ws.send(typeof ev === 'string' ? ev : JSON.stringify(ev)); await until(i + 2); }
+  for (const [i, ev] of events.entries()) { ws.send(typeof ev === 'string' ? ev : JSON.stringify(ev)); await answers(i + 2); }
   ws.close();
   return got.slice(1);
 }

@@ -5,12 +5,12 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { freezeOutsideWrites, startGroupWorld, type GroupWorld } from './world.js';
 
 let world: GroupWorld;
 const widget = (i: number, q: Record<string, string> = {}) => world.widget(i, q);
 const transcript = (conversationId: string) => world.transcript(conversationId, 1);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test.before(async () => { world = await startGroupWorld({ n: 2 }); });
 test.after(async () => { await world?.close(); });
@@ -59,11 +59,8 @@ test('a reply streaming on a process that freezes: interrupted, and the process 
     process.kill(frozen, 'SIGCONT');
   }
   // The woken process finds its lease taken and stops the reply: cut off, not withdrawn, never stored.
-  const deadline = Date.now() + 15_000;
-  while (!world.group.logs.some((l) => l.conversationId === conversationId && /lease lost/.test(l.msg ?? ''))) {
-    if (Date.now() > deadline) throw new Error('the woken process did not notice it lost the conversation');
-    await sleep(100);
-  }
+  await until(() => world.group.logs.some((l) => l.conversationId === conversationId && /lease lost/.test(l.msg ?? '')),
+    { timeout: 15_000, interval: 100, message: 'the woken process to notice it lost the conversation' });
   assert.not.ok(visitor.frames.some((f) => f.t === 'delta_reset'), 'its text is not withdrawn');
   const t = await transcript(conversationId);
   assert.not.ok(t.messages.some((m: any) => m.id === messageId), 'the cut-off reply was never stored');

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until as poll } from '../helpers/until.js';
 import { harness, publish, startReceiver, WS } from './helpers.js';
 
 const SLOW_MS = 3000;
@@ -31,10 +32,7 @@ async function slowReceiver() {
 
 async function until(what: string, check: () => boolean, ms: number): Promise<number> {
   const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await poll(check, { timeout: ms, message: what });
   return Date.now() - start;
 }
 

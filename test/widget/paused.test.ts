@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync } from 'node:fs';
 import WebSocket from 'ws';
+import { until } from '../helpers/until.js';
 import { startWidgetWorld, type WidgetWorld } from './world.js';
 
 const SHOTS = '/tmp/shots/widget';
@@ -34,15 +35,7 @@ test('a paused bot\'s socket says paused in ready, offers the offline lead form,
   let closed: number | null = null;
   ws.on('message', (d) => frames.push(JSON.parse(String(d))));
   ws.on('close', (c) => { closed = c; });
-  const next = async (t: string, after = 0) => {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const f = frames.slice(after).find((x) => x.t === t);
-      if (f) return f;
-      if (Date.now() > deadline) throw new Error(`no ${t} frame; got ${JSON.stringify(frames)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const next = (t: string, after = 0) => until(() => frames.slice(after).find((x) => x.t === t), { message: `a ${t} frame` });
   const ready = await next('ready');
   assert.is(ready.paused, true);
   assert.is(ready.offline, true);
