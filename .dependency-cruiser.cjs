@@ -4,7 +4,7 @@
  * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder check
  * (scripts/import-graph.mjs) against `knownFolderCycles` below.
  */
-const KERNEL = '^src/(config/|errors\\.ts$|clock\\.ts$|log\\.ts$|log-pretty\\.ts$|validation\\.ts$)';
+const KERNEL = '^src/(config|kernel)/';
 const STORAGE = '^src/(store|security)/';
 const PROJECT = '^(src|actors|workers|widget|admin)/';
 
@@ -72,30 +72,25 @@ module.exports = {
  * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
  */
 Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
-  'actors/conversation': ['actors/runtime', 'src', 'src/bots', 'src/chat', 'src/leads', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/tools'],
-  'actors/runtime': ['src'],
-  'actors/voice': ['actors/conversation', 'actors/runtime', 'src', 'src/bots', 'src/chat', 'src/metrics', 'src/providers', 'src/scale', 'src/store', 'src/tools'],
-  'actors/workspace': ['actors/runtime', 'src', 'src/auth', 'src/scale', 'src/team'],
-  'src': ['src/api', 'src/events', 'src/http', 'src/metrics', 'src/ops', 'src/retention', 'src/scale', 'src/security', 'src/store', 'workers'],
-  'src/analytics': ['src', 'src/auth', 'src/chat', 'src/events', 'src/store'],
-  'src/api': ['actors/conversation', 'actors/workspace', 'src', 'src/analytics', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/faces', 'src/http', 'src/knowledge', 'src/leads', 'src/ops', 'src/providers', 'src/retention', 'src/security', 'src/team', 'src/tools', 'src/visitors'],
-  'src/auth': ['src', 'src/http', 'src/scale', 'src/security', 'src/store'],
-  'src/bots': ['src', 'src/auth', 'src/chat', 'src/providers', 'src/security', 'src/store'],
-  'src/chat': ['actors/conversation', 'actors/runtime', 'actors/voice', 'src', 'src/bots', 'src/http', 'src/knowledge', 'src/leads', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/team', 'src/tools', 'src/visitors', 'workers'],
-  'src/events': ['src', 'src/metrics', 'src/security', 'src/store'],
-  'src/faces': ['src', 'src/bots', 'src/store', 'workers'],
-  'src/http': ['src', 'src/metrics'],
-  'src/knowledge': ['src', 'src/auth', 'src/metrics', 'src/providers', 'src/scale', 'src/security', 'src/store', 'src/tools', 'workers'],
-  'src/leads': ['src', 'src/chat', 'src/store', 'src/tools'],
-  'src/metrics': ['src/store'],
-  'src/ops': ['actors/runtime', 'actors/voice', 'src', 'src/auth', 'src/events', 'src/http', 'src/metrics', 'workers'],
-  'src/providers': ['src', 'src/metrics', 'src/security', 'src/store'],
+  'actors/conversation': ['src', 'src/bots', 'src/chat', 'src/leads', 'src/providers', 'src/scale', 'src/tools'],
+  'actors/voice': ['actors/conversation', 'src', 'src/bots', 'src/chat', 'src/providers', 'src/scale', 'src/tools'],
+  'actors/workspace': ['src', 'src/auth', 'src/scale', 'src/team'],
+  'src': ['src/api', 'src/events', 'src/ops', 'src/retention', 'src/scale', 'workers'],
+  'src/analytics': ['src', 'src/auth', 'src/chat', 'src/events'],
+  'src/api': ['actors/conversation', 'actors/workspace', 'src', 'src/analytics', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/faces', 'src/knowledge', 'src/leads', 'src/ops', 'src/providers', 'src/retention', 'src/team', 'src/tools', 'src/visitors'],
+  'src/auth': ['src', 'src/scale'],
+  'src/bots': ['src', 'src/auth', 'src/chat', 'src/providers'],
+  'src/chat': ['actors/conversation', 'actors/voice', 'src', 'src/bots', 'src/knowledge', 'src/leads', 'src/providers', 'src/scale', 'src/team', 'src/tools', 'src/visitors', 'workers'],
+  'src/events': ['src'],
+  'src/faces': ['src', 'src/bots', 'workers'],
+  'src/knowledge': ['src', 'src/auth', 'src/providers', 'src/scale', 'src/tools', 'workers'],
+  'src/leads': ['src', 'src/chat', 'src/tools'],
+  'src/ops': ['actors/voice', 'src', 'src/auth', 'src/events', 'workers'],
+  'src/providers': ['src'],
   'src/retention': ['actors/conversation', 'src', 'src/auth', 'src/chat', 'src/knowledge', 'src/team'],
-  'src/scale': ['actors/runtime', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/metrics', 'src/ops', 'src/security', 'src/team'],
-  'src/security': ['src'],
-  'src/store': ['src'],
-  'src/team': ['actors/conversation', 'actors/runtime', 'actors/workspace', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/http', 'src/leads', 'src/store', 'src/tools'],
-  'src/tools': ['src', 'src/auth', 'src/chat', 'src/security', 'src/store'],
-  'src/visitors': ['actors/conversation', 'src', 'src/chat', 'src/knowledge', 'src/leads', 'src/store', 'src/team'],
-  'workers': ['src/knowledge', 'src/providers', 'src/security'],
+  'src/scale': ['src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/ops', 'src/team'],
+  'src/team': ['actors/conversation', 'actors/workspace', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/leads', 'src/tools'],
+  'src/tools': ['src', 'src/auth', 'src/chat'],
+  'src/visitors': ['actors/conversation', 'src', 'src/chat', 'src/knowledge', 'src/leads', 'src/team'],
+  'workers': ['src/knowledge', 'src/providers'],
 } });

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { applyEvent } from '../src/analytics/rollup.js';
 import { chatCollections, type ConversationRecord, type MessageRecord, type ToolCallRecord } from '../src/chat/records.js';
 import { loadConfig } from '../src/config/index.js';
-import { createLogger } from '../src/log.js';
+import { createLogger } from '../src/kernel/log.js';
 import { newId } from '../src/store/ids.js';
 import { startServer } from '../src/server.js';
 

@@ -18,7 +18,7 @@ import { Session } from 'node:inspector/promises';
 import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/index.js';
 import { pino } from 'pino';
-import { createLogger } from '../src/log.js';
+import { createLogger } from '../src/kernel/log.js';
 import { startServer } from '../src/server.js';
 import { seedBenchBot } from './seed-bot.js';
 import { loopDelay } from './loop-delay.js';

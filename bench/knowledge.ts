@@ -28,7 +28,7 @@ import { chunkMarkdown } from '../src/knowledge/chunk.js';
 import { parseDocument } from '../src/knowledge/parse.js';
 import { queryTerms } from '../src/knowledge/search.js';
 import { knowledge } from '../src/knowledge/service.js';
-import { createLogger } from '../src/log.js';
+import { createLogger } from '../src/kernel/log.js';
 import { sealSecret } from '../src/security/secret-box.js';
 import { startServer } from '../src/server.js';
 import { EMBEDDING_DIMENSIONS } from '../src/knowledge/embeddings.js';

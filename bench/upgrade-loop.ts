@@ -21,7 +21,7 @@ else await drive();
 
 async function serve(): Promise<void> {
   const { loadConfig } = await import('../src/config/index.js');
-  const { createLogger } = await import('../src/log.js');
+  const { createLogger } = await import('../src/kernel/log.js');
   const { startServer } = await import('../src/server.js');
   const { knowledgeCollections } = await import('../src/knowledge/collections.js');
   const { seedBenchBot, BENCH_BOT_ID } = await import('./seed-bot.js');

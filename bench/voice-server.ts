@@ -29,7 +29,7 @@ import WebSocket from 'ws';
 import { voiceSessions } from '../actors/voice/index.js';
 import { audioDeltaReads } from '../src/providers/realtime-openai-audio.js';
 import { loadConfig } from '../src/config/index.js';
-import { createLogger } from '../src/log.js';
+import { createLogger } from '../src/kernel/log.js';
 import { startServer } from '../src/server.js';
 import { SileroVad } from '../src/providers/cascade/silero.js';
 import { turnTaking } from '../src/providers/cascade/end-of-turn.js';

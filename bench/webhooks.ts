@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/index.js';
 import { MAX_IN_FLIGHT_PER_ENDPOINT as IN_FLIGHT } from '../src/events/webhooks/constants.js';
 import { signatureHeader, webhookBody, webhooks } from '../src/events/webhooks/index.js';
-import { createLogger } from '../src/log.js';
+import { createLogger } from '../src/kernel/log.js';
 import { newId } from '../src/store/ids.js';
 import { startServer } from '../src/server.js';
 

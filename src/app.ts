@@ -1,7 +1,7 @@
-import type { Clock } from './clock.js';
+import type { Clock } from './kernel/clock.js';
 import type { Config } from './config/index.js';
 import type { EventBus } from './events/bus.js';
-import type { Logger } from './log.js';
+import type { Logger } from './kernel/log.js';
 import type { ScaleNode } from './scale/node.js';
 import type { DocumentStore, VectorStore } from './store/types.js';
 

@@ -27,7 +27,7 @@ const { startServer, serverSecret } = await import('./server.js');
 if (config.workers > 1 && !config.group) {
   // WORKERS: this process only starts and watches the group's workers (src/scale/supervisor.ts).
   const { superviseWorkers } = await import('./scale/supervisor.js');
-  const { createLogger } = await import('./log.js');
+  const { createLogger } = await import('./kernel/log.js');
   const cfg = config;
   await superviseWorkers(cfg, () => { serverSecret(cfg, createLogger(cfg.logLevel, undefined, { format: cfg.logFormat })); }).catch((err) => {
     if (err instanceof ConfigError) fail(err.message);

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { Mailbox, type MailboxOptions, type Priority } from './mailbox.js';
 import { ActorTimers } from './timers.js';
 

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../src/clock.js';
+import type { Clock, TimerHandle } from '../../src/kernel/clock.js';
 import { ActorStoppedError, type Actor, type ActorLogger } from './actor.js';
 
 export type AnyActor = Actor<any, any, any>;

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../../src/clock.js';
+import type { Clock, TimerHandle } from '../../src/kernel/clock.js';
 
 /**
  * Named timers owned by one actor. A due timer does not call back into the actor: it delivers a message into

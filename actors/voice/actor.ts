@@ -7,7 +7,7 @@ import { chatCollections } from '../../src/chat/records.js';
 import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
 import type { VoiceSetup } from '../../src/chat/voice-setup.js';
 import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever } from '../runtime/index.js';
 import type { VoiceFailureStage } from '../../src/bots/health.js';

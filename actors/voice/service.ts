@@ -5,7 +5,7 @@ import { encodeFrame } from '../../src/chat/protocol.js';
 import { capReached, usageToday } from '../../src/chat/usage.js';
 import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, audioFrameProblem, type VoiceMode } from '../../src/chat/voice-frames.js';
 import { voiceSetup } from '../../src/chat/voice-setup.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { leaveVoiceSeats, takeVoiceSeats } from '../../src/scale/voice-seats.js';

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app.js';
 import { workspaceTimezone } from '../auth/settings.js';
 import { utcDay } from '../chat/records.js';
-import { invalid } from '../errors.js';
+import { invalid } from '../kernel/errors.js';
 
 export const MAX_DAYS = 366;
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && utcDay(Date.parse(`${s}T00:00:00Z`)) === s, 'not a calendar day');

@@ -13,7 +13,7 @@
 import { perApp, type AppContext } from '../app.js';
 import { workspaceTimezone } from '../auth/settings.js';
 import { chatCollections } from '../chat/records.js';
-import type { TimerHandle } from '../clock.js';
+import type { TimerHandle } from '../kernel/clock.js';
 import type { EventRecord } from '../events/bus.js';
 import type { Doc } from '../store/types.js';
 import { dayIn } from './period.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import type { Principal } from '../auth/principal.js';
 import { RateLimiter } from '../security/rate-limiter.js';
-import { rateLimited } from '../errors.js';
+import { rateLimited } from '../kernel/errors.js';
 import type { HttpRequest } from '../http/types.js';
 
 const MINUTE_MS = 60_000;

@@ -1,4 +1,4 @@
-import { csrfError, forbidden, unauthorized } from '../errors.js';
+import { csrfError, forbidden, unauthorized } from '../kernel/errors.js';
 import { roleRank, SCOPE_ROLES, type Access } from './roles.js';
 import { safeEqual } from '../security/secret-box.js';
 import type { Principal } from './principal.js';

@@ -1,7 +1,7 @@
 /** First-run setup, signing in with e-mail and password, and changing a password. */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { conflict, invalid, rateLimited, unauthorized } from '../errors.js';
+import { conflict, invalid, rateLimited, unauthorized } from '../kernel/errors.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';

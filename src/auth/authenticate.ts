@@ -1,5 +1,5 @@
 import type { AppContext } from '../app.js';
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../kernel/errors.js';
 import type { HttpRequest } from '../http/types.js';
 import type { Principal } from './principal.js';
 import { resolveSession, SESSION_COOKIE } from './sessions.js';

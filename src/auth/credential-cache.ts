@@ -11,7 +11,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { onAccessEnded, type AccessEnded } from './access-ended.js';
 import type { ApiTokenRecord, SessionRecord, UserRecord } from './records.js';
 

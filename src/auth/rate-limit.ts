@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { RateLimiter } from '../security/rate-limiter.js';
 
 const MINUTE_MS = 60_000;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { perApp, type AppContext } from '../app.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../kernel/errors.js';
 import { workspaces } from './records.js';
 
 function isTimeZone(tz: string): boolean {

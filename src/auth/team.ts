@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../app.js';
 import { roleRank, type Role } from './roles.js';
-import { conflict, forbidden, invalid, notFound } from '../errors.js';
+import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId, newSecret } from '../store/ids.js';

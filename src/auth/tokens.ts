@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../app.js';
 import { roleRank, SCOPE_ROLES, type Role, type Scope } from './roles.js';
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../kernel/errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import { credentialCache, forgetToken } from './credential-cache.js';

@@ -6,7 +6,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { unauthorized } from '../errors.js';
+import { unauthorized } from '../kernel/errors.js';
 import { safeEqual } from '../security/secret-box.js';
 
 export const PREVIEW_TOKEN_PREFIX = 'bpv_';

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../app.js';
 import { syncHostedAgent } from '../chat/hosted-agent.js';
-import { conflict, invalid } from '../errors.js';
+import { conflict, invalid } from '../kernel/errors.js';
 import { adapterFor, connectionModels, listConnections, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderKind } from '../providers/index.js';
 import type { ModelCapabilities, ModelInfo } from '../providers/types.js';

@@ -3,7 +3,7 @@
  * 'bots' holds the draft, its revision and the published config; 'bot_versions' one frozen copy per version.
  */
 import { perApp, type AppContext } from '../app.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../kernel/errors.js';
 import { openSecret } from '../security/secret-box.js';
 import type { Doc } from '../store/types.js';
 import type { BotConfig } from './config/index.js';

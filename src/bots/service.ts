@@ -5,7 +5,7 @@
 import { perApp, type AppContext } from '../app.js';
 import { getSettings } from '../auth/settings.js';
 import { removeHostedAgent } from '../chat/hosted-agent.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound } from '../kernel/errors.js';
 import { listConnections, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import { sealSecret } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';

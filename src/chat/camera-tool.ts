@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import type { TimerHandle } from '../clock.js';
+import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
 import type { ChatBot } from './bot-source.js';

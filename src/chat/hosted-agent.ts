@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { contextFromIdentity, renderField } from '../bots/config/template-vars.js';
-import { ApiError, invalid } from '../errors.js';
+import { ApiError, invalid } from '../kernel/errors.js';
 import { providerError } from '../providers/errors.js';
 import { AgentApiError, HostedAgentApi } from '../providers/hosted-agent/api.js';
 import type { HostedAgentConnection } from '../providers/hosted-agent/engine.js';

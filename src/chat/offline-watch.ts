@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import type { TimerHandle } from '../clock.js';
+import type { TimerHandle } from '../kernel/clock.js';
 import type { SocketConn } from '../http/types.js';
 import { botOfflineNow, nextHoursChange } from '../bots/hours.js';
 import { encodeFrame } from './protocol.js';

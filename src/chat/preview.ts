@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import { verifyPreviewToken } from '../bots/preview-token.js';
-import { forbidden, notFound } from '../errors.js';
+import { forbidden, notFound } from '../kernel/errors.js';
 import { loadBotForChat, type ChatBot } from './bot-source.js';
 
 /**

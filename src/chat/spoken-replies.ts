@@ -9,7 +9,7 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { SpeakableSplitter } from '../providers/cascade/speakable.js';
 import { Speaker } from '../providers/cascade/speaker.js';
 import { defaultSpeechModels } from '../providers/cascade/parts.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../errors.js';
+import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import { sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import type { TimerHandle } from '../clock.js';
+import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { PageToolBridge, PageToolSpec } from '../tools/page-tools.js';
 import type { ToolResult } from '../tools/registry.js';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError, unauthorized } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import type { ChatBot } from './bot-source.js';
 import { readVisitorToken, signVisitorToken, verifyIdentity } from './identity.js';

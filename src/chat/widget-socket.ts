@@ -3,7 +3,7 @@ import { conversations, type ConversationService } from '../../actors/conversati
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
-import { ApiError, badRequest, forbidden, rateLimited } from '../errors.js';
+import { ApiError, badRequest, forbidden, rateLimited } from '../kernel/errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';
 import type { ChatBot } from './bot-source.js';
 import type { SocketCamera } from './camera.js';

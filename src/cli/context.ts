@@ -7,9 +7,9 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AppContext } from '../app.js';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../kernel/clock.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
-import { createLogger } from '../log.js';
+import { createLogger } from '../kernel/log.js';
 import { deriveKey } from '../security/secret-box.js';
 import type { DocumentStore } from '../store/types.js';
 

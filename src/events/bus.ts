@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../kernel/log.js';
 import { newId } from '../store/ids.js';
 import type { Collection, Doc, DocumentStore } from '../store/types.js';
 

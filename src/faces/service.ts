@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { AppContext } from '../app.js';
-import { ApiError, invalid, notFound } from '../errors.js';
+import { ApiError, invalid, notFound } from '../kernel/errors.js';
 import { botsUsing, customFaceOf } from '../bots/records.js';
 import { newId } from '../store/ids.js';
 import type { Doc } from '../store/types.js';

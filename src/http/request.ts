@@ -1,5 +1,5 @@
 import type uWS from 'uWebSockets.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { parseCookies } from './cookies.js';
 import type { HttpRequest } from './types.js';
 

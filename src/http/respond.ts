@@ -1,5 +1,5 @@
-import { ApiError, fromZodIssues, internal } from '../errors.js';
-import type { Logger } from '../log.js';
+import { ApiError, fromZodIssues, internal } from '../kernel/errors.js';
+import type { Logger } from '../kernel/log.js';
 import type { HttpResponse } from './types.js';
 
 const STATUS_TEXT: Record<number, string> = {

@@ -1,10 +1,10 @@
 import uWS from 'uWebSockets.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { parseCookies } from './cookies.js';
 import { encodeBody, errorToResponse, statusLine } from './respond.js';
 import { newRequestId } from './server.js';
 import { clientIp } from './request.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import type { SocketConn, SocketEndpoint, SocketRefusal, UpgradeRequest } from './types.js';
 import { recordSocket, socketEndpoint } from '../metrics/record.js';
 

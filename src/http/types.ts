@@ -1,4 +1,4 @@
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 
 /** A request as route handlers see it: everything read up front, so no uWS object escapes src/http. */
 export interface HttpRequest {

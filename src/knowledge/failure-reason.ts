@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 
 /** Errors that mean a fault in the server's own code (or a library's), not in the document or the site. */
 const INTERNAL = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'EvalError', 'URIError', 'AggregateError']);

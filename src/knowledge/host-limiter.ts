@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../clock.js';
+import type { Clock, TimerHandle } from '../kernel/clock.js';
 
 /** Requests in flight to one host, across every ingestion run of the server. */
 export const HOST_CONCURRENCY = 2;

@@ -1,6 +1,6 @@
 import { perApp, type AppContext } from '../app.js';
 import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
-import { invalid, notFound } from '../errors.js';
+import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { openEmbeddedLexical, type LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../app.js';
-import { invalid, notFound } from '../errors.js';
+import { invalid, notFound } from '../kernel/errors.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { embedTexts } from './embeddings.js';
 

@@ -4,7 +4,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { perApp, type AppContext } from '../app.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import type { Doc, Filter } from '../store/types.js';
 

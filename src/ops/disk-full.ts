@@ -6,7 +6,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 
 /** SQLite, Node and MongoDB's ways of saying the disk is full (or the quota used up). */
 export function isDiskFull(err: unknown): boolean {

@@ -9,7 +9,7 @@ import type { AppContext } from '../app.js';
 import { createSession } from '../auth/sessions.js';
 import { consumeSignInLink, SIGNIN_LINK_PATH } from '../auth/signin-links.js';
 import { ConfigError } from '../config/index.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError, unauthorized } from '../kernel/errors.js';
 import type { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { addSampler, enableMetrics, scrape, sampled } from '../metrics/registry.js';

@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { ApiError, invalid, notFound } from '../errors.js';
+import { ApiError, invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';

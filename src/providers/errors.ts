@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { findOutboundError } from '../security/outbound-error.js';
 
 /**

@@ -1,4 +1,4 @@
-import { invalid } from '../errors.js';
+import { invalid } from '../kernel/errors.js';
 import { GeminiAdapter } from './gemini.js';
 import { OpenAiAdapter } from './openai.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible.js';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FunctionCall, LiveServerMessage, Session, UsageMetadata } from '@google/genai';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { providerError } from './errors.js';
 import { GEMINI_BASE_URL } from './gemini.js';
 import { closeError, GEMINI_LIVE_DEFAULTS, historyTurns, liveConfig, voiceUsage } from './gemini-live-setup.js';

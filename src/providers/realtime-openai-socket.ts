@@ -9,7 +9,7 @@ import net from 'node:net';
 import type OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { ClientOptions } from 'ws';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { checkLiteralHost, guardedLookup } from '../security/guarded-connector.js';
 
 export interface RealtimeSocketOptions {

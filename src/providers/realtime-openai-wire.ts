@@ -6,7 +6,7 @@
 import type {
   ConversationItem, RealtimeAudioInputTurnDetection, RealtimeResponse, RealtimeResponseUsage, RealtimeSessionCreateRequest,
 } from 'openai/resources/realtime/realtime';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { providerError } from './errors.js';
 import { OPENAI_DEFAULTS } from './openai.js';
 import type { VoiceEngineEvent, VoiceSessionSpec, VoiceUsage } from './voice-engine.js';

@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import type { OpenAIRealtimeError } from 'openai/realtime/internal-base';
 import type { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { RealtimeClientEvent, RealtimeResponse, RealtimeResponseCreateParams, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { OPENAI_BASE_URL } from './openai.js';
 import {
   closedEarly, closeText, connectError, HARMLESS_ERRORS, historyItems, OPENAI_REALTIME_DEFAULTS, REALTIME_LABEL, REALTIME_RATE,

@@ -1,4 +1,4 @@
-import { invalid } from '../errors.js';
+import { invalid } from '../kernel/errors.js';
 import { CascadeEngine, type CascadeConnection } from './cascade/engine.js';
 import { GEMINI_VOICES } from './gemini.js';
 import { GEMINI_LIVE_DEFAULTS } from './gemini-live-setup.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../kernel/log.js';
 import type { ScaleNode } from './node.js';
 
 const SAMPLE_EVERY_MS = 10_000;

@@ -2,9 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/index.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../kernel/errors.js';
 import { m, metricsEnabled } from '../metrics/registry.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from './scripts.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */

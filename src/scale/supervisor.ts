@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { ConfigError, type Config } from '../config/index.js';
 import { lockDataDir } from '../config/data-dir-lock.js';
-import { createLogger } from '../log.js';
+import { createLogger } from '../kernel/log.js';
 import { ScaleNode } from './node.js';
 
 /** A worker that exits this soon after starting failed to start (a bad setting): the group stops instead of looping. */

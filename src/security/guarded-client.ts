@@ -4,7 +4,7 @@
  * connection - first hop, redirect hop, fetch() redirect - is checked and pinned the same way.
  */
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../kernel/clock.js';
 import { createGuardedConnector, bareHost, type ConnectTarget, type Resolver } from './guarded-connector.js';
 import { OutboundError, findOutboundError, toOutboundError } from './outbound-error.js';
 import { dropBody, readLimited } from './read-limited.js';

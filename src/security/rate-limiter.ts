@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 
 /**
  * The one rate limiter (sign-in, password checks, widget connections, messages, frames, uploads, new

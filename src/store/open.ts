@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { openEmbeddedStore } from './embedded.js';
 import { openEmbeddedVectors } from './vectors-embedded.js';
 import type { DocumentStore, VectorStore } from './types.js';

@@ -7,7 +7,7 @@ import { conversations } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app.js';
 import type { SessionPrincipal } from '../auth/sessions.js';
 import { chatCollections, type ConversationRecord, type PublicMessage } from '../chat/records.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound } from '../kernel/errors.js';
 import { acceptHandoff, resolveHandoff } from './handoff.js';
 
 type Person = Pick<SessionPrincipal, 'workspaceId' | 'userId' | 'userName'>;

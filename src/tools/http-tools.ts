@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, OutboundError, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { newId } from '../store/ids.js';
 import { DuplicateKeyError, type Collection, type Doc } from '../store/types.js';

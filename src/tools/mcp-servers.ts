@@ -5,7 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { invalid, notFound } from '../errors.js';
+import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';

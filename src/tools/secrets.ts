@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
-import { invalid, notFound } from '../errors.js';
+import { invalid, notFound } from '../kernel/errors.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';
 import { DuplicateKeyError, type Collection, type Doc } from '../store/types.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app.js';
 import type { Principal } from '../auth/principal.js';
-import { forbidden, type ApiError } from '../errors.js';
+import { forbidden, type ApiError } from '../kernel/errors.js';
 
 /**
  * Who may have this server start a program as a stdio MCP server (docs/tools.md): the operator lists the programs

@@ -5,7 +5,7 @@
 import { conversations as conversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app.js';
 import { chatCollections, publicMessage, type VisitorRecord } from '../chat/records.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../kernel/errors.js';
 import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';
 import { leadsCollection, leadView, type LeadRecord } from '../leads/service.js';
 import { deleteTeamRecordsOf, handoffs } from '../team/records.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { ActorStoppedError, MailboxFullError } from '../../actors/runtime/index.js';
 import { captureLog, gate, makeCounter, rejection } from './counter-actor.js';
 

@@ -1,6 +1,6 @@
 // A small actor used by the runtime tests: it records what it handled and how many handlers ran at once.
 import { Actor, assertNever, type ActorLogger, type ActorOptions } from '../../actors/runtime/index.js';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 
 export type CounterMsg =
   | { type: 'add'; n: number }

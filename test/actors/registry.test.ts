@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { ActorRegistry, ActorStoppedError } from '../../actors/runtime/index.js';
 import { CounterActor, captureLog, gate, rejection } from './counter-actor.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/kernel/log.js';
 
 function setup(idleMs = 60_000) {
   const clock = new FakeClock();

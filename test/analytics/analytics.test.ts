@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { chatCollections } from '../../src/chat/records.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { createToken, type TestToken } from '../helpers/auth.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { handoffs } from '../../src/team/records.js';
 import { createToken, type TestToken } from '../helpers/auth.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dayIn } from '../../src/analytics/period.js';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { chattingVisitor, startTeamWorld, type TeamWorld } from '../team/helpers.js';
 
 // 21:00 on 1 January in Los Angeles is already 2 January in UTC and in Tokyo.

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
-import type { ApiError } from '../../src/errors.js';
-import { validate } from '../../src/validation.js';
+import type { ApiError } from '../../src/kernel/errors.js';
+import { validate } from '../../src/kernel/validation.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import type { AppContext } from '../../src/app.js';
 import { CREDENTIAL_TTL_MS, credentialCache, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
 import type { ApiTokenRecord } from '../../src/auth/records.js';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 
 const world = () => {
   const clock = new FakeClock();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { SIGN_IN_LIMITS } from '../../src/auth/rate-limit.js';
 import { DEFAULT_PASSWORD, setupOwner } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/credential-cache.js';
 import { apiTokens } from '../../src/auth/records.js';
 import { hashToken } from '../../src/security/secret-box.js';

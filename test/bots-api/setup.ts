@@ -1,5 +1,5 @@
 /** Shared set-up for the bots, providers and faces API tests: a real server, a signed-in owner, fake providers. */
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { startFakeSpeech } from '../fakes/speech.js';
 import type { FakeServer } from '../fakes/script.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { applyConfigPatch, deepMergePatch, parseBotConfig } from '../../src/bots/config/index.js';
 import { rejectedPaths } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { z } from 'zod';
-import type { ApiError } from '../../src/errors.js';
+import type { ApiError } from '../../src/kernel/errors.js';
 import { BotConfigSchema, botConfigJsonSchema, parseBotConfig } from '../../src/bots/config/index.js';
 import { rejectedPaths, parseOk } from './helpers.js';
 import { FIELDS, getPath, setPath, type FieldSpec } from './spec-fields.js';

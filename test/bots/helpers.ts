@@ -1,6 +1,6 @@
 /** Shared checks for the bot config tests. */
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { parseBotConfig, type BotConfig } from '../../src/bots/config/index.js';
 
 /** The paths an invalid config is rejected with (one per issue); fails the test when it is accepted. */

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AppContext } from '../../src/app.js';
 import { BotLists, LIST_TTL_MS, MAX_KEPT_BOTS, type BotListItem } from '../../src/bots/list-cache.js';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 
 const item = (id: string, name = id): BotListItem => ({
   id, name, status: 'running', revision: 1, publishedVersion: null, publishedAt: null, createdAt: 1, updatedAt: 1,

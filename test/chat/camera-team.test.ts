@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { republish, startTeamWorld, type TeamWorld } from '../team/helpers.js';
 
 const clock = new FakeClock(Date.UTC(2026, 5, 1, 9, 0));

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { BotConfigSchema, type BotConfigInput } from '../../src/bots/config/index.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';

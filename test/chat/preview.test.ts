@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { conversations } from '../../actors/conversation/index.js';
 import { BotConfigSchema } from '../../src/bots/config/index.js';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { newId } from '../../src/store/ids.js';
 import { startChatWorld, tryConnect, Visitor, type ChatWorld } from './helpers.js';
 

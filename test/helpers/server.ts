@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/kernel/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
 export interface TestServer extends RunningServer {

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CREDENTIAL_TTL_MS, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { createToken, setupOwner, type TestSession, type TestToken } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHttpServer } from '../../src/http/server.js';
 import { Router } from '../../src/http/router.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/kernel/log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;

@@ -4,8 +4,8 @@ import WebSocket from 'ws';
 import { Router } from '../../src/http/router.js';
 import { createHttpServer } from '../../src/http/server.js';
 import type { SocketEndpoint } from '../../src/http/types.js';
-import { createLogger } from '../../src/log.js';
-import { ApiError } from '../../src/errors.js';
+import { createLogger } from '../../src/kernel/log.js';
+import { ApiError } from '../../src/kernel/errors.js';
 
 /** Opens a socket, waits for its first frame, and reports how it closed once the client closes it 30 ms later. */
 function visit(port: number): Promise<{ frame: string | null; code: number }> {

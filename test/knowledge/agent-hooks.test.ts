@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { NOTHING_FOUND } from '../../src/knowledge/agent.js';
 import { toolRegistry } from '../../src/tools/registry.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';

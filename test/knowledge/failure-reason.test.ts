@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/kernel/log.js';
 import { failureReason } from '../../src/knowledge/failure-reason.js';
 import { UnsupportedDocumentError } from '../../src/knowledge/parse.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock, flushMicrotasks } from '../../src/clock.js';
+import { FakeClock, flushMicrotasks } from '../../src/kernel/clock.js';
 import { CRAWL_DELAY_CAP_MS, HostLimiter } from '../../src/knowledge/host-limiter.js';
 
 /** A request that stays open until finished by the test. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { prettyLine } from '../../src/log-pretty.js';
+import { prettyLine } from '../../src/kernel/log-pretty.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 

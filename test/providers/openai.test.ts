@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { createProvider, type ChatRequest, type ProviderAdapter } from '../../src/providers/index.js';
 import { readFakeAudio } from '../fakes/audio.js';
 import { startFakeOpenAI } from '../fakes/openai.js';

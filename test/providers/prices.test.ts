@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { catalog, createProvider, estimateCostUsd, priceFor } from '../../src/providers/index.js';
 import { GEMINI_DEFAULTS } from '../../src/providers/gemini.js';
 import { GEMINI_LIVE_DEFAULTS } from '../../src/providers/gemini-live-setup.js';

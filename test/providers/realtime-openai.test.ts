@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { OpenAiRealtimeEngine, type OpenAiRealtimeOptions } from '../../src/providers/realtime-openai.js';
 import type { ProviderConnection } from '../../src/providers/types.js';
 import type { VoiceEngineEvent, VoiceSessionSpec } from '../../src/providers/voice-engine.js';

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { conversations } from '../../actors/conversation/index.js';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { chatCollections } from '../../src/chat/records.js';
 import { recordGap } from '../../src/knowledge/gaps.js';
 import { leadsCollection } from '../../src/leads/service.js';

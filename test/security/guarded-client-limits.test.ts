@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { clientPool, outboundFailure, startServer, type LoopbackServer } from './loopback-server.js';
 
 let server: LoopbackServer;

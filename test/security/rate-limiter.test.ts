@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { RateLimiter } from '../../src/security/rate-limiter.js';
 
 test('a key gets at most limit hits in any window, and the next as soon as the oldest leaves it', async () => {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { chatCollections } from '../../src/chat/records.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { handoffs } from '../../src/team/records.js';

@@ -4,7 +4,7 @@
  * socket and the widget chat socket that queue frames so tests can wait for the next one of a type.
  */
 import WebSocket from 'ws';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';

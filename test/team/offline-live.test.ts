@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { republish, startTeamWorld, type TeamWorld } from './helpers.js';
 
 // 2026-01-01 (a Thursday), 16:00 UTC; open 09:00 to 17:00 on weekdays, so the bot closes in an hour.

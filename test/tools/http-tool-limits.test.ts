@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { httpTools } from '../../src/tools/http-tools.js';
 import { secrets } from '../../src/tools/secrets.js';
 import { startTestServer } from '../helpers/server.js';

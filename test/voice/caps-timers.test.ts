@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import type { FakeRealtime } from '../fakes/openai-realtime.js';
 import { RATES, seen, sendAudio, speak, startVoice, startVoiceWorld, tone, until } from './world.js';
 

@@ -3,7 +3,7 @@
  * Gemini Live), a published bot with voice on, and scripted widgets that speak PCM16 audio on the chat socket.
  */
 import type { BotConfigInput } from '../../src/bots/config/index.js';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/kernel/clock.js';
 import { startChatWorld, type ChatWorld, type Visitor } from '../chat/helpers.js';
 import { until } from '../helpers/until.js';
 

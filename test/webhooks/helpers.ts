@@ -1,10 +1,10 @@
 /** Shared set-up for the webhook tests: a server on a FakeClock, a loopback receiver, and direct route calls. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import type { ApiContext, SpecRoute } from '../../src/api/define.js';
 import { webhooksModule } from '../../src/api/routes/webhooks.js';
-import { fromZodIssues } from '../../src/errors.js';
+import { fromZodIssues } from '../../src/kernel/errors.js';
 import { webhooks, type WebhookService } from '../../src/events/webhooks/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

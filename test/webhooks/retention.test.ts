@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/kernel/errors.js';
 import { callRoute, harness, publish, WS } from './helpers.js';
 
 const DAY_MS = 24 * 3600_000;

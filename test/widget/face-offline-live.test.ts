@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FakeClock } from '../../src/clock.js';
+import { FakeClock } from '../../src/kernel/clock.js';
 import { startWidgetWorld, type WidgetWorld } from './world.js';
 import { faceState, openFace, SHOTS } from './face-world.js';
 

@@ -7,7 +7,7 @@ import {
   clearSessionCookie, createSession, endSession, endUserSessions, sessionCookie, sessionRemainingMs, type SessionPrincipal,
 } from '../../auth/sessions.js';
 import { acceptInvite, findInvite } from '../../auth/team.js';
-import { unauthorized } from '../../errors.js';
+import { unauthorized } from '../../kernel/errors.js';
 import { reply, route, type ApiContext, type ApiModule } from '../define.js';
 import {
   AcceptBodySchema, InviteInfoSchema, LoginBodySchema, MeSchema, PasswordBodySchema, SetupBodySchema, SetupStatusSchema, SignedInSchema,

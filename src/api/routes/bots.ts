@@ -12,7 +12,7 @@ import {
   restoreVersion, setStatus, versionSummary,
 } from '../../bots/service.js';
 import { BOT_TEMPLATES } from '../../bots/templates.js';
-import { badRequest } from '../../errors.js';
+import { badRequest } from '../../kernel/errors.js';
 import { documentedAs, reply, route, type ApiModule } from '../define.js';
 import { listOf, pageOf } from './list-schemas.js';
 

@@ -3,7 +3,7 @@ import { conversations } from '../../../actors/conversation/index.js';
 import { chatCollections, publicAttachments, widgetMessage, type ConversationRecord } from '../../chat/records.js';
 import { transcriptMarkdown } from '../../chat/transcript.js';
 import { teamMaySee, transcriptAttachments } from '../../chat/camera.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import type { AppContext } from '../../app.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
 import { handoffs, type HandoffRecord } from '../../team/records.js';

@@ -4,7 +4,7 @@
  * widget on a visitor's page renders the face a published config names.
  */
 import { z } from 'zod';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { createFace, deleteFace, faceView, FaceUploadBody, findFacePublic, listFaces } from '../../faces/service.js';
 import { extraRoute, reply, route, type ApiModule } from '../define.js';
 import { listOf } from './list-schemas.js';

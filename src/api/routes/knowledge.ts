@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../../errors.js';
+import { badRequest } from '../../kernel/errors.js';
 import { registerKnowledgeHooks } from '../../knowledge/agent.js';
 import { listGaps } from '../../knowledge/gaps.js';
 import { knowledge } from '../../knowledge/service.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { findBot } from '../../chat/bot-source.js';
 import { BotConfigSchema } from '../../bots/config/index.js';
-import { badRequest, invalid, notFound } from '../../errors.js';
+import { badRequest, invalid, notFound } from '../../kernel/errors.js';
 import { leadToolSource } from '../../leads/capture.js';
 import { MAX_VALUE_CHARS, validateLeadFields, type LeadField } from '../../leads/form.js';
 import { deleteLead, LEAD_STATUSES, leadsCsv, leadView, listLeads, saveLead, setLeadStatus } from '../../leads/service.js';

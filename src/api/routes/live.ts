@@ -10,7 +10,7 @@ import type { WorkspaceMsg } from '../../../actors/workspace/messages.js';
 import type { AppContext } from '../../app.js';
 import { onAccessEnded } from '../../auth/access-ended.js';
 import { authenticate } from '../../auth/authenticate.js';
-import { forbidden, unauthorized } from '../../errors.js';
+import { forbidden, unauthorized } from '../../kernel/errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../../http/types.js';
 import { liveHub, type LiveConnData } from '../../team/live-hub.js';
 import { workspaceActors } from '../../team/workspace.js';

@@ -3,7 +3,7 @@ import { setPresence } from '../../auth/presence.js';
 import { users, userView } from '../../auth/records.js';
 import { changeRole, inviteMember, inviteView, openInvites, removeMember } from '../../auth/team.js';
 import { invites } from '../../auth/records.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../kernel/errors.js';
 import { route, type ApiModule } from '../define.js';
 import {
   InviteBodySchema, InviteCreatedSchema, MembersSchema, PresenceAnswerSchema, PresenceBodySchema, RoleBodySchema, UserSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../kernel/errors.js';
 import { httpToolSource } from '../../tools/http-source.js';
 import { httpTools, httpToolView } from '../../tools/http-tools.js';
 import { mcpServers, mcpServerView } from '../../tools/mcp-servers.js';

@@ -7,7 +7,7 @@ import { visitorRequests } from '../../chat/visitor-requests.js';
 import { voiceSetup } from '../../chat/voice-setup.js';
 import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
-import { forbidden } from '../../errors.js';
+import { forbidden } from '../../kernel/errors.js';
 import { botOfflineNow } from '../../bots/hours.js';
 import { publicCamera } from '../../chat/camera.js';
 import { cameraToolSource } from '../../chat/camera-tool.js';

@@ -5,7 +5,7 @@ import { clearSessionCookie } from '../../auth/sessions.js';
 import { getSettings, SettingsPatchSchema, updateSettings } from '../../auth/settings.js';
 import { createApiToken, revokeApiToken, tokenView } from '../../auth/tokens.js';
 import { deleteWorkspace } from '../../auth/workspace-cleanup.js';
-import { invalid, notFound } from '../../errors.js';
+import { invalid, notFound } from '../../kernel/errors.js';
 import { reply, route, type ApiModule } from '../define.js';
 import {
   AuditPageSchema, AuditQuerySchema, SettingsAnswerSchema, TokenBodySchema, TokenCreatedSchema, TokenListSchema,

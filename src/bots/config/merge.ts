@@ -2,7 +2,7 @@
  * PATCH semantics of the draft (bot-config.md, Conventions 3): objects deep-merge; arrays, null and
  * every other value replace. Validation is separate: merge, then parse the result.
  */
-import { invalid } from '../../errors.js';
+import { invalid } from '../../kernel/errors.js';
 import { FORBIDDEN_KEYS, findUnsafeInput, parseBotConfig } from './parse.js';
 import type { BotConfig } from './schema.js';
 

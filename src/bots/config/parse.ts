@@ -1,6 +1,6 @@
 /** Validating a config: one `invalid` (422) ApiError whose message names each field path, then the problem. */
-import { invalid } from '../../errors.js';
-import { validate } from '../../validation.js';
+import { invalid } from '../../kernel/errors.js';
+import { validate } from '../../kernel/validation.js';
 import { BotConfigSchema, type BotConfig } from './schema.js';
 
 /** Keys that could reach Object.prototype through a merge or a naive copy; never valid setting names. */

@@ -14,7 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../app.js';
-import type { TimerHandle } from '../../clock.js';
+import type { TimerHandle } from '../../kernel/clock.js';
 import type { GuardedClient } from '../../security/guarded-client.js';
 import { openSecret } from '../../security/secret-box.js';
 import { newId } from '../../store/ids.js';

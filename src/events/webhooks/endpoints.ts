@@ -1,6 +1,6 @@
 /** Webhook endpoints of a workspace: add, change, rotate the secret, test, read the delivery log, redeliver. */
 import type { AppContext } from '../../app.js';
-import { conflict, invalid, notFound } from '../../errors.js';
+import { conflict, invalid, notFound } from '../../kernel/errors.js';
 import { OutboundError, parseOutboundUrl } from '../../security/guarded-client.js';
 import { resolveChecked } from '../../security/guarded-connector.js';
 import { sealSecret } from '../../security/secret-box.js';

@@ -8,7 +8,7 @@
  * text is spoken sentence by sentence as it is written, and barge-in cancels all of it. The voice session actor
  * relays this engine exactly as it relays the realtime ones.
  */
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../kernel/errors.js';
 import { isLastingFailure } from '../errors.js';
 import { estimateCostUsd, estimateSpeechCostUsd } from '../prices.js';
 import type { ProviderConnection } from '../types.js';

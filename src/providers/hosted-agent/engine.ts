@@ -8,7 +8,7 @@
  */
 import type { ClientRequestArgs } from 'node:http';
 import WebSocket from 'ws';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../kernel/errors.js';
 import { checkLiteralHost, guardedLookup } from '../../security/guarded-connector.js';
 import { providerError } from '../errors.js';
 import type { ProviderConnection } from '../types.js';

@@ -8,7 +8,7 @@ export type { Logger };
  * destination, for benchmarks) through an asynchronous writer: under load the lines of one turn of the event
  * loop share one write instead of a system call each, and pino writes what is left synchronously when the
  * process exits (a crash included; only kill -9 can lose the last lines). `format: 'pretty'` (LOG_FORMAT) writes
- * readable lines for a person at a terminal instead of one JSON object a line (src/log-pretty.ts).
+ * readable lines for a person at a terminal instead of one JSON object a line (src/kernel/log-pretty.ts).
  */
 export function createLogger(level: string, destination?: DestinationStream, o: { worker?: number; format?: 'json' | 'pretty' } = {}): Logger {
   const stdout = () => {
