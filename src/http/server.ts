@@ -12,6 +12,7 @@ import type { HttpResponse } from './types.js';
 import { attachSocket, type SocketRegistry } from './sockets.js';
 import type { SocketEndpoint } from './types.js';
 import { recordHttp } from '../metrics/record.js';
+import { utf8 } from './utf8.js';
 
 export interface HttpServerOptions {
   logger: Logger;
@@ -117,7 +118,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         if (contentType && given === undefined) res.writeHeader('Content-Type', contentType);
         if (hdrs) for (const k in hdrs) res.writeHeader(k, hdrs[k]);
         if (answer.cookies) for (const c of answer.cookies) res.writeHeader('Set-Cookie', c);
-        if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(bytes)); else res.end(bytes);
+        if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(bytes)); else res.end(utf8(bytes));
       });
       const ms = performance.now() - started;
       recordHttp(operation, status, ms);

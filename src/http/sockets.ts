@@ -7,6 +7,7 @@ import { clientIp } from './request.js';
 import { ApiError } from '../kernel/errors.js';
 import type { SocketConn, SocketEndpoint, SocketRefusal, UpgradeRequest } from './types.js';
 import { recordSocket, socketEndpoint } from '../metrics/record.js';
+import { closeReason, utf8 } from './utf8.js';
 
 export interface SocketRegistry { open: Set<SocketConn<unknown>> }
 
@@ -22,7 +23,7 @@ let nextConnId = 1;
  * is stored, so the outer send still reads its own result.
  */
 const out: { ws: uWS.WebSocket<UserData> | null; message: string | Uint8Array; binary: boolean; result: number } = { ws: null, message: '', binary: false, result: 2 };
-const sendOut = () => { out.result = out.ws!.send(out.message, out.binary); };
+const sendOut = () => { out.result = out.ws!.send(utf8(out.message), out.binary); };
 
 /** Frames a socket may send before it is admitted (they wait for `open`); past either, it is closed (1008). */
 const MAX_EARLY_FRAMES = 64;
@@ -50,7 +51,7 @@ class Conn implements SocketConn<unknown> {
   close(code = 1000, reason = '') {
     if (this.closed) return;
     this.closed = true;
-    this.ws.cork(() => this.ws.end(code, reason.slice(0, 120)));
+    this.ws.cork(() => this.ws.end(code, utf8(closeReason(reason))));
   }
 }
 
@@ -126,7 +127,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
           res.writeStatus(statusLine(answer.status ?? 400));
           res.writeHeader('Content-Type', 'application/json; charset=utf-8');
           for (const [k, v] of Object.entries(answer.headers ?? {})) res.writeHeader(k, v);
-          res.end(bytes);
+          res.end(utf8(bytes));
         });
         return;
       }
