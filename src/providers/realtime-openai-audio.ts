@@ -3,7 +3,7 @@
  * written and read with as little work and garbage as the wire format allows (bench/voice.ts measures it):
  * - input_audio_buffer.append is written as one WebSocket frame in one buffer, its base64 encoded straight into it
  *   (no string), and handed to the TCP socket in one write (ws would cork, write its header and the payload apart
- *   and allocate its options and frame list each time); the bytes are those ws writes with the engine's zero mask;
+ *   and allocate its options and frame list each time), masked in place with a fresh random key (ws-mask.ts);
  * - response.output_audio.delta is read straight from the frame (no full-text decode, no JSON.parse of 1.3 KB of
  *   base64) and its base64 decoded from those bytes after one spare byte, so the widget's frame header is written
  *   in front of it without a copy (the `audio` event's `headroom`). Any delta this reader does not expect is left
@@ -12,6 +12,8 @@
 import type WebSocket from 'ws';
 import { base64Length, decodeBase64Into, decodedLength, encodeBase64Into } from './base64-bytes.js';
 import { takeTextFramesAhead } from './voice-ws-frames.js';
+import { idleSenderSocket } from './ws-internals.js';
+import { maskFrame } from './ws-mask.js';
 
 const APPEND_HEAD = Buffer.from('{"type":"input_audio_buffer.append","audio":"', 'latin1');
 const APPEND_TAIL = Buffer.from('"}', 'latin1');
@@ -32,8 +34,8 @@ function appendPayload(pcm: Uint8Array, head: number, reuse?: Buffer, from = 0):
 }
 
 /**
- * The append event as a whole client WebSocket frame: FIN + text, the payload length, the mask bit with the zero
- * key (src/providers/realtime-openai-socket.ts), then the event, exactly what ws writes for it.
+ * The append event as a whole client WebSocket frame: FIN + text, the payload length, the mask bit and a fresh
+ * random key, then the event masked with it: what ws writes for it, with another key.
  */
 export function appendFrame(pcm: Uint8Array, reuse?: Buffer, from = 0): Buffer {
   const payload = APPEND_HEAD.length + base64Length(pcm.length - from) + APPEND_TAIL.length;
@@ -43,12 +45,9 @@ export function appendFrame(pcm: Uint8Array, reuse?: Buffer, from = 0): Buffer {
   out[0] = 0x81;
   if (lenBytes === 0) out[1] = 0x80 | payload;
   else if (lenBytes === 2) { out[1] = 0x80 | 126; out.writeUInt16BE(payload, 2); } else { out[1] = 0x80 | 127; out.writeUInt32BE(0, 2); out.writeUInt32BE(payload, 6); }
-  out.writeUInt32BE(0, head - 4);
+  maskFrame(out, head - 4, head, out.length);
   return out;
 }
-
-/** ws's own state we write beside: its TCP socket and its sender (idle when nothing waits in its queue). */
-interface WsInternals { _socket?: { write(b: Buffer): boolean; writable?: boolean; writableLength: number }; _sender?: { _state?: number; _queue?: unknown[] } }
 
 /**
  * Each engine socket's last append frame, when the socket took all of it at once (its bytes are in the kernel, no
@@ -64,9 +63,8 @@ const spareFrames = new WeakMap<object, Buffer>();
  * `from`: the PCM is pcm[from, end) (a widget frame after its header byte, without a view made of it).
  */
 export function sendAppend(socket: WebSocket, pcm: Uint8Array, from = 0): void {
-  const ws = socket as unknown as WsInternals;
-  const raw = ws._socket;
-  if (raw?.writable && ws._sender?._state === 0 && ws._sender._queue?.length === 0) {
+  const raw = idleSenderSocket(socket);
+  if (raw) {
     // A frame is reused only while the socket holds nothing: a write it could not finish at once keeps its buffer.
     const spare = raw.writableLength === 0 ? spareFrames.get(raw) : undefined;
     const frame = appendFrame(pcm, spare, from);

@@ -39,10 +39,6 @@ export function openRealtimeSocket(client: OpenAI, baseUrl: string, model: strin
     handshakeTimeout: opts.handshakeTimeoutMs,
     // Base64 audio barely compresses; deflate would cost CPU and a zlib context per session.
     perMessageDeflate: false,
-    // A zero masking key: ws then sends each event as written instead of XOR-ing a copy of it (the largest cost
-    // of relaying microphone audio, bench/voice.ts). Masking guards proxies against scripts in browsers; this
-    // socket is a server's, usually inside TLS (docs/decisions.md, "Engine socket frames are not masked").
-    generateMask: zeroMask,
     // The SDK always asks for wss:; a plain-http base URL (a local gateway, a test fake) gets a plain socket.
     ...(url.protocol === 'http:' ? { createConnection: plainConnection } : {}),
     ...(opts.intent ? { finishRequest: withIntent(opts.intent) } : {}),
@@ -57,8 +53,6 @@ export function openRealtimeSocket(client: OpenAI, baseUrl: string, model: strin
   });
   return rt;
 }
-
-const zeroMask = (mask: Buffer): void => { mask.fill(0); };
 
 /** ws's last step before the handshake request is sent: its path gets the intent in place of the model. */
 const withIntent = (intent: string) => (req: ClientRequest): void => {

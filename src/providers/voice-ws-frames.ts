@@ -8,16 +8,10 @@
  * valid UTF-8 text).
  */
 import type WebSocket from 'ws';
+import { readIntoBuffer, receiverIdle, wsTransport } from './ws-internals.js';
 
 /** The frame's payload is data[start, end); true when handled (ws never sees it). */
 export type TakeFrame = (data: Buffer, start: number, end: number) => boolean;
-
-/** ws's own state read here: its TCP socket and its receiver (a Writable that parses frames). */
-interface Receiver { _state: number; _bufferedBytes: number; _fragmented: number; _errored: boolean; _maxPayload: number; writableLength: number }
-interface WsInternals { _socket?: NodeJS.EventEmitter; _receiver?: Receiver }
-
-/** The receiver between frames with nothing buffered: the next byte it would read starts a frame header. */
-const idle = (r: Receiver) => r._state === 0 && r._bufferedBytes === 0 && r._fragmented === 0 && !r._errored && r.writableLength === 0;
 
 /** Bytes of the header of an unmasked frame at `at` in data[0, len) (2 or 4), or -1 (masked, 64-bit length, or not all here). */
 function frameHead(data: Buffer, at: number, len: number): number {
@@ -55,36 +49,6 @@ const HOLD_MAX = 65_536;
  */
 const SHARED_READ = Buffer.allocUnsafeSlow(65_536);
 
-/** Node's own names for a socket's `onread` state (net.Socket, set from its options). */
-interface UserRead { kBuffer: symbol; kBufferCb: symbol; kBufferGen: symbol }
-function userReadSymbols(tcp: object): UserRead | null {
-  const syms = Object.getOwnPropertySymbols(tcp);
-  const by = (name: string) => syms.find((x) => x.description === name);
-  const [kBuffer, kBufferCb, kBufferGen] = [by('kBuffer'), by('kBufferCb'), by('kBufferGen')];
-  return kBuffer && kBufferCb && kBufferGen ? { kBuffer, kBufferCb, kBufferGen } : null;
-}
-/** Those names, looked up at the first socket; null when Node has none. */
-let userRead: UserRead | null | undefined;
-
-/**
- * Has a connected socket read into SHARED_READ from now on, each read handed to `onRead(bytes, buf)` instead of
- * its 'data' event (Node calls it with the bytes read first). False (nothing changed) when the socket is not as
- * Node 20-24 make it: no `onread` state, a handle that cannot read into a given buffer, bytes waiting in its stream,
- * or one set up already.
- */
-function readIntoShared(tcp: NodeJS.EventEmitter, onRead: (bytes: number, buf: Buffer) => void): boolean {
-  const s = tcp as unknown as Record<symbol, unknown> & { _handle?: { useUserBuffer?(b: Uint8Array): void }; readableLength: number };
-  // Every net.Socket has the same symbols: looked up once (each lookup makes an array).
-  if (userRead === undefined) userRead = userReadSymbols(tcp);
-  const k = userRead;
-  if (!k || typeof s._handle?.useUserBuffer !== 'function' || s.readableLength > 0 || s[k.kBuffer]) return false;
-  s[k.kBuffer] = SHARED_READ;
-  s[k.kBufferCb] = onRead;
-  s[k.kBufferGen] = null;
-  s._handle.useUserBuffer(SHARED_READ);
-  return true;
-}
-
 /** Reads after which a socket that could not switch to SHARED_READ stops trying (it keeps Node's reads). */
 const SWITCH_TRIES = 8;
 
@@ -98,12 +62,13 @@ const takersOf = new WeakMap<object, TakeFrame[]>();
  * are still read here. A frame that begins in one read and ends in a later one (a busy server reads many frames at
  * once) is held here until its end comes: ws holding a partial frame would take every read after it until one
  * happened to end on a frame boundary. The socket (TCP, or TLS: Node's TLSWrap takes a user buffer too) reads into
- * SHARED_READ when it can (readIntoShared), else through its 'data' event.
+ * SHARED_READ when it can (readIntoBuffer, ws-internals.ts), else through its 'data' event.
  */
 export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
   socket.once('open', () => {
-    const { _socket: tcp, _receiver: receiver } = socket as unknown as WsInternals;
-    if (!tcp || !receiver) return;
+    const transport = wsTransport(socket);
+    if (!transport) return;
+    const { tcp, receiver } = transport;
     const known = takersOf.get(tcp);
     if (known) { known.unshift(take); return; }
     const listeners = tcp.listeners('data');
@@ -118,7 +83,7 @@ export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
     /** Whether the socket reads into SHARED_READ now. */
     let shared = false;
     let closed = false;
-    const ready = () => socket.readyState === 1 && idle(receiver);
+    const ready = () => socket.readyState === 1 && receiverIdle(receiver);
     /** data[at, end) to ws; copied when it is the shared read memory (ws may keep what it is given). */
     const toWs = (data: Buffer, at: number, end: number, own: boolean) => {
       if (own || !shared) { wsData.call(tcp, at === 0 && end === data.length ? data : data.subarray(at, end)); return; }
@@ -175,7 +140,7 @@ export function takeTextFramesAhead(socket: WebSocket, take: TakeFrame): void {
     const onData = (chunk: Buffer) => {
       ahead(chunk, chunk.length);
       if (closed || tries++ >= SWITCH_TRIES) return;
-      if (readIntoShared(tcp, (bytes, buf) => ahead(buf, bytes))) { shared = true; tcp.removeListener('data', onData); }
+      if (readIntoBuffer(tcp, SHARED_READ, (bytes, buf) => ahead(buf, bytes))) { shared = true; tcp.removeListener('data', onData); }
     };
     tcp.on('data', onData);
     // ws stops reading at close (it removes its own listener); so does this.

@@ -52,15 +52,34 @@ test('base64 that is not plain (base64url, whitespace, a stray character) is dec
   }
 });
 
-test('an append frame is byte for byte what ws writes for the append event with the zero mask', () => {
-  for (const size of [0, 10, 60, 960, 4800, 60_000]) {
+/** Where a client frame's masking key starts (after the length bytes). */
+const keyAt = (f: Buffer) => ((f[1] & 0x7f) === 127 ? 10 : (f[1] & 0x7f) === 126 ? 4 : 2);
+/** The frame with its payload unmasked and its key zeroed (what it carries, whatever the key). */
+function unmasked(f: Buffer): Buffer {
+  const out = Buffer.from(f);
+  const k = keyAt(out);
+  for (let i = k + 4; i < out.length; i++) out[i] ^= f[k + ((i - k - 4) & 3)];
+  out.fill(0, k, k + 4);
+  return out;
+}
+
+test('an append frame is byte for byte what ws writes for the append event with the same key; each frame has a fresh key', () => {
+  const keys = new Set<string>();
+  for (const size of [0, 1, 2, 3, 10, 60, 960, 4800, 60_000]) {
     const audio = randomBytes(size);
     const event = appendEvent(audio);
-    const list = (wsModule as unknown as { Sender: { frame(d: Buffer, o: object): Buffer[] } }).Sender.frame(event, {
-      fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false, maskBuffer: Buffer.alloc(4), generateMask: (m: Buffer) => m.fill(0),
+    const ours = appendFrame(audio);
+    const key = ours.subarray(keyAt(ours), keyAt(ours) + 4);
+    const list = (wsModule as unknown as { Sender: { frame(d: Buffer, o: object): Buffer[] } }).Sender.frame(Buffer.from(event), {
+      fin: true, opcode: 1, mask: true, readOnly: false, rsv1: false, maskBuffer: Buffer.alloc(4), generateMask: (m: Buffer) => key.copy(m),
     });
-    assert.ok(appendFrame(audio).equals(Buffer.concat(list)), `${size} bytes`);
+    assert.ok(ours.equals(Buffer.concat(list)), `${size} bytes`);
+    keys.add(key.toString('hex'));
   }
+  // RFC 6455 5.3: a fresh, unpredictable key for every frame (never the all-zero key that leaves the payload plain).
+  for (let i = 0; i < 200; i++) { const f = appendFrame(pcm); keys.add(f.subarray(keyAt(f), keyAt(f) + 4).toString('hex')); }
+  assert.ok(keys.size >= 205, `${keys.size} distinct keys in 209 frames`);
+  assert.not.ok(keys.has('00000000'));
 });
 
 test('anything but a plainly written audio delta is left to the SDK', () => {
@@ -91,7 +110,7 @@ test('the append for a widget frame is written from after its header byte, as fo
   for (const size of [958, 959, 960, 961]) {
     const audio = Buffer.from(Array.from({ length: size }, (_, i) => (i * 37) & 255));
     const frame = Buffer.concat([Buffer.from([1]), audio]);
-    assert.ok(appendFrame(frame, undefined, 1).equals(appendFrame(audio)), `${size} bytes`);
+    assert.ok(unmasked(appendFrame(frame, undefined, 1)).equals(unmasked(appendFrame(audio))), `${size} bytes`);
     const out = Buffer.alloc(base64Length(size));
     encodeBase64Into(frame, out, 0, 1);
     assert.is(out.toString('latin1'), audio.toString('base64'));

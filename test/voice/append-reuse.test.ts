@@ -16,8 +16,7 @@ async function engine() {
     ws.on('message', (data) => got.push(Buffer.from((JSON.parse(data.toString()) as { audio: string }).audio, 'base64')));
   });
   const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
-  // The engine socket's zero masking key (src/providers/realtime-openai-socket.ts), which sendAppend's frames carry.
-  const client = new WebSocket(url, { generateMask: (mask: Buffer) => { mask.fill(0); } });
+  const client = new WebSocket(url);
   await new Promise<void>((r) => client.once('open', () => r()));
   while (!peer) await new Promise((r) => setTimeout(r, 5));
   const tcp = () => (peer as unknown as { _socket: import('node:net').Socket })._socket;

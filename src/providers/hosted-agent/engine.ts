@@ -98,8 +98,6 @@ export class HostedAgentEngine implements VoiceEngine {
       handshakeTimeout: this.opts.connectTimeoutMs ?? 15_000,
       // Base64 audio barely compresses; deflate would cost CPU and a zlib context per session.
       perMessageDeflate: false,
-      // Unmasked like the OpenAI Realtime socket (docs/decisions.md, "Engine socket frames are not masked").
-      generateMask: (mask: Buffer) => { mask.fill(0); },
     };
     const ws = new WebSocket(url, options);
     this.ws = ws;
