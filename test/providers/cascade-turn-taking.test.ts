@@ -116,6 +116,14 @@ test('a reply started on a likely end is retracted when the visitor goes on: its
   // Nothing of the retracted reply reached the visitor or the stored conversation: one reply, the second.
   assert.equal(c.all('agent_item_done').map((d) => d.text), ['Soup and water, coming up.']);
   assert.is(c.all('response_done').length, 1);
+  // The provider bills the retracted request's input all the same (it read the prompt): its tokens, estimated as it
+  // never sent usage, are counted with the reply's own.
+  // (The fake records usage when it answers, so the aborted request is measured here as the fake counts tokens.)
+  const retracted = Math.ceil(JSON.stringify(speculative.body.messages).length / 4);
+  const kept = openai.usages.at(-1)!.inputTokens;
+  const counted = c.all('response_done')[0].usage.inputTextTokens;
+  assert.ok(counted >= kept + retracted * 0.5 && counted <= kept + retracted * 2,
+    `input tokens counted ${counted}: the reply's ${kept} and about the retracted request's ${retracted}`);
   assert.equal(c.all('error'), []);
   c.engine.close();
 });

@@ -58,6 +58,8 @@ export class CascadeEngine implements VoiceEngine {
   private readonly replies: Replies;
   /** Speech-to-text and speech costs not yet reported: they ride on the next response_done. */
   private unreportedUsd = 0;
+  /** Brain tokens spent on replies that were retracted or stopped mid-round: counted in the next response_done. */
+  private readonly unreportedTokens = { inputTokens: 0, outputTokens: 0 };
   private seq = 0;
 
   constructor(
@@ -92,6 +94,7 @@ export class CascadeEngine implements VoiceEngine {
         stage: 'brain', line: 'Sorry, I could not answer that just now. Please say it again, or type your message.',
       }),
       done: (reply, status) => this.responseDone(reply, status),
+      spent: (tokens) => { this.unreportedTokens.inputTokens += tokens.inputTokens; this.unreportedTokens.outputTokens += tokens.outputTokens; },
       maxToolRounds: parts.brain.maxToolRounds,
     });
   }
@@ -286,7 +289,9 @@ export class CascadeEngine implements VoiceEngine {
   }
 
   private responseDone(reply: Reply | null, status: 'completed' | 'cancelled' | 'failed'): void {
-    const tokens = reply?.tokens ?? { inputTokens: 0, outputTokens: 0 };
+    const own = reply?.tokens ?? { inputTokens: 0, outputTokens: 0 };
+    const tokens = { inputTokens: own.inputTokens + this.unreportedTokens.inputTokens, outputTokens: own.outputTokens + this.unreportedTokens.outputTokens };
+    this.unreportedTokens.inputTokens = this.unreportedTokens.outputTokens = 0;
     const costUsd = estimateCostUsd(this.parts.brain.model, tokens) + this.unreportedUsd;
     this.unreportedUsd = 0;
     this.deliver({

@@ -36,6 +36,12 @@ export interface RepliesHooks {
   toolCall(callId: string, name: string, args: string): void;
   failed(err: Error): void;
   done(reply: Reply, status: 'completed' | 'cancelled' | 'failed'): void;
+  /**
+   * Tokens of brain requests no `done` reports: a retracted reply's finished rounds, and a round stopped mid-way
+   * (retracted or interrupted), whose usage the provider never sent: estimated from what was asked and written.
+   * The provider bills them all the same.
+   */
+  spent(tokens: { inputTokens: number; outputTokens: number }): void;
   maxToolRounds: number;
 }
 
@@ -108,6 +114,7 @@ export class Replies {
     if (this.active !== reply || !reply.held) return;
     this.active = null;
     reply.held = null;
+    if (reply.tokens.inputTokens || reply.tokens.outputTokens) this.hooks.spent(reply.tokens);
     reply.controller.abort(new Error('the visitor went on speaking'));
     reply.waiting.clear();
     reply.wake?.();
@@ -166,11 +173,13 @@ export class Replies {
     const signal = reply.controller.signal;
     let said: Said | null = null;
     const sent: string[] = [];
+    let asked: ChatMessage[] = [];
     try {
       for (let round = 0; ; round++) {
         const offer = round < this.hooks.maxToolRounds && tools.length > 0;
         const itemId = this.hooks.newId('item');
         const messages = fromFirstUser(this.history.slice(-BRAIN_MESSAGES));
+        asked = messages;
         said = { role: 'assistant', content: '' };
         sent.length = 0;
         this.history.push(said);
@@ -180,7 +189,7 @@ export class Replies {
           system: this.spec.instructions, messages, tools: offer ? tools : undefined, maxOutputTokens: this.spec.maxOutputTokens,
           onPiece: (text) => { if (!signal.aborted) { sent.push(text); this.out(reply, () => this.speaker.say(itemId, text)); } },
         });
-        if (signal.aborted) return;
+        if (signal.aborted) { this.hooks.spent(r.usage); return; }
         reply.tokens.inputTokens += r.usage.inputTokens;
         reply.tokens.outputTokens += r.usage.outputTokens;
         said.content = sent.join(' ');
@@ -201,7 +210,7 @@ export class Replies {
       }
       this.out(reply, () => this.speaker.then(() => this.finish(reply, 'completed')));
     } catch (err) {
-      if (signal.aborted) return;
+      if (signal.aborted) { this.hooks.spent(roughUsage(this.spec.instructions, asked, sent)); return; }
       // What was handed to the speaker is still spoken; the history holds just that.
       if (said) { said.content = sent.join(' '); if (sent.length) { const last = [...reply.items.keys()].pop()!; this.out(reply, () => this.speaker.endItem(last)); } this.dropIfEmpty(said); }
       this.out(reply, () => { this.hooks.failed(err as Error); this.speaker.then(() => this.finish(reply, 'failed')); });
@@ -237,6 +246,24 @@ export class Replies {
     this.byItem.set(itemId, said);
     if (this.byItem.size > KEEP_ITEMS) this.byItem.delete(this.byItem.keys().next().value!);
   }
+}
+
+/**
+ * A stopped round's tokens, when the provider never sent its usage: about four characters a token, of the system
+ * prompt and messages asked (the provider read them all; a picture as about a thousand, a message's framing as
+ * four) and of the sentences written before the stop.
+ */
+export function roughUsage(system: string, messages: ChatMessage[], written: string[]): { inputTokens: number; outputTokens: number } {
+  let chars = system.length;
+  for (const m of messages) {
+    if (typeof m.content === 'string') chars += m.content.length;
+    // A picture costs about a thousand tokens at the providers' usual detail, whatever its bytes.
+    else for (const part of m.content) chars += part.type === 'text' ? part.text.length : 4000;
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) chars += c.name.length + c.arguments.length;
+  }
+  const out = written.reduce((n, t) => n + t.length + 1, 0);
+  // Each message (the system prompt is one) costs a few tokens of its own framing, and the reply's priming three.
+  return { inputTokens: Math.ceil(chars / 4) + 4 * (messages.length + 1) + 3, outputTokens: Math.ceil(out / 4) };
 }
 
 /** Providers want the conversation to start with a user turn (which also keeps tool calls with their results). */
