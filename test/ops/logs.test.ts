@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { prettyLine } from '../../src/kernel/log-pretty.js';
+import { until } from '../helpers/until.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -51,10 +52,12 @@ async function start(env: Record<string, string>, tty: boolean): Promise<Run> {
   child.stdout!.on('data', (b) => { out += String(b); });
   child.stderr!.on('data', (b) => { err += String(b); });
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('admin panel')) {
-    if (Date.now() > deadline || child.exitCode !== null) { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } throw new Error(`no admin panel line; output:\n${out}\n${err}`); }
-    await new Promise((r) => setTimeout(r, 50));
+  // Waits for the line, or for the server to exit without it.
+  const seen = await until(() => (out.includes('admin panel') ? 'line' : child.exitCode !== null ? 'exited' : null), { timeout: 30_000, interval: 50, message: 'the admin panel line' })
+    .catch((e: Error) => e.message);
+  if (seen !== 'line') {
+    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+    throw new Error(`no admin panel line (${seen}); output:\n${out}\n${err}`);
   }
   return {
     out: () => out,
