@@ -99,7 +99,8 @@ export class ProcessLane {
   private spawn(task: ProcessTask): Promise<unknown> {
     const { maxMemoryMb, niceIncrement } = this.options;
     const child = fork(ENTRY, [], {
-      execArgv: [...task.execArgv, `--max-old-space-size=${maxMemoryMb}`],
+      // An inspector port is the parent's: a child asking for the same one would not start.
+      execArgv: [...task.execArgv.filter((a) => !a.startsWith('--inspect')), `--max-old-space-size=${maxMemoryMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
@@ -129,6 +130,8 @@ export class ProcessLane {
         child.kill('SIGKILL');
       };
       const onAbort = () => end({ kind: 'aborted', reason: task.signal?.reason });
+      // A child that never gets as far as starting the task (stuck loading) is ended like one past its time.
+      timer = setTimeout(() => end({ kind: 'time' }), task.timeLimitMs);
       task.signal?.addEventListener('abort', onAbort, { once: true });
       const watch = setInterval(() => {
         const mb = child.pid ? residentMb(child.pid) : null;
@@ -137,7 +140,7 @@ export class ProcessLane {
 
       child.on('message', (reply: ChildReply) => {
         if (ending) return;
-        if ('started' in reply) timer = setTimeout(() => end({ kind: 'time' }), task.timeLimitMs);
+        if ('started' in reply) { clearTimeout(timer); timer = setTimeout(() => end({ kind: 'time' }), task.timeLimitMs); }
         else if ('result' in reply) finish(() => resolve(reply.result));
         else finish(() => reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }, reply.error.code ? { code: reply.error.code } : {})));
       });
