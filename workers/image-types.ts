@@ -17,3 +17,15 @@ export function sniffImageType(buf: Uint8Array): ImageMimeType | null {
   if (startsWith(buf, [0x47, 0x49, 0x46, 0x38]) && (buf[4] === 0x37 || buf[4] === 0x39) && buf[5] === 0x61) return 'image/gif';
   return null;
 }
+
+/**
+ * Pixels decoded at most, by format. JPEG and WebP are shrunk while they are decoded (by up to 8 on each side), so a
+ * 48-megapixel phone photo costs a few megabytes; PNG and GIF are decoded at full size.
+ */
+export const MAX_INPUT_MEGAPIXELS: Readonly<Record<ImageMimeType, number>> = Object.freeze({
+  'image/jpeg': 268, 'image/webp': 268, 'image/png': 40, 'image/gif': 40,
+});
+
+/** What the resize task's refusal of a too-large image carries as its `cause` (it crosses the thread; a class would not). */
+export const IMAGE_TOO_LARGE = 'image_too_large';
+export const isImageTooLarge = (err: unknown): err is Error => (err as { cause?: { code?: unknown } } | null)?.cause?.code === IMAGE_TOO_LARGE;

@@ -5,12 +5,14 @@
  * limit, counted from the moment it starts on a thread, and every thread a heap limit; a task past either
  * is ended with its thread (a fresh one takes its place) and rejects with TaskTimeoutError or
  * TaskMemoryError. A third lane, `search`, holds the embedded embedding model's query embeddings (one
-thread, made on the first such search): the model loads there once, a search never waits behind a document's
-batch, and an image never waits behind the model. A task is a file in ./tasks/ whose default export is its function wrapped in
- * reportsStart (./started.ts).
+ * thread, made on the first such search): the model loads there once, a search never waits behind a document's
+ * batch, and an image never waits behind the model. A fourth, `isolated`, runs each task in a child process of its
+ * own with a cap on its whole memory (./process-lane.ts): PDFs, whose parser keeps most of its memory outside the
+ * V8 heap. A task is a file in ./tasks/ whose default export is its function wrapped in reportsStart (./started.ts).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { ProcessEnded, ProcessLane } from './process-lane.js';
 import { TASK_STARTED, type TaskEnvelope } from './started.js';
 import type { ResizeImageInput, ResizeImageOutput } from './tasks/resize-image.js';
 import type { ParseDocumentInput, ParseDocumentOutput } from './tasks/parse-document.js';
@@ -27,14 +29,23 @@ export interface TaskTypes {
 export type TaskName = keyof TaskTypes;
 export type TaskPayload<N extends TaskName> = TaskTypes[N]['payload'];
 export type TaskResult<N extends TaskName> = TaskTypes[N]['result'];
-export type Lane = 'interactive' | 'ingest' | 'search';
+export type Lane = 'interactive' | 'ingest' | 'search' | 'isolated';
+type ThreadLane = Exclude<Lane, 'isolated'>;
 
 /** Each task's lane and time limit. embed-batch waits on a provider: 60 s per request, with retries. */
-const TASKS: { readonly [N in TaskName]: { lane: Lane; timeLimitMs: number } } = Object.freeze({
+const TASKS: { readonly [N in TaskName]: { lane: ThreadLane; timeLimitMs: number } } = Object.freeze({
   'resize-image': { lane: 'interactive', timeLimitMs: 20_000 },
   'parse-document': { lane: 'ingest', timeLimitMs: 30_000 },
   'chunk-document': { lane: 'ingest', timeLimitMs: 30_000 },
   'embed-batch': { lane: 'ingest', timeLimitMs: 240_000 },
+});
+
+/**
+ * Payloads that run in the isolated lane (a process each) instead of the task's own. pdf.js decodes a PDF's streams
+ * into buffers outside the V8 heap, which a thread's heap limit does not count: an 821 KB PDF held 3.4 GB.
+ */
+const ISOLATED: { readonly [N in TaskName]?: (payload: TaskPayload<N>) => boolean } = Object.freeze({
+  'parse-document': (p: ParseDocumentInput) => p.type === 'pdf',
 });
 
 /** Structured clone turns a Buffer into a plain Uint8Array; each task restores what its callers expect. */
@@ -58,10 +69,22 @@ export interface LaneOptions {
   niceIncrement: number;
 }
 
+/** The isolated lane: one child process per task. */
+export interface IsolatedLaneOptions {
+  /** Processes at once. */
+  maxProcesses: number;
+  /** Tasks waiting for a process; more are refused with PoolBusyError. */
+  maxQueue: number;
+  /** Resident memory of each process, native buffers included (and its V8 heap); past it the task ends with TaskMemoryError. */
+  maxMemoryMb: number;
+  niceIncrement: number;
+}
+
 export interface PoolOptions {
   interactive?: Partial<LaneOptions>;
   ingest?: Partial<LaneOptions>;
   search?: Partial<LaneOptions>;
+  isolated?: Partial<IsolatedLaneOptions>;
   /** Per task, replacing the limits above. */
   timeLimitsMs?: Partial<Record<TaskName, number>>;
 }
@@ -101,11 +124,12 @@ export class TaskMemoryError extends Error {
 
 // Sized for a small machine: the ingest lane leaves a core to the server's main thread when it can.
 const cores = availableParallelism();
-const LANE_DEFAULTS: Readonly<Record<Lane, Readonly<LaneOptions>>> = Object.freeze({
+const LANE_DEFAULTS: Readonly<Record<ThreadLane, Readonly<LaneOptions>>> = Object.freeze({
   interactive: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(2, cores)), idleTimeoutMs: 30_000, maxQueue: 64, maxHeapMb: 256, niceIncrement: 0 }),
   ingest: Object.freeze({ minThreads: 1, maxThreads: Math.max(1, Math.min(4, cores - 1)), idleTimeoutMs: 30_000, maxQueue: 256, maxHeapMb: 512, niceIncrement: 10 }),
   search: Object.freeze({ minThreads: 1, maxThreads: 1, idleTimeoutMs: 30_000, maxQueue: 64, maxHeapMb: 256, niceIncrement: 0 }),
 });
+const ISOLATED_DEFAULTS: Readonly<IsolatedLaneOptions> = Object.freeze({ maxProcesses: 1, maxQueue: 256, maxMemoryMb: 768, niceIncrement: 10 });
 
 // Under tsx this module is pool.ts and the tasks are .ts; after the build both are .js in the same layout.
 const TASK_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -122,9 +146,11 @@ interface LaneState {
   ended: number;
 }
 
-let laneOptions: Record<Lane, LaneOptions> = { ...LANE_DEFAULTS };
+let laneOptions: Record<ThreadLane, LaneOptions> = { ...LANE_DEFAULTS };
+let isolatedOptions: IsolatedLaneOptions = { ...ISOLATED_DEFAULTS };
+let isolatedLane: ProcessLane | undefined;
 let timeLimits: Record<TaskName, number> = limitsOf(TASKS);
-const lanes: Partial<Record<Lane, LaneState>> = {};
+const lanes: Partial<Record<ThreadLane, LaneState>> = {};
 /** Tasks submitted and not settled: called when their thread says they started. */
 const onStart = new Map<number, () => void>();
 let nextId = 1;
@@ -137,7 +163,7 @@ function limitsOf(tasks: typeof TASKS): Record<TaskName, number> {
   return Object.fromEntries(Object.entries(tasks).map(([n, t]) => [n, t.timeLimitMs])) as Record<TaskName, number>;
 }
 
-function checkLane(lane: Lane, o: LaneOptions): void {
+function checkLane(lane: ThreadLane, o: LaneOptions): void {
   for (const field of ['minThreads', 'maxThreads', 'maxQueue', 'maxHeapMb', 'niceIncrement'] as const) {
     if (!Number.isInteger(o[field]) || o[field] < 0) throw new TypeError(`pool option ${lane}.${field} must be a whole number, got ${o[field]}`);
   }
@@ -151,19 +177,26 @@ function checkLane(lane: Lane, o: LaneOptions): void {
 
 /** Sets lane sizes and limits (merged over the defaults). Only while no lane is running: call closePool first. */
 export function configurePool(overrides: PoolOptions): void {
-  if (lanes.interactive || lanes.ingest || lanes.search) throw new Error('configurePool must be called before the first runTask (or after closePool)');
+  if (lanes.interactive || lanes.ingest || lanes.search || isolatedLane) throw new Error('configurePool must be called before the first runTask (or after closePool)');
   const merged = {
     interactive: { ...LANE_DEFAULTS.interactive, ...overrides.interactive },
     ingest: { ...LANE_DEFAULTS.ingest, ...overrides.ingest },
     search: { ...LANE_DEFAULTS.search, ...overrides.search },
   };
   for (const name of ['interactive', 'ingest', 'search'] as const) checkLane(name, merged[name]);
+  const isolated = { ...ISOLATED_DEFAULTS, ...overrides.isolated };
+  for (const field of ['maxProcesses', 'maxQueue', 'maxMemoryMb', 'niceIncrement'] as const) {
+    if (!Number.isInteger(isolated[field]) || isolated[field] < 0) throw new TypeError(`pool option isolated.${field} must be a whole number, got ${isolated[field]}`);
+  }
+  if (isolated.maxProcesses < 1) throw new TypeError(`pool option isolated.maxProcesses must be at least 1, got ${isolated.maxProcesses}`);
+  if (isolated.maxMemoryMb < 64) throw new TypeError(`pool option isolated.maxMemoryMb must be at least 64, got ${isolated.maxMemoryMb}`);
   const times = { ...limitsOf(TASKS), ...overrides.timeLimitsMs };
   for (const [task, ms] of Object.entries(times)) {
     if (!(task in TASKS)) throw new TypeError(`pool option timeLimitsMs.${task}: no such task`);
     if (!Number.isFinite(ms) || ms <= 0) throw new TypeError(`pool option timeLimitsMs.${task} must be a positive number of milliseconds, got ${ms}`);
   }
   laneOptions = merged;
+  isolatedOptions = isolated;
   timeLimits = times;
 }
 
@@ -179,7 +212,7 @@ function workerExecArgv(): string[] | undefined {
   return [...process.execArgv, '--import', 'tsx'];
 }
 
-function lane(name: Lane): LaneState {
+function lane(name: ThreadLane): LaneState {
   const existing = lanes[name];
   if (existing) return existing;
   const options = laneOptions[name];
@@ -208,7 +241,9 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
   // sharp's shared libraries must be opened by the main thread first, or a worker exiting unloads them (glibc).
   if (name === 'resize-image') await (sharpLoaded ??= import('sharp'));
   opts.signal?.throwIfAborted();
-  const state = lane(opts.lane ?? TASKS[name].lane);
+  const laneName = opts.lane ?? ((ISOLATED[name] as ((p: TaskPayload<N>) => boolean) | undefined)?.(payload) ? 'isolated' : TASKS[name].lane);
+  if (laneName === 'isolated') return runIsolated(name, payload, opts);
+  const state = lane(laneName);
   // Counted here: piscina does not bound its queue for tasks that carry an abort signal (all of ours).
   if (state.inFlight >= state.options.maxThreads + state.options.maxQueue) throw new PoolBusyError(state.options.maxQueue);
   const limitMs = timeLimits[name];
@@ -245,6 +280,27 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
   }
 }
 
+/** A task in a child process of its own (./process-lane.ts), with the same errors as a thread's. */
+async function runIsolated<N extends TaskName>(name: N, payload: TaskPayload<N>, opts: RunTaskOptions): Promise<TaskResult<N>> {
+  const processes = (isolatedLane ??= new ProcessLane(isolatedOptions));
+  const submittedAt = performance.now();
+  let outcome: 'ok' | 'error' = 'error';
+  try {
+    const raw = await processes.run({ url: taskUrl(name), envelope: { id: nextId++, payload }, timeLimitMs: timeLimits[name], signal: opts.signal, execArgv: workerExecArgv() ?? process.execArgv });
+    outcome = 'ok';
+    return (revive[name] as (r: unknown) => TaskResult<N>)(raw);
+  } catch (err) {
+    if (!(err instanceof ProcessEnded)) throw err;
+    const end = err.end;
+    if (end.kind === 'memory') throw new TaskMemoryError(name, processes.options.maxMemoryMb);
+    if (end.kind === 'time') throw new TaskTimeoutError(name, timeLimits[name]);
+    if (end.kind === 'busy') throw new PoolBusyError(processes.options.maxQueue);
+    throw Object.assign(new Error('The task has been aborted', { cause: end.reason }), { name: 'AbortError' });
+  } finally {
+    taskObserver?.(name, outcome, performance.now() - submittedAt);
+  }
+}
+
 export interface LaneStats { threads: number; queued: number; running: number; completed: number; ended: number }
 
 /** Pool numbers per lane, for metrics and tests. */
@@ -252,11 +308,15 @@ export function poolStats(): Record<Lane, LaneStats> {
   const of = (s: LaneState | undefined): LaneStats => s
     ? { threads: s.pool.threads.length, queued: s.pool.queueSize, running: s.running, completed: s.completed, ended: s.ended }
     : { threads: 0, queued: 0, running: 0, completed: 0, ended: 0 };
-  return { interactive: of(lanes.interactive), ingest: of(lanes.ingest), search: of(lanes.search) };
+  const p = isolatedLane;
+  const isolated = p ? { threads: p.processes, queued: p.queued, running: p.running, completed: p.completed, ended: p.ended } : of(undefined);
+  return { interactive: of(lanes.interactive), ingest: of(lanes.ingest), search: of(lanes.search), isolated };
 }
 
-/** Waits for running tasks, then ends the threads. A later runTask starts fresh lanes. */
+/** Waits for running tasks, then ends the threads; ends the isolated lane's processes. A later runTask starts fresh lanes. */
 export async function closePool(): Promise<void> {
+  isolatedLane?.close();
+  isolatedLane = undefined;
   const current = [lanes.interactive, lanes.ingest, lanes.search];
   delete lanes.interactive;
   delete lanes.ingest;

@@ -4,6 +4,7 @@ import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
 import type { ChatHub } from '../../src/chat/hub.js';
 import type { ServerFrame } from '../../src/chat/protocol.js';
 import { chatCollections, publicMessage, widgetMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/chat/records.js';
+import { diskFullFrame, isDiskFull } from '../../src/store/disk-full.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
 import type { ConversationMsg, ConversationReplies, VisitorMessageReply } from './messages.js';
@@ -42,6 +43,9 @@ export const idleEndFromLastMessage = (conv: ConversationRecord, config: BotConf
  * `replyDone`), summaries made ahead of need (beside the mailbox too, back as `summaryDone`), team actions,
  * feedback, idle end. State is the conversation record plus the running reply and summary.
  */
+/** Failures of a visitor's message the actor has told the conversation's widget sockets about (with its clientId). */
+export const toldVisitors = new WeakSet<object>();
+
 export class ConversationActor extends Actor<ConversationMsg, ConversationState, ConversationReplies> {
   readonly db: ChatCollections;
   /** Scale-out: checks this process still owns the conversation before a write (set by the service; no-op alone). */
@@ -259,7 +263,11 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   }
 
   protected override async onHandlerError(err: unknown, msg: ConversationMsg): Promise<void> {
-    if (msg.type === 'visitorMessage') this.push({ t: 'error', code: 'internal', message: 'the message could not be handled; please try again', clientId: msg.clientId });
-    void err;
+    if (msg.type !== 'visitorMessage') return;
+    // Every socket of the conversation hears it; the socket that asked says nothing more (widget-socket.ts).
+    if (err && typeof err === 'object') toldVisitors.add(err);
+    // A full disk: the REST API's 507, said to the visitor (src/store/disk-full.ts).
+    if (isDiskFull(err)) this.push({ t: 'error', ...diskFullFrame(this.app, err), clientId: msg.clientId });
+    else this.push({ t: 'error', code: 'internal', message: 'the message could not be handled; please try again', clientId: msg.clientId });
   }
 }

@@ -11,7 +11,7 @@ import { isReply, successStatus, type ApiContext, type ApiModule, type ExtraRout
 import { buildOpenApi } from './openapi.js';
 import { getOperation, OPERATIONS, operationKey } from './operations.js';
 import type { Access } from '../auth/roles.js';
-import { diskState, isDiskFull } from '../ops/disk-full.js';
+import { diskState, isDiskFull } from '../store/disk-full.js';
 import { isRateLimitedPath, limitAddress, limitToken } from './rate-limit.js';
 import { responseChecker, type ResponseCheck } from './response-check.js';
 
@@ -100,7 +100,7 @@ function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, 
     }
     return answer;
   };
-  // A write the disk had no room for is answered 507 naming the disk (src/ops/disk-full.ts), not 500.
+  // A write the disk had no room for is answered 507 naming the disk (src/store/disk-full.ts), not 500.
   return (req: HttpRequest): Promise<HttpResponse> => handle(req).catch((err: unknown) => {
     throw isDiskFull(err) ? diskState(app).refused(err) : err;
   });

@@ -8,7 +8,7 @@
 import type { AppContext } from '../app.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { newId } from '../store/ids.js';
-import { sniffImageType } from '../../workers/image-types.js';
+import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
 import type { ChatBot } from './bot-source.js';
 import { chatCollections, type AttachmentRecord } from './records.js';
@@ -87,6 +87,7 @@ export async function acceptFrame(
     // Re-encoded like uploads (metadata dropped); the width check reads the decoded size, not what the frame claims.
     out = await runTask('resize-image', { data: bytes, maxEdgePx: 4096, format: 'jpeg' });
   } catch (err) {
+    if (isImageTooLarge(err)) return { ok: false, code: 'invalid', message: `camera frame: ${err.message}` };
     app.log.info({ err: (err as Error).message }, 'camera: frame could not be read');
     return { ok: false, code: 'invalid', message: 'camera frame: the picture could not be read (a damaged JPEG or WebP)' };
   }

@@ -51,7 +51,7 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
-export type ChatErrorCode = 'bad_request' | 'unauthorized' | 'invalid' | 'rate_limited' | 'session_limit' | 'not_found' | 'forbidden' | 'internal' | 'unavailable';
+export type ChatErrorCode = 'bad_request' | 'unauthorized' | 'invalid' | 'rate_limited' | 'session_limit' | 'not_found' | 'forbidden' | 'internal' | 'unavailable' | 'insufficient_storage';
 
 export type ServerFrame =
   | {

@@ -2,7 +2,7 @@ import type { AppContext } from '../app.js';
 import { perApp } from '../app.js';
 import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
-import { sniffImageType } from '../../workers/image-types.js';
+import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
 import { readVisitorToken } from './identity.js';
 import { wasErased } from '../visitors/erased.js';
@@ -45,6 +45,8 @@ export async function acceptUpload(app: AppContext, input: { botId: string; visi
     out = await runTask('resize-image', { data: input.body, maxEdgePx: UPLOAD_MAX_EDGE_PX }, { signal: input.signal });
   } catch (err) {
     if (input.signal.aborted) throw err;
+    // Its size in pixels and the limit, said as they are: a photo too large is not a damaged one.
+    if (isImageTooLarge(err)) throw invalid(`body: ${err.message}`);
     // The image library's words stay in the log: they mean nothing to a visitor and describe our internals.
     app.log.info({ err: (err as Error).message }, 'upload: image could not be read');
     throw invalid('body: the image could not be read (a damaged file, or a format this server cannot decode)');

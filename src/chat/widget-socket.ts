@@ -1,5 +1,5 @@
 import { takeInGroup, takeShared } from '../scale/limits.js';
-import { conversations, type ConversationService } from '../../actors/conversation/index.js';
+import { conversations, toldVisitors, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
@@ -23,6 +23,7 @@ import { offlineWatch } from './offline-watch.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 import { setSpeak, speakClosed } from './spoken-replies.js';
 import { cameraClosed, handleCameraFrame, handleCameraState, linkCamera, takePendingFrame, type CameraFrame } from './camera-socket.js';
+import { diskFullFrame, isDiskFull } from '../store/disk-full.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
 /** Every server allows this many chat connections a minute per IP (service-api.md, Limits). */
@@ -173,6 +174,11 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         return;
       }
       d.chain = d.chain.then(() => handleFrame(app, service, conn, frame, messages)).catch((err) => {
+        // The conversation's actor has already told every socket of it (this one included).
+        if (err && typeof err === 'object' && toldVisitors.has(err)) return;
+        const clientId = frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {};
+        // A full disk: the REST API's 507, said to the visitor (src/store/disk-full.ts).
+        if (isDiskFull(err)) { send(conn, { t: 'error', ...diskFullFrame(app, err), ...clientId }); return; }
         const stopping = err instanceof ActorStoppedError;
         // Scale-out: the conversation is owned by another process and Redis, which reaches it, is away for now.
         const away = err instanceof ApiError && err.code === 'unavailable';
@@ -182,7 +188,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
           message: isMailboxFullError(err) ? 'too many messages at once; slow down' : stopping ? 'the server is restarting; reconnect shortly'
             : away ? 'the chat is busy for a moment; please send your message again in a few seconds' : 'something went wrong; please try again',
           ...(away ? { retryAfterMs: Number(err.headers['Retry-After'] ?? 5) * 1000 } : {}),
-          ...(frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {}),
+          ...clientId,
         });
       });
     },

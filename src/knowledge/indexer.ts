@@ -84,9 +84,11 @@ const TRY_INSTEAD = 'upload its text as Markdown or plain text instead, or split
  * A worker failure in the words the owner reads on the source: what went wrong with this document and
  * what to do. A page's reason starts with its address (a crawl lists several).
  */
-function documentFailure(err: unknown, input: Pick<DocumentInput, 'url'>, step: string): Error {
+function documentFailure(err: unknown, input: Pick<DocumentInput, 'url' | 'type'>, step: string): Error {
   let reason: string;
-  if (err instanceof TaskTimeoutError) reason = `the document took longer than ${err.limitMs / 1000} s to ${step}; it may be too large or too deeply nested; ${TRY_INSTEAD}`;
+  // A PDF is read in a process of its own whose whole memory is capped (workers/process-lane.ts).
+  if (err instanceof TaskMemoryError && input.type === 'pdf') reason = `this PDF needs more memory than the ${err.limitMb} MB limit to ${step}; split it into smaller files, or export its text and upload that as Markdown or plain text`;
+  else if (err instanceof TaskTimeoutError) reason = `the document took longer than ${err.limitMs / 1000} s to ${step}; it may be too large or too deeply nested; ${TRY_INSTEAD}`;
   else if (err instanceof TaskMemoryError) reason = `the document needed more than ${err.limitMb} MB of memory to ${step}; ${TRY_INSTEAD}`;
   else if (err instanceof PoolBusyError) reason = 'the server is busy reading other documents; reindex this source in a few minutes';
   else if (err instanceof Error && err.name !== 'AbortError') reason = err.message;

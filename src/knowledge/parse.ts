@@ -1,5 +1,9 @@
 import { HTML_READ_LIMITS, parseHtml, type HtmlReadLimits } from './html.js';
 import { ADVICE, DocumentTooLargeError, mb } from './html-prescan.js';
+import { UnsupportedDocumentError } from './document-errors.js';
+import { PDF_READ_LIMITS, readPdf, type PdfReadLimits } from './pdf.js';
+
+export { UnsupportedDocumentError };
 
 /** What a knowledge document's bytes are, decided by its bytes first and its name/type second. */
 export type DocumentType = 'pdf' | 'html' | 'markdown' | 'text';
@@ -10,10 +14,6 @@ export interface ParsedDocument {
   markdown: string;
   links: string[];
   pages?: number;
-}
-
-export class UnsupportedDocumentError extends Error {
-  readonly code = 'unsupported_document';
 }
 
 // Formats that are never knowledge text; named so the error says what was sent.
@@ -65,11 +65,13 @@ export interface ParseOptions {
   filename?: string;
   /** Bounds on HTML (html-prescan.ts, html.ts); the defaults unless given. */
   htmlLimits?: Partial<HtmlReadLimits>;
+  /** Bounds on PDF (pages, text pieces); the defaults of pdf.ts unless given. */
+  pdfLimits?: Partial<PdfReadLimits>;
 }
 
 export async function parseDocument(bytes: Uint8Array, type: DocumentType, opts: ParseOptions = {}): Promise<ParsedDocument> {
   const fallbackTitle = opts.filename?.replace(/\.[a-z0-9]+$/i, '') ?? (opts.url ? new URL(opts.url).pathname.split('/').filter(Boolean).pop() ?? opts.url : '');
-  if (type === 'pdf') return parsePdf(bytes, fallbackTitle);
+  if (type === 'pdf') return parsePdf(bytes, fallbackTitle, { ...PDF_READ_LIMITS, ...opts.pdfLimits });
   const limits = { ...HTML_READ_LIMITS, ...opts.htmlLimits };
   if (type === 'html' && bytes.byteLength > limits.maxInputBytes) {
     throw new DocumentTooLargeError(`the HTML is ${mb(bytes.byteLength)}; at most ${mb(limits.maxInputBytes)} of HTML is read; ${ADVICE}`);
@@ -92,22 +94,9 @@ export function titleOfText(text: string): string {
   return plain.length > 80 ? `${plain.slice(0, 79).replace(/\s+\S*$/, '')}…` : plain;
 }
 
-async function parsePdf(bytes: Uint8Array, fallbackTitle: string): Promise<ParsedDocument> {
-  const { getDocumentProxy, extractText, getMeta } = await import('unpdf');
-  // pdf.js takes ownership of the buffer it reads; give it a copy so callers keep theirs.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes)).catch((err: unknown) => {
-    // pdf.js's exceptions (InvalidPDFException...) are not Errors and say only "Invalid PDF structure."
-    const what = String((err as { message?: unknown })?.message ?? err).replace(/\.$/, '');
-    throw new UnsupportedDocumentError(`the PDF cannot be read (${what}); it may be damaged or cut short`);
-  });
-  try {
-    const { totalPages, text } = await extractText(pdf, { mergePages: false });
-    let title = '';
-    try { title = String((await getMeta(pdf)).info?.Title ?? '').trim(); } catch { /* no metadata */ }
-    // Each page becomes a section, so an excerpt can say which page it came from.
-    const markdown = text.map((t, i) => `## Page ${i + 1}\n\n${t.trim()}`).join('\n\n');
-    return { title: title || fallbackTitle || 'PDF document', markdown, links: [], pages: totalPages };
-  } finally {
-    await pdf.destroy();
-  }
+async function parsePdf(bytes: Uint8Array, fallbackTitle: string, limits: PdfReadLimits): Promise<ParsedDocument> {
+  const { title, pages } = await readPdf(bytes, limits);
+  // Each page becomes a section, so an excerpt can say which page it came from.
+  const markdown = pages.map((t, i) => `## Page ${i + 1}\n\n${t.trim()}`).join('\n\n');
+  return { title: title || fallbackTitle || 'PDF document', markdown, links: [], pages: pages.length };
 }

@@ -5,7 +5,7 @@
  * check that is not required: the process can serve without it.
  */
 import { perApp, type AppContext } from '../app.js';
-import { diskState } from './disk-full.js';
+import { diskState } from '../store/disk-full.js';
 
 /** Resolves null when fine, or a sentence saying what is wrong and what to look at. */
 export type ReadinessCheck = () => Promise<string | null> | string | null;
@@ -28,7 +28,7 @@ export class Readiness {
       await app.store.collection('workspaces').count({}, { crossWorkspace: true });
       return null;
     });
-    // A full disk fails every write: the process cannot take a message or a sign-in (src/ops/disk-full.ts).
+    // A full disk fails every write: the process cannot take a message or a sign-in (src/store/disk-full.ts).
     this.add('disk', () => diskState(app).check());
     // Reported, not required: without Redis this process still serves its own conversations, REST and sockets
     // (docs/operations.md, Redis lost mid-run); taking every process out of the balancer would stop them all.

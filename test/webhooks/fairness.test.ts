@@ -14,8 +14,9 @@ const SLOW_MS = 3000;
 /** A receiver that answers every request after 3 s (real time), counting requests open at once. */
 async function slowReceiver() {
   const timers = new Set<NodeJS.Timeout>();
-  const r = { open: 0, maxOpen: 0, received: 0, url: '', close: async () => undefined as void };
+  const r = { open: 0, maxOpen: 0, received: 0, paths: new Set<string>(), url: '', close: async () => undefined as void };
   const server = http.createServer((req, res) => {
+    r.paths.add(req.url ?? '');
     r.open++;
     r.received++;
     r.maxOpen = Math.max(r.maxOpen, r.open);
@@ -67,6 +68,28 @@ test('one workspace with several slow endpoints holds at most 8 slots: another w
     console.log(`other workspace's ping after ${waited} ms; the slow workspace had ${slow.maxOpen} requests open at most`);
     assert.ok(slow.maxOpen <= 8, `one workspace holds at most 8 slots (${slow.maxOpen})`);
   } finally { await h.close(); await slow.close(); await other.close(); }
+});
+
+test('many backlogged endpoints share the process\'s 32 slots: never more in flight, and every endpoint is served', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+  process.on('warning', onWarning);
+  const h = await harness();
+  const slow = await slowReceiver();
+  try {
+    // 12 workspaces with one slow endpoint each: 4 slots per endpoint would make 48 tries at once.
+    const workspaces = Array.from({ length: 12 }, (_, i) => `ws_many_${i}`);
+    for (const ws of workspaces) await h.hooks.endpoints.add(ws, { url: `${slow.url}/${ws}`, events: ['message.created'] });
+    for (let i = 0; i < 6; i++) {
+      for (const ws of workspaces) await h.server.app.events.publish(ws, 'message.created', { botId: 'bot_1', conversationId: 'conv_1', message: { id: `msg_${i}`, visibility: 'public' } });
+    }
+    await until('32 tries in flight', () => slow.open >= 32, 10_000);
+    await until('every endpoint served', () => slow.paths.size === workspaces.length, 10_000);
+    console.log(`${slow.maxOpen} tries in flight at most across ${workspaces.length} endpoints`);
+    assert.is(slow.maxOpen, 32);
+    // Each try listens for the server's shutdown; 32 of them are expected, not a leak Node should warn about.
+    assert.equal(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), []);
+  } finally { process.off('warning', onWarning); await h.close(); await slow.close(); }
 });
 
 test.run();

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closePool, configurePool, poolStats, runTask, TaskMemoryError, TaskTimeoutError, type PoolOptions } from '../../workers/pool.js';
 import { longPage, nestedDivs } from './hostile-html.js';
+import { sharedStreamPdf } from './hostile-pdf.js';
 import { until } from '../helpers/until.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -94,6 +95,28 @@ test('while two parses are stalled in the ingest lane, an image resize answers a
 
   stop.abort();
   for (const err of await Promise.all(stalled)) assert.is(err.name, 'AbortError');
+});
+
+test('a PDF is read in a process of its own, within its page and text limits; abort ends the process', async () => {
+  await freshPool({});
+  const pdf = sharedStreamPdf(20, 1000);
+  const whole = await runTask('parse-document', { data: pdf, type: 'pdf' });
+  assert.is(whole.pages, 20);
+  assert.ok(whole.markdown.includes('## Page 20\n\nRow 0 of the greenhouse ledger'), whole.markdown.slice(-200));
+  assert.is(poolStats().isolated.completed, 1, 'read in the isolated lane');
+  assert.is(poolStats().ingest.completed, 0, 'not on an ingest thread');
+
+  const pages = await rejection(runTask('parse-document', { data: pdf, type: 'pdf', pdfLimits: { maxPages: 10 } }));
+  assert.is(pages.message, 'the PDF has 20 pages and at most 10 are read; split it into smaller files, or export its text and upload that as Markdown or plain text');
+  const pieces = await rejection(runTask('parse-document', { data: pdf, type: 'pdf', pdfLimits: { maxTextItems: 5000 } }));
+  assert.match(pieces.message, /^the PDF has more than 5,000 pieces of text \(reached on page \d+\) and no more are read; split it/);
+
+  const stop = new AbortController();
+  const aborted = rejection(runTask('parse-document', { data: sharedStreamPdf(200, 20_000), type: 'pdf' }, { signal: stop.signal }));
+  await until(() => poolStats().isolated.threads === 1, { timeout: 30_000, message: 'the PDF process to start' });
+  stop.abort();
+  assert.is((await aborted).name, 'AbortError');
+  await until(() => poolStats().isolated.threads === 0, { message: 'the PDF process to end' });
 });
 
 test.run();

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { closePool, configurePool, PoolBusyError, poolStats, runTask } from '../../workers/pool.js';
-import { sniffImageType } from '../../workers/image-types.js';
+import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try { await promise; } catch (err) { return err as Error; }
@@ -50,10 +50,17 @@ test('a file that is not an image is rejected with a clear error', async () => {
   assert.match(err.message, /unsupported image type: expected JPEG, PNG, WebP or GIF/);
 });
 
-test('an image above 40 megapixels is refused before it is decoded', async () => {
-  const jpeg = await solid(8000, 6000).jpeg({ quality: 10 }).toBuffer();
-  const err = await rejection(runTask('resize-image', { data: jpeg, maxEdgePx: 1568 }));
-  assert.match(err.message, /megapixels|pixel limit/);
+test('a 48-megapixel phone photo (8000x6000 JPEG) is shrunk while it is decoded to 1568 pixels', async () => {
+  const jpeg = await solid(8000, 6000).jpeg({ quality: 90 }).toBuffer();
+  const out = await runTask('resize-image', { data: jpeg, maxEdgePx: 1568 });
+  assert.equal([out.width, out.height, out.mimeType], [1568, 1176, 'image/jpeg']);
+});
+
+test('an image past its format\'s limit is refused before it is decoded, with its size and the limit', async () => {
+  const png = await solid(8000, 6000).png({ compressionLevel: 1 }).toBuffer();
+  const err = await rejection(runTask('resize-image', { data: png, maxEdgePx: 1568 }));
+  assert.is(err.message, 'the image is 8000x6000 pixels (48 megapixels) and at most 40 megapixels are read from a PNG; send a smaller picture');
+  assert.ok(isImageTooLarge(err), 'the refusal says what it is across the thread');
 });
 
 test('a bad maxEdgePx is refused with the field named', async () => {
@@ -104,7 +111,7 @@ test('a full pool queue refuses new tasks with PoolBusyError, and closePool ends
   await closePool();
   configurePool({});
   const none = { threads: 0, queued: 0, running: 0, completed: 0, ended: 0 };
-  assert.equal(poolStats(), { interactive: none, ingest: none, search: none });
+  assert.equal(poolStats(), { interactive: none, ingest: none, search: none, isolated: none });
 });
 
 test.run();

@@ -1,6 +1,7 @@
-/** Piscina task: a knowledge document's bytes (PDF, HTML, Markdown, text) to structured text and its links. */
+/** Task: a knowledge document's bytes (PDF, HTML, Markdown, text) to structured text and its links. A PDF runs in the pool's isolated lane (a process of its own), the rest on an ingest thread. */
 import type { HtmlReadLimits } from '../../src/knowledge/html.js';
 import { parseDocument, type DocumentType, type ParsedDocument } from '../../src/knowledge/parse.js';
+import type { PdfReadLimits } from '../../src/knowledge/pdf.js';
 import { reportsStart } from '../started.js';
 
 export interface ParseDocumentInput {
@@ -10,12 +11,14 @@ export interface ParseDocumentInput {
   filename?: string;
   /** Bounds on HTML (depth, size, elements, when Readability runs); the defaults of html.ts unless given. */
   htmlLimits?: Partial<HtmlReadLimits>;
+  /** Bounds on PDF (pages, text pieces); the defaults of pdf.ts unless given. */
+  pdfLimits?: Partial<PdfReadLimits>;
 }
 
 export type ParseDocumentOutput = ParsedDocument;
 
 function parseDocumentTask(input: ParseDocumentInput): Promise<ParseDocumentOutput> {
-  return parseDocument(input.data, input.type, { url: input.url, filename: input.filename, htmlLimits: input.htmlLimits });
+  return parseDocument(input.data, input.type, { url: input.url, filename: input.filename, htmlLimits: input.htmlLimits, pdfLimits: input.pdfLimits });
 }
 
 export default reportsStart(parseDocumentTask);

@@ -3,7 +3,7 @@
  * orientation (metadata is not copied to the output, so location data is dropped too).
  */
 import sharp from 'sharp';
-import { sniffImageType, type ImageMimeType } from '../image-types.js';
+import { IMAGE_TOO_LARGE, MAX_INPUT_MEGAPIXELS, sniffImageType, type ImageMimeType } from '../image-types.js';
 import { reportsStart } from '../started.js';
 
 export type ResizeOutputFormat = 'jpeg' | 'png' | 'webp';
@@ -23,8 +23,6 @@ export interface ResizeImageOutput {
   height: number;
 }
 
-/** Decoding bigger images is refused: a small file can claim a huge canvas (a decompression bomb). */
-export const MAX_INPUT_PIXELS = 40_000_000;
 
 // Parallelism comes from the pool's threads; one libvips thread each keeps a 2-core machine from oversubscribing.
 sharp.concurrency(1);
@@ -46,10 +44,14 @@ async function resizeImage(input: ResizeImageInput): Promise<ResizeImageOutput> 
   const type = sniffImageType(data);
   if (!type) throw new TypeError('unsupported image type: expected JPEG, PNG, WebP or GIF');
 
-  const image = sharp(data, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-  const meta = await image.metadata();
-  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
-    throw new RangeError(`image is ${meta.width}x${meta.height}, larger than ${MAX_INPUT_PIXELS / 1_000_000} megapixels`);
+  // Bigger images are refused before they are decoded: a small file can claim a huge canvas (a decompression bomb).
+  const limit = MAX_INPUT_MEGAPIXELS[type];
+  const meta = await sharp(data, { limitInputPixels: false }).metadata(); // the header only
+  const image = sharp(data, { limitInputPixels: limit * 1_000_000, failOn: 'error' });
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (pixels > limit * 1_000_000) {
+    const name = type.slice('image/'.length).toUpperCase();
+    throw new RangeError(`the image is ${meta.width}x${meta.height} pixels (${Math.round(pixels / 1_000_000)} megapixels) and at most ${limit} megapixels are read from a ${name}; send a smaller picture`, { cause: { code: IMAGE_TOO_LARGE } });
   }
   const format = input.format ?? DEFAULT_FORMAT[type];
   const { data: out, info } = await image

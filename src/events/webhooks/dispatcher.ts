@@ -12,6 +12,7 @@
  * (then only retries are tried, on their schedule, so failures are counted per real try). Parked deliveries are
  * released (due at once) when the endpoint is switched on or one of its tries gets through.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../app.js';
 import type { TimerHandle } from '../../kernel/clock.js';
@@ -81,6 +82,8 @@ export class WebhookDispatcher {
     this.endpoints = endpointsCollection(app.store);
     this.deliveries = deliveriesCollection(app.store);
     this.slots = new DeliverySlots({ ...DEFAULT_SLOT_LIMITS, ...opts.slots });
+    // Every try in flight listens on the shutdown signal: up to the process's slots, not a leak past Node's 10.
+    setMaxListeners(this.slots.limits.total + 1, this.shutdown.signal);
   }
 
   /** Subscribes to the bus and sends whatever is already due (deliveries left over from the last run). */

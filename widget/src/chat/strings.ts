@@ -50,6 +50,7 @@ export const STRINGS = {
   'error.session_limit': 'This conversation has reached its length limit. Please start a new conversation.',
   'error.internal': 'Something went wrong. Please try again.',
   'error.unavailable': 'The chat is restarting. Reconnecting…',
+  'error.insufficient_storage': 'Your message could not be saved: the server is out of storage space. Please try again in a few minutes.',
   'error.upload': 'The image could not be attached: {reason}',
   'error.tooMany': 'At most {max} images per message.',
   'error.tooBig': 'That image is larger than {max} MB.',

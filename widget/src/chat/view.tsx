@@ -82,7 +82,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
   // Nobody available: the server sends the offline text itself (and the lead form), so only the wait is told here.
   s.onHandoff = (available) => { if (available) s.addLine('system_event', t('handoff.waiting')); };
   s.onError = (f) => {
-    const known = ['rate_limited', 'session_limit', 'internal', 'unavailable'].includes(f.code);
+    const known = ['rate_limited', 'session_limit', 'internal', 'unavailable', 'insufficient_storage'].includes(f.code);
     // A cascade voice stage that failed mid-turn says which, in the visitor's language; the chat goes on.
     if (f.stage) s.addLine('error', t(`voice.failed.${f.stage}`));
     else s.addLine('error', known ? t(`error.${f.code}` as 'error.internal') : f.message);

@@ -4,9 +4,21 @@
  * servicechat_disk_full is 1. Nothing has to be restarted: once space is freed the next write works, and the
  * readiness check, which tries a small write while the disk is known full, clears the state.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { Clock } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
+import type { Logger } from '../kernel/log.js';
+import type { DocumentStore } from './types.js';
+
+/**
+ * What the disk state needs of a server (its AppContext): kept to these fields so the store layer, the REST API, the
+ * widget socket and the conversation actors can all use this module without importing the app.
+ */
+export interface DiskOwner {
+  readonly config: { readonly dataDir: string };
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly store: DocumentStore;
+}
 
 /** SQLite, Node and MongoDB's ways of saying the disk is full (or the quota used up). */
 export function isDiskFull(err: unknown): boolean {
@@ -17,13 +29,13 @@ export function isDiskFull(err: unknown): boolean {
 }
 
 /** Where the data lives, as the messages name it. */
-export const dataDisk = (app: AppContext) =>
+export const dataDisk = (app: DiskOwner) =>
   app.store.kind === 'mongo' ? 'the MongoDB server\'s disk' : `the disk holding the data folder ${app.config.dataDir}`;
 
 class DiskState {
   /** When a write first failed for lack of space (null: no known problem). */
   fullSince: number | null = null;
-  constructor(private app: AppContext) {}
+  constructor(private app: DiskOwner) {}
 
   /** Records the failure (logged once per episode) and gives the error the caller answers. */
   refused(err: unknown): ApiError {
@@ -49,10 +61,29 @@ class DiskState {
   }
 }
 
-export const diskState = perApp((app) => new DiskState(app));
+const states = new WeakMap<DiskOwner, DiskState>();
+/** The disk state of a server (one per app). */
+export function diskState(app: DiskOwner): DiskState {
+  let state = states.get(app);
+  if (!state) states.set(app, (state = new DiskState(app)));
+  return state;
+}
 
-export function diskFullError(app: AppContext): ApiError {
+export function diskFullError(app: DiskOwner): ApiError {
   return new ApiError('insufficient_storage', 507,
     `the server could not save this because ${dataDisk(app)} is full; nothing was changed. Try again in a few minutes; if it persists, tell the server's operator to free space on that disk.`,
     { 'Retry-After': '60' });
+}
+
+/**
+ * The widget socket's refusal of a visitor's message the full disk could not store: the REST API's 507 in a
+ * visitor's words (the data folder is the operator's business, not theirs). Records the episode as REST does.
+ */
+export function diskFullFrame(app: DiskOwner, err: unknown): { code: 'insufficient_storage'; message: string; retryAfterMs: number } {
+  diskState(app).refused(err);
+  return {
+    code: 'insufficient_storage',
+    message: 'your message could not be saved because the server has run out of storage space; it was not sent. Please try again in a few minutes.',
+    retryAfterMs: 60_000,
+  };
 }
