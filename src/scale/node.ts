@@ -70,14 +70,11 @@ export class ScaleNode {
   private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
-  /** Round trips made (commands and publishes), for the bench's per-turn count and the metrics. */
+  /**
+   * Commands sent to Redis by the command client (each command of a pipeline or MULTI block, a Lua script as one),
+   * counted where ioredis sends them: for the bench's per-turn count and the metrics.
+   */
   roundTrips = 0;
-
-  /** Counts one round trip to Redis. */
-  trip(): void {
-    this.roundTrips++;
-    if (metricsEnabled()) m.redisRoundTrips.inc();
-  }
 
   /** `<membershipPrefix><process id>` exists while the process answers (renewed with each probe). */
   readonly membershipPrefix: string;
@@ -99,6 +96,13 @@ export class ScaleNode {
     // Commands issued in the same tick (many conversations' events and checks at once) go out in one write.
     const cmd = new Redis(url, { ...options, enableAutoPipelining: true, commandTimeout: COMMAND_TIMEOUT_MS }) as ScaleRedis;
     const sub = new Redis(url, options);
+    const send = cmd.sendCommand.bind(cmd);
+    let node: ScaleNode | null = null;
+    cmd.sendCommand = (...args: Parameters<typeof cmd.sendCommand>) => {
+      if (node) node.roundTrips++;
+      if (metricsEnabled()) m.redisRoundTrips.inc();
+      return send(...args);
+    };
     for (const c of [cmd, sub]) c.on('error', () => { if (metricsEnabled()) m.redisErrors.inc(); /* reported through health; ioredis reconnects */ });
     try {
       await Promise.all([cmd.connect(), sub.connect()]);
@@ -110,7 +114,7 @@ export class ScaleNode {
       );
     }
     for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS })) cmd.defineCommand(name, def);
-    const node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
+    node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
     await node.listen();
     return node;
   }
@@ -158,7 +162,6 @@ export class ScaleNode {
   /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
   broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
     if (!this.healthy) return;
-    this.trip();
     this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
   }
 
@@ -175,7 +178,6 @@ export class ScaleNode {
     const done = new Promise<void>((resolve) => { finish = resolve; });
     const timer = setTimeout(() => finish(), timeoutMs);
     this.pending.set(id, { resolve: () => { if (++got >= need) finish(); }, reject: () => {}, timer });
-    this.trip();
     try {
       // `heard` counts this process's own subscription too, which never acknowledges.
       need = (await this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
@@ -205,7 +207,6 @@ export class ScaleNode {
       const timer = setTimeout(() => { this.pending.delete(id); reject(new NodeGoneError(`process ${node} did not answer within ${timeoutMs} ms`)); }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
     });
-    this.trip();
     const heard = await this.cmd.publish(`${this.prefix}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
     if (heard === 0) {
       const p = this.pending.get(id);
@@ -224,7 +225,7 @@ export class ScaleNode {
       return;
     }
     const fn = this.rpcHandlers.get(msg.kind);
-    const reply = (body: object) => { this.trip(); void this.cmd.publish(`${this.prefix}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
+    const reply = (body: object) => { void this.cmd.publish(`${this.prefix}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
     if (!fn) return reply({ ok: false, e: { message: `unknown request ${msg.kind}` } });
     fn(msg.p).then(
       (v) => reply({ ok: true, v: v ?? null }),
@@ -236,27 +237,23 @@ export class ScaleNode {
 
   /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
-    this.trip();
     const [mine, token, owner] = await this.cmd.leaseAcquire(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, this.id, this.leaseMs);
     return { mine: mine === 1, token: Number(token), owner };
   }
 
   /** Which process holds the conversation's lease now (null: nobody), without taking it. */
   async peekOwner(conversationId: string): Promise<string | null> {
-    this.trip();
     const v = await this.cmd.get(`${this.prefix}lease:${conversationId}`);
     return v ? v.slice(0, v.lastIndexOf('|')) : null;
   }
 
   /** Whether process `node` is in the group now (its membership, renewed every second, has not lapsed). */
   async isMember(node: string): Promise<boolean> {
-    this.trip();
     return (await this.cmd.exists(this.membershipPrefix + node)) === 1;
   }
 
   /** The fencing check made before a write: true while this process still holds the lease with this token. */
   async holds(conversationId: string, token: number): Promise<boolean> {
-    this.trip();
     return (await this.cmd.leaseCheck(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
   }
 
@@ -264,20 +261,17 @@ export class ScaleNode {
   async renew(leases: Map<string, number>): Promise<string[]> {
     if (!leases.size) return [];
     const ids = [...leases.keys()];
-    this.trip();
     const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${this.prefix}lease:${id}`), ...ids.map((id) => `${this.prefix}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
   }
 
   /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
   async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
-    this.trip();
     const next = await this.cmd.leaseTransfer(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
     return next < 0 ? null : Number(next);
   }
 
   async release(conversationId: string, token: number): Promise<void> {
-    this.trip();
     await this.cmd.leaseRelease(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`);
   }
 
@@ -285,24 +279,20 @@ export class ScaleNode {
 
   /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
   async hit(key: string, windowMs: number, limit: number, now: number): Promise<number> {
-    this.trip();
     return this.cmd.slidingHit(`${this.prefix}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
   }
 
   /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
   async claim(key: string, ms: number): Promise<boolean> {
-    this.trip();
     return (await this.cmd.set(`${this.prefix}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
   }
 
   /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
   async renewClaim(key: string, ms: number): Promise<boolean> {
-    this.trip();
     return (await this.cmd.claimRenew(`${this.prefix}claim:${key}`, this.id, ms)) === 1;
   }
 
   async releaseClaim(key: string): Promise<void> {
-    this.trip();
     await this.cmd.claimRelease(`${this.prefix}claim:${key}`, this.id);
   }
 
