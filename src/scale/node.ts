@@ -34,6 +34,7 @@ interface ScaleRedis extends Redis {
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
   claimRenew(key: string, holder: string, ttl: number): Promise<number>;
   claimRelease(key: string, holder: string): Promise<number>;
+  homeClaim(key: string, node: string, ttl: number): Promise<string>;
   seatTake(key: string, member: string, max: number, ttl: number, membershipPrefix: string): Promise<number>;
   seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
 }
@@ -133,7 +134,7 @@ export class ScaleNode {
       }
       if (typeof msg.a === 'number') void this.cmd.publish(`${this.prefix}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
     });
-    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}hub`, `${this.prefix}n:${this.id}`);
+    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}hub`, `${this.prefix}int`, `${this.prefix}n:${this.id}`);
     await this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS);
     const check = () => {
       if (this.closing) return;
@@ -160,17 +161,23 @@ export class ScaleNode {
   onHealth(fn: (up: boolean) => void): void { this.healthListeners.push(fn); }
 
   /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
-  broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
+  broadcast(topic: 'ev' | 'inv' | 'hub' | 'int', message: unknown): void {
     if (!this.healthy) return;
     this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
   }
 
+  /** Broadcasts, and resolves with how many processes heard it (this one included). */
+  publishTopic(topic: 'int', message: unknown): Promise<number> {
+    return this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message }));
+  }
+
   /**
    * Broadcasts and waits until every other process of the group has handled it (at most `timeoutMs`): a
-   * revoked credential is forgotten everywhere before the revoking request is answered.
+   * revoked credential is forgotten everywhere before the revoking request is answered. Resolves with how many
+   * processes were asked (the group's other members then).
    */
-  async broadcastAcked(topic: 'inv', message: unknown, timeoutMs = 1000): Promise<void> {
-    if (!this.healthy) return;
+  async broadcastAcked(topic: 'inv' | 'int', message: unknown, timeoutMs = 1000): Promise<number> {
+    if (!this.healthy) return 0;
     const id = this.nextRpc++;
     let got = 0;
     let need = Infinity; // known once PUBLISH answers; acks may come in before that
@@ -183,13 +190,36 @@ export class ScaleNode {
       need = (await this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
       if (got >= need) finish();
       await done;
+      return need;
     } finally {
       clearTimeout(timer);
       this.pending.delete(id);
     }
   }
 
-  on(topic: 'ev' | 'inv' | 'hub', fn: Handler): void {
+  /**
+   * A channel of its own (a workspace's events): only processes that subscribe get what is published to it, so
+   * a message reaches the processes that need it rather than every process. Resolves once Redis has confirmed
+   * the subscription (from then on every publish to it reaches this process).
+   */
+  async subscribeChannel(name: string, fn: Handler): Promise<void> {
+    const channel = this.prefix + name;
+    this.handlers.set(channel, [fn]);
+    await this.sub.subscribe(channel);
+  }
+
+  async unsubscribeChannel(name: string): Promise<void> {
+    const channel = this.prefix + name;
+    this.handlers.delete(channel);
+    await this.sub.unsubscribe(channel);
+  }
+
+  /** Publishes to a channel of its own (subscribeChannel); resolves with how many processes heard it, this one included. */
+  publish(name: string, message: unknown): Promise<number> {
+    return this.cmd.publish(this.prefix + name, JSON.stringify({ o: this.id, m: message }));
+  }
+
+  on(topic: 'ev' | 'inv' | 'hub' | 'int', fn: Handler): void {
     const list = this.handlers.get(this.prefix + topic) ?? [];
     list.push(fn);
     this.handlers.set(this.prefix + topic, list);
@@ -290,6 +320,17 @@ export class ScaleNode {
   /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
   async renewClaim(key: string, ms: number): Promise<boolean> {
     return (await this.cmd.claimRenew(`${this.prefix}claim:${key}`, this.id, ms)) === 1;
+  }
+
+  /** Takes (or keeps) a limit key's home for `ms` (src/scale/limits.ts): null when this process holds it, else the process that does. */
+  async claimHome(key: string, ms: number): Promise<string | null> {
+    const holder = await this.cmd.homeClaim(`${this.prefix}home:${key}`, this.id, ms);
+    return holder === '' ? null : holder;
+  }
+
+  /** Extends a limit key's home this process holds; false when it lapsed (another process may hold it now). */
+  async renewHome(key: string, ms: number): Promise<boolean> {
+    return (await this.cmd.claimRenew(`${this.prefix}home:${key}`, this.id, ms)) === 1;
   }
 
   async releaseClaim(key: string): Promise<void> {

@@ -63,12 +63,25 @@ export class LiveHub {
   dropped = 0;
   /** Scale-out: told when a workspace's open sockets change, to share who is online with the group. */
   onChange: ((workspaceId: string) => void) | null = null;
+  /**
+   * Scale-out: awaited before a socket of the workspace is greeted, so the group sends this process that
+   * workspace's events from then on (src/scale/interest.ts).
+   */
+  beforeOpen: ((workspaceId: string) => Promise<void>) | null = null;
+  /** Scale-out: told when a workspace's open sockets change, to stop receiving its events once none is left. */
+  onCountChange: ((workspaceId: string) => void) | null = null;
+
+  /** Resolves when the socket of this workspace about to open will receive every event from then on. */
+  async prepare(workspaceId: string): Promise<void> {
+    await this.beforeOpen?.(workspaceId);
+  }
 
   add(conn: LiveConn): void {
     let set = this.byWorkspace.get(conn.data.workspaceId);
     if (!set) { set = new Set(); this.byWorkspace.set(conn.data.workspaceId, set); }
     set.add(conn);
     this.onChange?.(conn.data.workspaceId);
+    this.onCountChange?.(conn.data.workspaceId);
   }
 
   remove(conn: LiveConn): void {
@@ -76,6 +89,7 @@ export class LiveHub {
     if (!set?.delete(conn)) return;
     if (set.size === 0) this.byWorkspace.delete(conn.data.workspaceId);
     this.onChange?.(conn.data.workspaceId);
+    this.onCountChange?.(conn.data.workspaceId);
   }
 
   /** Workspaces with an open socket here. */
