@@ -26,9 +26,10 @@ export interface SubscribeOptions {
   volatileFor?(workspaceId: string): boolean;
   /**
    * Scale-out: this listener serves connections of this process, so it also gets events published by the
-   * group's other processes. `true` (the live sockets): the events of the workspaces this process watches, which
-   * the group sends only to the processes watching them (src/scale/interest.ts). A list of types: those types
-   * from every process, whatever this one watches (a publish reaching the widgets open here). Listeners without
+   * group's other processes: those of the types listed (here and in any other listener's list), from every
+   * process, whatever this one watches (a publish reaching the widgets open here). `true`: those types, without
+   * asking for more. (The live sockets' frames of a workspace go only to the processes with live sockets of it,
+   * encoded, straight to the live hub: src/scale/group.ts, src/scale/interest.ts.) Listeners without
    * it (webhooks, analytics, follow-ups) get only this process's events, so each event's durable work is done
    * once, by the process that stored it.
    */

@@ -6,7 +6,7 @@ import { chatHub } from '../chat/hub.js';
 import type { EventRecord } from '../events/bus.js';
 import { webhooks } from '../events/webhooks/index.js';
 import { handoffs } from '../team/records.js';
-import { liveHub } from '../team/live-hub.js';
+import { liveFrame, liveHub } from '../team/live-hub.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from './node.js';
@@ -33,30 +33,33 @@ type Invalidation =
  */
 export function joinGroup(app: AppContext, node: ScaleNode): void {
   // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
-  // it), on its own channel, batched: what one turn of the event loop publishes for a workspace goes in one
-  // message. Types some listener needs from every process whatever it watches (bot.published: the widgets open
-  // here) go to the whole group.
+  // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
+  // unparsed), batched: what one turn of the event loop publishes for a workspace goes in one message. Events
+  // the live socket does not carry do not cross. Types some listener needs from every process whatever it
+  // watches (bot.published: the widgets open here) go to the whole group as events.
   const live = liveHub(app);
-  const interest = new WorkspaceInterest(node, (batch) => {
-    for (const x of batch as Array<{ e: EventRecord; v: boolean }>) app.events.deliverRemote(x.e, x.v);
+  const interest = new WorkspaceInterest(node, (workspaceId, frames) => {
+    for (const frame of frames) live.sendFrame(workspaceId, frame);
   }, (workspaceId) => live.count(workspaceId));
   live.beforeOpen = (workspaceId) => interest.watch(workspaceId);
   live.onCountChange = (workspaceId) => interest.changed(workspaceId);
-  const outbox = new Map<string, Array<{ e: EventRecord; v: boolean }>>();
+  const outbox = new Map<string, string[]>();
   const flush = () => {
     const mark = interest.mark();
-    for (const [workspaceId, batch] of outbox) {
-      node.publish(channel(workspaceId), batch).then((heard) => interest.published(workspaceId, heard, mark), () => { /* Redis away: events do not cross meanwhile */ });
+    for (const [workspaceId, frames] of outbox) {
+      node.publishLines(channel(workspaceId), frames).then((heard) => interest.published(workspaceId, heard, mark), () => { /* Redis away: events do not cross meanwhile */ });
     }
     outbox.clear();
   };
   app.events.setRelay((event, volatile) => {
     if (!volatile && app.events.groupWide(event.type)) return node.broadcast('ev', { e: event, v: false });
     if (!node.healthy || !interest.othersWatch(event.workspaceId)) return;
-    const batch = outbox.get(event.workspaceId);
-    if (batch) { batch.push({ e: event, v: volatile }); return; }
+    const frame = liveFrame(event);
+    if (!frame) return;
+    const frames = outbox.get(event.workspaceId);
+    if (frames) { frames.push(frame); return; }
     if (!outbox.size) setImmediate(flush);
-    outbox.set(event.workspaceId, [{ e: event, v: volatile }]);
+    outbox.set(event.workspaceId, [frame]);
   });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
   void interest.hello();

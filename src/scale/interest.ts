@@ -38,12 +38,11 @@ export class WorkspaceInterest {
   private syncTimer: NodeJS.Timeout | null = null;
   private answered = new Set<string>();
   private awaited = Infinity;
-  private readonly deliver = (m: unknown[]) => this.onMessages(m);
 
   constructor(
     private readonly node: ScaleNode,
-    /** Called with each batch of messages published to a workspace this process watches. */
-    private readonly onMessages: (messages: unknown[]) => void,
+    /** Called with each batch of lines published to a workspace this process watches, and the workspace. */
+    private readonly onLines: (workspaceId: string, lines: string[]) => void,
     /** How many live sockets of the workspace this process holds now. */
     private readonly localCount: (workspaceId: string) => number,
   ) {
@@ -61,7 +60,7 @@ export class WorkspaceInterest {
     this.syncTimer.unref();
     try {
       // A watch begun while Redis was away could not subscribe: every one is subscribed again (a repeat is a no-op).
-      for (const w of this.mine.keys()) await this.node.subscribeChannel(channel(w), this.deliver);
+      for (const w of this.mine.keys()) await this.node.subscribeChannel(channel(w), (lines) => this.onLines(w, lines));
       this.node.broadcast('int', { n: this.node.id, all: [...this.mine.keys()] });
       const heard = await this.node.publishTopic('int', { n: this.node.id, hello: true });
       this.awaited = heard - 1; // this process's own subscription heard it too
@@ -100,7 +99,7 @@ export class WorkspaceInterest {
     this.mine.set(workspaceId, { stop: null });
     const started = (async () => {
       try {
-        await this.node.subscribeChannel(channel(workspaceId), this.deliver);
+        await this.node.subscribeChannel(channel(workspaceId), (lines) => this.onLines(workspaceId, lines));
         await this.node.broadcastAcked('int', { n: this.node.id, w: workspaceId, on: true });
       } catch { /* Redis away: no event crosses meanwhile; the hello when it returns tells the group */ }
     })().finally(() => this.starting.delete(workspaceId));

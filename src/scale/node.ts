@@ -60,6 +60,8 @@ export const redisWhere = (url: string) => { try { const u = new URL(url); retur
 export class ScaleNode {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private handlers = new Map<string, Handler[]>();
+  /** Channels of their own (subscribeChannel): messages are lines, split without parsing. */
+  private lineHandlers = new Map<string, (lines: string[]) => void>();
   private rpcHandlers = new Map<string, (payload: any) => Promise<unknown>>();
   private pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   private nextRpc = 1;
@@ -124,6 +126,14 @@ export class ScaleNode {
 
   private async listen(): Promise<void> {
     this.sub.on('message', (channel: string, raw: string) => {
+      const lines = this.lineHandlers.get(channel);
+      if (lines) {
+        // Our own lines come back too (already delivered here): dropped unread.
+        const from = raw.indexOf('\n');
+        if (from < 0 || (from === this.id.length && raw.startsWith(this.id))) return;
+        try { lines(raw.slice(from + 1).split('\n')); } catch (err) { this.log.error({ err, channel }, 'scale-out message handler failed'); }
+        return;
+      }
       // Our own broadcasts come back too (already delivered here): dropped before parsing them.
       if (raw.startsWith(this.ownBroadcast)) return;
       let msg: any;
@@ -202,21 +212,24 @@ export class ScaleNode {
    * a message reaches the processes that need it rather than every process. Resolves once Redis has confirmed
    * the subscription (from then on every publish to it reaches this process).
    */
-  async subscribeChannel(name: string, fn: Handler): Promise<void> {
+  async subscribeChannel(name: string, fn: (lines: string[]) => void): Promise<void> {
     const channel = this.prefix + name;
-    this.handlers.set(channel, [fn]);
+    this.lineHandlers.set(channel, fn);
     await this.sub.subscribe(channel);
   }
 
   async unsubscribeChannel(name: string): Promise<void> {
     const channel = this.prefix + name;
-    this.handlers.delete(channel);
+    this.lineHandlers.delete(channel);
     await this.sub.unsubscribe(channel);
   }
 
-  /** Publishes to a channel of its own (subscribeChannel); resolves with how many processes heard it, this one included. */
-  publish(name: string, message: unknown): Promise<number> {
-    return this.cmd.publish(this.prefix + name, JSON.stringify({ o: this.id, m: message }));
+  /**
+   * Publishes lines (each without a line break: encoded JSON) to a channel of its own (subscribeChannel), in one
+   * message the subscribers split without parsing; resolves with how many processes heard it, this one included.
+   */
+  publishLines(name: string, lines: string[]): Promise<number> {
+    return this.cmd.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`);
   }
 
   on(topic: 'ev' | 'inv' | 'hub' | 'int', fn: Handler): void {

@@ -113,10 +113,15 @@ export class LiveHub {
 
   /** Sends a bus event to every open socket of its workspace; returns how many took it. */
   broadcast(event: EventRecord): number {
-    const set = this.byWorkspace.get(event.workspaceId);
-    if (!set?.size) return 0;
+    if (!this.byWorkspace.get(event.workspaceId)?.size) return 0;
     const frame = liveFrame(event);
-    if (!frame) return 0;
+    return frame ? this.sendFrame(event.workspaceId, frame) : 0;
+  }
+
+  /** Sends an encoded frame (liveFrame) to every open socket of a workspace (scale-out: one another process encoded). */
+  sendFrame(workspaceId: string, frame: string): number {
+    const set = this.byWorkspace.get(workspaceId);
+    if (!set?.size) return 0;
     let n = 0;
     for (const c of set) {
       if (c.closed) continue;
