@@ -81,8 +81,15 @@ export interface DriveResult { turnsPerSec: number; p50: number; p99: number; tu
  * `during` measures around the measured part only. Each visitor has its own address in the benchmarking range
  * (198.18.0.0/15, RFC 2544) for servers run with TRUST_PROXY=true, so the per-address connection limit does not
  * cap the number of visitors.
+ *
+ * `rate` (turns/s over all visitors): a fixed offered load. Each visitor sends on its own schedule (visitor i at
+ * i / rate s, then every visitors / rate s), waiting for its answer before the next; below saturation every
+ * send is on time, so each configuration does the same work per second. Without it each visitor sends again as
+ * soon as it is answered (saturation). With `rate`, every visitor's first turn (which opens its conversation:
+ * the lease, the conversation's records) is made before the measured part, which then counts turns of open
+ * conversations only.
  */
-export async function drive(o: { urls: string[]; botId: string; visitors: number; warmup: number; seconds: number; client: 'lean' | 'frames' }, during: { start(): Promise<void> | void; stop(): Promise<void> | void }): Promise<DriveResult> {
+export async function drive(o: { urls: string[]; botId: string; visitors: number; warmup: number; seconds: number; client: 'lean' | 'frames'; rate?: number }, during: { start(): Promise<void> | void; stop(): Promise<void> | void }): Promise<DriveResult> {
   const abnormal: string[] = [];
   const errors: string[] = [];
   const make = o.client === 'lean' ? leanVisitor : framesVisitor;
@@ -97,16 +104,25 @@ export async function drive(o: { urls: string[]; botId: string; visitors: number
       const a = address++;
       visitors.push(await make(`${o.urls[i % o.urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${o.botId}`, { 'x-forwarded-for': `198.18.${a >> 8}.${a & 255}` }, onClose));
     }
+    if (o.rate) await Promise.all(visitors.map((v, i) => v.ask(`open${i}`)));
     lat = [];
     turns = 0;
     if (measured) await during.start();
-    const until = Date.now() + seconds * 1000;
+    const t0 = performance.now();
+    const until = t0 + seconds * 1000;
+    const every = o.rate ? (o.visitors / o.rate) * 1000 : 0;
     await Promise.all(visitors.map(async (v, i) => {
       try {
-        for (let n = 0; Date.now() < until; n++) {
-          const t0 = performance.now();
+        for (let n = 0; ; n++) {
+          if (o.rate) {
+            const at = t0 + (i / o.rate) * 1000 + n * every;
+            if (at >= until) break;
+            const wait = at - performance.now();
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          } else if (performance.now() >= until) break;
+          const s = performance.now();
           await v.ask(`q${i}-${n}`);
-          lat.push(performance.now() - t0);
+          lat.push(performance.now() - s);
           turns++;
         }
       } catch (err) {

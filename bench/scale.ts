@@ -1,41 +1,57 @@
 /**
- * Scale-out bench (issue 25): chat turns per second through the widget socket with one server process (no
- * Redis) and with a WORKERS=2 group (Redis), at a fixed number of visitors each sending, waiting for the
- * reply and sending again; the CPU time per turn of each role (server processes, the load generator, the fake
- * provider, redis-server), read from /proc; Redis commands per turn, by command (Redis's own counters); then
- * the delay of live events that cross processes (visitor on worker 0, live socket on worker 1) against the same
- * process.
+ * Scale-out bench (issues 25, 38): what a chat turn costs with 1, 2 and 4 server processes at the same offered
+ * load. One server process alone (no Redis) and WORKERS=n groups, each group with a redis-server of its own, all
+ * started at once and driven in turn (alternated, repeated): at each rate (turns/s over all visitors, well below
+ * saturation), every configuration gets the same visitors sending on the same schedule. Per configuration and
+ * run: CPU ms per turn of every server process, the supervisor and redis-server together (read from /proc; the
+ * load generator and the fake provider are reported apart), its ratio to one process in the same round, the
+ * group's Redis round trips per turn (commands the processes sent: servicechat_redis_round_trips_total, a Lua
+ * script or a MULTI block counting as its commands), Redis's network reads per turn (INFO stats
+ * total_reads_processed: writes of clients, however many commands each carries) and commands per turn (INFO
+ * commandstats, Lua scripts' own calls included). Also the CPU each configuration burns idle (ms a second),
+ * measured between the runs, which the per-turn figures include at their share.
  *
- *   node --import tsx bench/scale.ts [--visitors=240] [--warmup=8] [--seconds=6] [--apparatus=lean|test] [--no-events] [--on-one] [--prof=dir]
+ *   node --import tsx bench/scale.ts [--procs=1,2,4] [--rates=60,160] [--rounds=3] [--seconds=10] [--warmup=8]
+ *        [--live=1] [--apparatus=lean|test] [--prof=dir]
  *
- * --apparatus=test drives with the tests' frame client and fake provider (what this bench used before, see
- * bench/scale-drive.ts and bench/scale-fake.ts); lean (the default) with clients and a fake that cost little.
+ * Each configuration is first warmed up (its JIT) by 40 visitors sending as fast as they are answered for --warmup s.
+ * --live=n: n admin panel live sockets of the bot's workspace open on the group's first process (and on the one
+ * process), as when someone watches the inbox: stored events then have somewhere to go. --live=0: nobody watches.
+ * --rates=max: saturation instead (each visitor sends again as soon as answered; --visitors=240).
+ * --apparatus=test drives with the tests' frame client and fake provider (bench/scale-drive.ts, scale-fake.ts).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { setupOwner } from '../test/helpers/auth.js';
-import { at, freePort, startGroup, startRedis } from '../test/scale/world.js';
+import { at, freePort, startGroup, startRedis, type Group, type Redis as RedisProc } from '../test/scale/world.js';
 import { connect, type FrameClient } from '../test/team/helpers.js';
 import { startChild } from './child.js';
 import { cpuMeter, drive, type Cpu, type DriveResult } from './scale-drive.js';
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d;
-// Servers run with TRUST_PROXY=true and each visitor has its own X-Forwarded-For address, so the 30 chat
-// connections an address a minute do not cap the visitors; a socket may send 240 frames a minute
-// (src/chat/widget-socket.ts): keep (warmup + seconds) x turns/s per visitor under that.
-// 240 by default: a process's CPU per turn falls as more conversations share its loop iterations and store
-// batches, so fewer visitors (40) leave each process of a group half as busy as the single one, not saturated.
-const VISITORS = Number(arg('visitors', '240'));
+const PROCS = arg('procs', '1,2,4').split(',').map(Number);
+const RATES = arg('rates', '60,160').split(',').map((r) => (r === 'max' ? 0 : Number(r)));
+const ROUNDS = Number(arg('rounds', '3'));
+const SECONDS = Number(arg('seconds', '10'));
 const WARMUP = Number(arg('warmup', '8'));
-const SECONDS = Number(arg('seconds', '6'));
+const LIVE = Number(arg('live', '1'));
 const APPARATUS = arg('apparatus', 'lean') === 'test' ? 'test' : 'lean';
-// --prof=<dir>: every server process writes a V8 CPU profile there (summarise with bench/prof-top.mjs).
 const PROF = arg('prof', '') ? ['--cpu-prof', `--cpu-prof-dir=${arg('prof', '')}`] : [];
 const client = APPARATUS === 'test' ? 'frames' as const : 'lean' as const;
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+/**
+ * Visitors at a rate: one turn a second each (a socket may send 240 frames a minute), at least 20. At saturation
+ * --visitors (240). Servers run with TRUST_PROXY=true and each visitor has its own X-Forwarded-For address, so
+ * the 30 chat connections an address a minute do not cap them.
+ */
+const visitorsAt = (rate: number) => (rate ? Math.max(20, rate) : Number(arg('visitors', '240')));
+const ENV = {
+  HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', TRUST_PROXY: 'true',
+  API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0', METRICS_TOKEN, SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+};
 
 async function seed(url: string, fakeBase: string, apiKey: string) {
   const s = at(url);
@@ -48,117 +64,169 @@ async function seed(url: string, fakeBase: string, apiKey: string) {
   return { owner, botId };
 }
 
-/** One row per role: CPU ms per turn and share of one core over the drive. */
-function cpuLine(label: string, r: DriveResult, cpu: Record<string, Cpu>, ms: number): string {
-  const cells = Object.entries(cpu).map(([k, { user, sys, main }]) => `${k} ${((user + sys) / r.turns).toFixed(3)} ms/turn (sys ${(sys / r.turns).toFixed(3)}, main thread ${(main / r.turns).toFixed(3)}; ${((user + sys) / ms * 100).toFixed(0)}%)`);
-  const total = Object.values(cpu).reduce((a, b) => a + b.user + b.sys, 0);
-  return `${label} CPU: ${cells.join(', ')}; all ${(total / r.turns).toFixed(3)} ms/turn (${(total / ms * 100).toFixed(0)}% of one core)`;
+/** One configuration under test: its processes, where visitors connect, and its Redis (none for one process). */
+interface Config {
+  name: string;
+  procs: number;
+  /** Where visitors connect (the group's shared port: the kernel spreads them). */
+  url: string;
+  /** Each process's own URL (metrics, the live sockets). */
+  own: string[];
+  pids: number[];
+  redis: RedisProc | null;
+  stats: Redis | null;
+  botId: string;
+  live: FrameClient[];
+  stop(): Promise<void>;
 }
 
-/** Measures the roles' CPU and wall time, and `also` (Redis's counters), around the measured part of a drive. */
-function meterFor(roles: Record<string, number[]>, also = async () => {}) {
-  let stop: () => Record<string, Cpu> = () => ({});
-  let wall = 0;
-  const m = { cpu: {} as Record<string, Cpu>, ms: 0 };
+async function startOne(fakeBase: string, apiKey: string): Promise<Config> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
+  const p: ChildProcess = spawn(process.execPath, [...PROF, '--import', 'tsx', 'src/main.ts'], { env: { ...process.env, ...ENV, PORT: String(port), DATA_DIR: dataDir }, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
+  for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
+  const { owner, botId } = await seed(url, fakeBase, apiKey);
+  const live = await openLive(url, owner.cookie);
   return {
-    m,
-    during: {
-      start: async () => { await also(); stop = cpuMeter(roles); wall = performance.now(); },
-      stop: async () => { m.cpu = stop(); m.ms = performance.now() - wall; await also(); },
+    name: '1 process', procs: 1, url, own: [url], pids: [p.pid!], redis: null, stats: null, botId, live,
+    async stop() {
+      await Promise.all(live.map((c) => c.close()));
+      p.kill('SIGTERM');
+      await new Promise((res) => p.once('exit', res));
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function single(fakeBase: string, apiKey: string, fakePid: number) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
-  const p = spawn(process.execPath, [...PROF, '--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', TRUST_PROXY: 'true', API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789' }, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
-  for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
-  const { botId } = await seed(url, fakeBase, apiKey);
-  const { m, during } = meterFor({ server: [p.pid!], loadgen: [process.pid], fake: [fakePid] });
-  const r = await drive({ urls: [url], botId, visitors: VISITORS, warmup: WARMUP, seconds: SECONDS, client }, during);
-  p.kill('SIGTERM');
-  await new Promise((res) => p.once('exit', res));
-  rmSync(dataDir, { recursive: true, force: true });
-  return { r, ...m };
+async function startWorkers(n: number, fakeBase: string, apiKey: string): Promise<Config> {
+  const redis = await startRedis();
+  let group: Group;
+  try { group = await startGroup({ ...ENV, REDIS_URL: redis.url }, n, PROF); } catch (err) { await redis.stop(); throw err; }
+  const own = group.workers.map((w) => w.url);
+  const { owner, botId } = await seed(own[0], fakeBase, apiKey);
+  const live = await openLive(own[0], owner.cookie);
+  const stats = new Redis(redis.url);
+  return {
+    name: `${n} processes`, procs: n, url: `http://127.0.0.1:${group.port}`, own, pids: [...group.workers.map((w) => w.pid), group.supervisor.pid!], redis, stats, botId, live,
+    async stop() {
+      await Promise.all(live.map((c) => c.close()));
+      stats.disconnect();
+      await group.stop();
+      await redis.stop();
+    },
+  };
 }
+
+async function openLive(url: string, cookie: string): Promise<FrameClient[]> {
+  const out: FrameClient[] = [];
+  for (let i = 0; i < LIVE; i++) {
+    const c = await connect(`${url.replace('http', 'ws')}/api/v1/live`, { cookie });
+    // The live socket's frames are not kept: a long run would hold thousands of them.
+    c.ws.removeAllListeners('message');
+    out.push(c);
+  }
+  return out;
+}
+
+/** Redis's counters: network reads (client writes), commands by name. */
+async function redisCounters(c: Config): Promise<{ reads: number; commands: number }> {
+  if (!c.stats) return { reads: 0, commands: 0 };
+  const [stats, cmds] = await Promise.all([c.stats.info('stats'), c.stats.info('commandstats')]);
+  const reads = Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? 0);
+  const commands = [...cmds.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].filter((x) => x[1] !== 'info').reduce((s, x) => s + Number(x[2]), 0);
+  return { reads, commands };
+}
+
+/** The group's own count of commands sent to Redis, from every process's metrics. */
+async function roundTrips(c: Config): Promise<number> {
+  if (!c.redis) return 0;
+  const texts = await Promise.all(c.own.map(async (u) => (await fetch(`${u}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()));
+  return texts.reduce((s, t) => s + Number(/^servicechat_redis_round_trips_total (\d+)/m.exec(t)?.[1] ?? 0), 0);
+}
+
+interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number }
+
+const sum = (cs: Cpu[]) => cs.reduce((a, b) => ({ user: a.user + b.user, sys: a.sys + b.sys, main: a.main + b.main }), { user: 0, sys: 0, main: 0 });
+const ms = (c: Cpu) => c.user + c.sys;
+
+/** Warms a configuration's JIT up: 40 visitors as fast as they are answered, for WARMUP seconds, not measured. */
+async function warm(c: Config): Promise<void> {
+  await drive({ urls: [c.url], botId: c.botId, visitors: 40, warmup: 0, seconds: WARMUP, client }, { start() {}, stop() {} });
+}
+
+async function measure(c: Config, rate: number, round: number, fakePid: number): Promise<Run> {
+  const roles: Record<string, number[]> = { servers: c.pids, apparatus: [process.pid, fakePid] };
+  if (c.redis) roles.redis = [c.redis.proc.pid!];
+  let stop: () => Record<string, Cpu> = () => ({});
+  let before = { reads: 0, commands: 0, trips: 0 };
+  const counters = async () => ({ ...(await redisCounters(c)), trips: await roundTrips(c) });
+  let after = before;
+  let cpu: Record<string, Cpu> = {};
+  const r = await drive({ urls: [c.url], botId: c.botId, visitors: visitorsAt(rate), warmup: 0, seconds: SECONDS, client, rate: rate || undefined }, {
+    start: async () => { before = await counters(); stop = cpuMeter(roles); },
+    stop: async () => { cpu = stop(); after = await counters(); },
+  });
+  const zero = { user: 0, sys: 0, main: 0 };
+  // The bench's own reads of Redis's counters (two INFO calls, each a read) are not the group's.
+  return {
+    config: c.name, procs: c.procs, rate, round, r, servers: cpu.servers, redis: cpu.redis ?? zero, apparatus: cpu.apparatus,
+    trips: after.trips - before.trips, reads: Math.max(0, after.reads - before.reads - 2), commands: after.commands - before.commands,
+  };
+}
+
+/** CPU ms a second each configuration burns with no visitors (timers: leases, membership, presence, sweeps). */
+async function idle(configs: Config[], seconds: number): Promise<Map<string, number>> {
+  const roles = Object.fromEntries(configs.map((c) => [c.name, [...c.pids, ...(c.redis ? [c.redis.proc.pid!] : [])]]));
+  const stop = cpuMeter(roles);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const cpu = stop();
+  return new Map(configs.map((c) => [c.name, ms(cpu[c.name]) / seconds]));
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const fake = await startChild('scale-fake.ts', [APPARATUS]);
 const { baseUrl, apiKey } = fake.ready as { baseUrl: string; apiKey: string };
-const redis = await startRedis();
+const configs: Config[] = [];
 try {
-  const one = await single(baseUrl, apiKey, fake.proc.pid!);
-  console.log(`apparatus ${APPARATUS}, ${VISITORS} visitors, ${WARMUP} s warm-up, ${SECONDS} s measured`);
-  console.log(`1 process (no Redis): ${one.r.turnsPerSec.toFixed(1)} turns/s, turn p50 ${one.r.p50.toFixed(1)} ms, p99 ${one.r.p99.toFixed(1)} ms`);
-  console.log(cpuLine('  1 process', one.r, one.cpu, one.ms));
-
-  const group = await startGroup({ REDIS_URL: redis.url, TRUST_PROXY: 'true' }, 2, PROF);
-  const urls = group.workers.map((w) => w.url);
-  const { owner, botId } = await seed(urls[0], baseUrl, apiKey);
-  const stats = new Redis(redis.url);
-  const commands = async () => {
-    const text = await stats.info('commandstats');
-    return Object.fromEntries([...text.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((x) => [x[1], Number(x[2])]));
-  };
-  const snaps: Array<Record<string, number>> = [];
-  const { m, during } = meterFor({
-    servers: group.workers.map((w) => w.pid), supervisor: [group.supervisor.pid!], loadgen: [process.pid], fake: [fake.proc.pid!], redis: [redis.proc.pid!],
-  }, async () => { snaps.push(await commands()); });
-  // --on-one: every visitor on worker 0 (its own port), the other process idle but in the group: tells the cost
-  // of being in a group (Redis, the shared store's bookkeeping) from that of two processes working at once.
-  const target = process.argv.includes('--on-one') ? urls[0] : `http://127.0.0.1:${group.port}`;
-  const two = await drive({ urls: [target], botId, visitors: VISITORS, warmup: WARMUP, seconds: SECONDS, client }, during);
-  const [before, after] = snaps;
-  // The bench's own INFO calls are not the servers' work.
-  const per = Object.entries(after).map(([k, v]) => [k, (v - (before[k] ?? 0) - (k === 'info' ? 1 : 0)) / two.turns] as const).filter(([, v]) => v > 0.005).sort((a, b) => b[1] - a[1]);
-  const perTurn = per.reduce((s, [, v]) => s + v, 0);
-  console.log(`2 processes (Redis): ${two.turnsPerSec.toFixed(1)} turns/s (${(two.turnsPerSec / one.r.turnsPerSec).toFixed(2)}x), turn p50 ${two.p50.toFixed(1)} ms, p99 ${two.p99.toFixed(1)} ms`);
-  console.log(cpuLine('  2 processes', two, m.cpu, m.ms));
-  console.log(`  Redis commands per turn ${perTurn.toFixed(2)}: ${per.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
-  // What the ratio would be with the apparatus (load generator, fake) on cores of its own, from CPU per turn: a
-  // process is bounded by its main thread (the event loop, one core) and all its threads by the cores there are
-  // (one process also uses others: the store's thread, V8's GC and compiler); Redis's CPU counts with the group.
-  const all = (c: Cpu) => c.user + c.sys;
-  const s1 = all(one.cpu.server) / one.r.turns;
-  const main1 = one.cpu.server.main / one.r.turns;
-  const s2 = (all(m.cpu.servers) + all(m.cpu.supervisor) + all(m.cpu.redis)) / two.turns;
-  const main2 = m.cpu.servers.main / two.turns;
-  const ceiling = (cores: number) => {
-    const a = Math.min(1000 / main1, (cores * 1000) / s1);
-    const b = Math.min((2 * 1000) / main2, (cores * 1000) / s2);
-    return `${cores} cores ${a.toFixed(0)} vs ${b.toFixed(0)} turns/s (${(b / a).toFixed(2)}x)`;
-  };
-  console.log(`  CPU per turn: 1 process ${s1.toFixed(3)} ms (main thread ${main1.toFixed(3)}), 2 processes ${s2.toFixed(3)} ms with redis (main threads ${main2.toFixed(3)}); ceilings with the apparatus elsewhere, 1 vs 2 processes: ${ceiling(2)}, ${ceiling(4)}`);
-  for (const [label, r] of [['1 process', one.r], ['2 processes', two]] as const) {
-    if (r.abnormal.length) console.log(`${label}: sockets closed abnormally:\n  ${r.abnormal.join('\n  ')}`);
-    if (r.errors.length) console.log(`${label}: visitors stopped early (the figures count fewer visitors):\n  ${r.errors.join('\n  ')}`);
-  }
-
-  if (!process.argv.includes('--no-events')) {
-    // Live event delay: a visitor on worker 0; live sockets on worker 0 (same process) and worker 1 (across).
-    const same = await connect(`${urls[0].replace('http', 'ws')}/api/v1/live`, { cookie: owner.cookie });
-    const across = await connect(`${urls[1].replace('http', 'ws')}/api/v1/live`, { cookie: owner.cookie });
-    const v = await connect(`${urls[0].replace('http', 'ws')}/widget/v1/chat?botId=${botId}`);
-    await v.frame('ready');
-    const d: { same: number[]; across: number[] } = { same: [], across: [] };
-    const stamp = (c: FrameClient, into: number[]) => c.ws.on('message', (raw) => {
-      const f = JSON.parse(String(raw));
-      if (f.type === 'message.created') into.push(Date.now() - f.data.message.createdAt);
-    });
-    stamp(same, d.same); stamp(across, d.across);
-    for (let i = 0; i < 200; i++) {
-      v.send({ t: 'message', text: `e${i}` });
-      await v.next((f) => f.t === 'message' && f.message.role === 'assistant');
+  for (const n of PROCS) configs.push(n === 1 ? await startOne(baseUrl, apiKey) : await startWorkers(n, baseUrl, apiKey));
+  console.log(`apparatus ${APPARATUS}; ${configs.map((c) => c.name).join(', ')}; rates ${RATES.map((r) => r || 'max').join(', ')} turns/s; ${ROUNDS} rounds of ${SECONDS} s; ${LIVE} live socket(s); load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  for (const c of configs) await warm(c);
+  const idleBefore = await idle(configs, 5);
+  console.log(`idle CPU (ms a second, servers + redis): ${configs.map((c) => `${c.name} ${idleBefore.get(c.name)!.toFixed(1)}`).join(', ')}`);
+  const runs: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const rate of RATES) {
+      // Alternated: each round starts with the next configuration, so none always runs first (or after the same one).
+      for (let k = 0; k < configs.length; k++) {
+        const c = configs[(k + round) % configs.length];
+        const run = await measure(c, rate, round, fake.proc.pid!);
+        runs.push(run);
+        const t = run.r.turns;
+        console.log(`round ${round + 1}, ${rate || 'max'} turns/s, ${c.name}: ${run.r.turnsPerSec.toFixed(1)} turns/s, p50 ${run.r.p50.toFixed(1)} ms, p99 ${run.r.p99.toFixed(1)} ms; ` +
+          `servers ${(ms(run.servers) / t).toFixed(3)} ms/turn (main threads ${(run.servers.main / t).toFixed(3)}), redis ${(ms(run.redis) / t).toFixed(3)}, apparatus ${(ms(run.apparatus) / t).toFixed(3)}; ` +
+          `round trips ${(run.trips / t).toFixed(2)}, redis reads ${(run.reads / t).toFixed(2)}, commands ${(run.commands / t).toFixed(2)} per turn` +
+          (run.r.errors.length ? `; ${run.r.errors.length} visitors stopped early: ${run.r.errors[0]}` : '') + (run.r.abnormal.length ? `; ${run.r.abnormal.length} abnormal closes` : ''));
+      }
     }
-    await new Promise((r) => setTimeout(r, 200));
-    console.log(`live event delay from createdAt (ms, ${d.across.length} events): same process p50 ${pct(d.same, 0.5)} p99 ${pct(d.same, 0.99)}; across processes p50 ${pct(d.across, 0.5)} p99 ${pct(d.across, 0.99)}`);
-    await Promise.all([same.close(), across.close(), v.close()]);
   }
-  stats.disconnect();
-  await group.stop();
+  const idleAfter = await idle(configs, 5);
+  console.log(`idle CPU after (ms a second): ${configs.map((c) => `${c.name} ${idleAfter.get(c.name)!.toFixed(1)}`).join(', ')}`);
+  console.log('\nCPU ms per turn of the servers + redis, median over rounds (ratio to 1 process: median of the rounds\' ratios), per turn:');
+  console.log('| rate | processes | turns/s | p50 / p99 ms | CPU ms/turn (servers + redis) | vs 1 process | redis ms/turn | round trips | redis reads | commands |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const rate of RATES) {
+    for (const c of configs) {
+      const mine = runs.filter((x) => x.rate === rate && x.config === c.name);
+      const cost = (x: Run) => (ms(x.servers) + ms(x.redis)) / x.r.turns;
+      const ratios = mine.map((x) => { const one = runs.find((y) => y.rate === rate && y.round === x.round && y.procs === 1); return one ? cost(x) / cost(one) : NaN; });
+      const per = (f: (x: Run) => number) => median(mine.map((x) => f(x) / x.r.turns));
+      console.log(`| ${rate || 'max'} | ${c.procs} | ${median(mine.map((x) => x.r.turnsPerSec)).toFixed(1)} | ${median(mine.map((x) => x.r.p50)).toFixed(1)} / ${median(mine.map((x) => x.r.p99)).toFixed(1)} | ${median(mine.map(cost)).toFixed(3)} (${mine.map((x) => cost(x).toFixed(3)).join(', ')}) | ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}) | ${per((x) => ms(x.redis)).toFixed(3)} | ${per((x) => x.trips).toFixed(2)} | ${per((x) => x.reads).toFixed(2)} | ${per((x) => x.commands).toFixed(2)} |`);
+    }
+  }
 } finally {
-  await redis.stop();
+  for (const c of configs) await c.stop().catch(() => {});
   fake.proc.kill();
 }

@@ -25,7 +25,7 @@ class PublishedBotWatch {
       if (typeof botId === 'string' && this.byBot.has(botId)) {
         this.refresh(botId).catch((err) => app.log.error({ err, botId }, 'applying a publish to open chats failed'));
       }
-    }, { everywhere: true }); // a publish on any process of the group reaches the widgets open here
+    }, { everywhere: ['bot.published'] }); // a publish on any process of the group reaches the widgets open here
   }
 
   add(conn: SocketConn<WidgetSocketData>): void {

@@ -25,11 +25,15 @@ export interface SubscribeOptions {
    */
   volatileFor?(workspaceId: string): boolean;
   /**
-   * Scale-out: this listener serves connections of this process (live sockets, open widgets), so it also gets
-   * the events published by the group's other processes. Listeners without it (webhooks, analytics, follow-ups)
-   * get only this process's events, so each event's durable work is done once, by the process that stored it.
+   * Scale-out: this listener serves connections of this process, so it also gets events published by the
+   * group's other processes: those of the types listed (here and in any other listener's list), from every
+   * process, whatever this one watches (a publish reaching the widgets open here). `true`: those types, without
+   * asking for more. (The live sockets' frames of a workspace go only to the processes with live sockets of it,
+   * encoded, straight to the live hub: src/scale/group.ts, src/scale/interest.ts.) Listeners without
+   * it (webhooks, analytics, follow-ups) get only this process's events, so each event's durable work is done
+   * once, by the process that stored it.
    */
-  everywhere?: boolean;
+  everywhere?: true | readonly string[];
 }
 
 /** Sends this process's events to the rest of the group (src/scale); none when the server is one process. */
@@ -57,6 +61,8 @@ export class EventBus {
   private listeners = new Set<EventListener>();
   private everywhere = new Set<EventListener>();
   private relay: EventRelay | null = null;
+  /** Types some listener needs from every process of the group (SubscribeOptions.everywhere as a list). */
+  private readonly groupWideTypes = new Map<string, number>();
   /** An array, not a Map: publishVolatile runs for every streamed delta and an indexed loop allocates nothing. */
   private volatileListeners: { listener: EventListener; wants(workspaceId: string): boolean }[] = [];
   private pendingCheck: PendingCheck | null = null;
@@ -70,8 +76,12 @@ export class EventBus {
   subscribe(listener: EventListener, options: SubscribeOptions = {}): () => void {
     this.listeners.add(listener);
     if (options.everywhere) this.everywhere.add(listener);
+    const types = Array.isArray(options.everywhere) ? options.everywhere : [];
+    for (const t of types) this.groupWideTypes.set(t, (this.groupWideTypes.get(t) ?? 0) + 1);
     if (options.volatileFor) this.volatileListeners = [...this.volatileListeners, { listener, wants: options.volatileFor.bind(options) }];
     return () => {
+      if (!this.listeners.has(listener)) return;
+      for (const t of types) { const n = this.groupWideTypes.get(t)! - 1; if (n) this.groupWideTypes.set(t, n); else this.groupWideTypes.delete(t); }
       this.listeners.delete(listener);
       this.everywhere.delete(listener);
       this.volatileListeners = this.volatileListeners.filter((v) => v.listener !== listener);
@@ -81,6 +91,11 @@ export class EventBus {
   /** One check per bus (the webhook dispatcher's); null removes it. */
   setPendingCheck(check: PendingCheck | null): void {
     this.pendingCheck = check;
+  }
+
+  /** Whether a stored event of this type goes to every process of the group (SubscribeOptions.everywhere). */
+  groupWide(type: string): boolean {
+    return this.groupWideTypes.has(type);
   }
 
   setRelay(relay: EventRelay | null): void {

@@ -6,15 +6,16 @@ import { chatHub } from '../chat/hub.js';
 import type { EventRecord } from '../events/bus.js';
 import { webhooks } from '../events/webhooks/index.js';
 import { handoffs } from '../team/records.js';
+import { liveFrame, liveHub } from '../team/live-hub.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from './node.js';
-import { presenceKey, startGroupPresence } from './presence.js';
+import { channel, WorkspaceInterest } from './interest.js';
+import { startGroupPresence } from './presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
-const REMOTE_LIVE_TTL_MS = 2000;
 
 type Invalidation =
   | { k: 'token'; hash: string }
@@ -26,26 +27,42 @@ type Invalidation =
 
 /**
  * Wires this process into its group (before any module starts): its stored and volatile events go to the
- * other processes' live sockets, its widget frames to their open widgets, and cache invalidations both ways.
+ * processes with live sockets of their workspace, its widget frames to their open widgets, and cache
+ * invalidations both ways.
  * Durable follow-ups (webhooks, analytics, handoff closing) stay with the process that stored the event.
  */
 export function joinGroup(app: AppContext, node: ScaleNode): void {
-  // Stored events always go to the group; streamed ones (deltas, typing) only to workspaces with a live socket
-  // on another process (group presence, looked up at most every 2 s per workspace).
-  const remoteLive = new Map<string, { has: boolean; at: number }>();
-  const othersWatch = (workspaceId: string): boolean => {
-    const seen = remoteLive.get(workspaceId);
-    if (!seen || Date.now() - seen.at > REMOTE_LIVE_TTL_MS) {
-      remoteLive.set(workspaceId, { has: seen?.has ?? true, at: Date.now() });
-      node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf').then(
-        (members) => remoteLive.set(workspaceId, { has: members.some((m) => !m.startsWith(`${node.id}|`)), at: Date.now() }),
-        () => {},
-      );
+  // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
+  // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
+  // unparsed), batched: what one turn of the event loop publishes for a workspace goes in one message. Events
+  // the live socket does not carry do not cross. Types some listener needs from every process whatever it
+  // watches (bot.published: the widgets open here) go to the whole group as events.
+  const live = liveHub(app);
+  const interest = new WorkspaceInterest(node, (workspaceId, frames) => {
+    for (const frame of frames) live.sendFrame(workspaceId, frame);
+  }, (workspaceId) => live.count(workspaceId));
+  live.beforeOpen = (workspaceId) => interest.watch(workspaceId);
+  live.onCountChange = (workspaceId) => interest.changed(workspaceId);
+  const outbox = new Map<string, string[]>();
+  const flush = () => {
+    const mark = interest.mark();
+    for (const [workspaceId, frames] of outbox) {
+      node.publishLines(channel(workspaceId), frames).then((heard) => interest.published(workspaceId, heard, mark), () => { /* Redis away: events do not cross meanwhile */ });
     }
-    return remoteLive.get(workspaceId)!.has;
+    outbox.clear();
   };
-  app.events.setRelay((event, volatile) => { if (!volatile || othersWatch(event.workspaceId)) node.broadcast('ev', { e: event, v: volatile }); });
+  app.events.setRelay((event, volatile) => {
+    if (!volatile && app.events.groupWide(event.type)) return node.broadcast('ev', { e: event, v: false });
+    if (!node.healthy || !interest.othersWatch(event.workspaceId)) return;
+    const frame = liveFrame(event);
+    if (!frame) return;
+    const frames = outbox.get(event.workspaceId);
+    if (frames) { frames.push(frame); return; }
+    if (!outbox.size) setImmediate(flush);
+    outbox.set(event.workspaceId, [frame]);
+  });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
+  void interest.hello();
 
   // Widget frames go to the group only for conversations a widget has open on another process (told by
   // "watch" messages when a process's first socket of a conversation opens and its last closes), or that no
@@ -87,7 +104,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
   const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
-  app.onClose(() => { clearInterval(wake); remoteReplies.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; });
+  app.onClose(() => { clearInterval(wake); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onCountChange = null; });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */

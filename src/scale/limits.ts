@@ -1,16 +1,97 @@
-import type { AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
+import type { ScaleNode } from './node.js';
+
+/** How long a home answer from another process is trusted before Redis is asked again who the home is. */
+const ELSEWHERE_MS = 5000;
+/** A request to the home process that takes longer than this is given up: this process decides alone. */
+const ASK_HOME_MS = 2000;
 
 /**
- * A rate limit counted across the scale-out group (a sliding window in Redis, one round trip), or by this
- * process alone when the server is one process, or while Redis is unreachable (each process then holds the
- * limit by itself: at most N times the limit, never none). Returns 0 when allowed, else milliseconds to wait.
+ * Limits counted across the group without a round trip per hit: each key (a visitor of a bot) has a home, the
+ * first process that counts it, which holds it in Redis (one round trip, then one renewal each half window while
+ * the key is used) and counts its hits in memory, exactly as one process does. A hit on another process (the
+ * same visitor in a tab served by another process) is asked of the home (one request through Redis), so the
+ * limit holds across the group. A home is held for two windows after its last renewal, so when it lapses (the
+ * key unused) none of its hits is still in the window: the next home starts from nothing and misses nothing.
+ * What is not exact (docs/decisions.md): when the home process dies or Redis loses its keys, the hits it
+ * counted are forgotten (a visitor may send up to the limit again within that window), and while the home does
+ * not answer each process counts alone.
+ */
+class SharedLimits {
+  /** Keys this process is the home of: until when (performance.now()) surely, and when to renew. */
+  private readonly homes = new Map<string, { until: number; renewAt: number }>();
+  /** Keys another process is the home of, as last learnt. */
+  private readonly elsewhere = new Map<string, { node: string; until: number }>();
+  private readonly limiters = new Map<string, RateLimiter>();
+
+  constructor(private readonly node: ScaleNode) {
+    node.serve('limit', async (p: { name: string; key: string; limit: number }) => {
+      const home = this.homes.get(`${p.name}:${p.key}`);
+      const local = this.limiters.get(p.name);
+      if (!home || !local || performance.now() >= home.until) throw Object.assign(new Error('not the home of this limit'), { code: 'moved' });
+      return local.take(p.key, p.limit);
+    });
+  }
+
+  async take(local: RateLimiter, name: string, key: string, limit: number, windowMs: number): Promise<number> {
+    this.limiters.set(name, local);
+    const id = `${name}:${key}`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const now = performance.now();
+      const home = this.homes.get(id);
+      if (home && now < home.until) {
+        if (now >= home.renewAt) this.renew(id, home, windowMs);
+        return local.take(key, limit);
+      }
+      if (home) this.homes.delete(id);
+      let there = this.elsewhere.get(id);
+      if (!there || now >= there.until) {
+        const ttl = 2 * windowMs;
+        const claimed = await this.node.claimHome(id, ttl);
+        if (claimed === null) {
+          this.homes.set(id, { until: now + ttl - Math.min(1000, ttl / 5), renewAt: now + windowMs / 2 });
+          this.elsewhere.delete(id);
+          return local.take(key, limit);
+        }
+        there = { node: claimed, until: now + ELSEWHERE_MS };
+        this.elsewhere.set(id, there);
+      }
+      try {
+        return await this.node.call(there.node, 'limit', { name, key, limit }, ASK_HOME_MS) as number;
+      } catch (err) {
+        this.elsewhere.delete(id);
+        // The home gave the key up (its hold lapsed): ask Redis again. Gone or silent: decide here alone.
+        if ((err as { code?: string }).code !== 'moved') break;
+      }
+    }
+    return local.take(key, limit);
+  }
+
+  private renew(id: string, home: { until: number; renewAt: number }, windowMs: number): void {
+    const asked = performance.now();
+    const ttl = 2 * windowMs;
+    home.renewAt = asked + windowMs / 2;
+    this.node.renewHome(id, ttl).then((kept) => {
+      if (!kept) { this.homes.delete(id); return; }
+      home.until = asked + ttl - Math.min(1000, ttl / 5);
+    }, () => { /* Redis away: tried again at the next hit */ home.renewAt = asked; });
+  }
+}
+
+const sharedLimits = perApp((app: AppContext) => new SharedLimits(app.scale!));
+
+/**
+ * A rate limit counted across the scale-out group (see SharedLimits: no round trip per hit), or by this process
+ * alone when the server is one process, or while Redis is unreachable (each process then holds the limit by
+ * itself: at most N times the limit, never none). `local` counts this process's hits (its window is
+ * `windowMs`). Returns 0 when allowed, else milliseconds to wait.
  */
 export async function takeShared(app: AppContext, local: RateLimiter, name: string, key: string, limit: number, windowMs: number): Promise<number> {
   const node = app.scale;
   if (!node?.healthy) return local.take(key, limit);
   try {
-    return await node.hit(`${name}:${key}`, windowMs, limit, app.clock.now());
+    return await sharedLimits(app).take(local, name, key, limit, windowMs);
   } catch {
     return local.take(key, limit);
   }

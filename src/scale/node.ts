@@ -34,6 +34,7 @@ interface ScaleRedis extends Redis {
   slidingWait(key: string, now: number, windowMs: number, limit: number): Promise<[number, number]>;
   claimRenew(key: string, holder: string, ttl: number): Promise<number>;
   claimRelease(key: string, holder: string): Promise<number>;
+  homeClaim(key: string, node: string, ttl: number): Promise<string>;
   seatTake(key: string, member: string, max: number, ttl: number, membershipPrefix: string): Promise<number>;
   seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
 }
@@ -59,6 +60,8 @@ export const redisWhere = (url: string) => { try { const u = new URL(url); retur
 export class ScaleNode {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   private handlers = new Map<string, Handler[]>();
+  /** Channels of their own (subscribeChannel): messages are lines, split without parsing. */
+  private lineHandlers = new Map<string, (lines: string[]) => void>();
   private rpcHandlers = new Map<string, (payload: any) => Promise<unknown>>();
   private pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
   private nextRpc = 1;
@@ -70,14 +73,11 @@ export class ScaleNode {
   private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
-  /** Round trips made (commands and publishes), for the bench's per-turn count and the metrics. */
+  /**
+   * Commands sent to Redis by the command client (each command of a pipeline or MULTI block, a Lua script as one),
+   * counted where ioredis sends them: for the bench's per-turn count and the metrics.
+   */
   roundTrips = 0;
-
-  /** Counts one round trip to Redis. */
-  trip(): void {
-    this.roundTrips++;
-    if (metricsEnabled()) m.redisRoundTrips.inc();
-  }
 
   /** `<membershipPrefix><process id>` exists while the process answers (renewed with each probe). */
   readonly membershipPrefix: string;
@@ -99,6 +99,13 @@ export class ScaleNode {
     // Commands issued in the same tick (many conversations' events and checks at once) go out in one write.
     const cmd = new Redis(url, { ...options, enableAutoPipelining: true, commandTimeout: COMMAND_TIMEOUT_MS }) as ScaleRedis;
     const sub = new Redis(url, options);
+    const send = cmd.sendCommand.bind(cmd);
+    let node: ScaleNode | null = null;
+    cmd.sendCommand = (...args: Parameters<typeof cmd.sendCommand>) => {
+      if (node) node.roundTrips++;
+      if (metricsEnabled()) m.redisRoundTrips.inc();
+      return send(...args);
+    };
     for (const c of [cmd, sub]) c.on('error', () => { if (metricsEnabled()) m.redisErrors.inc(); /* reported through health; ioredis reconnects */ });
     try {
       await Promise.all([cmd.connect(), sub.connect()]);
@@ -110,7 +117,7 @@ export class ScaleNode {
       );
     }
     for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS })) cmd.defineCommand(name, def);
-    const node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
+    node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
     await node.listen();
     return node;
   }
@@ -119,6 +126,14 @@ export class ScaleNode {
 
   private async listen(): Promise<void> {
     this.sub.on('message', (channel: string, raw: string) => {
+      const lines = this.lineHandlers.get(channel);
+      if (lines) {
+        // Our own lines come back too (already delivered here): dropped unread.
+        const from = raw.indexOf('\n');
+        if (from < 0 || (from === this.id.length && raw.startsWith(this.id))) return;
+        try { lines(raw.slice(from + 1).split('\n')); } catch (err) { this.log.error({ err, channel }, 'scale-out message handler failed'); }
+        return;
+      }
       // Our own broadcasts come back too (already delivered here): dropped before parsing them.
       if (raw.startsWith(this.ownBroadcast)) return;
       let msg: any;
@@ -129,7 +144,7 @@ export class ScaleNode {
       }
       if (typeof msg.a === 'number') void this.cmd.publish(`${this.prefix}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
     });
-    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}hub`, `${this.prefix}n:${this.id}`);
+    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}hub`, `${this.prefix}int`, `${this.prefix}n:${this.id}`);
     await this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS);
     const check = () => {
       if (this.closing) return;
@@ -156,18 +171,23 @@ export class ScaleNode {
   onHealth(fn: (up: boolean) => void): void { this.healthListeners.push(fn); }
 
   /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
-  broadcast(topic: 'ev' | 'inv' | 'hub', message: unknown): void {
+  broadcast(topic: 'ev' | 'inv' | 'hub' | 'int', message: unknown): void {
     if (!this.healthy) return;
-    this.trip();
     this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
+  }
+
+  /** Broadcasts, and resolves with how many processes heard it (this one included). */
+  publishTopic(topic: 'int', message: unknown): Promise<number> {
+    return this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message }));
   }
 
   /**
    * Broadcasts and waits until every other process of the group has handled it (at most `timeoutMs`): a
-   * revoked credential is forgotten everywhere before the revoking request is answered.
+   * revoked credential is forgotten everywhere before the revoking request is answered. Resolves with how many
+   * processes were asked (the group's other members then).
    */
-  async broadcastAcked(topic: 'inv', message: unknown, timeoutMs = 1000): Promise<void> {
-    if (!this.healthy) return;
+  async broadcastAcked(topic: 'inv' | 'int', message: unknown, timeoutMs = 1000): Promise<number> {
+    if (!this.healthy) return 0;
     const id = this.nextRpc++;
     let got = 0;
     let need = Infinity; // known once PUBLISH answers; acks may come in before that
@@ -175,19 +195,44 @@ export class ScaleNode {
     const done = new Promise<void>((resolve) => { finish = resolve; });
     const timer = setTimeout(() => finish(), timeoutMs);
     this.pending.set(id, { resolve: () => { if (++got >= need) finish(); }, reject: () => {}, timer });
-    this.trip();
     try {
       // `heard` counts this process's own subscription too, which never acknowledges.
       need = (await this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message, a: id }))) - 1;
       if (got >= need) finish();
       await done;
+      return need;
     } finally {
       clearTimeout(timer);
       this.pending.delete(id);
     }
   }
 
-  on(topic: 'ev' | 'inv' | 'hub', fn: Handler): void {
+  /**
+   * A channel of its own (a workspace's events): only processes that subscribe get what is published to it, so
+   * a message reaches the processes that need it rather than every process. Resolves once Redis has confirmed
+   * the subscription (from then on every publish to it reaches this process).
+   */
+  async subscribeChannel(name: string, fn: (lines: string[]) => void): Promise<void> {
+    const channel = this.prefix + name;
+    this.lineHandlers.set(channel, fn);
+    await this.sub.subscribe(channel);
+  }
+
+  async unsubscribeChannel(name: string): Promise<void> {
+    const channel = this.prefix + name;
+    this.lineHandlers.delete(channel);
+    await this.sub.unsubscribe(channel);
+  }
+
+  /**
+   * Publishes lines (each without a line break: encoded JSON) to a channel of its own (subscribeChannel), in one
+   * message the subscribers split without parsing; resolves with how many processes heard it, this one included.
+   */
+  publishLines(name: string, lines: string[]): Promise<number> {
+    return this.cmd.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`);
+  }
+
+  on(topic: 'ev' | 'inv' | 'hub' | 'int', fn: Handler): void {
     const list = this.handlers.get(this.prefix + topic) ?? [];
     list.push(fn);
     this.handlers.set(this.prefix + topic, list);
@@ -205,7 +250,6 @@ export class ScaleNode {
       const timer = setTimeout(() => { this.pending.delete(id); reject(new NodeGoneError(`process ${node} did not answer within ${timeoutMs} ms`)); }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
     });
-    this.trip();
     const heard = await this.cmd.publish(`${this.prefix}n:${node}`, JSON.stringify({ q: id, from: this.id, kind, p: payload }));
     if (heard === 0) {
       const p = this.pending.get(id);
@@ -224,7 +268,7 @@ export class ScaleNode {
       return;
     }
     const fn = this.rpcHandlers.get(msg.kind);
-    const reply = (body: object) => { this.trip(); void this.cmd.publish(`${this.prefix}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
+    const reply = (body: object) => { void this.cmd.publish(`${this.prefix}n:${msg.from}`, JSON.stringify({ r: msg.q, ...body })).catch(() => {}); };
     if (!fn) return reply({ ok: false, e: { message: `unknown request ${msg.kind}` } });
     fn(msg.p).then(
       (v) => reply({ ok: true, v: v ?? null }),
@@ -236,27 +280,23 @@ export class ScaleNode {
 
   /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
-    this.trip();
     const [mine, token, owner] = await this.cmd.leaseAcquire(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, this.id, this.leaseMs);
     return { mine: mine === 1, token: Number(token), owner };
   }
 
   /** Which process holds the conversation's lease now (null: nobody), without taking it. */
   async peekOwner(conversationId: string): Promise<string | null> {
-    this.trip();
     const v = await this.cmd.get(`${this.prefix}lease:${conversationId}`);
     return v ? v.slice(0, v.lastIndexOf('|')) : null;
   }
 
   /** Whether process `node` is in the group now (its membership, renewed every second, has not lapsed). */
   async isMember(node: string): Promise<boolean> {
-    this.trip();
     return (await this.cmd.exists(this.membershipPrefix + node)) === 1;
   }
 
   /** The fencing check made before a write: true while this process still holds the lease with this token. */
   async holds(conversationId: string, token: number): Promise<boolean> {
-    this.trip();
     return (await this.cmd.leaseCheck(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`)) === 1;
   }
 
@@ -264,20 +304,17 @@ export class ScaleNode {
   async renew(leases: Map<string, number>): Promise<string[]> {
     if (!leases.size) return [];
     const ids = [...leases.keys()];
-    this.trip();
     const kept = await this.cmd.leaseRenew(2 * ids.length, ...ids.map((id) => `${this.prefix}lease:${id}`), ...ids.map((id) => `${this.prefix}leaselast:${id}`), this.leaseMs, ...ids.map((id) => `${this.id}|${leases.get(id)}`));
     return ids.filter((_, i) => kept[i] !== 1);
   }
 
   /** Passes a lease this process holds (with `token`) to process `to`; its new fencing token, or null if lost. */
   async transfer(conversationId: string, token: number, to: string): Promise<number | null> {
-    this.trip();
     const next = await this.cmd.leaseTransfer(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, `${this.id}|${token}`, to, this.leaseMs);
     return next < 0 ? null : Number(next);
   }
 
   async release(conversationId: string, token: number): Promise<void> {
-    this.trip();
     await this.cmd.leaseRelease(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`);
   }
 
@@ -285,24 +322,31 @@ export class ScaleNode {
 
   /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
   async hit(key: string, windowMs: number, limit: number, now: number): Promise<number> {
-    this.trip();
     return this.cmd.slidingHit(`${this.prefix}rl:${key}`, now, windowMs, limit, `${now}-${this.id}-${this.nextRpc++}`);
   }
 
   /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
   async claim(key: string, ms: number): Promise<boolean> {
-    this.trip();
     return (await this.cmd.set(`${this.prefix}claim:${key}`, this.id, 'PX', ms, 'NX')) === 'OK';
   }
 
   /** Extends a claim this process holds; false when it lapsed (another process may have taken the work). */
   async renewClaim(key: string, ms: number): Promise<boolean> {
-    this.trip();
     return (await this.cmd.claimRenew(`${this.prefix}claim:${key}`, this.id, ms)) === 1;
   }
 
+  /** Takes (or keeps) a limit key's home for `ms` (src/scale/limits.ts): null when this process holds it, else the process that does. */
+  async claimHome(key: string, ms: number): Promise<string | null> {
+    const holder = await this.cmd.homeClaim(`${this.prefix}home:${key}`, this.id, ms);
+    return holder === '' ? null : holder;
+  }
+
+  /** Extends a limit key's home this process holds; false when it lapsed (another process may hold it now). */
+  async renewHome(key: string, ms: number): Promise<boolean> {
+    return (await this.cmd.claimRenew(`${this.prefix}home:${key}`, this.id, ms)) === 1;
+  }
+
   async releaseClaim(key: string): Promise<void> {
-    this.trip();
     await this.cmd.claimRelease(`${this.prefix}claim:${key}`, this.id);
   }
 

@@ -27,7 +27,6 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
     if (users.size) multi.zadd(presenceKey(node, workspaceId), ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`]));
     if (gone.length) multi.zrem(presenceKey(node, workspaceId), ...gone);
     multi.zremrangebyscore(presenceKey(node, workspaceId), '-inf', now).pexpire(presenceKey(node, workspaceId), ENTRY_TTL_MS * 4);
-    node.trip();
     await multi.exec();
     if (users.size) published.set(workspaceId, users); else published.delete(workspaceId);
   };
@@ -49,7 +48,6 @@ export async function openUsersEverywhere(app: AppContext, workspaceId: string):
   const node = app.scale;
   if (!node?.healthy) return counts;
   try {
-    node.trip();
     const members = await node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf');
     for (const m of members) {
       const at = m.lastIndexOf('|');

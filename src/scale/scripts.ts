@@ -76,6 +76,17 @@ export const CLAIM_SCRIPTS = {
     numberOfKeys: 1,
     lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
   },
+  /**
+   * A limit key's home (src/scale/limits.ts), ARGV: this process, ttl. Free or ours: taken (or kept) and '' is
+   * returned; else the process that holds it.
+   */
+  homeClaim: {
+    numberOfKeys: 1,
+    lua: `
+local v = redis.call('GET', KEYS[1])
+if (not v) or v == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]); return '' end
+return v`,
+  },
   claimRelease: {
     numberOfKeys: 1,
     lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,

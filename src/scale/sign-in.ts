@@ -28,7 +28,6 @@ export class GroupSignInThrottle {
     const now = this.app.clock.now();
     const pair = pairKey(account, address);
     const w = this.windows;
-    this.node.trip();
     const [a, p, acc, bp] = await Promise.all([
       this.node.cmd.slidingWait(this.key('address', address), now, w.address.windowMs, w.address.limit),
       this.node.cmd.slidingWait(this.key('pair', pair), now, w.pair.windowMs, w.pair.limit),
@@ -48,7 +47,6 @@ export class GroupSignInThrottle {
     for (const [kind, id] of [['address', address], ['pair', pair], ['brakedPair', pair], ['account', account]] as const) {
       multi.zadd(this.key(kind, id), now, member).pexpire(this.key(kind, id), this.windows[kind].windowMs);
     }
-    this.node.trip();
     await multi.exec();
     return member;
   }
@@ -56,7 +54,6 @@ export class GroupSignInThrottle {
   /** The password was right: this attempt is taken back and this address's failures on the account forgiven. */
   async succeeded(account: string, address: string, member: string): Promise<void> {
     const pair = pairKey(account, address);
-    this.node.trip();
     await this.node.cmd.multi()
       .zrem(this.key('address', address), member).del(this.key('pair', pair)).del(this.key('brakedPair', pair))
       .zrem(this.key('account', account), member).exec();

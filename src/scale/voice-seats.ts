@@ -37,7 +37,6 @@ class VoiceSeats {
   async take(scope: string, sessionId: string, max: number): Promise<boolean> {
     if (this.node.healthy) {
       try {
-        this.node.trip();
         if ((await this.node.cmd.seatTake(this.key(scope), `${this.node.id}|${sessionId}`, max, SEAT_TTL_MS, this.node.membershipPrefix)) !== 1) return false;
       } catch { /* Redis away: this process's own count (checked by the caller) decides */ }
     }
@@ -52,14 +51,12 @@ class VoiceSeats {
     if (!set?.delete(sessionId)) return;
     if (!set.size) this.held.delete(scope);
     if (!this.node.healthy) return; // its entry lapses by itself
-    this.node.trip();
     await this.node.cmd.zrem(this.key(scope), `${this.node.id}|${sessionId}`).catch(() => {});
   }
 
   private async refresh(): Promise<void> {
     if (!this.node.healthy || !this.held.size) return;
     for (const [scope, sessions] of this.held) {
-      this.node.trip();
       await this.node.cmd.seatKeep(this.key(scope), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
     }
   }

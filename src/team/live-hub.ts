@@ -63,12 +63,25 @@ export class LiveHub {
   dropped = 0;
   /** Scale-out: told when a workspace's open sockets change, to share who is online with the group. */
   onChange: ((workspaceId: string) => void) | null = null;
+  /**
+   * Scale-out: awaited before a socket of the workspace is greeted, so the group sends this process that
+   * workspace's events from then on (src/scale/interest.ts).
+   */
+  beforeOpen: ((workspaceId: string) => Promise<void>) | null = null;
+  /** Scale-out: told when a workspace's open sockets change, to stop receiving its events once none is left. */
+  onCountChange: ((workspaceId: string) => void) | null = null;
+
+  /** Resolves when the socket of this workspace about to open will receive every event from then on. */
+  async prepare(workspaceId: string): Promise<void> {
+    await this.beforeOpen?.(workspaceId);
+  }
 
   add(conn: LiveConn): void {
     let set = this.byWorkspace.get(conn.data.workspaceId);
     if (!set) { set = new Set(); this.byWorkspace.set(conn.data.workspaceId, set); }
     set.add(conn);
     this.onChange?.(conn.data.workspaceId);
+    this.onCountChange?.(conn.data.workspaceId);
   }
 
   remove(conn: LiveConn): void {
@@ -76,6 +89,7 @@ export class LiveHub {
     if (!set?.delete(conn)) return;
     if (set.size === 0) this.byWorkspace.delete(conn.data.workspaceId);
     this.onChange?.(conn.data.workspaceId);
+    this.onCountChange?.(conn.data.workspaceId);
   }
 
   /** Workspaces with an open socket here. */
@@ -99,10 +113,15 @@ export class LiveHub {
 
   /** Sends a bus event to every open socket of its workspace; returns how many took it. */
   broadcast(event: EventRecord): number {
-    const set = this.byWorkspace.get(event.workspaceId);
-    if (!set?.size) return 0;
+    if (!this.byWorkspace.get(event.workspaceId)?.size) return 0;
     const frame = liveFrame(event);
-    if (!frame) return 0;
+    return frame ? this.sendFrame(event.workspaceId, frame) : 0;
+  }
+
+  /** Sends an encoded frame (liveFrame) to every open socket of a workspace (scale-out: one another process encoded). */
+  sendFrame(workspaceId: string, frame: string): number {
+    const set = this.byWorkspace.get(workspaceId);
+    if (!set?.size) return 0;
     let n = 0;
     for (const c of set) {
       if (c.closed) continue;

@@ -64,6 +64,7 @@ function liveEndpoint(app: AppContext): SocketEndpoint<LiveSocketData> {
       const p = await authenticate(app, req);
       if (!p || p.kind !== 'session') throw unauthorized('sign in to open the live socket');
       Object.assign(conn.data, { workspaceId: p.workspaceId, userId: p.userId, sessionId: p.sessionId, userName: p.userName, role: p.role });
+      await hub.prepare(p.workspaceId); // scale-out: the group sends this process the workspace's events first
     },
     refuse(conn, why) {
       conn.send(JSON.stringify({ type: 'error', data: { code: why.code, message: why.message } }));
