@@ -9,10 +9,11 @@
  *    BM25, no typo correction, no records, no HTTP): what ranking on top of BM25 costs;
  *  - `GET /api/v1/knowledge/settings` as the same owner: what HTTP, authentication and JSON cost on their own.
  *
- *   npx tsx bench/knowledge-search.ts [--copies=4] [--rounds=3]
+ *   npx tsx bench/knowledge-search.ts [--copies=4] [--rounds=3] [--against=DIR]
  *
- * Run it on two trees (before and after a ranking change) and compare the ratios, not the milliseconds: the
- * machine is shared.
+ * --against=DIR: a second server from another checkout of this project (e.g. `git archive <commit> | tar -x -C
+ * DIR`, with node_modules linked), given the same documents in the same process; its route is timed interleaved
+ * with this one's, so "before and after a ranking change" is one run's ratio, not two runs on a shared machine.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,11 +23,12 @@ import { queryTerms } from '../src/knowledge/search.js';
 import { knowledge } from '../src/knowledge/service.js';
 import { openSqlite } from '../src/store/sqlite.js';
 import { setupOwner } from '../test/helpers/auth.js';
-import { startTestServer } from '../test/helpers/server.js';
+import { startTestServer, type TestServer } from '../test/helpers/server.js';
 
 const arg = (name: string) => process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const COPIES = Math.max(1, Math.min(Number(arg('copies')) || 4, 20));
 const ROUNDS = Math.max(1, Math.min(Number(arg('rounds')) || 3, 20));
+const AGAINST = arg('against');
 const SETS = ['knowledge', 'knowledge-eval', 'knowledge-eval-2', 'knowledge-eval-3', 'knowledge-eval-4'];
 const dir = (set: string) => new URL(`../test/fixtures/${set}/`, import.meta.url).pathname;
 const pages = SETS.flatMap((set) => readdirSync(join(dir(set), 'corpus')).filter((f) => f.endsWith('.md') && f !== 'LICENSES.md')
@@ -34,10 +36,14 @@ const pages = SETS.flatMap((set) => readdirSync(join(dir(set), 'corpus')).filter
 const questions = SETS.flatMap((set) => (JSON.parse(readFileSync(join(dir(set), 'questions.json'), 'utf8')) as Array<{ q: string }>).map((x) => x.q));
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
 
-const server = await startTestServer({ env: { EMBEDDED_EMBEDDINGS: 'false' } });
-try {
-  const owner = await setupOwner(server);
-  const svc = knowledge(server.app);
+type Serve = typeof startTestServer;
+type Owner = typeof setupOwner;
+type Svc = typeof knowledge;
+/** A server of the given tree with the knowledge base loaded; its owner's headers. */
+async function loaded(tree: { startTestServer: Serve; setupOwner: Owner; knowledge: Svc }, label: string) {
+  const server = await tree.startTestServer({ env: { EMBEDDED_EMBEDDINGS: 'false' } });
+  const owner = await tree.setupOwner(server);
+  const svc = tree.knowledge(server.app);
   await server.request('PUT', '/api/v1/knowledge/settings', { headers: owner.headers, body: { embedding: null } });
   const t0 = performance.now();
   for (let c = 0; c < COPIES; c++) {
@@ -45,8 +51,26 @@ try {
     await svc.runner.idle();
   }
   const chunks = await server.app.store.collection<{ _id: string; workspaceId: string; title: string; text: string }>('knowledge_chunks').find({ workspaceId: owner.workspaceId });
-  console.log(`knowledge base: ${pages.length} pages x ${COPIES} = ${pages.length * COPIES} documents, ${chunks.length} passages, indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`${label}: ${pages.length} pages x ${COPIES} = ${pages.length * COPIES} documents, ${chunks.length} passages, indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { server, owner, chunks };
+}
 
+const servers: TestServer[] = [];
+try {
+  const here = await loaded({ startTestServer, setupOwner, knowledge }, 'this tree');
+  servers.push(here.server);
+  const { server, owner, chunks } = here;
+  let other: Awaited<ReturnType<typeof loaded>> | null = null;
+  if (AGAINST) {
+    const root = AGAINST.replace(/\/$/, '');
+    const tree = {
+      startTestServer: (await import(`${root}/test/helpers/server.ts`)).startTestServer as Serve,
+      setupOwner: (await import(`${root}/test/helpers/auth.ts`)).setupOwner as Owner,
+      knowledge: (await import(`${root}/src/knowledge/service.ts`)).knowledge as Svc,
+    };
+    other = await loaded(tree, AGAINST);
+    servers.push(other.server);
+  }
   const bare = openSqlite(':memory:');
   bare.exec(`CREATE VIRTUAL TABLE t USING fts5(title, body, tokenize = 'porter unicode61 remove_diacritics 2')`);
   const ins = bare.prepare('INSERT INTO t (title, body) VALUES (?, ?)');
@@ -60,19 +84,22 @@ try {
     for (let r = 0; r < ROUNDS; r++) for (const q of questions) { const t = performance.now(); await fn(q); times.push(performance.now() - t); }
     return { p50: pct(times, 50), p99: pct(times, 99) };
   };
-  const route = async (q: string) => {
-    const r = await server.request('POST', '/api/v1/knowledge/search', { headers: owner.headers, body: { query: q, topK: 5 } });
+  const routeOf = (s: TestServer, headers: Record<string, string>) => async (q: string) => {
+    const r = await s.request('POST', '/api/v1/knowledge/search', { headers, body: { query: q, topK: 5 } });
     if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(r.body)}`);
   };
+  const route = routeOf(server, owner.headers);
+  const otherRoute = other && routeOf(other.server, other.owner.headers);
   const settings = async () => {
     const r = await server.request('GET', '/api/v1/knowledge/settings', { headers: owner.headers });
     if (r.status !== 200) throw new Error(`settings answered ${r.status}`);
   };
   const load = loadavg()[0];
   // Interleaved thirds, so a burst of load from other work falls on every measurement alike.
-  const runs = { route: [] as Array<{ p50: number; p99: number }>, bare: [] as Array<{ p50: number; p99: number }>, http: [] as Array<{ p50: number; p99: number }> };
+  const runs = { route: [] as Array<{ p50: number; p99: number }>, other: [] as Array<{ p50: number; p99: number }>, bare: [] as Array<{ p50: number; p99: number }>, http: [] as Array<{ p50: number; p99: number }> };
   for (let i = 0; i < 3; i++) {
     runs.route.push(await timed(route));
+    if (otherRoute) runs.other.push(await timed(otherRoute));
     runs.bare.push(await timed((q) => bareStmt.all(orQuery(q))));
     runs.http.push(await timed(settings));
   }
@@ -84,7 +111,11 @@ try {
   console.log(row('baseline: GET /api/v1/knowledge/settings', runs.http));
   const ratio = (k: 'p50' | 'p99') => `${(med(runs.route, k) / med(runs.bare, k)).toFixed(2)}x bare FTS5, ${(med(runs.route, k) / med(runs.http, k)).toFixed(2)}x settings`;
   console.log(`  route p50 ${ratio('p50')}; p99 ${ratio('p99')}`);
+  if (otherRoute) {
+    console.log(row(`the same route, ${AGAINST}`, runs.other));
+    console.log(`  this tree against it: p50 ${(med(runs.route, 'p50') / med(runs.other, 'p50')).toFixed(2)}x, p99 ${(med(runs.route, 'p99') / med(runs.other, 'p99')).toFixed(2)}x`);
+  }
   bare.close();
 } finally {
-  await server.stop();
+  for (const s of servers) await s.stop();
 }
