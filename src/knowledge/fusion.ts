@@ -7,7 +7,7 @@ import type { SimilarityCalibration } from './calibration.js';
  */
 
 /** A lexical hit as fusion sees it: BM25 `score` and `unknownShare` are absent in lists recorded before they existed. */
-export interface LexicalCandidate { id: string; coverage: number; knownCoverage?: number; score?: number; unknownShare?: number; rarestShare?: number }
+export interface LexicalCandidate { id: string; coverage: number; contextCoverage?: number; knownCoverage?: number; score?: number; unknownShare?: number; rarestShare?: number }
 export interface VectorCandidate { id: string; score: number }
 
 /** How one embedder's cosine similarities read as relevance: `min` counts 0.5, 0.25 below it 0, 0.25 above 1. */
@@ -90,7 +90,7 @@ export function looksEnglish(query: string): boolean {
 export function rerankLexical<T extends LexicalCandidate>(hits: T[]): T[] {
   const top = Math.max(0, ...hits.map((h) => h.score ?? 0));
   if (!(top > 0)) return hits;
-  const key = (h: T) => (h.score ?? 0) / top + LEXICAL_COVERAGE_WEIGHT * h.coverage;
+  const key = (h: T) => (h.score ?? 0) / top + LEXICAL_COVERAGE_WEIGHT * (h.contextCoverage ?? h.coverage);
   return hits.map((h, i) => ({ h, i, k: key(h) })).sort((a, b) => b.k - a.k || a.i - b.i).map((x) => x.h);
 }
 
@@ -121,7 +121,9 @@ export interface Fused {
  * last candidate's, in standard deviations of the similarity of unrelated passages of the knowledge base (z); the
  * list counts from `zMin` (nothing below: no signal) to full at `zFull`, times how far its first documents agree
  * with the lexical list's. Tuned with
- * bench/knowledge-fusion.ts on the undici and README sets (docs/knowledge.md, "Calibrated fusion").
+ * bench/knowledge-fusion.ts on the undici and README sets (docs/knowledge.md, "Calibrated fusion"); after the
+ * lexical order changed (headings, neighbours) the signal points moved from 0.5-4.5 to 0-4, chosen on all five sets:
+ * at 0.5-4.5 a list with a weight of 0.02 reordered two neighbouring lexical hits for the worse on pino/piscina.
  */
 export interface CalibratedWeighting {
   zMin: number;
@@ -134,7 +136,7 @@ export interface CalibratedWeighting {
   weight: number;
 }
 
-export const CALIBRATED: CalibratedWeighting = { zMin: 0.5, zFull: 4.5, agreeTop: 3, agreeFloor: 0, weight: 0.25 };
+export const CALIBRATED: CalibratedWeighting = { zMin: 0, zFull: 4, agreeTop: 3, agreeFloor: 0, weight: 0.25 };
 
 export interface FuseContext {
   /** The embedder's similarity scale in this knowledge base; null or absent: not calibrated (lexical order). */
@@ -225,6 +227,40 @@ export function diversify(order: string[], documentOf: (id: string) => string | 
     const n = perDoc.get(doc) ?? 0;
     perDoc.set(doc, n + 1);
     (n < perDocument ? first : later).push(id);
+  }
+  return [...first, ...later];
+}
+
+/**
+ * Word-set overlap (Jaccard) from which two passages count as the same answer: a text repeated on two pages (an
+ * option table copied from Client to Dispatcher, a notice on every page). At 0.7-0.85 no evaluation question lost
+ * its answer's rank; at 0.5 passages that only share a page's boilerplate were pushed down (docs/knowledge.md).
+ */
+export const NEAR_DUPLICATE = 0.8;
+
+/** A passage's words (with its heading path: the same text under another heading still counts as a copy at 0.8). */
+const passageWords = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+
+/**
+ * Near-identical passages after the rest: a passage whose words overlap an earlier one's by NEAR_DUPLICATE or
+ * more moves behind every passage that is not such a copy, so the first results are different answers. Order
+ * is otherwise kept; a passage without text (record gone) is left where it is.
+ */
+export function dropNearDuplicates(order: string[], textOf: (id: string) => string | undefined, threshold = NEAR_DUPLICATE): string[] {
+  const kept: Array<Set<string>> = [];
+  const first: string[] = [];
+  const later: string[] = [];
+  for (const id of order) {
+    const text = textOf(id);
+    if (text === undefined) { first.push(id); continue; }
+    const words = passageWords(text);
+    const copy = kept.some((k) => {
+      let both = 0;
+      for (const w of words) if (k.has(w)) both++;
+      return both / Math.max(1, words.size + k.size - both) >= threshold;
+    });
+    if (copy) later.push(id);
+    else { kept.push(words); first.push(id); }
   }
   return [...first, ...later];
 }

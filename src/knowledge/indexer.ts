@@ -72,7 +72,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
 }
 
 /** A chunk as the lexical index holds it (also copied so by src/knowledge/lexical-replica.ts). */
-export const lexicalEntry = (r: KnowledgeChunk) => ({ id: r._id, workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: r.documentId, title: r.heading ? `${r.title} ${r.heading}` : r.title, text: r.text });
+export const lexicalEntry = (r: KnowledgeChunk) => ({ id: r._id, workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: r.documentId, title: r.title, heading: r.heading, text: r.text });
 
 /** With MongoDB the index is one replica per machine: the others hear which documents changed (after the store write). */
 const announce = (lexical: LexicalIndex, workspaceId: string, written: KnowledgeDocument[], removed: string[]) =>

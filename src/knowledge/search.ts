@@ -2,7 +2,7 @@ import type { AppContext } from '../app.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { findEmbedder, vectorCollection } from './embeddings.js';
 import { embedQuery } from './query-embeddings.js';
-import { diversify, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
+import { diversify, dropNearDuplicates, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
 import { loadCalibration, type SimilarityCalibration } from './calibration.js';
 import { knowledgeCollections } from './collections.js';
 
@@ -101,11 +101,13 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
   const docOf = new Map<string, string>(lexHits.map((h) => [h.id, h.documentId]));
   for (const h of vecHits) if (typeof h.payload?.documentId === 'string') docOf.set(h.id, h.payload.documentId);
   const fused = fuse(lexHits, vecHits, fusionParams, query, { calibration, documentOf: (id) => docOf.get(id) });
-  opts.trace?.({ lexical: lexHits.map((h) => ({ id: h.id, coverage: h.coverage, knownCoverage: h.knownCoverage, score: h.score, unknownShare: h.unknownShare, rarestShare: h.rarestShare })), vector: vecHits.map((h) => ({ id: h.id, score: h.score })), calibration });
+  opts.trace?.({ lexical: lexHits.map((h) => ({ id: h.id, coverage: h.coverage, contextCoverage: h.contextCoverage, knownCoverage: h.knownCoverage, score: h.score, unknownShare: h.unknownShare, rarestShare: h.rarestShare })), vector: vecHits.map((h) => ({ id: h.id, score: h.score })), calibration });
   const ordered = fused.order.slice(0, opts.topK * 4);
   const records = ordered.length ? await knowledgeCollections(app).chunks.find({ workspaceId, _id: { $in: ordered } }) : [];
   const byId = new Map(records.map((r) => [r._id, r]));
-  const results: SearchResult[] = diversify(ordered, (id) => byId.get(id)?.documentId).slice(0, opts.topK).map((id) => {
+  // One excerpt per document first, then near-identical passages (a text repeated on two pages) after the rest.
+  const div = dropNearDuplicates(diversify(ordered, (id) => byId.get(id)?.documentId), (id) => byId.get(id)?.text);
+  const results: SearchResult[] = div.slice(0, opts.topK).map((id) => {
     const r = byId.get(id)!;
     const score = fused.relevance.get(id) ?? 0;
     return { chunkId: id, documentId: r.documentId, sourceId: r.sourceId, title: r.title, url: r.url, excerpt: r.text, score: Number(score.toFixed(4)) };
