@@ -6,6 +6,7 @@
  */
 const KERNEL = '^src/(config|kernel)/';
 const STORAGE = '^src/(store|security)/';
+const CONTEXT = '^src/app/';
 const PROJECT = '^(src|actors|workers|widget|admin)/';
 
 /** One package, imported only from `allowed` (a path regex). */
@@ -36,6 +37,12 @@ module.exports = {
       comment: 'Layer 2 (src/store, src/security) imports only the kernel and itself.',
       from: { path: STORAGE },
       to: { path: PROJECT, pathNot: `${KERNEL}|${STORAGE}` },
+    },
+    {
+      name: 'context-below-the-services', severity: 'error',
+      comment: 'src/app (AppContext, the group port, the events bus) is what every service is handed: it imports only layers 1 and 2.',
+      from: { path: CONTEXT },
+      to: { path: PROJECT, pathNot: `${KERNEL}|${STORAGE}|${CONTEXT}` },
     },
     {
       name: 'browser-bundles-stay-in-the-browser', severity: 'error',
@@ -72,25 +79,18 @@ module.exports = {
  * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
  */
 Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
-  'actors/conversation': ['src', 'src/bots', 'src/chat', 'src/leads', 'src/providers', 'src/scale', 'src/tools'],
-  'actors/voice': ['actors/conversation', 'src', 'src/bots', 'src/chat', 'src/providers', 'src/scale', 'src/tools'],
-  'actors/workspace': ['src', 'src/auth', 'src/scale', 'src/team'],
-  'src': ['src/api', 'src/events', 'src/ops', 'src/retention', 'src/scale', 'workers'],
-  'src/analytics': ['src', 'src/auth', 'src/chat', 'src/events'],
-  'src/api': ['actors/conversation', 'actors/workspace', 'src', 'src/analytics', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/faces', 'src/knowledge', 'src/leads', 'src/providers', 'src/retention', 'src/team', 'src/tools', 'src/visitors'],
-  'src/auth': ['src', 'src/scale'],
-  'src/bots': ['src', 'src/auth', 'src/chat', 'src/providers'],
-  'src/chat': ['actors/conversation', 'actors/voice', 'src', 'src/bots', 'src/knowledge', 'src/leads', 'src/providers', 'src/scale', 'src/team', 'src/tools', 'src/visitors', 'workers'],
-  'src/events': ['src'],
-  'src/faces': ['src', 'src/bots', 'workers'],
-  'src/knowledge': ['src', 'src/auth', 'src/providers', 'src/scale', 'src/tools', 'workers'],
-  'src/leads': ['src', 'src/chat', 'src/tools'],
-  'src/ops': ['actors/voice', 'src', 'src/auth', 'src/events', 'workers'],
-  'src/providers': ['src'],
-  'src/retention': ['actors/conversation', 'src', 'src/auth', 'src/chat', 'src/knowledge', 'src/team'],
-  'src/scale': ['src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/ops', 'src/team'],
-  'src/team': ['actors/conversation', 'actors/workspace', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/leads', 'src/tools'],
-  'src/tools': ['src', 'src/auth', 'src/chat'],
-  'src/visitors': ['actors/conversation', 'src', 'src/chat', 'src/knowledge', 'src/leads', 'src/team'],
-  'workers': ['src/knowledge', 'src/providers'],
+  'actors/conversation': ['src/bots', 'src/chat', 'src/leads', 'src/scale', 'src/tools'],
+  'actors/voice': ['actors/conversation', 'src/bots', 'src/chat', 'src/scale', 'src/tools'],
+  'actors/workspace': ['src/auth', 'src/scale', 'src/team'],
+  'src/auth': ['src/scale'],
+  'src/bots': ['src/auth', 'src/chat'],
+  'src/chat': ['actors/conversation', 'actors/voice', 'src/bots', 'src/knowledge', 'src/leads', 'src/scale', 'src/team', 'src/tools', 'src/visitors', 'workers'],
+  'src/knowledge': ['src/auth', 'src/scale', 'src/tools', 'workers'],
+  'src/leads': ['src/chat', 'src/tools'],
+  'src/ops': ['actors/voice', 'src/auth', 'workers'],
+  'src/scale': ['src/auth', 'src/bots', 'src/chat', 'src/ops', 'src/team'],
+  'src/team': ['actors/conversation', 'actors/workspace', 'src/auth', 'src/bots', 'src/chat', 'src/leads', 'src/tools'],
+  'src/tools': ['src/auth', 'src/chat'],
+  'src/visitors': ['actors/conversation', 'src/chat', 'src/knowledge', 'src/leads', 'src/team'],
+  'workers': ['src/knowledge'],
 } });

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from './app.js';
+import type { AppContext } from './app/context.js';
 import { buildApi } from './api/build.js';
 import { buildOpenApi } from './api/openapi.js';
 import { apiModules } from './api/routes/index.js';
@@ -10,7 +10,7 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import type { Config } from './config/index.js';
 import { joinDataDirLock, lockDataDir } from './config/data-dir-lock.js';
 import { looseModes, looseModesAdvice, PRIVATE_DIR_MODE, restrictNewFiles } from './config/data-dir-modes.js';
-import { EventBus } from './events/bus.js';
+import { EventBus } from './app/event-bus.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './kernel/log.js';
 import { deriveKey } from './security/secret-box.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import type { BotConfig } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
 import type { ChatHub } from '../../src/chat/hub.js';

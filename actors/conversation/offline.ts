@@ -4,7 +4,7 @@
  * The conversation actor calls this before starting a reply and, when it answers non-null, stores the notice
  * itself (it is inside its own handler, so it must not ask itself) and pushes the form.
  */
-import { perApp, type AppContext } from '../../src/app.js';
+import { perApp, type AppContext } from '../../src/app/context.js';
 import { contextFromIdentity, renderField, type BotConfig } from '../../src/bots/config/index.js';
 import { botOfflineNow } from '../../src/bots/hours.js';
 import type { ConversationRecord } from '../../src/chat/records.js';

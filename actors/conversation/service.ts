@@ -1,5 +1,5 @@
-import type { AppContext } from '../../src/app.js';
-import { perApp } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
+import { perApp } from '../../src/app/context.js';
 import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
 import { builtinToolSource } from '../../src/chat/builtins.js';
@@ -11,6 +11,7 @@ import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';
 import { takeShared } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
+import { nodeOf } from '../../src/scale/node-of.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
 import { ConversationActor, idleEndFromLastMessage } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
@@ -53,7 +54,8 @@ export class ConversationService {
       clock: app.clock, log: app.log, idleMs: ACTOR_IDLE_MS, kind: 'conversation',
     });
     this.newConversations = new RateLimiter(app.clock, 3600_000);
-    this.router = app.scale ? new ConversationRouter(app, app.scale, this.registry) : null;
+    const node = nodeOf(app);
+    this.router = node ? new ConversationRouter(app, node, this.registry) : null;
     this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });
     toolRegistry(app).addSource(builtinToolSource);
     app.onClose(async () => {

@@ -1,5 +1,5 @@
 import type { ConversationService, VoicePort } from '../conversation/index.js';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import type { ChatHub } from '../../src/chat/hub.js';
 import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/chat/protocol.js';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../src/app.js';
-import { perApp } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
+import { perApp } from '../../src/app/context.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import { encodeFrame } from '../../src/chat/protocol.js';
 import { capReached, usageToday } from '../../src/chat/usage.js';

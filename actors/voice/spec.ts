@@ -1,4 +1,4 @@
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { expressTool } from '../../src/chat/builtins.js';
 import type { ChatBot } from '../../src/chat/bot-source.js';
 import { buildSystemPrompt } from '../../src/chat/prompt.js';

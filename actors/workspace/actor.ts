@@ -1,4 +1,4 @@
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { roleRank } from '../../src/auth/roles.js';
 import { getPresence, setPresence } from '../../src/auth/presence.js';
 import { users } from '../../src/auth/records.js';

@@ -4,7 +4,7 @@
  * Conversations already under way keep the version they started with (they read bot_versions).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { syncHostedAgent } from '../chat/hosted-agent.js';
 import { conflict, invalid } from '../kernel/errors.js';
 import { adapterFor, connectionModels, listConnections, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';

@@ -2,7 +2,7 @@
  * Bots (service-api.md, Bots): create from a template, the draft with revision checks, delete, duplicate,
  * restore, status, identity secret. Publishing is in publish.ts.
  */
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { getSettings } from '../auth/settings.js';
 import { removeHostedAgent } from '../chat/hosted-agent.js';
 import { ApiError, badRequest, notFound } from '../kernel/errors.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
 import { recordUnusedExcerpts } from '../knowledge/agent.js';

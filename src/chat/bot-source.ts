@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { BotConfigSchema, type BotConfig } from '../bots/config/index.js';
 import { bots, botVersions, openIdentitySecret, type BotRecord } from '../bots/records.js';
 import { guardedAdapter, openProviderKey, providers, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';

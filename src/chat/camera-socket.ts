@@ -2,7 +2,7 @@
  * The camera frames of the widget socket (docs/widget-protocol.md, Camera): the state the visitor chose, frames
  * for the next message, answers to the agent's camera_request, and the live view of a continuous voice session.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
 import { voiceSessions } from '../../actors/voice/index.js';
 import { acceptFrame, cameraSettings } from './camera.js';

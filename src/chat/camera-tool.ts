@@ -4,8 +4,8 @@
  * (camera_frame with the requestId) is stored and given to the model as an image part, or in words from the vision
  * proxy when the brain cannot see.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';

@@ -5,7 +5,7 @@
  * deleted after the conversation, shared with the team or not). Engines that cannot see get it in words from the
  * vision proxy.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';

@@ -5,7 +5,7 @@
  * 'hosted_agents' collection, one record per bot, with a fingerprint of what was sent.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { contextFromIdentity, renderField } from '../bots/config/template-vars.js';
 import { ApiError, invalid } from '../kernel/errors.js';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { SocketConn } from '../http/types.js';
 import { botOfflineNow, nextHoursChange } from '../bots/hours.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { verifyPreviewToken } from '../bots/preview-token.js';
 import { forbidden, notFound } from '../kernel/errors.js';
 import { loadBotForChat, type ChatBot } from './bot-source.js';

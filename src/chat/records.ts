@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { Collection, Doc } from '../store/types.js';
 

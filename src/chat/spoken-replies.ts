@@ -6,8 +6,8 @@
  * the cascade's splitter and spoken by its Speaker (next sentence made while the current one plays). Speech
  * never touches the text reply: a failure is logged and the widget told; its cost is counted by the caller.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { Logger } from '../kernel/log.js';
 import { SpeakableSplitter } from '../providers/cascade/speakable.js';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { chatCollections, utcDay, type UsageDayRecord } from './records.js';
 

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { ApiError, unauthorized } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import type { ChatBot } from './bot-source.js';

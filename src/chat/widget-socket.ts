@@ -1,7 +1,7 @@
 import { takeInGroup, takeShared } from '../scale/limits.js';
 import { conversations, toldVisitors, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
 import { ApiError, badRequest, forbidden, rateLimited } from '../kernel/errors.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../http/types.js';

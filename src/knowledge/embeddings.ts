@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { runTask, type Lane } from '../../workers/pool.js';

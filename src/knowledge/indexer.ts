@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { learnSimilarities } from './calibration.js';

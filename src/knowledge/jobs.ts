@@ -1,5 +1,5 @@
 import { holdClaim, type HeldClaim } from '../scale/claims.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { GuardedClient } from '../security/guarded-client.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';

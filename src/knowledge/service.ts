@@ -1,4 +1,4 @@
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { embedTexts } from './embeddings.js';

@@ -1,5 +1,5 @@
 /** Leads from conversations: the capture_lead tool the agent calls, and the widget's lead form. */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { loadBotForChat } from '../chat/bot-source.js';
 import { chatCollections } from '../chat/records.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';

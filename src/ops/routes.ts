@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { createSession } from '../auth/sessions.js';
 import { consumeSignInLink, SIGNIN_LINK_PATH } from '../auth/signin-links.js';
 import { ConfigError } from '../config/index.js';

@@ -6,7 +6,7 @@
  * the app's clock, so tests drive it with a fake one.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { chatCollections, type AttachmentRecord } from '../chat/records.js';
 
 /** A frame goes this long after its conversation ended, at the next run (so within about 1 h 15 min). */

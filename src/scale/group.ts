@@ -1,9 +1,9 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { accessEndedHere, type AccessEnded } from '../auth/access-ended.js';
 import { credentialCache } from '../auth/credential-cache.js';
 import { botLists } from '../bots/list-cache.js';
 import { chatHub } from '../chat/hub.js';
-import type { EventRecord } from '../events/bus.js';
+import type { EventRecord } from '../app/event-bus.js';
 import { webhooks } from '../events/webhooks/index.js';
 import { handoffs } from '../team/records.js';
 import { liveFrame, liveHub } from '../team/live-hub.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { ActorRegistry } from '../../actors/runtime/index.js';
 import { m, metricsEnabled } from '../metrics/registry.js';
 import { readiness } from '../ops/readiness.js';

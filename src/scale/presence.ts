@@ -1,6 +1,7 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { liveHub } from '../team/live-hub.js';
 import type { ScaleNode } from './node.js';
+import { nodeOf } from './node-of.js';
 
 /** How long a process's word that a person has the panel open holds without being repeated. */
 const ENTRY_TTL_MS = 15_000;
@@ -45,7 +46,7 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
 /** Open live sockets per user of a workspace: this process's, plus (scale-out) the other processes' of the group. */
 export async function openUsersEverywhere(app: AppContext, workspaceId: string): Promise<Map<string, number>> {
   const counts = liveHub(app).openUsers(workspaceId);
-  const node = app.scale;
+  const node = nodeOf(app);
   if (!node?.healthy) return counts;
   try {
     const members = await node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf');

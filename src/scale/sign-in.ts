@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { SIGN_IN_LIMITS } from '../auth/rate-limit.js';
 import type { ScaleNode } from './node.js';
 

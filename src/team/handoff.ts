@@ -5,7 +5,7 @@
  */
 import { fieldsLeftToAsk } from '../leads/known.js';
 import { conversations } from '../../actors/conversation/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { loadBotForChat } from '../chat/bot-source.js';
 import type { ServerFrame } from '../chat/protocol.js';

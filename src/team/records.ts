@@ -1,5 +1,5 @@
 /** Stored records of team work: handoffs (when a conversation last got the offline text: actors/conversation/offline.ts). */
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import type { Doc } from '../store/types.js';
 import { offlineNotices } from '../../actors/conversation/offline.js';
 

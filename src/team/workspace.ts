@@ -1,7 +1,7 @@
 /** The workspace actors of this process, one per workspace: `workspaceActors(app).get(workspaceId)`. */
 import { WorkspaceActor } from '../../actors/workspace/actor.js';
 import { ActorRegistry } from '../../actors/runtime/index.js';
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { handoffTimedOut } from './handoff.js';
 import { liveHub } from './live-hub.js';
 import { handoffs } from './records.js';

@@ -3,7 +3,7 @@
  * export everything stored about them, erase them and everything of theirs.
  */
 import { conversations as conversationService } from '../../actors/conversation/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { chatCollections, publicMessage, type VisitorRecord } from '../chat/records.js';
 import { notFound } from '../kernel/errors.js';
 import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';

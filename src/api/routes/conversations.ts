@@ -4,7 +4,7 @@ import { chatCollections, publicAttachments, widgetMessage, type ConversationRec
 import { transcriptMarkdown } from '../../chat/transcript.js';
 import { teamMaySee, transcriptAttachments } from '../../chat/camera.js';
 import { notFound } from '../../kernel/errors.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
 import { handoffs, type HandoffRecord } from '../../team/records.js';
 import { leadsCollection } from '../../leads/service.js';

@@ -9,7 +9,7 @@ import { deleteLead, LEAD_STATUSES, leadsCsv, leadView, listLeads, saveLead, set
 import { toolRegistry } from '../../tools/registry.js';
 import { reply, route, type ApiModule } from '../define.js';
 import { pageOf } from './list-schemas.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 
 const Status = z.enum(LEAD_STATUSES);
 export const LeadsQuery = z.strictObject({
