@@ -79,18 +79,6 @@ module.exports = {
  * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
  */
 Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
-  'actors/conversation': ['src/bots', 'src/chat', 'src/leads', 'src/scale', 'src/tools'],
-  'actors/voice': ['actors/conversation', 'src/bots', 'src/chat', 'src/scale', 'src/tools'],
-  'actors/workspace': ['src/auth', 'src/scale', 'src/team'],
-  'src/auth': ['src/scale'],
-  'src/bots': ['src/auth', 'src/chat'],
-  'src/chat': ['actors/conversation', 'actors/voice', 'src/bots', 'src/knowledge', 'src/leads', 'src/scale', 'src/team', 'src/tools', 'src/visitors', 'workers'],
-  'src/knowledge': ['src/auth', 'src/scale', 'src/tools', 'workers'],
-  'src/leads': ['src/chat', 'src/tools'],
-  'src/ops': ['actors/voice', 'src/auth', 'workers'],
-  'src/scale': ['src/auth', 'src/bots', 'src/chat', 'src/ops', 'src/team'],
-  'src/team': ['actors/conversation', 'actors/workspace', 'src/auth', 'src/bots', 'src/chat', 'src/leads', 'src/tools'],
-  'src/tools': ['src/auth', 'src/chat'],
-  'src/visitors': ['actors/conversation', 'src/chat', 'src/knowledge', 'src/leads', 'src/team'],
+  'src/knowledge': ['workers'],
   'workers': ['src/knowledge'],
 } });

@@ -15,14 +15,14 @@ import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './kernel/log.js';
 import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
-import { joinGroup } from './scale/group.js';
+import { joinGroup } from './group/join.js';
 import { groupClock } from './scale/clock.js';
 import { installationPrefix, ScaleNode } from './scale/node.js';
 import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
 import { mountOperations } from './ops/routes.js';
-import { readiness } from './ops/readiness.js';
+import { readiness } from './app/readiness.js';
 
 export interface RunningServer {
   app: AppContext;

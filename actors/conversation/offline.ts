@@ -7,7 +7,7 @@
 import { perApp, type AppContext } from '../../src/app/context.js';
 import { contextFromIdentity, renderField, type BotConfig } from '../../src/bots/config/index.js';
 import { botOfflineNow } from '../../src/bots/hours.js';
-import type { ConversationRecord } from '../../src/chat/records.js';
+import type { ConversationRecord } from '../../src/records/conversations.js';
 import { fieldsLeftToAsk } from '../../src/leads/known.js';
 import { leadFormFrame, type LeadField, type LeadFormFrame } from '../../src/leads/form.js';
 import type { Doc } from '../../src/store/types.js';

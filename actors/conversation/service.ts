@@ -1,12 +1,12 @@
 import type { AppContext } from '../../src/app/context.js';
 import { perApp } from '../../src/app/context.js';
 import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
-import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
-import { builtinToolSource } from '../../src/chat/builtins.js';
-import { chatHub, type ChatHub } from '../../src/chat/hub.js';
-import type { ServerFrame } from '../../src/chat/protocol.js';
+import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
+import { builtinToolSource } from '../../src/conversation/builtins.js';
+import { chatHub, type ChatHub } from '../../src/conversation/hub.js';
+import type { ServerFrame } from '../../src/conversation/protocol.js';
 import { RateLimiter } from '../../src/security/rate-limiter.js';
-import { chatCollections, type ConversationRecord, type EndReason } from '../../src/chat/records.js';
+import { chatCollections, type ConversationRecord, type EndReason } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';
 import { takeShared } from '../../src/scale/limits.js';
@@ -99,8 +99,8 @@ export class ConversationService {
   async forget(conversationId: string): Promise<void> {
     const actor = this.registry.peek(conversationId);
     if (!actor) return;
-    actor.s.reply?.controller.abort(new Error('conversation deleted'));
-    actor.s.pendingReply = false;
+    // The actor drops its running reply itself (urgent: ahead of what is queued), then stops without handling the rest.
+    await actor.ask({ type: 'forget' }, { priority: 'urgent' }).catch(() => { /* already stopping: nothing runs */ });
     await actor.stop({ drain: false });
   }
 

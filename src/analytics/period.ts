@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../app/context.js';
 import { workspaceTimezone } from '../auth/settings.js';
-import { utcDay } from '../chat/records.js';
+import { utcDay } from '../records/conversations.js';
 import { invalid } from '../kernel/errors.js';
 
 export const MAX_DAYS = 366;

@@ -12,7 +12,7 @@
  */
 import { perApp, type AppContext } from '../app/context.js';
 import { workspaceTimezone } from '../auth/settings.js';
-import { chatCollections } from '../chat/records.js';
+import { chatCollections } from '../records/conversations.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { EventRecord } from '../app/event-bus.js';
 import type { Doc } from '../store/types.js';

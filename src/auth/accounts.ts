@@ -6,7 +6,7 @@ import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { RateLimiter } from '../security/rate-limiter.js';
-import { SignInThrottle } from './rate-limit.js';
+import { SIGN_IN_LIMITS, SignInThrottle } from './rate-limit.js';
 import { GroupSignInThrottle } from '../scale/sign-in.js';
 import { nodeOf } from '../scale/node-of.js';
 import {
@@ -16,7 +16,7 @@ import { defaultSettings } from './settings.js';
 
 /** Failed sign-in attempts (see SignInThrottle). */
 const signInThrottle = perApp((app) => new SignInThrottle(app.clock));
-const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(nodeOf(app)!, app));
+const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(nodeOf(app)!, app, SIGN_IN_LIMITS));
 /** Wrong current passwords when changing a password, per person (they are signed in: no one else can lock them out). */
 /** Wrong current passwords per account (changePassword). */
 const PASSWORD_CHECKS = 10;

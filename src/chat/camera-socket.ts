@@ -5,9 +5,9 @@
 import type { AppContext } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
 import { voiceSessions } from '../../actors/voice/index.js';
-import { acceptFrame, cameraSettings } from './camera.js';
-import { cameraLinks } from './camera-tool.js';
-import { encodeFrame, type ClientFrame, type ServerFrame } from './protocol.js';
+import { acceptFrame, cameraSettings } from '../voice/camera.js';
+import { cameraLinks } from '../voice/camera-tool.js';
+import { encodeFrame, type ClientFrame, type ServerFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
 type Conn = SocketConn<WidgetSocketData>;

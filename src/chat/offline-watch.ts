@@ -3,7 +3,7 @@ import { perApp } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { SocketConn } from '../http/types.js';
 import { botOfflineNow, nextHoursChange } from '../bots/hours.js';
-import { encodeFrame } from './protocol.js';
+import { encodeFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
 /** A boundary further away than this is checked again then (a timer of days would outlive most sockets anyway). */

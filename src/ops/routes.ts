@@ -14,7 +14,7 @@ import type { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { addSampler, enableMetrics, scrape, sampled } from '../metrics/registry.js';
 import { installAppSamplers } from './samplers.js';
-import { readiness } from './readiness.js';
+import { readiness } from '../app/readiness.js';
 
 export interface OperationsSettings {
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */

@@ -7,7 +7,7 @@
  */
 import { conversations as conversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
-import { chatCollections } from '../chat/records.js';
+import { chatCollections } from '../records/conversations.js';
 import { forgetGapAsks } from '../knowledge/gaps.js';
 import { deleteTeamRecordsOf } from '../team/records.js';
 

@@ -6,7 +6,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { perApp, type AppContext } from '../app/context.js';
 import { workspaces } from '../auth/records.js';
-import type { ConversationRecord } from '../chat/records.js';
+import type { ConversationRecord } from '../records/conversations.js';
 import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
 import { startCameraFramesJob } from './camera-frames.js';
 

@@ -6,7 +6,7 @@
 import { conversations } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
 import type { SessionPrincipal } from '../auth/sessions.js';
-import { chatCollections, type ConversationRecord, type PublicMessage } from '../chat/records.js';
+import { chatCollections, type ConversationRecord, type PublicMessage } from '../records/conversations.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { acceptHandoff, resolveHandoff } from './handoff.js';
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.js';
-import type { AttachmentRef } from '../chat/records.js';
+import type { AttachmentRef } from '../records/conversations.js';
 import { perApp } from '../app/context.js';
 
 /**

@@ -13,7 +13,7 @@ export interface AttachmentRef {
   mimeType: string;
   width: number;
   height: number;
-  /** A camera frame (src/chat/camera.ts): whether the team may see it, and the vision proxy's words for it. */
+  /** A camera frame (src/voice/camera.ts): whether the team may see it, and the vision proxy's words for it. */
   camera?: { shared: boolean; description?: string };
 }
 

@@ -9,10 +9,10 @@ import { perApp } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
-import type { ChatBot } from './bot-source.js';
+import type { ChatBot } from '../bots/bot-source.js';
 import type { SocketCamera } from './camera.js';
-import { encodeFrame } from './protocol.js';
-import type { AttachmentRecord } from './records.js';
+import { encodeFrame } from '../conversation/protocol.js';
+import type { AttachmentRecord } from '../records/conversations.js';
 
 /** How long the visitor's browser has to take the picture. */
 export const CAMERA_REQUEST_TIMEOUT_MS = 10_000;

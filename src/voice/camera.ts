@@ -10,8 +10,8 @@ import type { BotConfig } from '../bots/config/index.js';
 import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
-import type { ChatBot } from './bot-source.js';
-import { chatCollections, type AttachmentRecord } from './records.js';
+import type { ChatBot } from '../bots/bot-source.js';
+import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
 import { describeImageWith, visionProxy } from './vision-proxy.js';
 
 /** per_turn frames are held to one every two seconds, continuous to one a second (bot-config.md). */

@@ -17,9 +17,9 @@ import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../provi
 import { estimateSpeechCostUsd } from '../providers/prices.js';
 import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind, type SpeechAlignment } from '../providers/types.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
-import { chatHub, type FrameSink } from './hub.js';
-import { encodeFrame, type ServerFrame } from './protocol.js';
-import { audioFrame } from './voice-frames.js';
+import { chatHub, type FrameSink } from '../conversation/hub.js';
+import { encodeFrame, type ServerFrame } from '../conversation/protocol.js';
+import { audioFrame } from '../conversation/voice-frames.js';
 
 /** A widget socket as this module needs it. */
 export interface SpeakSink {
