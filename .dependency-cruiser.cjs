@@ -1,13 +1,31 @@
 /**
- * Dependency rules (npm run deps; .ci/run). The package boundaries of docs/development.md, the layer order of the
- * design (docs/development.md, "Layers") as far as the code holds it today, and no new import cycle between
+ * Dependency rules (npm run deps; .ci/run). The package boundaries of docs/development.md, the layer order
+ * (docs/development.md, "Layers": a module imports only its own layer and those below), and no import cycle between
  * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder check
  * (scripts/import-graph.mjs) against `knownFolderCycles` below.
  */
-const KERNEL = '^src/(config|kernel)/';
-const STORAGE = '^src/(store|security)/';
-const CONTEXT = '^src/app/';
 const PROJECT = '^(src|actors|workers|widget|admin)/';
+
+/** The server's layers, bottom first (docs/development.md, "Layers"). A new folder must be placed in one. */
+const LAYERS = [
+  ['the kernel (config, errors, clock, log, validation)', '^src/(config|kernel)/'],
+  ['storage and safety (store, security)', '^src/(store|security)/'],
+  ['metrics and the uWS adapter (src/http)', '^src/(metrics|http)/'],
+  ['the context every service is handed (src/app: AppContext, the group port, the events bus, readiness)', '^src/app/'],
+  ['providers and coordination (src/providers, src/scale, actors/runtime)', '^(src/(providers|scale)|actors/runtime)/'],
+  ['the domain (auth, bots, records, tools, knowledge and its workers, leads, faces, analytics, webhooks)', '^(src/(auth|bots|records|tools|knowledge|leads|faces|analytics|events)|workers)/'],
+  ['the engine (src/conversation, src/voice)', '^src/(conversation|voice)/'],
+  ['the actors', '^actors/(conversation|voice|workspace)/'],
+  ['services over the actors (team, visitors, retention, ops, the scale-out wiring in src/group)', '^src/(team|visitors|retention|ops|group)/'],
+  ['transport (src/api routes, src/chat widget sockets)', '^src/(api|chat)/'],
+  ['composition (src/main.ts, src/server.ts) and the other mains (src/cli, src/loadtest)', '^src/[^/]+\\.ts$|^src/(cli|loadtest)/'],
+];
+const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
+  name: `layer-${i}-imports-nothing-above`, severity: 'error',
+  comment: `Layer ${i}, ${name}, imports only its own layer and those below.`,
+  from: { path },
+  to: { path: LAYERS.slice(i + 1).map(([, p]) => p).join('|') },
+}));
 
 /** One package, imported only from `allowed` (a path regex). */
 const onlyFrom = (name, pkg, allowed, comment) => ({
@@ -26,23 +44,12 @@ module.exports = {
     onlyFrom('openai-only-in-providers', 'openai', '^src/providers/', 'Only src/providers adapters use the OpenAI SDK.'),
     onlyFrom('genai-only-in-providers', '@google/genai', '^src/providers/', 'Only src/providers adapters use the Gemini SDK.'),
     onlyFrom('piscina-only-in-pool', 'piscina', '^workers/pool\\.ts$', 'workers/pool.ts is the one module that owns the worker pool.'),
+    ...layerRules,
     {
-      name: 'kernel-is-the-bottom', severity: 'error',
-      comment: 'Layer 1 (config, errors, clock, log, validation) imports no other part of the server.',
-      from: { path: KERNEL },
-      to: { path: PROJECT, pathNot: KERNEL },
-    },
-    {
-      name: 'storage-and-safety-below-the-domain', severity: 'error',
-      comment: 'Layer 2 (src/store, src/security) imports only the kernel and itself.',
-      from: { path: STORAGE },
-      to: { path: PROJECT, pathNot: `${KERNEL}|${STORAGE}` },
-    },
-    {
-      name: 'context-below-the-services', severity: 'error',
-      comment: 'src/app (AppContext, the group port, the events bus) is what every service is handed: it imports only layers 1 and 2.',
-      from: { path: CONTEXT },
-      to: { path: PROJECT, pathNot: `${KERNEL}|${STORAGE}|${CONTEXT}` },
+      name: 'every-server-folder-has-a-layer', severity: 'error',
+      comment: 'Place a new folder in LAYERS (and in docs/development.md), so the layer rules cover it.',
+      from: { path: '^(src|actors|workers)/', pathNot: `${LAYERS.map(([, p]) => p).join('|')}` },
+      to: {},
     },
     {
       name: 'browser-bundles-stay-in-the-browser', severity: 'error',
