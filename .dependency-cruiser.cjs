@@ -4,7 +4,6 @@
  * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder check
  * (scripts/import-graph.mjs) against `knownFolderCycles` below.
  */
-const PROJECT = '^(src|actors|workers|widget|admin)/';
 
 /** The server's layers, bottom first (docs/development.md, "Layers"). A new folder must be placed in one. */
 const LAYERS = [
