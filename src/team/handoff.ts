@@ -13,8 +13,7 @@ import { chatCollections, type ConversationRecord } from '../records/conversatio
 import { leadFormFrame, type LeadField, type LeadFormReason } from '../leads/form.js';
 import { newId } from '../store/ids.js';
 import type { ToolSource } from '../tools/registry.js';
-import { isOpen } from '../bots/hours.js';
-import { offlineText } from '../../actors/conversation/offline.js';
+import { isOpen, offlineText } from '../bots/hours.js';
 import { handoffs, type HandoffRecord } from '../records/handoffs.js';
 import { summarize } from './summary.js';
 import { availableAgents, workspaceActors } from './workspace.js';

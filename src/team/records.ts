@@ -1,7 +1,7 @@
-/** Team records of conversations: their handoffs (src/records/handoffs.ts) and offline notices (actors/conversation/offline.ts). */
+/** Team records of conversations: their handoffs (src/records/handoffs.ts) and offline notices (src/records/offline-notices.ts). */
 import type { AppContext } from '../app/context.js';
 import { handoffs } from '../records/handoffs.js';
-import { offlineNotices } from '../../actors/conversation/offline.js';
+import { offlineNotices } from '../records/offline-notices.js';
 
 /** Deletes the team records of these conversations (they hold the visitor's words in handoff summaries). */
 export async function deleteTeamRecordsOf(app: AppContext, workspaceId: string, conversationIds: string[]): Promise<void> {
