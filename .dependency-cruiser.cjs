@@ -1,8 +1,8 @@
 /**
  * Dependency rules (npm run deps; .ci/run). The package boundaries of docs/development.md, the layer order
  * (docs/development.md, "Layers": a module imports only its own layer and those below), and no import cycle between
- * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder check
- * (scripts/import-graph.mjs) against `knownFolderCycles` below.
+ * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder cycle check
+ * (scripts/import-graph.mjs: folder = src/<name>, files directly in src/ as "src", actors/<name>, workers).
  */
 
 /** The server's layers, bottom first (docs/development.md, "Layers"). A new folder must be placed in one. */
@@ -12,7 +12,7 @@ const LAYERS = [
   ['metrics and the uWS adapter (src/http)', '^src/(metrics|http)/'],
   ['the context every service is handed (src/app: AppContext, the group port, the events bus, readiness)', '^src/app/'],
   ['providers and coordination (src/providers, src/scale, actors/runtime)', '^(src/(providers|scale)|actors/runtime)/'],
-  ['the domain (auth, bots, records, tools, knowledge and its workers, leads, faces, analytics, webhooks)', '^(src/(auth|bots|records|tools|knowledge|leads|faces|analytics|events)|workers)/'],
+  ['the domain (auth, bots, records, tools, documents, knowledge and its workers, leads, faces, analytics, webhooks)', '^(src/(auth|bots|records|tools|documents|knowledge|leads|faces|analytics|events)|workers)/'],
   ['the engine (src/conversation, src/voice)', '^src/(conversation|voice)/'],
   ['the actors', '^actors/(conversation|voice|workspace)/'],
   ['services over the actors (team, visitors, retention, ops, the scale-out wiring in src/group)', '^src/(team|visitors|retention|ops|group)/'],
@@ -76,15 +76,3 @@ module.exports = {
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
-
-/**
- * Folder import edges that today close a cycle between folders (folder: src/<name>, files directly in src/ as
- * "src", actors/<name>, workers). scripts/import-graph.mjs fails on any other edge inside a cycle, so a new cycle
- * fails the build; an edge listed here that no longer closes a cycle must be removed from the list (the check
- * says so), so the list only shrinks. Issue 37 is the plan to empty it. `node scripts/deps.mjs --write-known`
- * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
- */
-Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
-  'src/knowledge': ['workers'],
-  'workers': ['src/knowledge'],
-} });

@@ -6,7 +6,7 @@ import { learnSimilarities } from './calibration.js';
 import { chunkId, knowledgeCollections } from './collections.js';
 import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
-import type { DocumentType } from './parse.js';
+import type { DocumentType } from '../documents/parse.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 24);

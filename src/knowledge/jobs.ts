@@ -7,7 +7,7 @@ import type { HostLimiter } from './host-limiter.js';
 import { COLLECTIONS, knowledgeCollections } from './collections.js';
 import { failureReason } from './failure-reason.js';
 import { indexDocument, removeDocuments } from './indexer.js';
-import { sniffDocumentType } from './parse.js';
+import { sniffDocumentType } from '../documents/parse.js';
 import type { IngestJob, JobItem, KnowledgeSource } from './types.js';
 import { canonicalUrl, fetchPage, loadRobots, pageType, parseSitemap, sameSite, type Robots } from './web.js';
 import { recordKnowledgeJob } from '../metrics/record.js';
