@@ -1,12 +1,30 @@
 /**
- * Dependency rules (npm run deps; .ci/run). The package boundaries of docs/development.md, the layer order of the
- * design (docs/development.md, "Layers") as far as the code holds it today, and no new import cycle between
- * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder check
- * (scripts/import-graph.mjs) against `knownFolderCycles` below.
+ * Dependency rules (npm run deps; .ci/run). The package boundaries of docs/development.md, the layer order
+ * (docs/development.md, "Layers": a module imports only its own layer and those below), and no import cycle between
+ * folders. scripts/deps.mjs runs dependency-cruiser with this file and then the folder cycle check
+ * (scripts/import-graph.mjs: folder = src/<name>, files directly in src/ as "src", actors/<name>, workers).
  */
-const KERNEL = '^src/(config|kernel)/';
-const STORAGE = '^src/(store|security)/';
-const PROJECT = '^(src|actors|workers|widget|admin)/';
+
+/** The server's layers, bottom first (docs/development.md, "Layers"). A new folder must be placed in one. */
+const LAYERS = [
+  ['the kernel (config, errors, clock, log, validation)', '^src/(config|kernel)/'],
+  ['storage and safety (store, security)', '^src/(store|security)/'],
+  ['metrics and the uWS adapter (src/http)', '^src/(metrics|http)/'],
+  ['the context every service is handed (src/app: AppContext, the group port, the events bus, readiness)', '^src/app/'],
+  ['providers and coordination (src/providers, src/scale, actors/runtime)', '^(src/(providers|scale)|actors/runtime)/'],
+  ['the domain (auth, bots, records, tools, documents, knowledge and its workers, leads, faces, analytics, webhooks)', '^(src/(auth|bots|records|tools|documents|knowledge|leads|faces|analytics|events)|workers)/'],
+  ['the engine (src/conversation, src/voice)', '^src/(conversation|voice)/'],
+  ['the actors', '^actors/(conversation|voice|workspace)/'],
+  ['services over the actors (team, visitors, retention, ops, the scale-out wiring in src/group)', '^src/(team|visitors|retention|ops|group)/'],
+  ['transport (src/api routes, src/chat widget sockets)', '^src/(api|chat)/'],
+  ['composition (src/main.ts, src/server.ts) and the other mains (src/cli, src/loadtest)', '^src/[^/]+\\.ts$|^src/(cli|loadtest)/'],
+];
+const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
+  name: `layer-${i}-imports-nothing-above`, severity: 'error',
+  comment: `Layer ${i}, ${name}, imports only its own layer and those below.`,
+  from: { path },
+  to: { path: LAYERS.slice(i + 1).map(([, p]) => p).join('|') },
+}));
 
 /** One package, imported only from `allowed` (a path regex). */
 const onlyFrom = (name, pkg, allowed, comment) => ({
@@ -25,17 +43,12 @@ module.exports = {
     onlyFrom('openai-only-in-providers', 'openai', '^src/providers/', 'Only src/providers adapters use the OpenAI SDK.'),
     onlyFrom('genai-only-in-providers', '@google/genai', '^src/providers/', 'Only src/providers adapters use the Gemini SDK.'),
     onlyFrom('piscina-only-in-pool', 'piscina', '^workers/pool\\.ts$', 'workers/pool.ts is the one module that owns the worker pool.'),
+    ...layerRules,
     {
-      name: 'kernel-is-the-bottom', severity: 'error',
-      comment: 'Layer 1 (config, errors, clock, log, validation) imports no other part of the server.',
-      from: { path: KERNEL },
-      to: { path: PROJECT, pathNot: KERNEL },
-    },
-    {
-      name: 'storage-and-safety-below-the-domain', severity: 'error',
-      comment: 'Layer 2 (src/store, src/security) imports only the kernel and itself.',
-      from: { path: STORAGE },
-      to: { path: PROJECT, pathNot: `${KERNEL}|${STORAGE}` },
+      name: 'every-server-folder-has-a-layer', severity: 'error',
+      comment: 'Place a new folder in LAYERS (and in docs/development.md), so the layer rules cover it.',
+      from: { path: '^(src|actors|workers)/', pathNot: `${LAYERS.map(([, p]) => p).join('|')}` },
+      to: {},
     },
     {
       name: 'browser-bundles-stay-in-the-browser', severity: 'error',
@@ -63,34 +76,3 @@ module.exports = {
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };
-
-/**
- * Folder import edges that today close a cycle between folders (folder: src/<name>, files directly in src/ as
- * "src", actors/<name>, workers). scripts/import-graph.mjs fails on any other edge inside a cycle, so a new cycle
- * fails the build; an edge listed here that no longer closes a cycle must be removed from the list (the check
- * says so), so the list only shrinks. Issue 37 is the plan to empty it. `node scripts/deps.mjs --write-known`
- * prints the current list. Not enumerable: dependency-cruiser refuses keys of its own schema does not know.
- */
-Object.defineProperty(module.exports, 'knownFolderCycles', { enumerable: false, value: {
-  'actors/conversation': ['src', 'src/bots', 'src/chat', 'src/leads', 'src/providers', 'src/scale', 'src/tools'],
-  'actors/voice': ['actors/conversation', 'src', 'src/bots', 'src/chat', 'src/providers', 'src/scale', 'src/tools'],
-  'actors/workspace': ['src', 'src/auth', 'src/scale', 'src/team'],
-  'src': ['src/api', 'src/events', 'src/ops', 'src/retention', 'src/scale', 'workers'],
-  'src/analytics': ['src', 'src/auth', 'src/chat', 'src/events'],
-  'src/api': ['actors/conversation', 'actors/workspace', 'src', 'src/analytics', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/faces', 'src/knowledge', 'src/leads', 'src/providers', 'src/retention', 'src/team', 'src/tools', 'src/visitors'],
-  'src/auth': ['src', 'src/scale'],
-  'src/bots': ['src', 'src/auth', 'src/chat', 'src/providers'],
-  'src/chat': ['actors/conversation', 'actors/voice', 'src', 'src/bots', 'src/knowledge', 'src/leads', 'src/providers', 'src/scale', 'src/team', 'src/tools', 'src/visitors', 'workers'],
-  'src/events': ['src'],
-  'src/faces': ['src', 'src/bots', 'workers'],
-  'src/knowledge': ['src', 'src/auth', 'src/providers', 'src/scale', 'src/tools', 'workers'],
-  'src/leads': ['src', 'src/chat', 'src/tools'],
-  'src/ops': ['actors/voice', 'src', 'src/auth', 'src/events', 'workers'],
-  'src/providers': ['src'],
-  'src/retention': ['actors/conversation', 'src', 'src/auth', 'src/chat', 'src/knowledge', 'src/team'],
-  'src/scale': ['src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/ops', 'src/team'],
-  'src/team': ['actors/conversation', 'actors/workspace', 'src', 'src/auth', 'src/bots', 'src/chat', 'src/events', 'src/leads', 'src/tools'],
-  'src/tools': ['src', 'src/auth', 'src/chat'],
-  'src/visitors': ['actors/conversation', 'src', 'src/chat', 'src/knowledge', 'src/leads', 'src/team'],
-  'workers': ['src/knowledge', 'src/providers'],
-} });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { applyEvent } from '../src/analytics/rollup.js';
-import { chatCollections, type ConversationRecord, type MessageRecord, type ToolCallRecord } from '../src/chat/records.js';
+import { chatCollections, type ConversationRecord, type MessageRecord, type ToolCallRecord } from '../src/records/conversations.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/kernel/log.js';
 import { newId } from '../src/store/ids.js';

@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { chunkMarkdown } from '../src/knowledge/chunk.js';
+import { chunkMarkdown } from '../src/documents/chunk.js';
 import { closePool, runTask } from '../workers/pool.js';
 import { EVAL_DIR } from './knowledge-eval.js';
 

@@ -13,9 +13,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkMarkdown } from '../src/knowledge/chunk.js';
+import { chunkMarkdown } from '../src/documents/chunk.js';
 import { lexicalEntry } from '../src/knowledge/indexer.js';
-import { parseDocument } from '../src/knowledge/parse.js';
+import { parseDocument } from '../src/documents/parse.js';
 import type { KnowledgeChunk } from '../src/knowledge/types.js';
 import { coverageRelevance, GENERIC_SHARE_MIN, looksEnglish, RELEVANT_MIN, UNKNOWN_SHARE_MAX } from '../src/knowledge/fusion.js';
 import { queryTerms } from '../src/knowledge/search.js';
@@ -117,7 +117,7 @@ const rules: Rule[] = [
 ];
 
 async function addSimilarities(rows: Row[]) {
-  const { embedLocally } = await import('../src/knowledge/local-model.js');
+  const { embedLocally } = await import('../src/providers/local-model.js');
   const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
   for (const r of rows.filter((x) => x.english && x.hits.length)) {
     const [q, ...v] = await embedLocally([r.q, ...r.hits.map((h) => h.heading.replace(/[`>]/g, ' ')), ...r.hits.map((h) => h.text)]);

@@ -11,10 +11,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppContext } from '../src/app.js';
+import type { AppContext } from '../src/app/context.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { loadConfig } from '../src/config/index.js';
-import { EventBus } from '../src/events/bus.js';
+import { EventBus } from '../src/app/event-bus.js';
 import { knowledgeCollections } from '../src/knowledge/collections.js';
 import { lexicalEntry } from '../src/knowledge/indexer.js';
 import { replicateLexical } from '../src/knowledge/lexical-replica.js';

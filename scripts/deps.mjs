@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 // npm run deps: dependency-cruiser with .dependency-cruiser.cjs (package boundaries, layer order), then the folder
-// cycle check of scripts/import-graph.mjs against the config's knownFolderCycles. Exits 1 on any violation.
-//   --write-known   prints the current folder cycle edges in the config's format (to shrink the list after a fix)
+// cycle check of scripts/import-graph.mjs (no import cycle between folders). Exits 1 on any violation.
 //   --json FILE     also keeps dependency-cruiser's JSON in FILE (for scripts/import-graph.mjs FILE)
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { checkFolderCycles, figures } from './import-graph.mjs';
+import { folderCycleEdges, figures } from './import-graph.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -21,14 +20,6 @@ const cruise = JSON.parse(out);
 const jsonAt = args.indexOf('--json');
 if (jsonAt >= 0) writeFileSync(args[jsonAt + 1], out);
 
-const { added, stale, edges } = checkFolderCycles(cruise, config.knownFolderCycles ?? {});
-if (args.includes('--write-known')) {
-  console.log('  knownFolderCycles: {');
-  for (const [a, tos] of Object.entries(edges)) console.log(`    '${a}': [${tos.map((b) => `'${b}'`).join(', ')}],`);
-  console.log('  },');
-  process.exit(0);
-}
-
 let failed = 0;
 for (const v of cruise.summary.violations) {
   failed++;
@@ -36,14 +27,10 @@ for (const v of cruise.summary.violations) {
   const rule = config.forbidden.find((r) => r.name === v.rule.name);
   if (rule?.comment) console.log(`  ${rule.comment}`);
 }
-for (const e of added) {
+for (const e of folderCycleEdges(cruise)) {
   failed++;
   console.log(`new folder cycle: ${e} closes an import cycle between folders. Import the other way (the lower layer must not`);
   console.log('  know the higher one), or move what both need into a module below them (docs/development.md, "Layers").');
-}
-for (const e of stale) {
-  failed++;
-  console.log(`fixed folder cycle: ${e} no longer closes a cycle; remove it from knownFolderCycles in .dependency-cruiser.cjs.`);
 }
 const f = figures(cruise);
 console.log(`${cruise.summary.totalCruised} modules, ${cruise.summary.totalDependenciesCruised} imports; folders ${f.folders}, largest cycle ${f.largestComponent} folders, ${f.mutualPairs} mutually importing pairs`);

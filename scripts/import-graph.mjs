@@ -80,14 +80,9 @@ export function cycleEdges(graph) {
   return out;
 }
 
-/** Compares the cycle edges with the known ones: new edges fail the build, stale ones must leave the list. */
-export function checkFolderCycles(cruise, known) {
-  const now = cycleEdges(folderGraph(cruise));
-  const has = (m, a, b) => (m[a] ?? []).includes(b);
-  const added = [], stale = [];
-  for (const [a, tos] of Object.entries(now)) for (const b of tos) if (!has(known, a, b)) added.push(`${a} -> ${b}`);
-  for (const [a, tos] of Object.entries(known)) for (const b of tos) if (!has(now, a, b)) stale.push(`${a} -> ${b}`);
-  return { added, stale, edges: now };
+/** Folder edges that close an import cycle between folders, as "a -> b": every one fails the build. */
+export function folderCycleEdges(cruise) {
+  return Object.entries(cycleEdges(folderGraph(cruise))).flatMap(([a, tos]) => tos.map((b) => `${a} -> ${b}`));
 }
 
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;

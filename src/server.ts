@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from './app.js';
+import type { AppContext } from './app/context.js';
 import { buildApi } from './api/build.js';
 import { buildOpenApi } from './api/openapi.js';
 import { apiModules } from './api/routes/index.js';
@@ -10,19 +10,19 @@ import { systemClock, type Clock } from './kernel/clock.js';
 import type { Config } from './config/index.js';
 import { joinDataDirLock, lockDataDir } from './config/data-dir-lock.js';
 import { looseModes, looseModesAdvice, PRIVATE_DIR_MODE, restrictNewFiles } from './config/data-dir-modes.js';
-import { EventBus } from './events/bus.js';
+import { EventBus } from './app/event-bus.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './kernel/log.js';
 import { deriveKey } from './security/secret-box.js';
 import { openStores } from './store/open.js';
-import { joinGroup } from './scale/group.js';
+import { joinGroup } from './group/join.js';
 import { groupClock } from './scale/clock.js';
 import { installationPrefix, ScaleNode } from './scale/node.js';
 import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
 import { mountOperations } from './ops/routes.js';
-import { readiness } from './ops/readiness.js';
+import { readiness } from './app/readiness.js';
 
 export interface RunningServer {
   app: AppContext;

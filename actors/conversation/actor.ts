@@ -1,9 +1,9 @@
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import type { BotConfig } from '../../src/bots/config/index.js';
-import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
-import type { ChatHub } from '../../src/chat/hub.js';
-import type { ServerFrame } from '../../src/chat/protocol.js';
-import { chatCollections, publicMessage, widgetMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/chat/records.js';
+import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
+import type { ChatHub } from '../../src/conversation/hub.js';
+import type { ServerFrame } from '../../src/conversation/protocol.js';
+import { chatCollections, publicMessage, widgetMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/records/conversations.js';
 import { diskFullFrame, isDiskFull } from '../../src/store/disk-full.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
@@ -113,6 +113,10 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       case 'replyDone': return finishReply(this, msg);
       case 'summaryDone': return finishSummary(this, msg);
       case 'idleCheck': return this.onIdleCheck();
+      case 'forget':
+        this.state.reply?.controller.abort(new Error('conversation deleted'));
+        this.state.pendingReply = false;
+        return undefined;
       case 'voiceAttach': return handleVoiceAttach(this, msg);
       case 'voiceDetach': return handleVoiceDetach(this, msg);
       case 'voiceTurn': return handleVoiceTurn(this, msg);
@@ -152,7 +156,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
       if (!a || a.visitorId !== this.conv.visitorId || a.botId !== this.conv.botId || (a.conversationId && a.conversationId !== this.id)) {
         return { error: `attachments: ${id} not found (upload it first with POST /widget/v1/uploads)` };
       }
-      // Camera frames were checked against vision.webcam when they came (src/chat/camera.ts).
+      // Camera frames were checked against vision.webcam when they came (src/voice/camera.ts).
       refs.push({ id: a._id, mimeType: a.mimeType, width: a.width, height: a.height, ...(a.camera ? { camera: { shared: a.camera.shared, ...(a.camera.description ? { description: a.camera.description } : {}) } } : {}) });
     }
     const uploaded = refs.filter((r) => !r.camera).length;

@@ -1,6 +1,6 @@
-import type { ChatErrorCode } from '../../src/chat/protocol.js';
-import type { EndReason, PublicMessage } from '../../src/chat/records.js';
-import type { ReplyResult } from '../../src/chat/agent-loop.js';
+import type { ChatErrorCode } from '../../src/conversation/protocol.js';
+import type { EndReason, PublicMessage } from '../../src/records/conversations.js';
+import type { ReplyResult } from '../../src/conversation/agent-loop.js';
 
 /** Everything a conversation actor handles: one `{ type }` union, one exhaustive switch (actor.ts). */
 export type ConversationMsg =
@@ -21,6 +21,8 @@ export type ConversationMsg =
   | { type: 'systemLine'; text: string }
   /** Ask the agent to answer now (after a release, or a handoff that nobody accepted). */
   | { type: 'agentReply' }
+  /** The conversation is being deleted (retention, erasure): its running reply is dropped; the actor is stopped next. */
+  | { type: 'forget' }
   // From the voice session actor (actors/voice/).
   | { type: 'voiceAttach'; port: VoicePort }
   | { type: 'voiceDetach'; sessionId: string }

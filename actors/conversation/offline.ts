@@ -4,23 +4,13 @@
  * The conversation actor calls this before starting a reply and, when it answers non-null, stores the notice
  * itself (it is inside its own handler, so it must not ask itself) and pushes the form.
  */
-import { perApp, type AppContext } from '../../src/app.js';
-import { contextFromIdentity, renderField, type BotConfig } from '../../src/bots/config/index.js';
-import { botOfflineNow } from '../../src/bots/hours.js';
-import type { ConversationRecord } from '../../src/chat/records.js';
+import type { AppContext } from '../../src/app/context.js';
+import type { BotConfig } from '../../src/bots/config/index.js';
+import { botOfflineNow, offlineText } from '../../src/bots/hours.js';
+import type { ConversationRecord } from '../../src/records/conversations.js';
 import { fieldsLeftToAsk } from '../../src/leads/known.js';
 import { leadFormFrame, type LeadField, type LeadFormFrame } from '../../src/leads/form.js';
-import type { Doc } from '../../src/store/types.js';
-
-/** One per conversation: the offline text goes out at most once an hour (behavior.hours.scope bot). */
-export interface OfflineNoticeRecord extends Doc {
-  conversationId: string;
-  sentAt: number;
-}
-export const offlineNotices = perApp((app: AppContext) => app.store.collection<OfflineNoticeRecord>('offline_notices'));
-
-/** The offline text (texts.offline) with the bot's identity filled in; a handoff outside opening hours sends it too. */
-export const offlineText = (config: BotConfig) => renderField('texts.offline', config.texts.offline, contextFromIdentity(config.identity));
+import { offlineNotices } from '../../src/records/offline-notices.js';
 
 export const OFFLINE_NOTICE_EVERY_MS = 3600_000;
 

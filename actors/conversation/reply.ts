@@ -1,11 +1,11 @@
-import { runReply, type ReplyResult } from '../../src/chat/agent-loop.js';
-import { botStatus } from '../../src/chat/bot-source.js';
-import { utcDay, type UsageDayRecord } from '../../src/chat/records.js';
+import { runReply, type ReplyResult } from '../../src/conversation/agent-loop.js';
+import { botStatus } from '../../src/bots/bot-source.js';
+import { utcDay, type UsageDayRecord } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
-import { visitorRequests } from '../../src/chat/visitor-requests.js';
-import { capReached, usageDayId, usageToday } from '../../src/chat/usage.js';
+import { visitorRequests } from '../../src/conversation/visitor-requests.js';
+import { capReached, usageDayId, usageToday } from '../../src/conversation/usage.js';
 import { botOffline } from './offline.js';
-import { startSpokenReply } from '../../src/chat/spoken-replies.js';
+import { startSpokenReply } from '../../src/voice/spoken-replies.js';
 import { m, metricsEnabled } from '../../src/metrics/registry.js';
 import { LeaseLostError } from '../../src/scale/ownership.js';
 import type { ConversationActor } from './actor.js';

@@ -1,16 +1,17 @@
-import type { AppContext } from '../../src/app.js';
-import { perApp } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
+import { perApp } from '../../src/app/context.js';
 import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
-import { loadBotForChat, type ChatBot } from '../../src/chat/bot-source.js';
-import { builtinToolSource } from '../../src/chat/builtins.js';
-import { chatHub, type ChatHub } from '../../src/chat/hub.js';
-import type { ServerFrame } from '../../src/chat/protocol.js';
+import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
+import { builtinToolSource } from '../../src/conversation/builtins.js';
+import { chatHub, type ChatHub } from '../../src/conversation/hub.js';
+import type { ServerFrame } from '../../src/conversation/protocol.js';
 import { RateLimiter } from '../../src/security/rate-limiter.js';
-import { chatCollections, type ConversationRecord, type EndReason } from '../../src/chat/records.js';
+import { chatCollections, type ConversationRecord, type EndReason } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
 import { toolRegistry } from '../../src/tools/registry.js';
 import { takeShared } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
+import { nodeOf } from '../../src/scale/node-of.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
 import { ConversationActor, idleEndFromLastMessage } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
@@ -53,7 +54,8 @@ export class ConversationService {
       clock: app.clock, log: app.log, idleMs: ACTOR_IDLE_MS, kind: 'conversation',
     });
     this.newConversations = new RateLimiter(app.clock, 3600_000);
-    this.router = app.scale ? new ConversationRouter(app, app.scale, this.registry) : null;
+    const node = nodeOf(app);
+    this.router = node ? new ConversationRouter(app, node, this.registry) : null;
     this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });
     toolRegistry(app).addSource(builtinToolSource);
     app.onClose(async () => {
@@ -97,8 +99,8 @@ export class ConversationService {
   async forget(conversationId: string): Promise<void> {
     const actor = this.registry.peek(conversationId);
     if (!actor) return;
-    actor.s.reply?.controller.abort(new Error('conversation deleted'));
-    actor.s.pendingReply = false;
+    // The actor drops its running reply itself (urgent: ahead of what is queued), then stops without handling the rest.
+    await actor.ask({ type: 'forget' }, { priority: 'urgent' }).catch(() => { /* already stopping: nothing runs */ });
     await actor.stop({ drain: false });
   }
 

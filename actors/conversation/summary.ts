@@ -1,6 +1,6 @@
-import { compactionAhead, summarize } from '../../src/chat/compaction.js';
-import { utcDay, type ConversationRecord, type MessageRecord, type UsageDayRecord } from '../../src/chat/records.js';
-import { usageDayId } from '../../src/chat/usage.js';
+import { compactionAhead, summarize } from '../../src/conversation/compaction.js';
+import { utcDay, type ConversationRecord, type MessageRecord, type UsageDayRecord } from '../../src/records/conversations.js';
+import { usageDayId } from '../../src/conversation/usage.js';
 import { estimateCostUsd } from '../../src/providers/index.js';
 import { newId } from '../../src/store/ids.js';
 import type { ConversationActor } from './actor.js';

@@ -1,6 +1,6 @@
 import { newId } from '../../src/store/ids.js';
-import type { FeedbackRecord } from '../../src/chat/records.js';
-import type { PublicMessage } from '../../src/chat/records.js';
+import type { FeedbackRecord } from '../../src/records/conversations.js';
+import type { PublicMessage } from '../../src/records/conversations.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
 

@@ -1,5 +1,5 @@
-import { utcDay, type MessageRecord, type PublicMessage, type UsageDayRecord } from '../../src/chat/records.js';
-import { usageDayId } from '../../src/chat/usage.js';
+import { utcDay, type MessageRecord, type PublicMessage, type UsageDayRecord } from '../../src/records/conversations.js';
+import { usageDayId } from '../../src/conversation/usage.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg, ConversationReplies, VoicePort } from './messages.js';
 

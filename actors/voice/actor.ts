@@ -1,11 +1,11 @@
 import type { ConversationService, VoicePort } from '../conversation/index.js';
-import type { AppContext } from '../../src/app.js';
-import type { ChatBot } from '../../src/chat/bot-source.js';
-import type { ChatHub } from '../../src/chat/hub.js';
-import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/chat/protocol.js';
-import { chatCollections } from '../../src/chat/records.js';
-import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/chat/voice-frames.js';
-import type { VoiceSetup } from '../../src/chat/voice-setup.js';
+import type { AppContext } from '../../src/app/context.js';
+import type { ChatBot } from '../../src/bots/bot-source.js';
+import type { ChatHub } from '../../src/conversation/hub.js';
+import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/conversation/protocol.js';
+import { chatCollections } from '../../src/records/conversations.js';
+import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/conversation/voice-frames.js';
+import type { VoiceSetup } from '../../src/voice/voice-setup.js';
 import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { newId } from '../../src/store/ids.js';

@@ -6,7 +6,7 @@
  * (GET /api/v1/bots/{id}/health, the bot's Voice page), the live socket's agent.status (state `voice_error`) and
  * the servicechat_voice_failures_total metric.
  */
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { noteVoiceFailure, type VoiceFailureStage } from '../../src/bots/health.js';
 import { recordVoiceFailure } from '../../src/metrics/record.js';
 

@@ -4,7 +4,7 @@
  * the address's (VOICE_SESSIONS_PER_ADDRESS), so one address cannot hold a paid engine session on each bot.
  */
 import ipaddr from 'ipaddr.js';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import type { VoiceSeatClaim } from '../../src/scale/voice-seats.js';
 
 /** Which limit refused a start: the error frame's `limit`, so the widget says it in the visitor's language. */

@@ -1,5 +1,5 @@
 import type { BotConfig } from '../../src/bots/config/index.js';
-import type { VoiceEndReason } from '../../src/chat/voice-frames.js';
+import type { VoiceEndReason } from '../../src/conversation/voice-frames.js';
 
 /** What the visitor reads when voice ends (the widget shows it; texts.strings can override the widget's own). */
 export function endMessage(reason: VoiceEndReason, config: BotConfig): string {

@@ -1,5 +1,5 @@
-import type { ToolCallRecord } from '../../src/chat/records.js';
-import type { VoiceEndReason } from '../../src/chat/voice-frames.js';
+import type { ToolCallRecord } from '../../src/records/conversations.js';
+import type { VoiceEndReason } from '../../src/conversation/voice-frames.js';
 import type { VoiceEngineEvent } from '../../src/providers/voice-engine.js';
 
 /** Everything a voice session actor handles (actor.ts). Microphone audio does not pass here: see relayAudio. */

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../src/app.js';
-import { perApp } from '../../src/app.js';
-import type { ChatBot } from '../../src/chat/bot-source.js';
-import { encodeFrame } from '../../src/chat/protocol.js';
-import { capReached, usageToday } from '../../src/chat/usage.js';
-import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, audioFrameProblem, type VoiceMode } from '../../src/chat/voice-frames.js';
-import { voiceSetup } from '../../src/chat/voice-setup.js';
+import type { AppContext } from '../../src/app/context.js';
+import { perApp } from '../../src/app/context.js';
+import type { ChatBot } from '../../src/bots/bot-source.js';
+import { encodeFrame } from '../../src/conversation/protocol.js';
+import { capReached, usageToday } from '../../src/conversation/usage.js';
+import { AUDIO_BURST_FRAMES, AUDIO_FRAMES_PER_SECOND, audioFrameProblem, type VoiceMode } from '../../src/conversation/voice-frames.js';
+import { voiceSetup } from '../../src/voice/voice-setup.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';

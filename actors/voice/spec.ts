@@ -1,10 +1,10 @@
-import type { AppContext } from '../../src/app.js';
-import { expressTool } from '../../src/chat/builtins.js';
-import type { ChatBot } from '../../src/chat/bot-source.js';
-import { buildSystemPrompt } from '../../src/chat/prompt.js';
-import type { ConversationRecord, MessageRecord } from '../../src/chat/records.js';
+import type { AppContext } from '../../src/app/context.js';
+import { expressTool } from '../../src/conversation/builtins.js';
+import type { ChatBot } from '../../src/bots/bot-source.js';
+import { buildSystemPrompt } from '../../src/conversation/prompt.js';
+import type { ConversationRecord, MessageRecord } from '../../src/records/conversations.js';
 import type { VoiceSessionSpec } from '../../src/providers/voice-engine.js';
-import type { VoiceSetup } from '../../src/chat/voice-setup.js';
+import type { VoiceSetup } from '../../src/voice/voice-setup.js';
 import type { PageToolSpec } from '../../src/tools/page-tools.js';
 import { toolRegistry, type AgentTool } from '../../src/tools/registry.js';
 

@@ -1,13 +1,13 @@
-import type { ConversationRecord } from '../../src/chat/records.js';
-import { runToolCall } from '../../src/chat/tool-call.js';
-import { visitorRequests } from '../../src/chat/visitor-requests.js';
+import type { ConversationRecord } from '../../src/records/conversations.js';
+import { runToolCall } from '../../src/conversation/tool-call.js';
+import { visitorRequests } from '../../src/conversation/visitor-requests.js';
 import type { PageToolSpec } from '../../src/tools/page-tools.js';
 import type { AgentTool } from '../../src/tools/registry.js';
 import type { VoiceSessionActor } from './actor.js';
 import type { VoiceMsg } from './messages.js';
 
 /**
- * Tool calls in a voice session: the same tools and the same runner as text replies (src/chat/tool-call.ts), run
+ * Tool calls in a voice session: the same tools and the same runner as text replies (src/conversation/tool-call.ts), run
  * beside the mailbox; each result goes back to the engine. `express` changes the face at once.
  */
 export class VoiceTools {

@@ -1,5 +1,5 @@
 import { estimateVoiceCostUsd, type VoiceUsage } from '../../src/providers/prices.js';
-import { capReached, usageToday } from '../../src/chat/usage.js';
+import { capReached, usageToday } from '../../src/conversation/usage.js';
 import type { VoiceSessionActor } from './actor.js';
 
 /**

@@ -1,10 +1,9 @@
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { roleRank } from '../../src/auth/roles.js';
 import { getPresence, setPresence } from '../../src/auth/presence.js';
 import { users } from '../../src/auth/records.js';
-import type { LiveHub } from '../../src/team/live-hub.js';
-import { handoffs } from '../../src/team/records.js';
-import { openUsersEverywhere } from '../../src/scale/presence.js';
+import { handoffs } from '../../src/records/handoffs.js';
+import { openUsersEverywhere, type OpenSockets } from '../../src/scale/presence.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
 import type { WorkspaceMsg, WorkspaceReplies } from './messages.js';
 
@@ -19,7 +18,7 @@ export type HandoffDueHandler = (app: AppContext, workspaceId: string, conversat
  * a user marked wrongly.
  */
 export class WorkspaceActor extends Actor<WorkspaceMsg, null, WorkspaceReplies> {
-  constructor(id: string, ctx: ActorFactoryContext, private app: AppContext, private hub: LiveHub, private onDue: HandoffDueHandler) {
+  constructor(id: string, ctx: ActorFactoryContext, private app: AppContext, private hub: OpenSockets, private onDue: HandoffDueHandler) {
     super({ id, clock: ctx.clock, log: ctx.log, initialState: null, mailbox: { capacity: 2000 } });
   }
 
@@ -34,11 +33,11 @@ export class WorkspaceActor extends Actor<WorkspaceMsg, null, WorkspaceReplies> 
       {
         // An open socket marks its user online; a second tab keeps what they chose (away stays away).
         const user = await users(this.app).findById(this.id, msg.userId);
-        if (user && user.presence === 'offline' && (await openUsersEverywhere(this.app, this.id)).has(msg.userId)) await setPresence(this.app, this.id, msg.userId, 'online');
+        if (user && user.presence === 'offline' && (await openUsersEverywhere(this.app, this.hub, this.id)).has(msg.userId)) await setPresence(this.app, this.id, msg.userId, 'online');
         return undefined;
       }
       case 'socketClosed':
-        if (((await openUsersEverywhere(this.app, this.id)).get(msg.userId) ?? 0) === 0) await setPresence(this.app, this.id, msg.userId, 'offline');
+        if (((await openUsersEverywhere(this.app, this.hub, this.id)).get(msg.userId) ?? 0) === 0) await setPresence(this.app, this.id, msg.userId, 'offline');
         return undefined;
       case 'presence':
         await setPresence(this.app, this.id, msg.userId, msg.presence);
@@ -53,7 +52,7 @@ export class WorkspaceActor extends Actor<WorkspaceMsg, null, WorkspaceReplies> 
 
   /** Agents (or higher) with an open live socket whose presence is online. */
   private async available(): Promise<string[]> {
-    const open = await openUsersEverywhere(this.app, this.id);
+    const open = await openUsersEverywhere(this.app, this.hub, this.id);
     if (open.size === 0) return [];
     const team = await getPresence(this.app, this.id);
     return team.filter((m) => open.has(m.userId) && m.presence === 'online' && roleRank(m.role) >= roleRank('agent')).map((m) => m.userId);

@@ -8,9 +8,9 @@
  * (UTC unless set), the same days the counters are kept by (rollup.ts).
  */
 import { z } from 'zod';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { workspaceTimezone } from '../auth/settings.js';
-import { utcDay } from '../chat/records.js';
+import { utcDay } from '../records/conversations.js';
 import { invalid } from '../kernel/errors.js';
 
 export const MAX_DAYS = 366;

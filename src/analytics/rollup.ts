@@ -10,11 +10,11 @@
  * no counter write of its own. The events themselves are stored before they reach us, so a crash loses at most
  * the last interval's counts, and they could be rebuilt from the events store (kept a week).
  */
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { workspaceTimezone } from '../auth/settings.js';
-import { chatCollections } from '../chat/records.js';
+import { chatCollections } from '../records/conversations.js';
 import type { TimerHandle } from '../kernel/clock.js';
-import type { EventRecord } from '../events/bus.js';
+import type { EventRecord } from '../app/event-bus.js';
 import type { Doc } from '../store/types.js';
 import { dayIn } from './period.js';
 

@@ -1,5 +1,5 @@
 /** Analytics reports (service-api.md, Analytics) from the daily counters of rollup.ts. */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { Filter } from '../store/types.js';
 import type { Period } from './period.js';
 import { analyticsCollections, analyticsRollup, COUNTERS, type Counter } from './rollup.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { checkAccess } from '../auth/access.js';
 import { recordAudit } from '../auth/audit.js';
 import { authenticate } from '../auth/authenticate.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { Principal } from '../auth/principal.js';
 import type { HttpRequest, HttpResponse, SocketEndpoint } from '../http/types.js';
 import type { Method } from './operations.js';

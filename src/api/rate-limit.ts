@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { Principal } from '../auth/principal.js';
 import { RateLimiter } from '../security/rate-limiter.js';
 import { rateLimited } from '../kernel/errors.js';

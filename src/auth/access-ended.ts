@@ -3,8 +3,8 @@
  * changed, so nothing keeps acting on a session the server no longer honours. Listeners register with
  * `onAccessEnded`; `announceAccessEnded` runs them and never throws.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 
 /**
  * Which sessions are affected: every session of the workspace, narrowed to one user and/or one session;

@@ -1,13 +1,14 @@
 /** First-run setup, signing in with e-mail and password, and changing a password. */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { conflict, invalid, rateLimited, unauthorized } from '../kernel/errors.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { RateLimiter } from '../security/rate-limiter.js';
-import { SignInThrottle } from './rate-limit.js';
+import { SIGN_IN_LIMITS, SignInThrottle } from './rate-limit.js';
 import { GroupSignInThrottle } from '../scale/sign-in.js';
+import { nodeOf } from '../scale/node-of.js';
 import {
   normalizeEmail, SETUP_LOCK_ID, setupLocks, users, workspaces, type UserRecord, type WorkspaceRecord,
 } from './records.js';
@@ -15,7 +16,7 @@ import { defaultSettings } from './settings.js';
 
 /** Failed sign-in attempts (see SignInThrottle). */
 const signInThrottle = perApp((app) => new SignInThrottle(app.clock));
-const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(app.scale!, app));
+const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(nodeOf(app)!, app, SIGN_IN_LIMITS));
 /** Wrong current passwords when changing a password, per person (they are signed in: no one else can lock them out). */
 /** Wrong current passwords per account (changePassword). */
 const PASSWORD_CHECKS = 10;

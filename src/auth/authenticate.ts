@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { unauthorized } from '../kernel/errors.js';
 import type { HttpRequest } from '../http/types.js';
 import type { Principal } from './principal.js';

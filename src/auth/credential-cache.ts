@@ -9,8 +9,8 @@
  * A read that began before a drop never puts the dropped entry back (`version`). Unknown credentials are never
  * kept: each one is looked up again.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { Clock } from '../kernel/clock.js';
 import { onAccessEnded, type AccessEnded } from './access-ended.js';
 import type { ApiTokenRecord, SessionRecord, UserRecord } from './records.js';

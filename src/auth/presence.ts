@@ -1,5 +1,5 @@
 /** Team presence (online, away, offline), stored on the member so every process and the handoff logic see it. */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { Role } from './roles.js';
 import { users, type Presence } from './records.js';
 

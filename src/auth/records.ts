@@ -2,7 +2,7 @@
  * The stored records of accounts and access: workspaces, users (= members), sessions, API tokens and
  * invitations. Secrets (session cookie values, token values, invitation tokens) are stored only as hashes.
  */
-import { perApp } from '../app.js';
+import { perApp } from '../app/context.js';
 import type { Role, Scope } from './roles.js';
 import type { Doc } from '../store/types.js';
 import type { Settings } from './settings.js';

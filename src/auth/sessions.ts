@@ -2,7 +2,7 @@
  * Server-side sessions for people. The cookie holds a random value; the store keeps its SHA-256 hash, the
  * session's CSRF token and its expiry (14 days, pushed forward with use, written at most once an hour).
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { serializeCookie } from '../http/cookies.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';

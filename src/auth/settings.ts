@@ -3,7 +3,7 @@
  * Kept small: what more than one area reads (name, language, time zone, retention, who may be invited).
  */
 import { z } from 'zod';
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { notFound } from '../kernel/errors.js';
 import { workspaces } from './records.js';
 

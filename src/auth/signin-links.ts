@@ -2,8 +2,8 @@
  * One-time sign-in links, made by the operator's command line (`service-chat signin-link`) for an owner who
  * cannot sign in. The store keeps the token's hash; opening the link once, before it expires, starts a session.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import type { Doc } from '../store/types.js';

@@ -2,7 +2,7 @@
  * The team: invitations (single-use links, stored hashed, 7 days) and role changes. Rules: nobody gives a
  * role above their own, only an owner changes or removes an owner, and the last owner stays an owner.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { roleRank, type Role } from './roles.js';
 import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { hashToken } from '../security/secret-box.js';

@@ -3,7 +3,7 @@
  * to secret scanners) is returned once; only its SHA-256 is stored. Revocation deletes the record and drops it
  * from the credential cache (credential-cache.ts), so the next request with it fails at once.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { roleRank, SCOPE_ROLES, type Role, type Scope } from './roles.js';
 import { unauthorized } from '../kernel/errors.js';
 import { hashToken } from '../security/secret-box.js';

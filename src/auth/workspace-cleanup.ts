@@ -2,8 +2,8 @@
  * Deleting a workspace. Areas that keep data outside the document store (vector collections, actors in
  * memory) register a cleanup step with `onWorkspaceDelete`; the store's records and files go last.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { announceAccessEnded } from './access-ended.js';
 import { forgetWorkspaceCredentials } from './credential-cache.js';
 

@@ -4,8 +4,8 @@
  * short line in their language; the details are kept here, one record per bot in the store (every process of a
  * group writes the same one), and shown by GET /api/v1/bots/{id}/health and on the bot's Voice page.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 
 export type VoiceFailureStage = 'start' | 'engine' | 'stt' | 'brain' | 'tts';
 

@@ -2,7 +2,7 @@
  * Opening hours (bot-config.md, behavior.hours): weekly periods in an IANA time zone, closed holidays.
  * A period whose close is not after its open runs past midnight into the next day ("22:00" to "02:00").
  */
-import type { BotConfig } from './config/index.js';
+import { contextFromIdentity, renderField, type BotConfig } from './config/index.js';
 export interface OpenPeriod { day: number; open: string; close: string }
 export interface Hours {
   enabled: boolean;
@@ -82,3 +82,6 @@ export function botOfflineNow(config: BotConfig, ms: number): boolean {
   const hours = config.behavior.hours;
   return hours.enabled && hours.scope === 'bot' && !isOpen(hours, ms);
 }
+
+/** The offline text (texts.offline) with the bot's identity filled in; a handoff outside opening hours sends it too. */
+export const offlineText = (config: BotConfig) => renderField('texts.offline', config.texts.offline, contextFromIdentity(config.identity));

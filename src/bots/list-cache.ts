@@ -11,8 +11,8 @@
  * while it is read again beside the request: that bounds how long a change made outside this server's code (a
  * store edited by hand, a group whose Redis was away) goes unseen, without making a request wait.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import type { Collection, Doc, Filter } from '../store/types.js';
 import type { BotStatus } from './records.js';

@@ -4,8 +4,8 @@
  * The HMAC key is derived from the server key, separate from the key that seals secrets.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { unauthorized } from '../kernel/errors.js';
 import { safeEqual } from '../security/secret-box.js';
 

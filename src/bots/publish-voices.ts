@@ -3,7 +3,7 @@
  * engine's fixed voices, a speech connection's library (GET /api/v1/providers/{id}/voices). A list that cannot be
  * had in time (provider unreachable, key refused) is not checked: publishing is not blocked on what cannot be known.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { adapterFor, type ProviderDoc } from '../providers/connections.js';
 import type { VoiceInfo } from '../providers/types.js';
 import { realtimeVoices } from '../providers/voice.js';

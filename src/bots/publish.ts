@@ -4,8 +4,8 @@
  * Conversations already under way keep the version they started with (they read bot_versions).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { AppContext } from '../app.js';
-import { syncHostedAgent } from '../chat/hosted-agent.js';
+import type { AppContext } from '../app/context.js';
+import type { HostedAgentPort } from './hosted-agent-port.js';
 import { conflict, invalid } from '../kernel/errors.js';
 import { adapterFor, connectionModels, listConnections, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderKind } from '../providers/index.js';
@@ -179,7 +179,7 @@ export const nothingToPublish = (version: number) =>
  * 409 when the draft equals the published config (an identical version would be noise in the history).
  */
 export async function publishBot(
-  app: AppContext, workspaceId: string, id: string, by: { id: string; name: string } | null, revision?: number,
+  app: AppContext, hostedAgents: HostedAgentPort, workspaceId: string, id: string, by: { id: string; name: string } | null, revision?: number,
 ): Promise<BotRecord> {
   const bot = await getBot(app, workspaceId, id);
   if (revision !== undefined && revision !== bot.revision) throw staleRevision(revision, bot.revision);
@@ -190,7 +190,7 @@ export async function publishBot(
   }
   // The hosted voice agent is made or updated first: a refusal by its provider stops the publish (422 naming the
   // setting), and an update whose version then cannot be stored is put back.
-  const agent = await syncHostedAgent(app, workspaceId, bot, bot.draft);
+  const agent = await hostedAgents.sync(app, workspaceId, bot, bot.draft);
   // Numbered from the versions kept, not from bot.published, so numbers never repeat.
   const [latest] = await botVersions(app).find({ workspaceId, botId: id }, { sort: [['version', -1]], limit: 1 });
   const version = (latest?.version ?? 0) + 1;

@@ -1,8 +1,8 @@
 /**
- * Bot records, shared with the chat engine (src/chat/bot-source.ts reads them directly):
+ * Bot records, shared with the chat engine (src/bots/bot-source.ts reads them directly):
  * 'bots' holds the draft, its revision and the published config; 'bot_versions' one frozen copy per version.
  */
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { notFound } from '../kernel/errors.js';
 import { openSecret } from '../security/secret-box.js';
 import type { Doc } from '../store/types.js';

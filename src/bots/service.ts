@@ -2,9 +2,9 @@
  * Bots (service-api.md, Bots): create from a template, the draft with revision checks, delete, duplicate,
  * restore, status, identity secret. Publishing is in publish.ts.
  */
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { getSettings } from '../auth/settings.js';
-import { removeHostedAgent } from '../chat/hosted-agent.js';
+import type { HostedAgentPort } from './hosted-agent-port.js';
 import { ApiError, badRequest, notFound } from '../kernel/errors.js';
 import { listConnections, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import { sealSecret } from '../security/secret-box.js';
@@ -151,10 +151,10 @@ export async function restoreVersion(app: AppContext, workspaceId: string, id: s
   return writeDraft(app, workspaceId, id, bot.revision, { draft: parseBotConfig(v.config) });
 }
 
-export async function deleteBot(app: AppContext, workspaceId: string, id: string): Promise<void> {
+export async function deleteBot(app: AppContext, hostedAgents: HostedAgentPort, workspaceId: string, id: string): Promise<void> {
   if (!(await bots(app).deleteOne({ workspaceId, _id: id }))) throw notFound('bot');
   await botVersions(app).deleteMany({ workspaceId, botId: id });
-  await removeHostedAgent(app, workspaceId, id);
+  await hostedAgents.remove(app, workspaceId, id);
 }
 
 /** A new bot, running, with a copy of the draft; status, versions, published config and the identity secret are not copied. */

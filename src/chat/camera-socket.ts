@@ -2,12 +2,12 @@
  * The camera frames of the widget socket (docs/widget-protocol.md, Camera): the state the visitor chose, frames
  * for the next message, answers to the agent's camera_request, and the live view of a continuous voice session.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
 import { voiceSessions } from '../../actors/voice/index.js';
-import { acceptFrame, cameraSettings } from './camera.js';
-import { cameraLinks } from './camera-tool.js';
-import { encodeFrame, type ClientFrame, type ServerFrame } from './protocol.js';
+import { acceptFrame, cameraSettings } from '../voice/camera.js';
+import { cameraLinks } from '../voice/camera-tool.js';
+import { encodeFrame, type ClientFrame, type ServerFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
 type Conn = SocketConn<WidgetSocketData>;

@@ -1,9 +1,9 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { SocketConn } from '../http/types.js';
 import { botOfflineNow, nextHoursChange } from '../bots/hours.js';
-import { encodeFrame } from './protocol.js';
+import { encodeFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
 /** A boundary further away than this is checked again then (a timer of days would outlive most sockets anyway). */

@@ -1,7 +1,7 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { verifyPreviewToken } from '../bots/preview-token.js';
 import { forbidden, notFound } from '../kernel/errors.js';
-import { loadBotForChat, type ChatBot } from './bot-source.js';
+import { loadBotForChat, type ChatBot } from '../bots/bot-source.js';
 
 /**
  * The bot a widget request talks to: the published config, or the draft with a preview token (`preview`

@@ -1,9 +1,9 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
-import { loadBotForChat } from './bot-source.js';
+import { loadBotForChat } from '../bots/bot-source.js';
 import { offlineWatch } from './offline-watch.js';
-import { encodeFrame } from './protocol.js';
+import { encodeFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
 /** Close code for a widget socket whose visitor no longer meets security.identity.mode (4000-4999: the app's own). */

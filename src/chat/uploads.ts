@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
@@ -10,7 +10,7 @@ import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { takeShared } from '../scale/limits.js';
 import { RateLimiter } from '../security/rate-limiter.js';
-import { chatCollections, type AttachmentRecord } from './records.js';
+import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
 
 /** Chat images are shrunk to this longest edge before they are stored and sent to the model (bot-config.md). */
 export const UPLOAD_MAX_EDGE_PX = 1568;

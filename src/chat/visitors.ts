@@ -1,9 +1,9 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { ApiError, unauthorized } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
-import type { ChatBot } from './bot-source.js';
+import type { ChatBot } from '../bots/bot-source.js';
 import { readVisitorToken, signVisitorToken, verifyIdentity } from './identity.js';
-import { chatCollections } from './records.js';
+import { chatCollections } from '../records/conversations.js';
 import { wasErased } from '../visitors/erased.js';
 
 export interface VisitorIdentityInput {

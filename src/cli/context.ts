@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { systemClock } from '../kernel/clock.js';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { createLogger } from '../kernel/log.js';

@@ -4,7 +4,7 @@
  * stored in app.store.files under the face id; the record keeps the landmarks.
  */
 import { z } from 'zod';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { ApiError, invalid, notFound } from '../kernel/errors.js';
 import { botsUsing, customFaceOf } from '../bots/records.js';
 import { newId } from '../store/ids.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { toolRegistry, type AgentTool, type ContextSource, type ToolResult, type ToolSource } from '../tools/registry.js';
 import { recordGap, type GapOrigin } from './gaps.js';
 import type { SearchResult } from './search.js';

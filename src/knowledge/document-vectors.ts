@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { chunkId, knowledgeCollections } from './collections.js';
 import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
 import type { KnowledgeChunk, KnowledgeDocument } from './types.js';

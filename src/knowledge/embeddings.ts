@@ -1,8 +1,8 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { ProviderConnection } from '../providers/index.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { runTask, type Lane } from '../../workers/pool.js';
-import { LOCAL_MODEL } from './local-model.js';
+import { LOCAL_MODEL } from '../providers/local-model.js';
 import { EMBEDDED, knowledgeSettings } from './settings.js';
 
 /** Kinds whose adapters have a default embedding model (kind A embeds only when the knowledge settings name one). */
@@ -16,7 +16,7 @@ export const EMBED_BATCH = 64;
 export const EMBEDDING_DIMENSIONS = 512;
 
 export interface Embedder {
-  /** null: the embedded model (src/knowledge/local-model.ts), run on the worker pool with no provider. */
+  /** null: the embedded model (src/providers/local-model.ts), run on the worker pool with no provider. */
   connection: ProviderConnection | null;
   /** The model chosen in the knowledge settings; null: the adapter's default embedding model. */
   model: string | null;

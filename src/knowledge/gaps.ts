@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { newId } from '../store/ids.js';
 import type { Doc } from '../store/types.js';
 import { COLLECTIONS } from './collections.js';

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { learnSimilarities } from './calibration.js';
 import { chunkId, knowledgeCollections } from './collections.js';
 import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
-import type { DocumentType } from './parse.js';
+import type { DocumentType } from '../documents/parse.js';
 import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types.js';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 24);

@@ -1,5 +1,5 @@
 import { holdClaim, type HeldClaim } from '../scale/claims.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { GuardedClient } from '../security/guarded-client.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { newId } from '../store/ids.js';
@@ -7,7 +7,7 @@ import type { HostLimiter } from './host-limiter.js';
 import { COLLECTIONS, knowledgeCollections } from './collections.js';
 import { failureReason } from './failure-reason.js';
 import { indexDocument, removeDocuments } from './indexer.js';
-import { sniffDocumentType } from './parse.js';
+import { sniffDocumentType } from '../documents/parse.js';
 import type { IngestJob, JobItem, KnowledgeSource } from './types.js';
 import { canonicalUrl, fetchPage, loadRobots, pageType, parseSitemap, sameSite, type Robots } from './web.js';
 import { recordKnowledgeJob } from '../metrics/record.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { holdClaim, type HeldClaim } from '../scale/claims.js';
 import type { LexicalIndex, LexicalStamps } from '../store/lexical-embedded.js';
 import { knowledgeCollections } from './collections.js';

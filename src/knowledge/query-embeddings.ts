@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { embedTexts, type Embedder } from './embeddings.js';
 
 /** Vector bytes kept at most (512-dimension vectors: ~8,000 queries); the least recently used go first. */

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { findEmbedder, vectorCollection } from './embeddings.js';
 import { embedQuery } from './query-embeddings.js';

@@ -1,4 +1,4 @@
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
@@ -9,9 +9,9 @@ import { knowledgeCollections } from './collections.js';
 import { removeDocuments } from './indexer.js';
 import { IngestRunner } from './jobs.js';
 import { replicateLexical, storeIsShared } from './lexical-replica.js';
-import { sniffDocumentType, UnsupportedDocumentError } from './parse.js';
+import { sniffDocumentType, UnsupportedDocumentError } from '../documents/parse.js';
 import { hybridSearch, type SearchOptions, type SearchOutcome } from './search.js';
-import { titleOfText } from './parse.js';
+import { titleOfText } from '../documents/parse.js';
 import { SETTINGS_DEFAULTS, type CreateSourceInput, type KnowledgeDocument, type KnowledgeSource, type PatchSourceInput } from './types.js';
 
 /** The knowledge area for one app: sources, their ingestion, and search. */

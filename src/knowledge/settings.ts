@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { embedTexts } from './embeddings.js';
 
 import { EMBEDDING_CHECK_TEXT } from './embedding-check.js';
-import { LOCAL_MODEL } from './local-model.js';
+import { LOCAL_MODEL } from '../providers/local-model.js';
 
 /**
  * A workspace's knowledge settings: which connection and model embed documents and queries (`embedded`: the

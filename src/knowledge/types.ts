@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Doc } from '../store/types.js';
-import type { DocumentType } from './parse.js';
+import type { DocumentType } from '../documents/parse.js';
 
 /** Source kinds of the spec: text, a page, a sitemap, a site to crawl ('crawl'), an uploaded file. */
 export type SourceKind = 'text' | 'page' | 'sitemap' | 'crawl' | 'file';

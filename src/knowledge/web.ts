@@ -1,7 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import robotsParserCjs from 'robots-parser';
 import type { GuardedClient } from '../security/guarded-client.js';
-import type { DocumentType } from './parse.js';
+import type { DocumentType } from '../documents/parse.js';
 
 /** Fetching for page, sitemap and crawl sources. Every request goes through the guarded client. */
 export const USER_AGENT = 'ServiceChatKnowledgeBot/1';

@@ -3,7 +3,7 @@
  * capture_lead, an earlier form). A later form (before a handoff, away or offline) asks only for the rest, and is
  * not shown at all when nothing is left to ask; its answer is completed with what is known.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { LeadField } from './form.js';
 import { leadsCollection } from './service.js';
 

@@ -3,7 +3,7 @@
  * listed newest first, exported as CSV, their status changed, deleted. Every save publishes lead.captured.
  */
 import { stringify } from 'csv-stringify/sync';
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { notFound } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import type { Doc, Filter } from '../store/types.js';

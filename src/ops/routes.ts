@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { createSession } from '../auth/sessions.js';
 import { consumeSignInLink, SIGNIN_LINK_PATH } from '../auth/signin-links.js';
 import { ConfigError } from '../config/index.js';
@@ -14,7 +14,7 @@ import type { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { addSampler, enableMetrics, scrape, sampled } from '../metrics/registry.js';
 import { installAppSamplers } from './samplers.js';
-import { readiness } from './readiness.js';
+import { readiness } from '../app/readiness.js';
 
 export interface OperationsSettings {
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */

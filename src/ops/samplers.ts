@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { liveRegistries } from '../../actors/runtime/registry.js';
 import { observeTasks, poolStats } from '../../workers/pool.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { PENDING_STATES, deliveriesCollection } from '../events/webhooks/records.js';
 import { voiceSessions } from '../../actors/voice/index.js';
 import { recordTask } from '../metrics/record.js';

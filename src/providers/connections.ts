@@ -2,8 +2,8 @@
  * Provider connections (service-api.md, Providers): records in collection 'providers', keys sealed at rest
  * with the record id as context, checked with the provider before anything is saved, never returned.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { ApiError, invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';

@@ -26,7 +26,7 @@ export function realtimeVoices(kind: 'openai' | 'gemini'): { engine: string; voi
 
 /**
  * The voice engine of a connection: kind B OpenAI Realtime, kind C Gemini Live, a kind D connection bound to a
- * hosted agent (src/chat/hosted-agent.ts), or cascade parts (src/chat/cascade-setup.ts). Connects on connect().
+ * hosted agent (src/voice/hosted-agent.ts), or cascade parts (src/voice/cascade-setup.ts). Connects on connect().
  */
 export function createVoiceEngine(conn: ProviderConnection, spec: VoiceSessionSpec, onEvent: VoiceEngineListener, opts: { allowPrivateNetwork: boolean }): VoiceEngine {
   if ('cascade' in conn) return new CascadeEngine((conn as CascadeConnection).cascade, spec, onEvent, { allowPrivateNetwork: opts.allowPrivateNetwork });

@@ -6,8 +6,8 @@
  * the app's clock, so tests drive it with a fake one.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import { perApp, type AppContext } from '../app.js';
-import { chatCollections, type AttachmentRecord } from '../chat/records.js';
+import { perApp, type AppContext } from '../app/context.js';
+import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
 
 /** A frame goes this long after its conversation ended, at the next run (so within about 1 h 15 min). */
 export const FRAMES_KEPT_AFTER_END_MS = 60 * 60_000;

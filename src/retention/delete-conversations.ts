@@ -6,8 +6,8 @@
  * and leads and visitors are records of their own (erased with DELETE /visitors/{id}).
  */
 import { conversations as conversationService } from '../../actors/conversation/index.js';
-import type { AppContext } from '../app.js';
-import { chatCollections } from '../chat/records.js';
+import type { AppContext } from '../app/context.js';
+import { chatCollections } from '../records/conversations.js';
 import { forgetGapAsks } from '../knowledge/gaps.js';
 import { deleteTeamRecordsOf } from '../team/records.js';
 

@@ -4,9 +4,9 @@
  * node-cron runs it on the wall clock; the sweep itself reads the app's clock, so tests drive it with a fake one.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { workspaces } from '../auth/records.js';
-import type { ConversationRecord } from '../chat/records.js';
+import type { ConversationRecord } from '../records/conversations.js';
 import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
 import { startCameraFramesJob } from './camera-frames.js';
 

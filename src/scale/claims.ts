@@ -1,4 +1,4 @@
-import type { ScaleNode } from './node.js';
+import type { GroupPort } from '../app/context.js';
 
 export interface HeldClaim {
   /** The claim lapsed (this process was cut off from Redis too long): stop, another process may run it. */
@@ -10,7 +10,7 @@ export interface HeldClaim {
  * Claims long-running work (a knowledge ingestion job) for this process: null when another process holds it.
  * Renewed every third of `ms` while held, so a process that dies gives the work up within `ms`.
  */
-export async function holdClaim(node: ScaleNode, key: string, ms: number): Promise<HeldClaim | null> {
+export async function holdClaim(node: GroupPort, key: string, ms: number): Promise<HeldClaim | null> {
   if (!(await node.claim(key, ms))) return null;
   let lost = false;
   const timer = setInterval(() => {

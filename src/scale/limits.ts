@@ -1,6 +1,7 @@
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { ScaleNode } from './node.js';
+import { nodeOf } from './node-of.js';
 
 /** How long a home answer from another process is trusted before Redis is asked again who the home is. */
 const ELSEWHERE_MS = 5000;
@@ -79,7 +80,7 @@ class SharedLimits {
   }
 }
 
-const sharedLimits = perApp((app: AppContext) => new SharedLimits(app.scale!));
+const sharedLimits = perApp((app: AppContext) => new SharedLimits(nodeOf(app)!));
 
 /**
  * A rate limit counted across the scale-out group (see SharedLimits: no round trip per hit), or by this process

@@ -1,7 +1,7 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { ActorRegistry } from '../../actors/runtime/index.js';
 import { m, metricsEnabled } from '../metrics/registry.js';
-import { readiness } from '../ops/readiness.js';
+import { readiness } from '../app/readiness.js';
 import { CoordinationDownError, NodeGoneError, type ScaleNode } from './node.js';
 
 /** The current owner stopped writing: its lease lapsed and another process holds the conversation now. */

@@ -1,6 +1,15 @@
-import type { AppContext } from '../app.js';
-import { liveHub } from '../team/live-hub.js';
+import type { AppContext } from '../app/context.js';
 import type { ScaleNode } from './node.js';
+import { nodeOf } from './node-of.js';
+
+/** What presence reads of this process's live sockets (src/team/live-hub.ts's LiveHub, handed in). */
+export interface OpenSockets {
+  /** Open sockets per user of a workspace. */
+  openUsers(workspaceId: string): Map<string, number>;
+  workspaces(): Iterable<string>;
+  /** Called when a workspace's sockets change; presence sets it. */
+  onChange: ((workspaceId: string) => void) | null;
+}
 
 /** How long a process's word that a person has the panel open holds without being repeated. */
 const ENTRY_TTL_MS = 15_000;
@@ -14,8 +23,7 @@ export const presenceKey = (node: ScaleNode, workspaceId: string) => `${node.pre
  * every few seconds; a dead process's entries lapse on their own. Readers add the other processes' entries to
  * this process's own sockets (always current here).
  */
-export function startGroupPresence(app: AppContext, node: ScaleNode): void {
-  const hub = liveHub(app);
+export function startGroupPresence(app: AppContext, node: ScaleNode, hub: OpenSockets): void {
   const published = new Map<string, Set<string>>();
   const publish = async (workspaceId: string) => {
     if (!node.healthy) return;
@@ -43,9 +51,9 @@ export function startGroupPresence(app: AppContext, node: ScaleNode): void {
 }
 
 /** Open live sockets per user of a workspace: this process's, plus (scale-out) the other processes' of the group. */
-export async function openUsersEverywhere(app: AppContext, workspaceId: string): Promise<Map<string, number>> {
-  const counts = liveHub(app).openUsers(workspaceId);
-  const node = app.scale;
+export async function openUsersEverywhere(app: AppContext, hub: OpenSockets, workspaceId: string): Promise<Map<string, number>> {
+  const counts = hub.openUsers(workspaceId);
+  const node = nodeOf(app);
   if (!node?.healthy) return counts;
   try {
     const members = await node.cmd.zrangebyscore(presenceKey(node, workspaceId), app.clock.now(), '+inf');

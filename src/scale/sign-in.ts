@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../app.js';
-import { SIGN_IN_LIMITS } from '../auth/rate-limit.js';
+import type { AppContext } from '../app/context.js';
 import type { ScaleNode } from './node.js';
 
 type Window = { limit: number; windowMs: number };
+/** The sign-in limits: src/auth/rate-limit.ts's SIGN_IN_LIMITS, handed in by src/auth/accounts.ts. */
+export interface SignInLimits {
+  readonly address: Window;
+  readonly pair: Window;
+  readonly brake: { readonly accountFailures: number; readonly perAddress: number; readonly windowMs: number };
+}
 const pairKey = (account: string, address: string) => `${account}\n${address}`;
 
 /**
@@ -13,7 +18,7 @@ const pairKey = (account: string, address: string) => `${account}\n${address}`;
 export class GroupSignInThrottle {
   private readonly windows: Record<'address' | 'pair' | 'account' | 'brakedPair', Window>;
 
-  constructor(private readonly node: ScaleNode, private readonly app: AppContext, limits = SIGN_IN_LIMITS) {
+  constructor(private readonly node: ScaleNode, private readonly app: AppContext, limits: SignInLimits) {
     this.windows = {
       address: limits.address, pair: limits.pair,
       account: { limit: limits.brake.accountFailures, windowMs: limits.brake.windowMs },

@@ -1,6 +1,7 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { ScaleNode } from './node.js';
+import { nodeOf } from './node-of.js';
 
 /**
  * How long a process's word that a voice session is live holds without being repeated. A killed process's seats
@@ -68,8 +69,9 @@ class VoiceSeats {
 }
 
 const seats = perApp((app: AppContext) => {
-  if (!app.scale) return null;
-  const s = new VoiceSeats(app.scale);
+  const node = nodeOf(app);
+  if (!node) return null;
+  const s = new VoiceSeats(node);
   app.onClose(() => s.close());
   return s;
 });

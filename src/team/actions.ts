@@ -4,9 +4,9 @@
  * side (accepted / resolved) is this area's.
  */
 import { conversations } from '../../actors/conversation/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { SessionPrincipal } from '../auth/sessions.js';
-import { chatCollections, type ConversationRecord, type PublicMessage } from '../chat/records.js';
+import { chatCollections, type ConversationRecord, type PublicMessage } from '../records/conversations.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { acceptHandoff, resolveHandoff } from './handoff.js';
 

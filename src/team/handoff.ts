@@ -5,17 +5,16 @@
  */
 import { fieldsLeftToAsk } from '../leads/known.js';
 import { conversations } from '../../actors/conversation/index.js';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
-import { loadBotForChat } from '../chat/bot-source.js';
-import type { ServerFrame } from '../chat/protocol.js';
-import { chatCollections, type ConversationRecord } from '../chat/records.js';
+import { loadBotForChat } from '../bots/bot-source.js';
+import type { ServerFrame } from '../conversation/protocol.js';
+import { chatCollections, type ConversationRecord } from '../records/conversations.js';
 import { leadFormFrame, type LeadField, type LeadFormReason } from '../leads/form.js';
 import { newId } from '../store/ids.js';
 import type { ToolSource } from '../tools/registry.js';
-import { isOpen } from '../bots/hours.js';
-import { offlineText } from '../../actors/conversation/offline.js';
-import { handoffs, type HandoffRecord } from './records.js';
+import { isOpen, offlineText } from '../bots/hours.js';
+import { handoffs, type HandoffRecord } from '../records/handoffs.js';
 import { summarize } from './summary.js';
 import { availableAgents, workspaceActors } from './workspace.js';
 

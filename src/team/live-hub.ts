@@ -3,8 +3,8 @@
  * once; a slow socket only fills its own buffer (the transport closes it past maxBackpressureBytes), so it never
  * slows the others or the publisher.
  */
-import { perApp } from '../app.js';
-import type { EventRecord } from '../events/bus.js';
+import { perApp } from '../app/context.js';
+import type { EventRecord } from '../app/event-bus.js';
 import type { SocketConn } from '../http/types.js';
 import type { Role } from '../auth/roles.js';
 import type { AccessEnded } from '../auth/access-ended.js';

@@ -2,7 +2,7 @@
  * The handoff summary: a deterministic digest of the conversation so far (no model call, so it costs nothing,
  * works with no brain connected and never leaks into usage caps). The last visible lines, oldest first.
  */
-import type { MessageRecord } from '../chat/records.js';
+import type { MessageRecord } from '../records/conversations.js';
 
 const LINES = 8;
 const LINE_CHARS = 200;

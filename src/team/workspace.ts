@@ -1,10 +1,10 @@
 /** The workspace actors of this process, one per workspace: `workspaceActors(app).get(workspaceId)`. */
 import { WorkspaceActor } from '../../actors/workspace/actor.js';
 import { ActorRegistry } from '../../actors/runtime/index.js';
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { handoffTimedOut } from './handoff.js';
 import { liveHub } from './live-hub.js';
-import { handoffs } from './records.js';
+import { handoffs } from '../records/handoffs.js';
 
 /**
  * Longer than the longest handoff wait (acceptTimeoutSec up to 3600 s), so a pending timer is normally kept;

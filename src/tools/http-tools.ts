@@ -3,8 +3,8 @@
  * bot turns on in tools.http. Calls go through the guarded client; secrets are filled in only at call
  * time and redacted from anything that goes back (results, errors, test answers).
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, OutboundError, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { newId } from '../store/ids.js';

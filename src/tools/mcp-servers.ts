@@ -3,8 +3,8 @@
  * connect and on refresh, test calls, and tool calls for the agent through a per-server connection cache.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';

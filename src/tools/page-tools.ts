@@ -4,8 +4,8 @@
  * and waits for the page's answer. They are offered only when tools.client.enabled and allowed by
  * tools.client.allow ('*' or names; an empty list allows none).
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { argsProblem, argsSchemaProblem } from './json-schema.js';
 import type { AgentTool, ToolCallContext, ToolResult, ToolSource } from './registry.js';
 import { TOOL_NAME } from './schemas.js';

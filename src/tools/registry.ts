@@ -1,6 +1,6 @@
-import type { AppContext } from '../app.js';
-import type { AttachmentRef } from '../chat/records.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import type { AttachmentRef } from '../records/conversations.js';
+import { perApp } from '../app/context.js';
 
 /**
  * The one tool registry the agent loop uses. Areas (builtins, knowledge, leads, handoff, HTTP tools, MCP,

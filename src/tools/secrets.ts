@@ -2,8 +2,8 @@
  * Workspace secrets: named values that HTTP tool templates reference as {{secrets.NAME}}. Values are sealed
  * at rest (AES-256-GCM bound to the record id) and opened only while a tool call is being made.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';

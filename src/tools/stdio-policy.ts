@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { Principal } from '../auth/principal.js';
 import { forbidden, type ApiError } from '../kernel/errors.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { Doc } from '../store/types.js';
 
 /**

@@ -3,12 +3,13 @@
  * export everything stored about them, erase them and everything of theirs.
  */
 import { conversations as conversationService } from '../../actors/conversation/index.js';
-import type { AppContext } from '../app.js';
-import { chatCollections, publicMessage, type VisitorRecord } from '../chat/records.js';
+import type { AppContext } from '../app/context.js';
+import { chatCollections, publicMessage, type VisitorRecord } from '../records/conversations.js';
 import { notFound } from '../kernel/errors.js';
 import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';
 import { leadsCollection, leadView, type LeadRecord } from '../leads/service.js';
-import { deleteTeamRecordsOf, handoffs } from '../team/records.js';
+import { deleteTeamRecordsOf } from '../team/records.js';
+import { handoffs } from '../records/handoffs.js';
 import { rememberErased } from './erased.js';
 
 const visitorView = (v: VisitorRecord) => ({

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/chat/records.js';
+import { chatCollections } from '../../src/records/conversations.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type TeamWorld } from '../team/helpers.js';

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
-import { handoffs } from '../../src/team/records.js';
+import { handoffs } from '../../src/records/handoffs.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type FrameClient, type TeamWorld } from '../team/helpers.js';
 

@@ -1,7 +1,7 @@
 /** What the server keeps of credentials (src/auth/credential-cache.ts): reads racing a revocation, read-ahead. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { CREDENTIAL_TTL_MS, credentialCache, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
 import type { ApiTokenRecord } from '../../src/auth/records.js';
 import { FakeClock } from '../../src/kernel/clock.js';

@@ -1,7 +1,7 @@
 /** The bots list cache on its own (src/bots/list-cache.ts): reads that race a change, and the lifetime. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { BotLists, LIST_TTL_MS, MAX_KEPT_BOTS, type BotListItem } from '../../src/bots/list-cache.js';
 import { FakeClock } from '../../src/kernel/clock.js';
 

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/chat/records.js';
+import { chatCollections } from '../../src/records/conversations.js';
 import { cameraFramesJobs, FRAMES_KEPT_AFTER_END_MS } from '../../src/retention/camera-frames.js';
 import { startTestServer } from '../helpers/server.js';
 import { startTeamWorld } from '../team/helpers.js';

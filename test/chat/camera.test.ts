@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/chat/records.js';
+import { chatCollections } from '../../src/records/conversations.js';
 import { FRAMES_KEPT_AFTER_END_MS, runCameraFrameSweep } from '../../src/retention/camera-frames.js';
 import { republish, startTeamWorld, type FrameClient, type TeamWorld } from '../team/helpers.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { conversations } from '../../actors/conversation/index.js';
-import { loadBotForChat } from '../../src/chat/bot-source.js';
+import { loadBotForChat } from '../../src/bots/bot-source.js';
 import { FakeClock, flushMicrotasks } from '../../src/kernel/clock.js';
 import { newId } from '../../src/store/ids.js';
 import { startChatWorld } from './helpers.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { marked } from 'marked';
-import { transcriptMarkdown } from '../../src/chat/transcript.js';
+import { transcriptMarkdown } from '../../src/conversation/transcript.js';
 
 // Issue 40, item 10: the Markdown transcript export copied visitor text verbatim, so a visitor could forge a
 // "Team" block or raw HTML. The export is rendered with a Markdown renderer, as a reader's viewer would.

@@ -7,7 +7,7 @@ import { EMBEDDING_CHECK_TEXT } from '../../src/knowledge/embedding-check.js';
  * embeddings of known quality through the provider path:
  * - `weakEmbedding`: a deliberately weak model, random projections of the text's word counts (every word,
  *   function words too) onto 64 dimensions: similar texts point roughly the same way, with a lot of noise;
- * - `builtInModelEmbedder`: the built-in model's vectors (src/knowledge/local-model.ts) served as a provider's,
+ * - `builtInModelEmbedder`: the built-in model's vectors (src/providers/local-model.ts) served as a provider's,
  *   read from a cache of int8 vectors kept beside an evaluation set (computed with the model on a miss, so a
  *   test stays fast and a changed passage is still embedded by the model itself).
  */
@@ -68,7 +68,7 @@ export function builtInModelEmbedder(file: string): EmbedFn & { save(): void; mi
     const keys = texts.map(key);
     const missing = [...new Set(keys.map((k, i) => (cache.has(k) ? -1 : i)).filter((i) => i >= 0).map((i) => texts[i]))];
     if (missing.length) {
-      const { embedLocally } = await import('../../src/knowledge/local-model.js');
+      const { embedLocally } = await import('../../src/providers/local-model.js');
       const vs = await embedLocally(missing);
       missing.forEach((t, i) => cache.set(key(t), Int8Array.from(vs[i], (x) => Math.max(-127, Math.min(127, Math.round(x * 127))))));
       added += missing.length;

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chunkMarkdown } from '../../src/knowledge/chunk.js';
-import { parseHtml } from '../../src/knowledge/html.js';
-import { parseDocument, sniffDocumentType } from '../../src/knowledge/parse.js';
+import { chunkMarkdown } from '../../src/documents/chunk.js';
+import { parseHtml } from '../../src/documents/html.js';
+import { parseDocument, sniffDocumentType } from '../../src/documents/parse.js';
 import { openEmbeddedLexical } from '../../src/store/lexical-embedded.js';
 import { makePdf } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LOCAL_MODEL } from '../../src/knowledge/local-model.js';
+import { LOCAL_MODEL } from '../../src/providers/local-model.js';
 import sharp from 'sharp';
 import { poolStats, runTask } from '../../workers/pool.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';

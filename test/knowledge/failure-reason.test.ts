@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createLogger } from '../../src/kernel/log.js';
 import { failureReason } from '../../src/knowledge/failure-reason.js';
-import { UnsupportedDocumentError } from '../../src/knowledge/parse.js';
+import { UnsupportedDocumentError } from '../../src/documents/parse.js';
 
 // Issue 40, item 10: an internal JavaScript error was shown as a knowledge source's failure reason.
 function capture() {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { knowledge } from '../../src/knowledge/service.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';

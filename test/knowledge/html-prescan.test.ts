@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { parseHTML } from 'linkedom';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DocumentTooLargeError, HTML_LIMITS, prescanHtml } from '../../src/knowledge/html-prescan.js';
-import { parseHtml } from '../../src/knowledge/html.js';
+import { DocumentTooLargeError, HTML_LIMITS, prescanHtml } from '../../src/documents/html-prescan.js';
+import { parseHtml } from '../../src/documents/html.js';
 import { nestedDivs } from '../workers/hostile-html.js';
 
 type El = { children: ArrayLike<El> };

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { knowledge } from '../../src/knowledge/service.js';
 import type { SearchMode } from '../../src/knowledge/search.js';
 

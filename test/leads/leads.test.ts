@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { submitLeadForm } from '../../src/leads/capture.js';
+import { submitLeadForm } from '../../src/conversation/lead-capture.js';
 import { safeCell } from '../../src/leads/service.js';
 import { createToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type TeamWorld } from '../team/helpers.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/server.js';
-import { readiness } from '../../src/ops/readiness.js';
+import { readiness } from '../../src/app/readiness.js';
 import { freePort, startRedis } from '../scale/world.js';
 
 // Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { describeImageWith } from '../../src/chat/vision-proxy.js';
+import { describeImageWith } from '../../src/voice/vision-proxy.js';
 import { createProvider } from '../../src/providers/index.js';
 import { HostedAgentApi } from '../../src/providers/hosted-agent/api.js';
 import { HostedAgentEngine, type HostedAgentOptions } from '../../src/providers/hosted-agent/engine.js';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import * as wsModule from 'ws';
 import { appendEvent, appendFrame, decodeBytesWithHeadroom, decodeWithHeadroom, readAudioDelta } from '../../src/providers/realtime-openai-audio.js';
 import { base64Length, decodeBase64Into, encodeBase64Into } from '../../src/providers/base64-bytes.js';
-import { audioFrame } from '../../src/chat/voice-frames.js';
+import { audioFrame } from '../../src/conversation/voice-frames.js';
 
 const pcm = Buffer.from([1, 2, 3, 4, 250, 251, 0, 9, 0xff, 0xfe]);
 const b64 = pcm.toString('base64');

@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { botOffline } from '../../actors/conversation/offline.js';
-import { handoffs } from '../../src/team/records.js';
-import { loadBotForChat } from '../../src/chat/bot-source.js';
+import { handoffs } from '../../src/records/handoffs.js';
+import { loadBotForChat } from '../../src/bots/bot-source.js';
 import { chattingVisitor, republish, startTeamWorld, type TeamWorld } from './helpers.js';
 
 // 2026-01-01 is a Thursday; the clock starts at 00:00 UTC and only moves when a test advances it.

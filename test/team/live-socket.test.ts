@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { isOpen, localTime } from '../../src/bots/hours.js';
 import { LiveHub, liveFrame, liveHub, type LiveConn } from '../../src/team/live-hub.js';
 import { systemClock } from '../../src/kernel/clock.js';
-import { EventBus, type EventRecord } from '../../src/events/bus.js';
+import { EventBus, type EventRecord } from '../../src/app/event-bus.js';
 import { createLogger } from '../../src/kernel/log.js';
 import type { DocumentStore } from '../../src/store/types.js';
 import { startTeamWorld, type TeamWorld } from './helpers.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chatCollections } from '../../src/chat/records.js';
+import { chatCollections } from '../../src/records/conversations.js';
 import { isDeliverable } from '../../src/events/webhooks/constants.js';
 import { createToken } from '../helpers/auth.js';
 import { addMember } from '../helpers/auth.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { AppContext } from '../../src/app.js';
+import type { AppContext } from '../../src/app/context.js';
 import { ToolRegistry, type AgentTool } from '../../src/tools/registry.js';
 
 const warnings: unknown[] = [];

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { identityHash } from '../../src/chat/identity.js';
-import { chatCollections } from '../../src/chat/records.js';
+import { chatCollections } from '../../src/records/conversations.js';
 import { leadsCollection } from '../../src/leads/service.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { startTeamWorld, type TeamWorld } from '../team/helpers.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hostedAgentRecordId } from '../../src/chat/hosted-agent.js';
+import { hostedAgentRecordId } from '../../src/voice/hosted-agent.js';
 import { startWorld, type World } from '../bots-api/setup.js';
 import { Visitor } from '../chat/helpers.js';
 import type { FakeSpeech } from '../fakes/speech.js';

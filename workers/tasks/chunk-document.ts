@@ -1,5 +1,5 @@
-/** Piscina task: structured text to chunks that carry their heading path (see src/knowledge/chunk.ts). */
-import { chunkMarkdown, type Chunk, type ChunkOptions } from '../../src/knowledge/chunk.js';
+/** Piscina task: structured text to chunks that carry their heading path (see src/documents/chunk.ts). */
+import { chunkMarkdown, type Chunk, type ChunkOptions } from '../../src/documents/chunk.js';
 import { reportsStart } from '../started.js';
 
 export interface ChunkDocumentInput {

@@ -1,10 +1,10 @@
 /**
  * Piscina task: embeds a batch of texts with the workspace's provider connection, or with the embedded model
- * when there is none (src/knowledge/local-model.ts, loaded once per thread on its first batch). Runs off the
+ * when there is none (src/providers/local-model.ts, loaded once per thread on its first batch). Runs off the
  * main thread because decoding a large embeddings response (thousands of floats per text), and the embedded
  * model even more so, is CPU work. The request goes through the guarded client: the base URL is user-supplied.
  */
-import { embedLocally } from '../../src/knowledge/local-model.js';
+import { embedLocally } from '../../src/providers/local-model.js';
 import { createProvider, type ProviderConnection } from '../../src/providers/index.js';
 import { createGuardedClient } from '../../src/security/guarded-client.js';
 import { reportsStart } from '../started.js';

@@ -1,7 +1,7 @@
 /** Task: a knowledge document's bytes (PDF, HTML, Markdown, text) to structured text and its links. A PDF runs in the pool's isolated lane (a process of its own), the rest on an ingest thread. */
-import type { HtmlReadLimits } from '../../src/knowledge/html.js';
-import { parseDocument, type DocumentType, type ParsedDocument } from '../../src/knowledge/parse.js';
-import type { PdfReadLimits } from '../../src/knowledge/pdf.js';
+import type { HtmlReadLimits } from '../../src/documents/html.js';
+import { parseDocument, type DocumentType, type ParsedDocument } from '../../src/documents/parse.js';
+import type { PdfReadLimits } from '../../src/documents/pdf.js';
 import { reportsStart } from '../started.js';
 
 export interface ParseDocumentInput {

@@ -1,5 +1,5 @@
 /** Sign-in and setup (service-api.md): first-run setup, sign-in and out, the signed-in user, invitations. */
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 import { changePassword, setupNeeded, setupWorkspace, signIn } from '../../auth/accounts.js';
 import { recordAudit } from '../../auth/audit.js';
 import { users, userView, workspaces, type UserRecord } from '../../auth/records.js';

@@ -6,6 +6,7 @@ import { BotConfigSchema } from '../../bots/config/index.js';
 import { embedInfo } from '../../bots/embed.js';
 import { createPreviewToken } from '../../bots/preview-token.js';
 import { publishBot } from '../../bots/publish.js';
+import { hostedAgentPort } from '../../voice/hosted-agent.js';
 import { getBot } from '../../bots/records.js';
 import {
   botView, createBot, deleteBot, duplicateBot, editDraft, listBots, listVersions, newIdentitySecret,
@@ -96,7 +97,7 @@ export const botsModule: ApiModule = {
       } }),
     route({ op: 'DELETE /api/v1/bots/{id}',
       handler: async (ctx) => {
-        await deleteBot(ctx.app, ctx.workspaceId, ctx.params.id);
+        await deleteBot(ctx.app, hostedAgentPort, ctx.workspaceId, ctx.params.id);
         await ctx.audit('bot.delete', target(ctx.params.id));
       } }),
     route({ op: 'POST /api/v1/bots/{id}/duplicate', body: DuplicateBody, response: BotResponse, status: 201,
@@ -108,7 +109,7 @@ export const botsModule: ApiModule = {
     route({ op: 'POST /api/v1/bots/{id}/publish', body: RevisionBody, response: BotResponse,
       handler: async (ctx) => {
         const by = ctx.principal ? actorOf(ctx.principal) : null;
-        const bot = await publishBot(ctx.app, ctx.workspaceId, ctx.params.id, by && { id: by.id, name: by.name }, ctx.body.revision);
+        const bot = await publishBot(ctx.app, hostedAgentPort, ctx.workspaceId, ctx.params.id, by && { id: by.id, name: by.name }, ctx.body.revision);
         await ctx.audit('bot.publish', target(bot._id), { version: bot.published?.version });
         return botView(ctx.app, bot);
       } }),

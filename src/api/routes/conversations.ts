@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { conversations } from '../../../actors/conversation/index.js';
-import { chatCollections, publicAttachments, widgetMessage, type ConversationRecord } from '../../chat/records.js';
-import { transcriptMarkdown } from '../../chat/transcript.js';
-import { teamMaySee, transcriptAttachments } from '../../chat/camera.js';
+import { chatCollections, publicAttachments, widgetMessage, type ConversationRecord } from '../../records/conversations.js';
+import { transcriptMarkdown } from '../../conversation/transcript.js';
+import { teamMaySee, transcriptAttachments } from '../../voice/camera.js';
 import { notFound } from '../../kernel/errors.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
-import { handoffs, type HandoffRecord } from '../../team/records.js';
+import { handoffs, type HandoffRecord } from '../../records/handoffs.js';
 import { leadsCollection } from '../../leads/service.js';
 import { reply, route, type ApiModule } from '../define.js';
 

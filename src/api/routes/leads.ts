@@ -1,15 +1,15 @@
 /** Leads (service-api.md, Leads): list, CSV export, add from outside systems, status change, delete. */
 import { z } from 'zod';
-import { findBot } from '../../chat/bot-source.js';
+import { findBot } from '../../bots/bot-source.js';
 import { BotConfigSchema } from '../../bots/config/index.js';
 import { badRequest, invalid, notFound } from '../../kernel/errors.js';
-import { leadToolSource } from '../../leads/capture.js';
+import { leadToolSource } from '../../conversation/lead-capture.js';
 import { MAX_VALUE_CHARS, validateLeadFields, type LeadField } from '../../leads/form.js';
 import { deleteLead, LEAD_STATUSES, leadsCsv, leadView, listLeads, saveLead, setLeadStatus } from '../../leads/service.js';
 import { toolRegistry } from '../../tools/registry.js';
 import { reply, route, type ApiModule } from '../define.js';
 import { pageOf } from './list-schemas.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 
 const Status = z.enum(LEAD_STATUSES);
 export const LeadsQuery = z.strictObject({

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { WorkspaceMsg } from '../../../actors/workspace/messages.js';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 import { onAccessEnded } from '../../auth/access-ended.js';
 import { authenticate } from '../../auth/authenticate.js';
 import { forbidden, unauthorized } from '../../kernel/errors.js';

@@ -14,13 +14,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 import type { TimerHandle } from '../../kernel/clock.js';
 import type { GuardedClient } from '../../security/guarded-client.js';
 import { openSecret } from '../../security/secret-box.js';
 import { newId } from '../../store/ids.js';
 import { DuplicateKeyError, type Collection } from '../../store/types.js';
-import { EVENT_RETENTION_MS, type EventRecord } from '../bus.js';
+import { EVENT_RETENTION_MS, type EventRecord } from '../../app/event-bus.js';
 import {
   DELIVERY_LOG_SIZE, DELIVERY_TIMEOUT_MS, HOLD_AFTER_FAILURES, MAINTENANCE_INTERVAL_MS, MAX_REDIRECTS, MAX_TRIES,
   RESPONSE_SNIPPET_BYTES, RETRY_DELAYS_MS, SWITCH_OFF_AFTER_FAILURES, isDeliverable,

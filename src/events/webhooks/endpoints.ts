@@ -1,11 +1,11 @@
 /** Webhook endpoints of a workspace: add, change, rotate the secret, test, read the delivery log, redeliver. */
-import type { AppContext } from '../../app.js';
+import type { AppContext } from '../../app/context.js';
 import { conflict, invalid, notFound } from '../../kernel/errors.js';
 import { OutboundError, parseOutboundUrl } from '../../security/guarded-client.js';
 import { resolveChecked } from '../../security/guarded-connector.js';
 import { sealSecret } from '../../security/secret-box.js';
 import { newId, newSecret } from '../../store/ids.js';
-import type { EventRecord } from '../bus.js';
+import type { EventRecord } from '../../app/event-bus.js';
 import { DELIVERY_LOG_SIZE, PING_EVENT, PING_MESSAGE, SECRET_PREFIX, WEBHOOK_EVENTS } from './constants.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { deliveryView, endpointView, type DeliveryView, type EndpointRecord, type EndpointView } from './records.js';

@@ -1,5 +1,5 @@
 /** Webhooks: one dispatcher and one guarded client per app, started with the API module, stopped on close. */
-import { perApp, type AppContext } from '../../app.js';
+import { perApp, type AppContext } from '../../app/context.js';
 import { createGuardedClient, type GuardedClient } from '../../security/guarded-client.js';
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from './constants.js';
 import { WebhookDispatcher } from './dispatcher.js';

@@ -1,6 +1,6 @@
 /** The webhook request: body, headers and the `t=<unix seconds>,v1=<hex>` signature (service-api.md, Signature). */
 import { createHmac } from 'node:crypto';
-import type { EventRecord } from '../bus.js';
+import type { EventRecord } from '../../app/event-bus.js';
 import { USER_AGENT } from './constants.js';
 
 /** Lowercase hex HMAC-SHA256 with the secret as key over `<t>.<raw body>`. */

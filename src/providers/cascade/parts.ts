@@ -1,7 +1,7 @@
 /**
  * What a cascade voice engine is made of (bot-config.md, voice.cascade): a speech-to-text adapter (kind B or D),
  * the brain (any text adapter, kind A, B or C, with the bot's model and settings) and a text-to-speech adapter
- * (kind D, B or C). The caller (src/chat/voice-setup.ts) builds the adapters; models left empty are named here,
+ * (kind D, B or C). The caller (src/voice/voice-setup.ts) builds the adapters; models left empty are named here,
  * so usage is priced for the model that ran.
  */
 import { GEMINI_DEFAULTS } from '../gemini.js';

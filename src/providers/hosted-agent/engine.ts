@@ -17,7 +17,7 @@ import { AgentApiError, HostedAgentApi } from './api.js';
 import { Replies } from './replies.js';
 import { HOSTED_AGENT_LABEL, HOSTED_AGENT_RATES, INPUT_FORMAT, OUTPUT_FORMAT, sessionStart, type AgentServerEvent } from './wire.js';
 
-/** Which agent a connection's sessions talk to, and the helpers they need (src/chat/hosted-agent.ts builds it). */
+/** Which agent a connection's sessions talk to, and the helpers they need (src/voice/hosted-agent.ts builds it). */
 export interface HostedAgentTarget {
   agentId: string;
   /** The provider's HTTP API goes through this fetch (the guarded client's). */

@@ -14,7 +14,7 @@ export const HOSTED_AGENT_RATES = Object.freeze({ input: 16_000, output: 24_000 
 export const INPUT_FORMAT = `pcm_${HOSTED_AGENT_RATES.input}`;
 export const OUTPUT_FORMAT = `pcm_${HOSTED_AGENT_RATES.output}`;
 
-/** Everything the server decides about a bot's hosted agent, in neutral words (src/chat/hosted-agent.ts fills it). */
+/** Everything the server decides about a bot's hosted agent, in neutral words (src/voice/hosted-agent.ts fills it). */
 export interface AgentDefinition {
   name: string;
   /** The system prompt without per-conversation parts (each conversation sends its own, see sessionStart). */

@@ -9,7 +9,7 @@ import type { PageTool } from '../types.js';
 const MAX_RESULT_CHARS = 64_000;
 
 export function toolSpecs(tools: Map<string, PageTool>) {
-  // The server takes at most 50, names up to 64 characters and descriptions up to 1024 (src/chat/protocol.ts).
+  // The server takes at most 50, names up to 64 characters and descriptions up to 1024 (src/conversation/protocol.ts).
   return [...tools.values()].filter((t) => t.name.length <= 64).slice(0, 50).map((t) => ({
     name: t.name, description: String(t.description ?? '').slice(0, 1024), parameters: t.parameters ?? { type: 'object', properties: {} },
   }));

@@ -1,7 +1,7 @@
 /**
  * The face's expression as a handful of numbers, one target per mood (docs/faces.md, Moods). Renderers draw
  * whatever Pose they are given; moods only pick where the pose eases to. The list is the server's
- * (src/chat/prompt.ts MOODS): a mood not in it is ignored.
+ * (src/conversation/prompt.ts MOODS): a mood not in it is ignored.
  */
 export const MOODS = ['content', 'happy', 'excited', 'playful', 'thinking', 'surprised', 'confused', 'concerned', 'sad'] as const;
 export type Mood = (typeof MOODS)[number];

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderConnection } from '../providers/index.js';

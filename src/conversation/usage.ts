@@ -1,6 +1,6 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
-import { chatCollections, utcDay, type UsageDayRecord } from './records.js';
+import { chatCollections, utcDay, type UsageDayRecord } from '../records/conversations.js';
 
 /** The usage record of one bot and UTC day (security.caps count against it). */
 export const usageDayId = (botId: string, day: string) => `use_${botId}_${day}`;

@@ -1,7 +1,7 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
-import { BotConfigSchema, type BotConfig } from '../bots/config/index.js';
-import { bots, botVersions, openIdentitySecret, type BotRecord } from '../bots/records.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
+import { BotConfigSchema, type BotConfig } from './config/index.js';
+import { bots, botVersions, openIdentitySecret, type BotRecord } from './records.js';
 import { guardedAdapter, openProviderKey, providers, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import type { ProviderAdapter, ProviderKind } from '../providers/index.js';
 import { bareModelId, compatibleCapabilities, openAiCapabilities } from '../providers/model-info.js';

@@ -1,11 +1,11 @@
 /** Leads from conversations: the capture_lead tool the agent calls, and the widget's lead form. */
-import type { AppContext } from '../app.js';
-import { loadBotForChat } from '../chat/bot-source.js';
-import { chatCollections } from '../chat/records.js';
+import type { AppContext } from '../app/context.js';
+import { loadBotForChat } from '../bots/bot-source.js';
+import { chatCollections } from '../records/conversations.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
-import { validateLeadFields, type LeadField } from './form.js';
-import { knownLeadValues } from './known.js';
-import { saveLead, type LeadRecord } from './service.js';
+import { validateLeadFields, type LeadField } from '../leads/form.js';
+import { knownLeadValues } from '../leads/known.js';
+import { saveLead, type LeadRecord } from '../leads/service.js';
 
 function toolFor(fields: LeadField[]): AgentTool {
   const properties: Record<string, unknown> = {};

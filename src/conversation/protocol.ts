@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WidgetMessage } from './records.js';
+import type { WidgetMessage } from '../records/conversations.js';
 import type { LeadFormFrame } from '../leads/form.js';
 import { VoiceClientFrames, type VoiceServerFrame } from './voice-frames.js';
 import { CameraClientFrames, type CameraServerFrame } from './camera-frames.js';

@@ -1,5 +1,5 @@
-import type { ChatBrain } from './bot-source.js';
-import type { MessageRecord } from './records.js';
+import type { ChatBrain } from '../bots/bot-source.js';
+import type { MessageRecord } from '../records/conversations.js';
 
 /** About four characters a token, plus a flat amount per image: enough to decide when to compact. */
 export function estimateTokens(messages: Pick<MessageRecord, 'text' | 'attachments'>[], system = ''): number {

@@ -1,5 +1,5 @@
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { Collection, Doc } from '../store/types.js';
 
@@ -13,7 +13,7 @@ export interface AttachmentRef {
   mimeType: string;
   width: number;
   height: number;
-  /** A camera frame (src/chat/camera.ts): whether the team may see it, and the vision proxy's words for it. */
+  /** A camera frame (src/voice/camera.ts): whether the team may see it, and the vision proxy's words for it. */
   camera?: { shared: boolean; description?: string };
 }
 

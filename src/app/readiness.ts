@@ -4,7 +4,7 @@
  * add their own with `readiness(app).add(name, check)`; scale-out reports its coordination server (Redis) as a
  * check that is not required: the process can serve without it.
  */
-import { perApp, type AppContext } from '../app.js';
+import { perApp, type AppContext } from './context.js';
 import { diskState } from '../store/disk-full.js';
 
 /** Resolves null when fine, or a sentence saying what is wrong and what to look at. */

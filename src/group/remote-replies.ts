@@ -1,6 +1,6 @@
-import type { ChatHub } from '../chat/hub.js';
-import { encodeFrame, type ServerFrame } from '../chat/protocol.js';
-import { MEMBERSHIP_MS, type ScaleNode } from './node.js';
+import type { ChatHub } from '../conversation/hub.js';
+import { encodeFrame, type ServerFrame } from '../conversation/protocol.js';
+import { MEMBERSHIP_MS, type ScaleNode } from '../scale/node.js';
 
 /** How often replies streaming on another process are checked for a dead or frozen owner. */
 const CHECK_MS = 1000;

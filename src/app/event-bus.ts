@@ -29,7 +29,7 @@ export interface SubscribeOptions {
    * group's other processes: those of the types listed (here and in any other listener's list), from every
    * process, whatever this one watches (a publish reaching the widgets open here). `true`: those types, without
    * asking for more. (The live sockets' frames of a workspace go only to the processes with live sockets of it,
-   * encoded, straight to the live hub: src/scale/group.ts, src/scale/interest.ts.) Listeners without
+   * encoded, straight to the live hub: src/group/join.ts, src/scale/interest.ts.) Listeners without
    * it (webhooks, analytics, follow-ups) get only this process's events, so each event's durable work is done
    * once, by the process that stored it.
    */

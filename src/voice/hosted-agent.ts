@@ -5,8 +5,9 @@
  * 'hosted_agents' collection, one record per bot, with a fingerprint of what was sent.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
+import type { AgentSync, HostedAgentPort } from '../bots/hosted-agent-port.js';
 import { contextFromIdentity, renderField } from '../bots/config/template-vars.js';
 import { ApiError, invalid } from '../kernel/errors.js';
 import { providerError } from '../providers/errors.js';
@@ -16,8 +17,8 @@ import { agentBody, HOSTED_AGENT_LABEL, type AgentDefinition } from '../provider
 import { openProviderKey, providerFetch, providers, type ProviderDoc } from '../providers/connections.js';
 import type { Doc } from '../store/types.js';
 import { toolRegistry } from '../tools/registry.js';
-import { expressTool } from './builtins.js';
-import { buildSystemPrompt } from './prompt.js';
+import { expressTool } from '../conversation/builtins.js';
+import { buildSystemPrompt } from '../conversation/prompt.js';
 import { imageDescriber } from './vision-proxy.js';
 
 export interface HostedAgentRecord extends Doc {
@@ -35,7 +36,7 @@ export interface HostedAgentRecord extends Doc {
 export const hostedAgents = (app: AppContext) => app.store.collection<HostedAgentRecord>('hosted_agents');
 export const hostedAgentRecordId = (botId: string) => `hag_${botId.replace(/^bot_/, '')}`;
 
-/** The engine setup of a hosted-agent bot (src/chat/voice-setup.ts VoiceSetup). */
+/** The engine setup of a hosted-agent bot (src/voice/voice-setup.ts VoiceSetup). */
 export interface HostedAgentSetup {
   mode: 'hosted_agent';
   connection: HostedAgentConnection;
@@ -71,14 +72,10 @@ export async function agentDefinition(app: AppContext, workspaceId: string, bot:
 }
 
 /** What a publish did at the provider: `undo` puts things back when the version cannot be stored; `commit` tidies up after. */
-export interface AgentSync { undo(): Promise<void>; commit(): Promise<void> }
 const NOTHING: AgentSync = { undo: async () => {}, commit: async () => {} };
 
-/**
- * Creates or updates the bot's hosted agent for `config` (before its version is stored). A refusal by the provider
- * throws 422 naming the setting it objected to; an unreachable provider 502 or 504.
- */
-export async function syncHostedAgent(app: AppContext, workspaceId: string, bot: { _id: string; name: string }, config: BotConfig): Promise<AgentSync> {
+/** HostedAgentPort.sync (src/bots/hosted-agent-port.ts). */
+async function syncHostedAgent(app: AppContext, workspaceId: string, bot: { _id: string; name: string }, config: BotConfig): Promise<AgentSync> {
   const v = config.voice;
   if (!v.enabled || v.mode !== 'hosted_agent' || !v.hostedAgent.connectionId) return NOTHING;
   const doc = await providers(app).findById(workspaceId, v.hostedAgent.connectionId);
@@ -141,7 +138,7 @@ async function removeAgent(app: AppContext, workspaceId: string, rec: HostedAgen
 }
 
 /** The bot is deleted: its hosted agent goes too (at the provider as far as it answers, and here). */
-export async function removeHostedAgent(app: AppContext, workspaceId: string, botId: string): Promise<void> {
+async function removeHostedAgent(app: AppContext, workspaceId: string, botId: string): Promise<void> {
   const rec = await hostedAgents(app).findById(workspaceId, hostedAgentRecordId(botId));
   if (!rec) return;
   await removeAgent(app, workspaceId, rec);
@@ -202,3 +199,6 @@ export async function hostedAgentSetup(app: AppContext, workspaceId: string, bot
     model: `hosted_agent/${h.llm || 'default'}`, voice: h.voice,
   };
 }
+
+/** The bots' hosted-agent port: the API's publish and delete hand it to publishBot and deleteBot. */
+export const hostedAgentPort: HostedAgentPort = { sync: syncHostedAgent, remove: removeHostedAgent };

@@ -1,4 +1,4 @@
-import { perApp } from '../app.js';
+import { perApp } from '../app/context.js';
 import { encodeFrame, type ServerFrame } from './protocol.js';
 
 /** The part of a socket the hub needs (src/http SocketConn fits). */

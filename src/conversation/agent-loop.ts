@@ -1,14 +1,14 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
 import { recordUnusedExcerpts } from '../knowledge/agent.js';
 import { citationsUsed, type Citation } from '../knowledge/citations.js';
 import { toolRegistry, type ToolResult } from '../tools/registry.js';
-import type { ChatBrain } from './bot-source.js';
+import type { ChatBrain } from '../bots/bot-source.js';
 import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
 import { isMood, MoodFilter } from './mood.js';
 import { buildSystemPrompt } from './prompt.js';
-import type { ConversationRecord, MessageRecord, ToolCallRecord } from './records.js';
+import type { ConversationRecord, MessageRecord, ToolCallRecord } from '../records/conversations.js';
 import { runToolCall } from './tool-call.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 
@@ -184,7 +184,7 @@ async function toChatMessages(app: AppContext, brain: ChatBrain, history: Messag
     if (m.role !== 'user') { out.push({ role: 'user', content: prefix + m.text }); continue; }
     if (!m.attachments.length) { out.push({ role: 'user', content: m.text }); continue; }
     if (!brain.canSee || !withImages.has(m._id)) {
-      // Camera frames come with the vision proxy's words when the brain cannot see (src/chat/camera.ts).
+      // Camera frames come with the vision proxy's words when the brain cannot see (src/voice/camera.ts).
       const seen = m.attachments.flatMap((a) => (a.camera?.description ? [`[The visitor's camera showed: ${a.camera.description}]`] : []));
       const rest = m.attachments.length - seen.length;
       out.push({ role: 'user', content: [m.text, ...seen, ...(rest ? [`[${rest} image(s) attached earlier]`] : [])].filter(Boolean).join('\n') });

@@ -3,7 +3,7 @@
  * that can describes a camera picture in words, and the words go to the engine. vision.proxy.connectionId null
  * uses the brain's connection, and an empty model the brain's model there (or the connection's recommended one).
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { adapterFor, providers, recommendedModelFor, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { ProviderAdapter } from '../providers/types.js';

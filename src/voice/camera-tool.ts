@@ -4,15 +4,15 @@
  * (camera_frame with the requestId) is stored and given to the model as an image part, or in words from the vision
  * proxy when the brain cannot see.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
-import type { ChatBot } from './bot-source.js';
+import type { ChatBot } from '../bots/bot-source.js';
 import type { SocketCamera } from './camera.js';
-import { encodeFrame } from './protocol.js';
-import type { AttachmentRecord } from './records.js';
+import { encodeFrame } from '../conversation/protocol.js';
+import type { AttachmentRecord } from '../records/conversations.js';
 
 /** How long the visitor's browser has to take the picture. */
 export const CAMERA_REQUEST_TIMEOUT_MS = 10_000;

@@ -4,8 +4,8 @@
  * the brain (brain.*, kind A, B or C) and text to speech (voice.cascade.tts, kind D, B or C); an empty connection
  * uses the brain's when its kind fits. Adapters send through a guarded client, as every provider call does.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { guardedAdapter, openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { CascadeConnection } from '../providers/cascade/engine.js';

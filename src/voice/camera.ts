@@ -5,13 +5,13 @@
  * deleted after the conversation, shared with the team or not). Engines that cannot see get it in words from the
  * vision proxy.
  */
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
-import type { ChatBot } from './bot-source.js';
-import { chatCollections, type AttachmentRecord } from './records.js';
+import type { ChatBot } from '../bots/bot-source.js';
+import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
 import { describeImageWith, visionProxy } from './vision-proxy.js';
 
 /** per_turn frames are held to one every two seconds, continuous to one a second (bot-config.md). */

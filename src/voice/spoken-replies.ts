@@ -6,8 +6,8 @@
  * the cascade's splitter and spoken by its Speaker (next sentence made while the current one plays). Speech
  * never touches the text reply: a failure is logged and the widget told; its cost is counted by the caller.
  */
-import type { AppContext } from '../app.js';
-import { perApp } from '../app.js';
+import type { AppContext } from '../app/context.js';
+import { perApp } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { Logger } from '../kernel/log.js';
 import { SpeakableSplitter } from '../providers/cascade/speakable.js';
@@ -17,9 +17,9 @@ import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../provi
 import { estimateSpeechCostUsd } from '../providers/prices.js';
 import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind, type SpeechAlignment } from '../providers/types.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
-import { chatHub, type FrameSink } from './hub.js';
-import { encodeFrame, type ServerFrame } from './protocol.js';
-import { audioFrame } from './voice-frames.js';
+import { chatHub, type FrameSink } from '../conversation/hub.js';
+import { encodeFrame, type ServerFrame } from '../conversation/protocol.js';
+import { audioFrame } from '../conversation/voice-frames.js';
 
 /** A widget socket as this module needs it. */
 export interface SpeakSink {

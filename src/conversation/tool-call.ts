@@ -1,11 +1,11 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { ToolCall } from '../providers/index.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolResult } from '../tools/registry.js';
 import { untrusted } from './prompt.js';
 import { recordToolCall } from '../metrics/record.js';
-import type { ConversationRecord, ToolCallRecord } from './records.js';
+import type { ConversationRecord, ToolCallRecord } from '../records/conversations.js';
 
 /** What running one tool call needs from the reply (text agent loop or voice session) that asked for it. */
 export interface ToolCallInput {

@@ -1,17 +1,17 @@
-import type { AppContext } from '../app.js';
+import type { AppContext } from '../app/context.js';
 import { accessEndedHere, type AccessEnded } from '../auth/access-ended.js';
 import { credentialCache } from '../auth/credential-cache.js';
 import { botLists } from '../bots/list-cache.js';
-import { chatHub } from '../chat/hub.js';
-import type { EventRecord } from '../events/bus.js';
+import { chatHub } from '../conversation/hub.js';
+import type { EventRecord } from '../app/event-bus.js';
 import { webhooks } from '../events/webhooks/index.js';
-import { handoffs } from '../team/records.js';
+import { handoffs } from '../records/handoffs.js';
 import { liveFrame, liveHub } from '../team/live-hub.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
-import type { ScaleNode } from './node.js';
-import { channel, WorkspaceInterest } from './interest.js';
-import { startGroupPresence } from './presence.js';
+import type { ScaleNode } from '../scale/node.js';
+import { channel, WorkspaceInterest } from '../scale/interest.js';
+import { startGroupPresence } from '../scale/presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
@@ -97,7 +97,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
       case 'lexical': return;
     }
   });
-  startGroupPresence(app, node);
+  startGroupPresence(app, node, liveHub(app));
   app.onClose(addSampler(() => { sampled.coordinationUp.set(node.healthy ? 1 : 0); }));
   // Durable timers: a handoff waiting for acceptance is armed by every process of the group (each process's
   // workspace actor re-arms waiting handoffs from the store), so its deadline fires even when the process that

@@ -1,0 +1,63 @@
+import type { Clock } from '../kernel/clock.js';
+import type { Config } from '../config/index.js';
+import type { EventBus } from './event-bus.js';
+import type { Logger } from '../kernel/log.js';
+import type { DocumentStore, VectorStore } from '../store/types.js';
+
+/**
+ * What every part of the server is handed: configuration, logger, clock, stores, events.
+ * Area services are created on first use per app with `perApp`, so no central file lists them all.
+ */
+export interface AppContext {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly store: DocumentStore;
+  readonly vectors: VectorStore;
+  readonly events: EventBus;
+  /** 32-byte key derived from the server secret: encrypts provider keys and secrets at rest. */
+  readonly secretKey: Buffer;
+  /** Scale-out membership (REDIS_URL): null when the server is one process. */
+  readonly scale?: GroupPort | null;
+  /** Registers work to run at shutdown (after HTTP stops, before stores close), last registered first. */
+  onClose(fn: () => Promise<void> | void): void;
+}
+
+/**
+ * What the services see of the scale-out group: its health, group-wide messages, limits and claims. The port is
+ * declared here, below the services; `ScaleNode` (src/scale/node.ts) is its one implementation, and src/scale's
+ * own modules take the node itself (`nodeOf`).
+ */
+export interface GroupPort {
+  /** This process's id in the group. */
+  readonly id: string;
+  /** The coordination server answers: work for other processes and new conversations can go ahead. */
+  readonly healthy: boolean;
+  /** How long a lease or claim lasts unless renewed. */
+  readonly leaseMs: number;
+  /** Tells the other processes of the group (topic `inv`: a cache entry changed), without waiting. */
+  broadcast(topic: 'ev' | 'inv' | 'hub' | 'int', message: unknown): void;
+  /** Tells the other processes and waits until each has handled it (at most `timeoutMs`); resolves with how many were asked. */
+  broadcastAcked(topic: 'inv' | 'int', message: unknown, timeoutMs?: number): Promise<number>;
+  /** Calls `fn` with each message another process broadcast on `topic`. */
+  on(topic: 'ev' | 'inv' | 'hub' | 'int', fn: (message: any) => void): void;
+  /** Calls `fn` when the coordination server goes away (false) and comes back (true). */
+  onHealth(fn: (up: boolean) => void): void;
+  /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */
+  hit(key: string, windowMs: number, limit: number, now: number): Promise<number>;
+  /** One process of the group gets true for `key` until `ms` pass (durable work claimed once). */
+  claim(key: string, ms: number): Promise<boolean>;
+  /** Extends a claim this process holds; false when it lapsed. */
+  renewClaim(key: string, ms: number): Promise<boolean>;
+  releaseClaim(key: string): Promise<void>;
+}
+
+/** Memoises one service instance per app: `export const bots = perApp((app) => new BotService(app))`. */
+export function perApp<T>(factory: (app: AppContext) => T): (app: AppContext) => T {
+  const cache = new WeakMap<AppContext, T>();
+  return (app) => {
+    let v = cache.get(app);
+    if (v === undefined) { v = factory(app); cache.set(app, v); }
+    return v;
+  };
+}
