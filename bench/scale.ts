@@ -148,7 +148,6 @@ async function roundTrips(c: Config): Promise<number> {
 
 interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number }
 
-const sum = (cs: Cpu[]) => cs.reduce((a, b) => ({ user: a.user + b.user, sys: a.sys + b.sys, main: a.main + b.main }), { user: 0, sys: 0, main: 0 });
 const ms = (c: Cpu) => c.user + c.sys;
 
 /** Warms a configuration's JIT up: 40 visitors as fast as they are answered, for WARMUP seconds, not measured. */
