@@ -89,3 +89,13 @@ export async function startKnowledgeWorld(env?: Record<string, string>): Promise
     async close() { await server.stop(); await site.close(); await openai.close(); },
   };
 }
+
+/** Uploads a file as the world's owner (POST /knowledge/files) and returns the new source's id (201 asserted). */
+export async function uploadFile(world: KnowledgeWorld, body: string | Buffer, contentType: string, filename: string): Promise<string> {
+  const res = await world.server.fetch(`/api/v1/knowledge/files?filename=${encodeURIComponent(filename)}`, {
+    method: 'POST', headers: { ...world.owner.headers, 'content-type': contentType }, body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
+  const answer = await res.json() as { id: string };
+  if (res.status !== 201) throw new Error(`upload of ${filename}: ${res.status} ${JSON.stringify(answer)}`);
+  return answer.id;
+}

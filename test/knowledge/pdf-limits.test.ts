@@ -10,7 +10,7 @@ import { closePool, configurePool, poolStats } from '../../workers/pool.js';
 import { until } from '../helpers/until.js';
 import { inflatingPdf, residentMb, sharedStreamPdf, watchMemory } from '../workers/hostile-pdf.js';
 import { HANDBOOK_PDF } from './fake-site.js';
-import { ingestionIdle, startKnowledgeWorld, type KnowledgeWorld } from './helpers.js';
+import { ingestionIdle, startKnowledgeWorld, uploadFile, type KnowledgeWorld } from './helpers.js';
 
 let world: KnowledgeWorld;
 
@@ -21,14 +21,7 @@ test.after(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) => world.server.request(method, path, { body, headers: world.owner.headers });
-async function upload(bytes: Buffer, filename: string): Promise<string> {
-  const res = await world.server.fetch(`/api/v1/knowledge/files?filename=${encodeURIComponent(filename)}`, {
-    method: 'POST', headers: { ...world.owner.headers, 'content-type': 'application/pdf' }, body: new Uint8Array(bytes),
-  });
-  const body = await res.json() as { id: string };
-  assert.is(res.status, 201, JSON.stringify(body));
-  return body.id;
-}
+const upload = (bytes: Buffer, filename: string) => uploadFile(world, bytes, 'application/pdf', filename);
 async function settled(id: string) {
   await ingestionIdle(world.server.app, id);
   return (await api('GET', '/api/v1/knowledge')).body.items.find((s: { id: string }) => s.id === id);

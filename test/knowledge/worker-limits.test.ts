@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closePool, configurePool, poolStats, type PoolOptions } from '../../workers/pool.js';
 import { longPage, nestedDivs } from '../workers/hostile-html.js';
-import { ingestionIdle, startKnowledgeWorld, type KnowledgeWorld } from './helpers.js';
+import { ingestionIdle, startKnowledgeWorld, uploadFile, type KnowledgeWorld } from './helpers.js';
 
 let world: KnowledgeWorld;
 
@@ -13,14 +13,7 @@ test.after(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown) => world.server.request(method, path, { body, headers: world.owner.headers });
-async function upload(text: string, contentType: string, filename: string): Promise<string> {
-  const res = await world.server.fetch(`/api/v1/knowledge/files?filename=${encodeURIComponent(filename)}`, {
-    method: 'POST', headers: { ...world.owner.headers, 'content-type': contentType }, body: text,
-  });
-  const body = await res.json() as { id: string };
-  assert.is(res.status, 201, JSON.stringify(body));
-  return body.id;
-}
+const upload = (text: string, contentType: string, filename: string) => uploadFile(world, text, contentType, filename);
 async function addPage(url: string): Promise<string> {
   const r = await api('POST', '/api/v1/knowledge', { kind: 'page', url });
   assert.is(r.status, 201, JSON.stringify(r.body));
