@@ -73,4 +73,31 @@ test("the server's interrupted frame marks the streaming reply the same way, wit
   assert.is(await page.locator('.ms').getAttribute('aria-busy'), 'false');
 });
 
+test('a reply cut off before any of it came still offers "Ask again" under the question', async () => {
+  const botId = await w.createBot();
+  const page = await w.newPage({ width: 1280, height: 800 });
+  await page.goto(w.page('/early', w.embed(botId)));
+  await page.click('button.l');
+  await page.locator('.cp textarea').waitFor();
+  w.fake.script({ text: 'You can pay by card or invoice.', delayMs: 8_000 });
+  await page.fill('.cp textarea', 'Can I pay by invoice?');
+  await page.press('.cp textarea', 'Enter');
+  await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'status' && f.state === 'thinking'));
+  const [echo] = (await framesOf(page, 'message')).filter((f) => f.message.role === 'user');
+  // The writer died before its first word: the server names the reply it was writing (src/group, issue 38).
+  await page.evaluate((f) => (window as any).__sockets[0].dispatchEvent(new MessageEvent('message', { data: JSON.stringify(f) })),
+    { t: 'interrupted', conversationId: echo.conversationId, messageId: 'msg_cut_before_text' });
+  const reply = page.locator('.m.assistant:not(.welcome)');
+  const note = reply.locator('.int');
+  await note.waitFor({ timeout: 2000 });
+  assert.match(await note.textContent() ?? '', 'cut off before it was finished');
+  assert.is(await page.locator('.ms').getAttribute('aria-busy'), 'false', 'no longer thinking');
+  await page.screenshot({ path: `${SHOTS}/interrupted-before-text.png` });
+  // (The server here is alive and still writing, so only the widget's side is checked: the question goes again.)
+  await note.locator('button', { hasText: 'Ask again' }).click();
+  await page.waitForFunction(() => (window as any).__sent.filter((f: any) => f.t === 'message').length === 2, null, { timeout: 2000 });
+  assert.equal((await sentOf(page, 'message')).map((f) => f.text), ['Can I pay by invoice?', 'Can I pay by invoice?']);
+  assert.is(await note.locator('button').count(), 0, 'asked once: the button is gone');
+});
+
 test.run();

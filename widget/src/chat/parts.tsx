@@ -19,7 +19,7 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-d
 export function Interrupted({ m, t, onAskAgain }: { m: Msg; t: T; onAskAgain(id: string): void }) {
   if (!m.interrupted) return null;
   return (
-    <div class="int" role="note">{t('message.interrupted')}
+    <div class={m.text ? 'int' : 'int only'} role="note">{t('message.interrupted')}
       {m.interrupted === 'yes' ? <button class="btn alt" onClick={() => onAskAgain(m.id)}>{t('message.askAgain')}</button> : null}
     </div>
   );

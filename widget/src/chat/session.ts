@@ -323,7 +323,7 @@ export class Session {
       case 'voice': case 'voice_interrupt': case 'voice_item_done': this.voice?.onFrame(f); return;
       case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
-      case 'interrupted': this.set({ agent: null, messages: s.messages.map((m) => (m.id === f.messageId ? cutOff(m) : m)) }); return;
+      case 'interrupted': this.set({ agent: null, messages: interrupted(s.messages, f, s.conversationId) }); return;
       case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
       case 'offline': this.core.cfg.offline = !!f.offline; this.set({ offline: !!f.offline }); return;
       case 'face': this.set({ mood: String(f.mood), moodAt: Date.now() }); return;
@@ -373,6 +373,17 @@ export class Session {
 }
 
 /** A reply that stopped streaming before it was finished. */
+/**
+ * The server's word that a reply will not be finished: the reply shown so far is marked; a reply cut before any of
+ * it came still gets its place under the visitor's question, with the note and "Ask again".
+ */
+function interrupted(list: Msg[], f: { conversationId?: string; messageId?: string }, conversationId: string | null): Msg[] {
+  if (list.some((m) => m.id === f.messageId)) return list.map((m) => (m.id === f.messageId ? cutOff(m) : m));
+  const last = list[list.length - 1];
+  if (!f.messageId || f.conversationId !== conversationId || last?.role !== 'user') return list;
+  return [...list, { id: f.messageId, role: 'assistant', text: '', createdAt: Date.now(), interrupted: 'yes' }];
+}
+
 function cutOff(m: Msg): Msg {
   return m.streaming ? { ...m, streaming: false, interrupted: 'yes' } : m;
 }

@@ -64,7 +64,7 @@ ${a.mobile.fullscreen ? `@media ${MOBILE_QUERY}{.panel,.drawer,.floating{inset:0
 .m.pending{opacity:.7}.m.failed{outline:2px dashed var(--err);outline-offset:2px}.m.failed .who{font-weight:600}.m.user .who{color:inherit}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .ms:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
-.int{display:flex;flex-wrap:wrap;align-items:center;gap:6px 10px;margin-top:8px;padding-top:8px;border-top:1px dashed var(--line);font-size:12.5px;color:var(--muted);white-space:normal}.int .btn{padding:5px 12px;font-size:13px;background:var(--bg);color:var(--fg);border:1px solid var(--accent)}
+.int{display:flex;flex-wrap:wrap;align-items:center;gap:6px 10px;margin-top:8px;padding-top:8px;border-top:1px dashed var(--line);font-size:12.5px;color:var(--muted);white-space:normal}.int.only{margin-top:0;padding-top:0;border-top:0}.int .btn{padding:5px 12px;font-size:13px;background:var(--bg);color:var(--fg);border:1px solid var(--accent)}
 .m .who{display:block;font-size:11px;color:var(--muted);margin-bottom:2px}
 .m .ts{display:block;font-size:11px;margin-top:3px;color:var(--muted);text-align:end}.m.user .ts{color:inherit}
 .md{white-space:normal}.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
