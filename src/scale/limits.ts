@@ -7,6 +7,8 @@ import { nodeOf } from './node-of.js';
 const ELSEWHERE_MS = 5000;
 /** A request to the home process that takes longer than this is given up: this process decides alone. */
 const ASK_HOME_MS = 2000;
+/** How often lapsed entries are dropped, so a visitor who never comes back leaves nothing behind. */
+const SWEEP_MS = 60_000;
 
 /**
  * Limits counted across the group without a round trip per hit: each key (a visitor of a bot) has a home, the
@@ -25,6 +27,7 @@ class SharedLimits {
   /** Keys another process is the home of, as last learnt. */
   private readonly elsewhere = new Map<string, { node: string; until: number }>();
   private readonly limiters = new Map<string, RateLimiter>();
+  private sweepAt = performance.now() + SWEEP_MS;
 
   constructor(private readonly node: ScaleNode) {
     node.serve('limit', async (p: { name: string; key: string; limit: number }) => {
@@ -38,6 +41,7 @@ class SharedLimits {
   async take(local: RateLimiter, name: string, key: string, limit: number, windowMs: number): Promise<number> {
     this.limiters.set(name, local);
     const id = `${name}:${key}`;
+    if (performance.now() >= this.sweepAt) this.sweep();
     for (let attempt = 0; attempt < 2; attempt++) {
       const now = performance.now();
       const home = this.homes.get(id);
@@ -67,6 +71,14 @@ class SharedLimits {
       }
     }
     return local.take(key, limit);
+  }
+
+  /** Drops homes whose hold lapsed and stale answers about other homes (take would drop each on its next hit). */
+  private sweep(): void {
+    const now = performance.now();
+    this.sweepAt = now + SWEEP_MS;
+    for (const [id, home] of this.homes) if (now >= home.until) this.homes.delete(id);
+    for (const [id, there] of this.elsewhere) if (now >= there.until) this.elsewhere.delete(id);
   }
 
   private renew(id: string, home: { until: number; renewAt: number }, windowMs: number): void {
