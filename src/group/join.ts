@@ -42,7 +42,8 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     for (const frame of frames) live.sendFrame(workspaceId, frame);
   }, (workspaceId) => live.count(workspaceId));
   live.beforeOpen = (workspaceId) => interest.watch(workspaceId);
-  live.onCountChange = (workspaceId) => interest.changed(workspaceId);
+  const changed = (workspaceId: string) => interest.changed(workspaceId);
+  live.onChange.add(changed);
   const outbox = new Map<string, string[]>();
   const flush = () => {
     const mark = interest.mark();
@@ -104,7 +105,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
   const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
-  app.onClose(() => { clearInterval(wake); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onCountChange = null; });
+  app.onClose(() => { clearInterval(wake); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */

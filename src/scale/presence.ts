@@ -7,8 +7,8 @@ export interface OpenSockets {
   /** Open sockets per user of a workspace. */
   openUsers(workspaceId: string): Map<string, number>;
   workspaces(): Iterable<string>;
-  /** Called when a workspace's sockets change; presence sets it. */
-  onChange: ((workspaceId: string) => void) | null;
+  /** Told when a workspace's sockets change; presence adds itself. */
+  readonly onChange: Set<(workspaceId: string) => void>;
 }
 
 /** How long a process's word that a person has the panel open holds without being repeated. */
@@ -38,14 +38,15 @@ export function startGroupPresence(app: AppContext, node: ScaleNode, hub: OpenSo
     await multi.exec();
     if (users.size) published.set(workspaceId, users); else published.delete(workspaceId);
   };
-  hub.onChange = (workspaceId) => { publish(workspaceId).catch(() => { /* the next refresh tries again */ }); };
+  const changed = (workspaceId: string) => { publish(workspaceId).catch(() => { /* the next refresh tries again */ }); };
+  hub.onChange.add(changed);
   const timer = setInterval(() => {
     for (const ws of new Set([...hub.workspaces(), ...published.keys()])) publish(ws).catch(() => {});
   }, REFRESH_MS);
   timer.unref();
   app.onClose(async () => {
     clearInterval(timer);
-    hub.onChange = null;
+    hub.onChange.delete(changed);
     for (const [ws, users] of published) await node.cmd.zrem(presenceKey(node, ws), ...[...users].map((u) => `${node.id}|${u}`)).catch(() => {});
   });
 }

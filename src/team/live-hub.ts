@@ -61,15 +61,16 @@ export class LiveHub {
   private byWorkspace = new Map<string, Set<LiveConn>>();
   /** Frames not sent because a socket was over its buffer limit (or closing). */
   dropped = 0;
-  /** Scale-out: told when a workspace's open sockets change, to share who is online with the group. */
-  onChange: ((workspaceId: string) => void) | null = null;
+  /**
+   * Scale-out: told when a workspace's open sockets change, to share who is online with the group
+   * (src/scale/presence.ts) and to stop receiving its events once none is left (src/scale/interest.ts).
+   */
+  readonly onChange = new Set<(workspaceId: string) => void>();
   /**
    * Scale-out: awaited before a socket of the workspace is greeted, so the group sends this process that
    * workspace's events from then on (src/scale/interest.ts).
    */
   beforeOpen: ((workspaceId: string) => Promise<void>) | null = null;
-  /** Scale-out: told when a workspace's open sockets change, to stop receiving its events once none is left. */
-  onCountChange: ((workspaceId: string) => void) | null = null;
 
   /** Resolves when the socket of this workspace about to open will receive every event from then on. */
   async prepare(workspaceId: string): Promise<void> {
@@ -80,16 +81,14 @@ export class LiveHub {
     let set = this.byWorkspace.get(conn.data.workspaceId);
     if (!set) { set = new Set(); this.byWorkspace.set(conn.data.workspaceId, set); }
     set.add(conn);
-    this.onChange?.(conn.data.workspaceId);
-    this.onCountChange?.(conn.data.workspaceId);
+    for (const fn of this.onChange) fn(conn.data.workspaceId);
   }
 
   remove(conn: LiveConn): void {
     const set = this.byWorkspace.get(conn.data.workspaceId);
     if (!set?.delete(conn)) return;
     if (set.size === 0) this.byWorkspace.delete(conn.data.workspaceId);
-    this.onChange?.(conn.data.workspaceId);
-    this.onCountChange?.(conn.data.workspaceId);
+    for (const fn of this.onChange) fn(conn.data.workspaceId);
   }
 
   /** Workspaces with an open socket here. */
