@@ -372,7 +372,6 @@ export class Session {
   onError: (f: { code: string; message: string; retryAfterMs?: number; stage?: 'stt' | 'brain' | 'tts' }) => void = () => {};
 }
 
-/** A reply that stopped streaming before it was finished. */
 /**
  * The server's word that a reply will not be finished: the reply shown so far is marked; a reply cut before any of
  * it came still gets its place under the visitor's question, with the note and "Ask again".
@@ -384,6 +383,7 @@ function interrupted(list: Msg[], f: { conversationId?: string; messageId?: stri
   return [...list, { id: f.messageId, role: 'assistant', text: '', createdAt: Date.now(), interrupted: 'yes' }];
 }
 
+/** A reply that stopped streaming before it was finished. */
 function cutOff(m: Msg): Msg {
   return m.streaming ? { ...m, streaming: false, interrupted: 'yes' } : m;
 }
