@@ -13,14 +13,20 @@ let w: WidgetWorld;
 test.before(async () => { w = await startWidgetWorld({ serverProcess: true }); });
 test.after(async () => { await w?.close(); });
 
+/** A new bot's chat, opened on a page of its own, ready to type in. */
+async function openChat(path: string) {
+  const botId = await w.createBot();
+  const page = await w.newPage({ width: 1280, height: 800 });
+  await page.goto(w.page(path, w.embed(botId)));
+  await page.click('button.l');
+  await page.locator('.cp textarea').waitFor();
+  return page;
+}
+
 const LONG = Array.from({ length: 60 }, (_, i) => `Step ${i + 1} of the returns process. `);
 
 test('a reply cut off by kill -9 stays on screen, marked as interrupted, and one tap asks again', async () => {
-  const botId = await w.createBot();
-  const page = await w.newPage({ width: 1280, height: 800 });
-  await page.goto(w.page('/crash', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await openChat('/crash');
   w.fake.script({ text: LONG, chunkIntervalMs: 60 });
   await page.fill('.cp textarea', 'How do I return a parcel?');
   await page.press('.cp textarea', 'Enter');
@@ -54,11 +60,7 @@ test('a reply cut off by kill -9 stays on screen, marked as interrupted, and one
 });
 
 test("the server's interrupted frame marks the streaming reply the same way, without a reconnect", async () => {
-  const botId = await w.createBot();
-  const page = await w.newPage({ width: 1280, height: 800 });
-  await page.goto(w.page('/frame', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await openChat('/frame');
   w.fake.script({ text: LONG, chunkIntervalMs: 200 });
   await page.fill('.cp textarea', 'Tell me everything');
   await page.press('.cp textarea', 'Enter');
@@ -74,11 +76,7 @@ test("the server's interrupted frame marks the streaming reply the same way, wit
 });
 
 test('a reply cut off before any of it came still offers "Ask again" under the question', async () => {
-  const botId = await w.createBot();
-  const page = await w.newPage({ width: 1280, height: 800 });
-  await page.goto(w.page('/early', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await openChat('/early');
   w.fake.script({ text: 'You can pay by card or invoice.', delayMs: 8_000 });
   await page.fill('.cp textarea', 'Can I pay by invoice?');
   await page.press('.cp textarea', 'Enter');
