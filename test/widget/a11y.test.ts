@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { startWidgetWorld, type WidgetWorld } from './world.js';
+import { startWidgetWorld, widgetSettled, type WidgetWorld } from './world.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots/widget';
@@ -19,11 +19,17 @@ let w: WidgetWorld;
 test.before(async () => { w = await startWidgetWorld(); });
 test.after(async () => { await w?.close(); });
 
-/** axe's colour-contrast findings inside the widget. */
-const contrastProblems = (page: Page): Promise<string[]> => page.evaluate(async () => {
-  const r = await (window as any).axe.run({ include: [['[data-service-chat]']] }, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] });
-  return r.violations.flatMap((v: any) => v.nodes.map((n: any) => `${JSON.stringify(n.target)}: ${n.any?.[0]?.message ?? ''}`));
-});
+/**
+ * axe's colour-contrast findings inside the widget, once its window has finished fading in (axe blends a
+ * half-transparent window's colours with the page: a slow machine measured mid-animation otherwise).
+ */
+const contrastProblems = async (page: Page): Promise<string[]> => {
+  await widgetSettled(page);
+  return page.evaluate(async () => {
+    const r = await (window as any).axe.run({ include: [['[data-service-chat]']] }, { runOnly: { type: 'rule', values: ['color-contrast'] }, resultTypes: ['violations'] });
+    return r.violations.flatMap((v: any) => v.nodes.map((n: any) => `${JSON.stringify(n.target)}: ${n.any?.[0]?.message ?? ''}`));
+  });
+};
 
 /** Whether the keyboard is inside the widget (focus in its shadow root shows as its host element). */
 const inWidget = (page: Page) => page.evaluate(() => document.activeElement?.hasAttribute('data-service-chat') ?? false);

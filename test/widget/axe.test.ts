@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { startWidgetWorld, type WidgetWorld } from './world.js';
+import { startWidgetWorld, widgetSettled, type WidgetWorld } from './world.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots/widget';
@@ -16,7 +16,9 @@ let w: WidgetWorld;
 test.before(async () => { w = await startWidgetWorld(); });
 test.after(async () => { await w?.close(); });
 
+/** axe's findings inside the widget, once it has finished fading in (mid-animation colours are half-transparent). */
 async function violations(page: Page): Promise<string[]> {
+  await widgetSettled(page);
   await page.evaluate(AXE + '\n;0');
   return page.evaluate(async () => {
     const r = await (window as any).axe.run({ include: [['[data-service-chat]']] }, {

@@ -123,9 +123,19 @@ export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate
 /** Frames the page's chat socket sent, of type t. */
 export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);
 
-/** The element's box once its opening animation has finished (a slow machine measures it mid-animation otherwise). */
-export async function settledBox(locator: Locator) {
+/** Waits until the element's finite animations (opening, fading in) have finished; endless ones (typing dots) are left running. */
+export async function settled(locator: Locator) {
   await locator.waitFor();
   await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)));
+}
+
+/** Waits until every widget on the page has finished its finite animations (a window fading in, a launcher popping up). */
+export const widgetSettled = (page: Page) => page.evaluate(() => Promise.all([...document.querySelectorAll('[data-service-chat]')]
+  .flatMap((host) => host.shadowRoot?.getAnimations() ?? [])
+  .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished)));
+
+/** The element's box once its opening animation has finished (a slow machine measures it mid-animation otherwise). */
+export async function settledBox(locator: Locator) {
+  await settled(locator);
   return (await locator.boundingBox())!;
 }
