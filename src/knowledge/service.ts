@@ -23,7 +23,9 @@ export class KnowledgeService {
   constructor(private app: AppContext) {
     // The lexical index is a file beside the embedded store; with MongoDB, each machine's file is a replica of
     // the store's chunk records, kept up to date across machines (lexical-replica.ts).
-    const local = openEmbeddedLexical(app.config.dataDir);
+    const local = openEmbeddedLexical(app.config.dataDir, {
+      onMigrationError: (err) => app.log.warn({ err }, 'lexical index: older passages keep their heading in the title field until the next start or a reindex'),
+    });
     this.lexical = storeIsShared(app) ? replicateLexical(app, local) : local;
     this.client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, clock: app.clock });
     this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));

@@ -1,3 +1,4 @@
+import { planHeadingSplit, runHeadingSplit } from './lexical-headings.js';
 import { bestCorrection, correctionPrefixes, idf, norm, normWords } from './lexical-terms.js';
 import { openSqlite, type SqliteStatement } from './sqlite.js';
 import { randomBytes } from 'node:crypto';
@@ -142,7 +143,7 @@ const token = (prefix: string, id: string) => `${prefix}${id.replace(/[^A-Za-z0-
  * of the MATCH expression and the query takes FTS5's `ORDER BY rank LIMIT n` path without a join.
  * lex_meta maps our string ids to FTS rowids.
  */
-export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & LexicalStamps {
+export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationError?: (err: unknown) => void } = {}): LexicalIndex & LexicalStamps {
   let file = ':memory:';
   if (dataDir) { mkdirSync(dataDir, { recursive: true }); file = join(dataDir, 'lexical.db'); }
   const db = openSqlite(file);
@@ -152,9 +153,11 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
   db.exec(`CREATE TABLE IF NOT EXISTS lex_meta (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ws TEXT NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL)`);
   db.exec('CREATE INDEX IF NOT EXISTS lex_meta_source ON lex_meta (ws, source)');
   db.exec('CREATE INDEX IF NOT EXISTS lex_meta_doc ON lex_meta (ws, doc)');
-  createOrMigrateFts(db);
+  const layout = createOrMigrateFts(db);
 
   db.exec('CREATE TABLE IF NOT EXISTS lex_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  // Passages of the layout before issue 39 get their heading field in the background (lexical-headings.ts).
+  const headings = planHeadingSplit(db, layout === 'created') ? runHeadingSplit(db, opts.onMigrationError ?? (() => {})) : null;
   db.exec('CREATE TABLE IF NOT EXISTS lex_docs (doc TEXT PRIMARY KEY, ws TEXT NOT NULL, stamp TEXT NOT NULL)');
   db.prepare("INSERT OR IGNORE INTO lex_info (key, value) VALUES ('file_id', ?)").run(randomBytes(8).toString('hex'));
   const fileId = db.prepare("SELECT value FROM lex_info WHERE key = 'file_id'").pluck().get() as string;
@@ -326,7 +329,7 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
       const params: unknown[] = [];
       return stmt(`SELECT COUNT(*) FROM lex_meta WHERE ${scopeWhere(scope, params)}`).pluck().get(...params) as number;
     },
-    async close() { if (db.open) db.close(); },
+    async close() { headings?.stop(); if (db.open) db.close(); },
     fileId,
     stamps() {
       const out = new Map<string, { workspaceId: string; documentId: string; stamp: string | null }>();
@@ -346,22 +349,24 @@ export function openEmbeddedLexical(dataDir: string | null): LexicalIndex & Lexi
  * The FTS5 table, created with its columns and weights, or migrated from the layout before issue 39 (title, body:
  * the title column held the document title and the heading path together). FTS5 cannot add a column, so the
  * old table is copied into a new one in one transaction: old rows keep their text (title and heading path in
- * the title column, an empty heading) and are found as before; a reindex of the document writes the new fields.
+ * the title column, an empty heading) and are found as before; their heading path is then moved to its own
+ * field in the background (lexical-headings.ts), or by a reindex of the document, whichever comes first.
  */
-function createOrMigrateFts(db: ReturnType<typeof openSqlite>): void {
+function createOrMigrateFts(db: ReturnType<typeof openSqlite>): 'created' | 'migrated' | 'current' {
   const sql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'lex_fts'").pluck().get() as string | undefined;
   const create = (name: string) => {
     db.exec(`CREATE VIRTUAL TABLE ${name} USING fts5(title, heading, body, ws, src, tokenize = 'porter unicode61 remove_diacritics 2')`);
     db.exec(`INSERT INTO ${name} (${name}, rank) VALUES ('rank', '${COLUMN_WEIGHTS}')`);
   };
-  if (!sql) return create('lex_fts');
-  if (/\bheading\b/.test(sql)) return;
+  if (!sql) { create('lex_fts'); return 'created'; }
+  if (/\bheading\b/.test(sql)) return 'current';
   db.transaction(() => {
     create('lex_fts_v2');
     db.exec(`INSERT INTO lex_fts_v2 (rowid, title, heading, body, ws, src) SELECT rowid, title, '', body, ws, src FROM lex_fts`);
     db.exec('DROP TABLE lex_fts');
     db.exec('ALTER TABLE lex_fts_v2 RENAME TO lex_fts');
   })();
+  return 'migrated';
 }
 
 /**

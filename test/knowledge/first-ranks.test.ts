@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { dropNearDuplicates, rerankLexical } from '../../src/knowledge/fusion.js';
 import { queryTerms } from '../../src/knowledge/search.js';
 import { openEmbeddedLexical } from '../../src/store/lexical-embedded.js';
+import { splitOldHeadings } from '../../src/store/lexical-headings.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { setupOwner } from '../helpers/auth.js';
 import { startTestServer } from '../helpers/server.js';
@@ -93,20 +94,33 @@ test('through the search route, the top results are different answers, not the s
   }
 });
 
+/** A lexical file of the layout before issue 39, as that version wrote it: title and heading path in one column. */
+function writeOldLayout(dir: string, entries: ReturnType<typeof entry>[]) {
+  const old = openSqlite(join(dir, 'lexical.db'));
+  old.exec('CREATE TABLE lex_meta (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ws TEXT NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL)');
+  old.exec(`CREATE VIRTUAL TABLE lex_fts USING fts5(title, body, ws, src, tokenize = 'porter unicode61 remove_diacritics 2')`);
+  old.exec(`INSERT INTO lex_fts (lex_fts, rank) VALUES ('rank', 'bm25(2.0, 1.0, 0.0, 0.0)')`);
+  old.exec('CREATE TABLE lex_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  old.exec("INSERT INTO lex_info (key, value) VALUES ('file_id', 'oldfile')");
+  entries.forEach((e, i) => {
+    old.prepare('INSERT INTO lex_meta (rid, id, ws, source, doc) VALUES (?, ?, ?, ?, ?)').run(i + 1, e.id, 'ws_1', 'ks_1', e.documentId);
+    // The old writer: `${title} ${heading}` when the passage had a heading; the text starts with the heading path.
+    old.prepare('INSERT INTO lex_fts (rowid, title, body, ws, src) VALUES (?, ?, ?, ?, ?)').run(i + 1, e.heading ? `${e.title} ${e.heading}` : e.title, e.text, 'wws1', 'sks1');
+  });
+  old.close();
+}
+
+const fields = (dir: string) => {
+  const db = openSqlite(join(dir, 'lexical.db'));
+  try {
+    return Object.fromEntries((db.prepare('SELECT m.id, f.title, f.heading FROM lex_fts f JOIN lex_meta m ON m.rid = f.rowid').all() as Array<{ id: string; title: string; heading: string }>).map((r) => [r.id, [r.title, r.heading]]));
+  } finally { db.close(); }
+};
+
 test('a lexical index written before headings had their own field is migrated and keeps finding its passages', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sc-lex-migrate-'));
   try {
-    // The layout before issue 39, as that version wrote it.
-    const old = openSqlite(join(dir, 'lexical.db'));
-    old.exec('CREATE TABLE lex_meta (rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, ws TEXT NOT NULL, source TEXT NOT NULL, doc TEXT NOT NULL)');
-    old.exec(`CREATE VIRTUAL TABLE lex_fts USING fts5(title, body, ws, src, tokenize = 'porter unicode61 remove_diacritics 2')`);
-    old.exec(`INSERT INTO lex_fts (lex_fts, rank) VALUES ('rank', 'bm25(2.0, 1.0, 0.0, 0.0)')`);
-    old.exec('CREATE TABLE lex_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    old.exec("INSERT INTO lex_info (key, value) VALUES ('file_id', 'oldfile')");
-    old.prepare('INSERT INTO lex_meta (rid, id, ws, source, doc) VALUES (1, ?, ?, ?, ?)').run('kch_old', 'ws_1', 'ks_1', 'kdoc_old');
-    old.prepare('INSERT INTO lex_fts (rowid, title, body, ws, src) VALUES (1, ?, ?, ?, ?)').run('Growing garlic Planting', 'Planting\n\nPlant garlic cloves in autumn.', 'wws1', 'sks1');
-    old.close();
-
+    writeOldLayout(dir, [entry('kch_old', 'kdoc_old', 'Growing garlic', 'Planting', 'Plant garlic cloves in autumn.')]);
     const lex = openEmbeddedLexical(dir);
     assert.is(lex.fileId, 'oldfile', 'the file keeps its id (replicas compare it)');
     const found = await lex.search('ws_1', queryTerms('garlic cloves'), { limit: 5 });
@@ -122,6 +136,64 @@ test('a lexical index written before headings had their own field is migrated an
     const again = openEmbeddedLexical(dir);
     assert.is(await again.count({ workspaceId: 'ws_1' }), 1);
     await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('passages of the old layout get the heading weight in the background after start, without a reindex', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sc-lex-headings-'));
+  try {
+    // The knowledge base of the first test, indexed by the version before issue 39: the page titled "Pruning
+    // roses" came before the shrubs page's section headed so, and kept coming first after the upgrade.
+    writeOldLayout(dir, [
+      ...filler,
+      entry('title', 'kdoc_roses', 'Pruning roses', 'Tools', 'Pruning shears for roses: keep them sharp and clean.'),
+      entry('heading', 'kdoc_shrubs', 'Shrubs', 'Pruning roses', 'Cut back to an outward bud in early spring.'),
+    ]);
+    const lex = openEmbeddedLexical(dir);
+    const first = async () => rerankLexical(await lex.search('ws_1', queryTerms('When is pruning roses done?'), { limit: 5 }))[0].id;
+    const deadline = Date.now() + 5000;
+    while ((await first()) !== 'heading' && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    assert.is(await first(), 'heading', 'the section headed with the question\'s words comes first once the file is migrated');
+    await lex.close();
+    const f = fields(dir);
+    assert.equal(f.heading, ['Shrubs', 'Pruning roses']);
+    assert.equal(f.title, ['Pruning roses', 'Tools']);
+    assert.equal(f.f0, ['Bed 0', 'Notes']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the heading migration is bounded per step and resumes where it stopped after a restart', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sc-lex-resume-'));
+  try {
+    writeOldLayout(dir, [
+      ...filler.slice(0, 4),
+      // No heading (text before a page's first heading): nothing to split.
+      entry('plain', 'kdoc_plain', 'Bed notes', '', 'Water in the evening.\n\nNot at noon.'),
+    ]);
+    // Opened and closed at once (a restart before the first background step ran): only the layout is copied.
+    await openEmbeddedLexical(dir).close();
+    assert.equal(fields(dir).f0, ['Bed 0 Notes', '']);
+    // One bounded step of two rows, as the background pass takes them (HEADING_SPLIT_BATCH each).
+    const db = openSqlite(join(dir, 'lexical.db'));
+    assert.equal(splitOldHeadings(db, 2), { split: 2, done: false });
+    db.close();
+    let f = fields(dir);
+    assert.equal([f.f0, f.f1, f.f2], [['Bed 0', 'Notes'], ['Bed 1', 'Notes'], ['Bed 2 Notes', '']]);
+    // The next start goes on from the third row and finishes.
+    const lex = openEmbeddedLexical(dir);
+    const deadline = Date.now() + 5000;
+    while (fields(dir).f3[1] !== 'Notes' && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    await lex.close();
+    f = fields(dir);
+    assert.equal([f.f2, f.f3, f.plain], [['Bed 2', 'Notes'], ['Bed 3', 'Notes'], ['Bed notes', '']]);
+    // Done is done: a step after the end changes nothing.
+    const db2 = openSqlite(join(dir, 'lexical.db'));
+    assert.equal(splitOldHeadings(db2, 2), { split: 0, done: true });
+    db2.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
