@@ -52,9 +52,21 @@ module.exports = {
     },
     {
       name: 'browser-bundles-stay-in-the-browser', severity: 'error',
-      comment: 'widget/ and admin/ are browser bundles: they import nothing from the server, the actors or the workers.',
+      comment: 'widget/ and admin/ are browser bundles: they import nothing from the server, the actors or the workers (the wire types they share with the server are in protocol/).',
       from: { path: '^(widget|admin)/' },
       to: { path: '^(src|actors|workers)/' },
+    },
+    {
+      name: 'protocol-imports-nothing', severity: 'error',
+      comment: 'protocol/ holds the wire types the server and the browser bundles share: it imports nothing outside itself, so a browser bundle importing it gets no server code.',
+      from: { path: '^protocol/' },
+      to: { pathNot: '^protocol/' },
+    },
+    {
+      name: 'protocol-is-imported-as-types', severity: 'error',
+      comment: 'protocol/ is types only: import it with `import type` (or `export type ... from`), so no bundle or dist file needs it at run time.',
+      from: {},
+      to: { path: '^protocol/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'composition-root-is-imported-by-nobody', severity: 'error',

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const config = require(join(root, '.dependency-cruiser.cjs'));
 const args = process.argv.slice(2);
 const bin = join(root, 'node_modules', '.bin', 'depcruise');
-const out = execFileSync(bin, ['src', 'actors', 'workers', 'widget/src', 'admin/src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+const out = execFileSync(bin, ['src', 'actors', 'workers', 'protocol', 'widget/src', 'admin/src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
   { cwd: root, maxBuffer: 1 << 28, encoding: 'utf8' });
 const cruise = JSON.parse(out);
 const jsonAt = args.indexOf('--json');

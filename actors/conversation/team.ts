@@ -1,6 +1,7 @@
 import { newId } from '../../src/store/ids.js';
 import type { FeedbackRecord } from '../../src/records/conversations.js';
 import type { PublicMessage } from '../../src/records/conversations.js';
+import type { ServerFrameOf } from '../../src/conversation/protocol.js';
 import type { ConversationActor } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
 
@@ -46,7 +47,7 @@ export async function handleFeedback(a: ConversationActor, msg: Msg<'feedback'>)
   if (msg.visitorId !== conv.visitorId) return { ok: false, code: 'forbidden', message: 'this conversation belongs to another visitor' };
   const target = await a.db.messages.findById(conv.workspaceId, msg.messageId);
   if (!target || target.conversationId !== conv._id || target.role !== 'assistant') return { ok: false, code: 'not_found', message: `messageId: no reply ${msg.messageId} in this conversation` };
-  await saveFeedback(a, 'thumb', msg.messageId, msg.value);
+  await saveFeedback(a, { t: 'feedback_ok', kind: 'thumb', messageId: msg.messageId, value: msg.value });
   return { ok: true };
 }
 
@@ -57,13 +58,14 @@ export async function handleCsat(a: ConversationActor, msg: Msg<'csat'>): Promis
   if (conv.status !== 'ended') return { ok: false, code: 'invalid', message: 'csat: a conversation is rated once it has ended' };
   conv.csat = msg.value;
   await a.db.conversations.updateOne({ workspaceId: conv.workspaceId, _id: conv._id }, { $set: { csat: msg.value } });
-  await saveFeedback(a, 'csat', null, msg.value, msg.comment);
+  await saveFeedback(a, { t: 'feedback_ok', kind: 'csat', messageId: null, value: msg.value }, msg.comment);
   return { ok: true };
 }
 
-/** One thumb per reply and one CSAT per conversation: a second one replaces the first. */
-async function saveFeedback(a: ConversationActor, kind: 'thumb' | 'csat', messageId: string | null, value: number, comment?: string): Promise<void> {
+/** One thumb per reply and one CSAT per conversation: a second one replaces the first. `ok` is the widget's answer. */
+async function saveFeedback(a: ConversationActor, ok: ServerFrameOf<'feedback_ok'>, comment?: string): Promise<void> {
   const { conv } = a;
+  const { kind, messageId, value } = ok;
   const now = a.app.clock.now();
   const existing = await a.db.feedback.findOne({ workspaceId: conv.workspaceId, conversationId: conv._id, kind, messageId });
   const rec: FeedbackRecord = {
@@ -71,7 +73,7 @@ async function saveFeedback(a: ConversationActor, kind: 'thumb' | 'csat', messag
     messageId, kind, value, ...(comment ? { comment } : {}), createdAt: now,
   };
   await a.db.feedback.replaceOne(rec);
-  a.push({ t: 'feedback_ok', kind, messageId, value });
+  a.push(ok);
   await a.app.events.publish(conv.workspaceId, 'feedback.received', {
     botId: conv.botId, conversationId: conv._id, messageId, kind, value, ...(comment ? { comment } : {}),
   });

@@ -3,6 +3,7 @@
  * this person as available for handoffs; presence online/away is sent on it. Reconnects after a drop;
  * the server's WebSocket pings keep it open.
  */
+import type { LiveClientFrame, LiveServerFrame } from '../../protocol/live.js';
 import type { LiveEvent } from './types.js';
 
 const KEEP_EVENTS = 200;
@@ -52,10 +53,10 @@ export class LiveClient {
       if (this.presence === 'away') this.send({ t: 'presence', presence: 'away' });
     };
     ws.onmessage = (m) => {
-      let frame: { type?: unknown; data?: unknown };
-      try { frame = JSON.parse(String(m.data)); } catch { return; }
-      if (typeof frame.type !== 'string') return;
-      const event: LiveEvent = { type: frame.type, data: (frame.data ?? {}) as Record<string, any>, receivedAt: Date.now() };
+      let frame: LiveServerFrame;
+      try { frame = JSON.parse(String(m.data)) as LiveServerFrame; } catch { return; }
+      if (typeof frame?.type !== 'string' || !frame.data) return;
+      const event = { ...frame, receivedAt: Date.now() } as LiveEvent;
       this.events.unshift(event);
       this.events.length = Math.min(this.events.length, KEEP_EVENTS);
       this.emit(event);
@@ -68,7 +69,7 @@ export class LiveClient {
     };
   }
 
-  private send(frame: unknown): void {
+  private send(frame: LiveClientFrame): void {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
   }
 

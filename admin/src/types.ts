@@ -1,4 +1,6 @@
 /** The shapes of the API answers the panel reads (the server's OpenAPI document has them all). */
+import type { LiveServerFrame } from '../../protocol/live.js';
+
 export type Role = 'viewer' | 'agent' | 'admin' | 'owner';
 export type Presence = 'online' | 'away' | 'offline';
 
@@ -29,5 +31,7 @@ export interface Lead { id: string; botId: string; conversationId: string | null
 export interface Invite { id: string; email: string; role: Role; createdAt: number; expiresAt: number; invitedBy: { id: string; name: string } }
 export interface Token { id: string; name: string; scopes: string[]; role: Role; createdAt: number; expiresAt: number | null; lastUsedAt: number | null }
 
-/** A frame of the live socket: { type, data }. */
-export interface LiveEvent { type: string; data: Record<string, any>; receivedAt: number }
+/** A frame of the live socket ({ type, data }: protocol/live.ts) and when it came. */
+export type LiveEvent = LiveServerFrame & { receivedAt: number };
+/** A live event of one type. */
+export type LiveEventOf<T extends LiveEvent['type']> = Extract<LiveEvent, { type: T }>;

@@ -21,8 +21,4 @@ export const CameraClientFrames = [
   z.strictObject({ t: z.literal('camera_fail'), requestId: z.string().min(1).max(80), message: z.string().max(300) }),
 ] as const;
 
-export type CameraServerFrame =
-  /** Take a picture now and answer with camera_frame and this requestId (or camera_fail). */
-  | { t: 'camera_request'; requestId: string }
-  /** A frame was stored (its attachment id), or, with requestId, handed to the agent. */
-  | { t: 'camera_frame_ok'; frameId: string; requestId?: string };
+export type { CameraServerFrame } from '../../protocol/widget.js';

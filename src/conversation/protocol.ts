@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import type { WidgetMessage } from '../records/conversations.js';
-import type { LeadFormFrame } from '../leads/form.js';
-import { VoiceClientFrames, type VoiceServerFrame } from './voice-frames.js';
-import { CameraClientFrames, type CameraServerFrame } from './camera-frames.js';
+import type { ClientFrame, ServerFrame } from '../../protocol/widget.js';
+import type { SchemaMatches } from '../kernel/validation.js';
+import { VoiceClientFrames } from './voice-frames.js';
+import { CameraClientFrames } from './camera-frames.js';
 
 /**
- * The widget chat socket protocol (docs/widget-protocol.md): JSON text frames, each an object with `t`.
- * Client frames are validated here; a bad frame gets an `error` frame naming the problem and is dropped.
+ * The widget chat socket protocol (docs/widget-protocol.md): JSON text frames, each an object with `t`. The frame
+ * types are protocol/widget.ts (the widget reads the same ones); client frames are validated here, by a schema the
+ * compiler checks against ClientFrame; a bad frame gets an `error` frame naming the problem and is dropped.
  */
 export const MAX_FRAME_BYTES = 96 * 1024;
 /**
@@ -49,65 +50,12 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   ...VoiceClientFrames,
   ...CameraClientFrames,
 ]);
-export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
-export type ChatErrorCode = 'bad_request' | 'unauthorized' | 'invalid' | 'rate_limited' | 'session_limit' | 'not_found' | 'forbidden' | 'internal' | 'unavailable' | 'insufficient_storage';
+export type { ChatErrorCode, ClientFrame, ServerFrame, ServerFrameOf } from '../../protocol/widget.js';
 
-export type ServerFrame =
-  | {
-      t: 'ready';
-      visitorId: string;
-      visitorToken: string;
-      verified: boolean;
-      conversationId: string | null;
-      /** Earlier visible messages of a resumed conversation (empty when behavior.persistence.showHistory is off). */
-      history: WidgetMessage[];
-      /** The rendered welcome message and suggested prompts (shown until the visitor sends a message). */
-      welcome: { message: string; suggestedPrompts: string[] };
-      feedback: { thumbs: boolean; csat: boolean };
-      /** The bot is outside its opening hours with behavior.hours.scope bot (the face sleeps); `offline` frames follow changes. */
-      offline: boolean;
-      /**
-       * The bot is paused: the chat takes no messages (they are refused with an error frame); the widget shows the
-       * offline text and, when lead capture is on, the lead form that follows (reason offline). Absent when running.
-       */
-      paused?: true;
-    }
-  /** The bot's opening hours (scope bot) opened or closed while the widget is open. */
-  | { t: 'offline'; offline: boolean }
-  | { t: 'conversation'; conversationId: string | null }
-  | { t: 'message'; conversationId: string; message: WidgetMessage; clientId?: string }
-  | { t: 'delta'; conversationId: string; messageId: string; responseId: string; delta: string }
-  /** The reply being streamed was dropped (a team member took over, or the model failed). */
-  | { t: 'delta_reset'; conversationId: string; messageId: string }
-  /** The reply being streamed will not be finished and was not stored (the process writing it died or froze). */
-  | { t: 'interrupted'; conversationId: string; messageId: string }
-  | { t: 'status'; conversationId: string; state: 'thinking' | 'tool' | 'idle'; tool?: { name: string; label: string } }
-  | { t: 'face'; mood: string }
-  | { t: 'typing'; active: boolean; authorName?: string | null }
-  | { t: 'ended'; conversationId: string; reason: string; askCsat: boolean }
-  | { t: 'feedback_ok'; kind: 'thumb' | 'csat'; messageId: string | null; value: number }
-  | { t: 'error'; code: ChatErrorCode; message: string; retryAfterMs?: number; clientId?: string; /** a cascade voice stage that failed mid-turn */ stage?: 'stt' | 'brain' | 'tts';
-      /** voice_start refused because the visitor's or the address's voice sessions at once are all live */ limit?: 'visitor' | 'address' }
-  /** Run a page tool in the browser; answer with tool_result and the same callId. */
-  | { t: 'tool_call'; callId: string; name: string; args: Record<string, unknown> }
-  /** Ask the visitor before a destructive tool runs; answer with confirm and the same confirmId. */
-  | { t: 'confirm'; confirmId: string; tool: { name: string; label: string }; args: Record<string, unknown> }
-  /** Show the lead form (leadCapture.when start / before_handoff, or an offline flow); answer with a lead frame. */
-  | LeadFormFrame
-  | { t: 'lead_ok'; leadId: string }
-  /** The visitor's handoff request was taken: `available` tells whether a person may join soon. */
-  | { t: 'handoff'; handoffId: string; available: boolean }
-  | { t: 'pong' }
-  /** A reply is read aloud (speak on): binary audio frames (0x01 + PCM16 at `rate`) for it follow, then speak_end. */
-  | { t: 'speak_item'; itemId: string; messageId: string; rate: number }
-  | { t: 'speak_end'; itemId: string }
-  /** Words of the item and when they are heard (ms from its first audio), where the provider times them (kind D). */
-  | { t: 'speak_words'; itemId: string; words: Array<{ text: string; startMs: number; endMs: number }> }
-  /** Reading a reply aloud failed; the text is unaffected. */
-  | { t: 'speak_error'; messageId: string; message: string }
-  | VoiceServerFrame
-  | CameraServerFrame;
+/** The schema reads exactly the frames the widget sends (protocol/widget.ts). */
+const schemaMatchesClientFrame: SchemaMatches<z.infer<typeof ClientFrameSchema>, ClientFrame> = true;
+void schemaMatchesClientFrame;
 
 /** Parses one frame; returns the frame or a clear error (never throws). */
 export function decodeClientFrame(raw: string | Buffer, isBinary: boolean): { ok: true; frame: ClientFrame } | { ok: false; message: string } {

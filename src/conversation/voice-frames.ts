@@ -21,20 +21,7 @@ export const VoiceClientFrames = [
   z.strictObject({ t: z.literal('voice_stop') }),
 ] as const;
 
-export type VoiceState = 'connecting' | 'listening' | 'thinking' | 'speaking' | 'ended';
-export type VoiceMode = 'hands_free' | 'ptt';
-export type VoiceEndReason =
-  | 'visitor' | 'max_duration' | 'idle' | 'cap_reached' | 'team_takeover' | 'conversation_ended' | 'engine_error' | 'unavailable' | 'socket_closed';
-
-export type VoiceServerFrame =
-  | {
-      t: 'voice'; state: VoiceState; sessionId: string; mode: VoiceMode; inputRate: number; outputRate: number;
-      reason?: VoiceEndReason; message?: string;
-    }
-  | { t: 'voice_item'; itemId: string; messageId: string }
-  /** No more audio comes for this item: the widget plays what it holds, then answers voice_played. */
-  | { t: 'voice_item_done'; itemId: string }
-  | { t: 'voice_interrupt'; itemId: string };
+export type { VoiceEndReason, VoiceMode, VoiceServerFrame, VoiceState } from '../../protocol/widget.js';
 
 /**
  * Checks a binary frame from the widget: an audio frame of whole PCM16 samples, at most MAX_AUDIO_FRAME_MS long.

@@ -249,3 +249,10 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length];
 }
+
+/**
+ * True when a schema's output and a declared type are the same shape (each assignable to the other), else false.
+ * `const check: SchemaMatches<z.infer<typeof S>, Frame> = true` fails to compile when a schema and the wire type
+ * another side reads (protocol/) drift apart.
+ */
+export type SchemaMatches<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

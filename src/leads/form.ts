@@ -3,26 +3,8 @@
  * behavior.leadCapture.fields (the same rules for the capture_lead tool, the form and POST /leads).
  */
 import { z } from 'zod';
-
-export interface LeadField {
-  key: string;
-  label: string;
-  type: 'text' | 'email' | 'tel' | 'textarea' | 'select';
-  required: boolean;
-  options?: string[];
-}
-
-/** Why the form is shown: leadCapture.when start / before_handoff, or an offline flow. */
-export type LeadFormReason = 'start' | 'before_handoff' | 'offline';
-
-/** Server frame for the widget (docs/widget-protocol.md): show this form; the visitor answers with { t: 'lead', fields }. */
-export interface LeadFormFrame {
-  t: 'lead_form';
-  /** Null for the start form, shown before the conversation exists. */
-  conversationId: string | null;
-  reason: LeadFormReason;
-  fields: LeadField[];
-}
+import type { LeadField, LeadFormFrame, LeadFormReason } from '../../protocol/widget.js';
+export type { LeadField, LeadFormFrame, LeadFormReason };
 
 export function leadFormFrame(conversationId: string | null, reason: LeadFormReason, fields: LeadField[]): LeadFormFrame {
   return { t: 'lead_form', conversationId, reason, fields: fields.map((f) => ({ key: f.key, label: f.label, type: f.type, required: f.required, ...(f.options ? { options: f.options } : {}) })) };

@@ -2,6 +2,7 @@ import type { AppContext } from '../app/context.js';
 import { perApp } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { Collection, Doc } from '../store/types.js';
+import type { WidgetMessage } from '../../protocol/widget.js';
 
 /** Stored records of the conversation engine. One collection each; every record carries workspaceId. */
 
@@ -172,6 +173,6 @@ export type PublicMessage = ReturnType<typeof publicMessage>;
 export function widgetMessage(m: MessageRecord): WidgetMessage {
   return { ...publicMessage(m), ...(m.citations?.length ? { citations: m.citations } : {}) };
 }
-export type WidgetMessage = PublicMessage & { citations?: MessageRecord['citations'] };
+export type { WidgetMessage };
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -8,6 +8,7 @@ import type { EventRecord } from '../app/event-bus.js';
 import type { SocketConn } from '../http/types.js';
 import type { Role } from '../auth/roles.js';
 import type { AccessEnded } from '../auth/access-ended.js';
+import type { LiveEventData, LiveEventType } from '../../protocol/live.js';
 
 /** Close code when the socket's session ended (signed out, password changed, removed, workspace deleted): sign in again. */
 export const LIVE_CLOSE_SESSION_ENDED = 4401;
@@ -27,9 +28,10 @@ export type LiveConn = Pick<SocketConn<LiveConnData>, 'id' | 'data' | 'send' | '
 /**
  * Events of the live socket table (service-api.md, Live socket) and the data fields each carries, optional ones
  * included when present. Publishers may add fields for their own use; the socket sends exactly these plus
- * workspaceId. presence.changed (userId, presence) is the one addition: the team list needs it.
+ * workspaceId. presence.changed (userId, presence) is the one addition: the team list needs it. The compiler checks
+ * each list against the frame types the admin panel reads (protocol/live.ts): no field missing, none unknown.
  */
-export const LIVE_EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+export const LIVE_EVENT_FIELDS = {
   'conversation.started': ['botId', 'conversationId', 'visitorId'],
   'conversation.updated': ['conversationId', 'patch'],
   'conversation.ended': ['botId', 'conversationId', 'reason'],
@@ -45,11 +47,14 @@ export const LIVE_EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'bot.published': ['botId', 'version'],
   'tool.called': ['conversationId', 'name', 'isError', 'durationMs'],
   'presence.changed': ['userId', 'presence'],
-};
+} as const satisfies { readonly [K in LiveEventType]: readonly (keyof LiveEventData[K])[] };
+type Unlisted = { [K in LiveEventType]: Exclude<keyof LiveEventData[K], (typeof LIVE_EVENT_FIELDS)[K][number]> }[LiveEventType];
+const everyFieldListed: [Unlisted] extends [never] ? true : false = true;
+void everyFieldListed;
 
 /** The frame a live socket receives for a bus event, or null for events it does not carry. */
 export function liveFrame(event: Pick<EventRecord, 'type' | 'data' | 'workspaceId'>): string | null {
-  const fields = LIVE_EVENT_FIELDS[event.type];
+  const fields = (LIVE_EVENT_FIELDS as Readonly<Record<string, readonly string[]>>)[event.type];
   if (!fields) return null;
   const data: Record<string, unknown> = {};
   for (const f of fields) if (event.data[f] !== undefined) data[f] = event.data[f];

@@ -11,6 +11,8 @@ import type { AppContext } from '../../app/context.js';
 import { onAccessEnded } from '../../auth/access-ended.js';
 import { authenticate } from '../../auth/authenticate.js';
 import { forbidden, unauthorized } from '../../kernel/errors.js';
+import type { SchemaMatches } from '../../kernel/validation.js';
+import type { LiveClientFrame } from '../../../protocol/live.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../../http/types.js';
 import { liveHub, type LiveConnData } from '../../team/live-hub.js';
 import { workspaceActors } from '../../team/workspace.js';
@@ -24,6 +26,9 @@ const ClientMessage = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('presence'), presence: z.enum(['online', 'away']) }),
   z.strictObject({ t: z.literal('ping') }),
 ]);
+/** The schema reads exactly the frames the panel sends (protocol/live.ts). */
+const schemaMatchesLiveClientFrame: SchemaMatches<z.infer<typeof ClientMessage>, LiveClientFrame> = true;
+void schemaMatchesLiveClientFrame;
 
 /** A page on another site must not open a socket with the visitor's cookie (cross-site WebSocket hijacking). */
 function sameOrigin(req: UpgradeRequest): boolean {

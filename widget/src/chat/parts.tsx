@@ -143,7 +143,7 @@ export function Confirm(p: { t: T; c: NonNullable<State['confirm']>; onAnswer(ap
   return (
     <div class="card confirm" role="alertdialog">
       <p><b>{p.t('confirm.title')}</b></p>
-      <p>{p.c.message || p.t('confirm.body', { tool: p.c.label })}</p>
+      <p>{p.t('confirm.body', { tool: p.c.label })}</p>
       <div class="row">
         <button class="btn" onClick={() => p.onAnswer(true)}>{p.t('confirm.allow')}</button>
         <button class="btn alt" onClick={() => p.onAnswer(false)}>{p.t('confirm.deny')}</button>

@@ -3,6 +3,7 @@
  * connects with the stored visitor token, reconnects with backoff, keeps drafts until the server echoes
  * them, runs page tools when the server asks (tool_call -> tool_result), and tells subscribers after every change.
  */
+import type { CameraServerFrame, ClientFrame, ErrorFrame, LeadField, MessageFrame, ServerFrame, ServerFrameOf, VoiceServerFrame, WidgetMessage } from '../../../protocol/widget.js';
 import type { Core } from '../types.js';
 import { runPageTool, toolSpecs } from './page-tools.js';
 import type { SpeechSink } from './speak-link.js';
@@ -35,14 +36,14 @@ export interface Msg {
 
 /** Where the session hands voice frames and audio (the chat's VoiceLink, once voice was started). */
 export interface VoiceSink {
-  onFrame(f: any): void;
+  onFrame(f: VoiceServerFrame | MessageFrame): void;
   onAudio(data: ArrayBuffer): void;
   /** True when the error answered a voice frame (the voice UI explains it instead of a generic line). */
-  onError(f: { code: string; message: string; clientId?: string; limit?: string }): boolean;
+  onError(f: ErrorFrame): boolean;
   onClose(): void;
 }
 
-export interface LeadField { key: string; label: string; type: 'text' | 'email' | 'tel' | 'textarea' | 'select'; required: boolean; options?: string[] }
+export type { LeadField };
 
 export interface State {
   /**
@@ -62,7 +63,7 @@ export interface State {
   typing: string | null;
   ended: { askCsat: boolean; rated: number | null } | null;
   leadForm: { reason: string; fields: LeadField[] } | null;
-  confirm: { confirmId: string; label: string; message?: string } | null;
+  confirm: { confirmId: string; label: string } | null;
   visitorToken: string | null;
   /** The face's mood from the latest face frame, and when it came (the same mood twice is still news). */
   mood: string | null;
@@ -103,7 +104,7 @@ export class Session {
   /** The retryAfterMs of the latest error frame (a 4429 close waits at least this long). */
   private retryAfterMs = 0;
   /** The error frame that came before ready (a refusal): shown if the close that follows refuses for good. */
-  private refusal: { code: string; message: string; retryAfterMs?: number } | null = null;
+  private refusal: ErrorFrame | null = null;
   private pingTimer = 0;
   private closed = false;
   private readonly tokenKey: string;
@@ -147,7 +148,7 @@ export class Session {
     ws.onmessage = (e) => {
       // Audio is a voice session's or a spoken reply's; each ignores audio for items it was not told of.
       if (e.data instanceof ArrayBuffer) { this.voice?.onAudio(e.data); this.speech?.onAudio(e.data); return; }
-      try { this.onFrame(JSON.parse(String(e.data))); } catch (err) { console.error('ServiceChat frame', err); }
+      try { this.onFrame(JSON.parse(String(e.data)) as ServerFrame); } catch (err) { console.error('ServiceChat frame', err); }
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
@@ -207,7 +208,7 @@ export class Session {
     this.listeners.clear();
   }
 
-  send(frame: Record<string, unknown>): boolean {
+  send(frame: ClientFrame): boolean {
     const text = JSON.stringify(frame);
     if (this.ws?.readyState === WebSocket.OPEN && this.state.conn === 'open') { this.ws.send(text); return true; }
     // Messages typed while reconnecting go out once the socket is back; other frames are moot by then.
@@ -265,20 +266,20 @@ export class Session {
     this.set({ messages: next });
   }
 
-  private onFrame(f: any) {
+  private onFrame(f: ServerFrame) {
     const s = this.state;
     switch (f.t) {
       case 'ready': {
         try { localStorage.setItem(this.tokenKey, f.visitorToken); } catch { /* private mode: a new visitor each time */ }
         this.attempts = 0;
         this.refusal = null;
-        const history: Msg[] = (f.history ?? []).map(toMsg);
+        const history: Msg[] = f.history.map(toMsg);
         const stored = new Set(history.map((m) => m.id));
         // Drafts not yet echoed, and interrupted replies the history does not have (after a crash).
         const cut = s.conversationId === f.conversationId ? s.messages.filter((m) => m.interrupted && !stored.has(m.id)) : [];
         const kept = [...cut, ...s.messages.filter((m) => m.pending)];
         // The view and the face read cfg.offline (the page-load config); the socket keeps it current.
-        if (typeof f.offline == 'boolean') this.core.cfg.offline = f.offline;
+        this.core.cfg.offline = f.offline;
         const paused = !!f.paused;
         const list = history.length || !s.conversationId || s.conversationId !== f.conversationId ? [...history, ...kept] : s.messages;
         // Paused: messages waiting to go out would be refused; they are shown as not sent (their text stays readable).
@@ -325,18 +326,18 @@ export class Session {
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
       case 'interrupted': this.set({ agent: null, messages: interrupted(s.messages, f, s.conversationId) }); return;
       case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
-      case 'offline': this.core.cfg.offline = !!f.offline; this.set({ offline: !!f.offline }); return;
-      case 'face': this.set({ mood: String(f.mood), moodAt: Date.now() }); return;
+      case 'offline': this.core.cfg.offline = f.offline; this.set({ offline: f.offline }); return;
+      case 'face': this.set({ mood: f.mood, moodAt: Date.now() }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
       case 'typing': this.set({ typing: f.active ? f.authorName || '' : null }); return;
-      case 'ended': this.set({ ended: { askCsat: !!f.askCsat, rated: null }, agent: null, typing: null }); return;
+      case 'ended': this.set({ ended: { askCsat: f.askCsat, rated: null }, agent: null, typing: null }); return;
       case 'feedback_ok':
         if (f.kind === 'thumb') this.set({ messages: s.messages.map((m) => (m.id === f.messageId ? { ...m, feedback: f.value } : m)) });
         else if (s.ended) this.set({ ended: { ...s.ended, rated: f.value } });
         return;
-      case 'handoff': this.onHandoff(!!f.available); return;
-      case 'lead_form': this.set({ leadForm: { reason: f.reason, fields: f.fields ?? [] } }); return;
-      case 'confirm': this.set({ confirm: { confirmId: f.confirmId, label: f.tool?.label || f.tool?.name || 'a tool', message: f.message } }); return;
+      case 'handoff': this.onHandoff(f.available); return;
+      case 'lead_form': this.set({ leadForm: { reason: f.reason, fields: f.fields } }); return;
+      case 'confirm': this.set({ confirm: { confirmId: f.confirmId, label: f.tool.label || f.tool.name } }); return;
       case 'camera_request': case 'camera_frame_ok': this.onCamera(f); return;
       case 'tool_call':
         void runPageTool(this.core.tools, f.name, f.args).then((r) => this.send({ t: 'tool_result', callId: f.callId, ...r }));
@@ -366,20 +367,20 @@ export class Session {
   onHandoff: (available: boolean) => void = () => {};
 
   /** Filled in by the camera UI (widget/src/camera): the agent asks for a picture, or a frame was stored. */
-  onCamera: (f: { t: 'camera_request' | 'camera_frame_ok'; requestId?: string; frameId?: string }) => void = () => {};
+  onCamera: (f: CameraServerFrame) => void = () => {};
 
   /** Filled in by the UI: turns an error frame into a visible line (it owns the wording). */
-  onError: (f: { code: string; message: string; retryAfterMs?: number; stage?: 'stt' | 'brain' | 'tts' }) => void = () => {};
+  onError: (f: Pick<ErrorFrame, 'code' | 'message' | 'retryAfterMs' | 'stage'>) => void = () => {};
 }
 
 /**
  * The server's word that a reply will not be finished: the reply shown so far is marked; a reply cut before any of
  * it came still gets its place under the visitor's question, with the note and "Ask again".
  */
-function interrupted(list: Msg[], f: { conversationId?: string; messageId?: string }, conversationId: string | null): Msg[] {
+function interrupted(list: Msg[], f: ServerFrameOf<'interrupted'>, conversationId: string | null): Msg[] {
   if (list.some((m) => m.id === f.messageId)) return list.map((m) => (m.id === f.messageId ? cutOff(m) : m));
   const last = list[list.length - 1];
-  if (!f.messageId || f.conversationId !== conversationId || last?.role !== 'user') return list;
+  if (f.conversationId !== conversationId || last?.role !== 'user') return list;
   return [...list, { id: f.messageId, role: 'assistant', text: '', createdAt: Date.now(), interrupted: 'yes' }];
 }
 
@@ -388,9 +389,9 @@ function cutOff(m: Msg): Msg {
   return m.streaming ? { ...m, streaming: false, interrupted: 'yes' } : m;
 }
 
-function toMsg(m: any): Msg {
+function toMsg(m: WidgetMessage): Msg {
   return {
-    id: m.id, seq: m.seq, role: m.role, text: m.text ?? '', authorName: m.authorName, createdAt: m.createdAt ?? Date.now(),
-    citations: m.citations, attachmentCount: m.attachments?.length ?? 0, modality: m.modality,
+    id: m.id, seq: m.seq, role: m.role, text: m.text, authorName: m.authorName, createdAt: m.createdAt,
+    citations: m.citations, attachmentCount: m.attachments.length, modality: m.modality,
   };
 }

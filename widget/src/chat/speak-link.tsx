@@ -8,6 +8,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Core } from '../types.js';
+import type { ServerFrameOf, SpokenWord } from '../../../protocol/widget.js';
 import type { Player } from '../voice.js';
 import type { Session } from './session.js';
 import type { T } from './strings.js';
@@ -17,7 +18,9 @@ type VoiceModule = typeof import('../voice.js');
 declare const __VOICE_FILE__: string | undefined;
 
 /** A word of a spoken reply and when it is heard, in ms from the start of the reply's audio. */
-export interface SpokenWord { text: string; startMs: number; endMs: number }
+export type { SpokenWord };
+/** The frames about replies read aloud (and delta_reset: a dropped reply is not read on). */
+export type SpeechFrame = ServerFrameOf<'speak_item' | 'speak_words' | 'speak_end' | 'speak_error' | 'delta_reset'>;
 /**
  * What the face engine hears about a spoken reply: it starts, its words with their times (only where the provider
  * times them), and its end with the ms heard.
@@ -29,7 +32,7 @@ export type SpeechEvent =
 
 /** Where the session hands speak frames and audio. */
 export interface SpeechSink {
-  onFrame(f: any): void;
+  onFrame(f: SpeechFrame): void;
   onAudio(data: ArrayBuffer): void;
   onReady(): void;
   onClose(): void;
@@ -105,7 +108,7 @@ export class SpeakLink implements SpeechSink {
     if (this.unlocked && this.enabled && this.ctx) this.session.send({ t: 'speak', on: true });
   }
 
-  onFrame(f: any): void {
+  onFrame(f: SpeechFrame): void {
     if (!this.enabled || !this.ctx) return;
     switch (f.t) {
       case 'speak_item':

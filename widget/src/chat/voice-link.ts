@@ -5,6 +5,7 @@
  * tells the page (ServiceChat.on('voice')).
  */
 import type { Core, VoiceEvent, VoiceStartOptions } from '../types.js';
+import type { ErrorFrame, MessageFrame, VoiceServerFrame } from '../../../protocol/widget.js';
 import type { VoiceClient, VoiceSnapshot } from '../voice.js';
 import type { Session, VoiceSink } from './session.js';
 import type { StringKey, T } from './strings.js';
@@ -104,11 +105,11 @@ export class VoiceLink implements VoiceSink {
   mute(muted: boolean) { this.client?.setMuted(muted); }
   ptt(down: boolean) { this.client?.ptt(down); }
 
-  onFrame(f: any) {
+  onFrame(f: VoiceServerFrame | MessageFrame) {
     // A team member writing: they have the conversation; the AI writing (not a voice turn stored as voice ends) after
     // the team handed it back: it is the AI's again.
-    if (f.t === 'message' && f.message?.role === 'human_agent') this.setTeam(true);
-    else if (f.t === 'message' && f.message?.role === 'assistant' && f.message.modality !== 'voice') this.setTeam(false);
+    if (f.t === 'message' && f.message.role === 'human_agent') this.setTeam(true);
+    else if (f.t === 'message' && f.message.role === 'assistant' && f.message.modality !== 'voice') this.setTeam(false);
     this.client?.onFrame(f);
   }
 
@@ -118,7 +119,7 @@ export class VoiceLink implements VoiceSink {
     this.listeners.forEach((fn) => fn());
   }
   onAudio(data: ArrayBuffer) { this.client?.onAudio(data); }
-  onError(f: { code: string; message: string; clientId?: string; limit?: string }): boolean { return this.client?.onError(f) ?? false; }
+  onError(f: ErrorFrame): boolean { return this.client?.onError(f) ?? false; }
   onClose() { this.client?.onClose(); }
 
   destroy() {

@@ -4,6 +4,7 @@
  * voice_interrupt with voice_played, and handles push-to-talk and mute. It knows nothing of the UI: it
  * reports a snapshot after every change and the input/output levels as they come.
  */
+import type { ClientFrame, ErrorFrame, MessageFrame, VoiceServerFrame } from '../../../protocol/widget.js';
 import { Capture, levelOf, MicError, openMic, rmsOf } from './capture.js';
 import { Player } from './player.js';
 import { loadWorklets } from './worklets.js';
@@ -30,7 +31,7 @@ export interface VoiceDeps {
   /** Made by the caller inside the visitor's click, so the browser lets it play sound. */
   ctx: AudioContext;
   /** Sends a JSON frame on the chat socket; false when the socket is not open. */
-  send(frame: Record<string, unknown>): boolean;
+  send(frame: ClientFrame): boolean;
   /** Sends a binary frame on the chat socket (dropped when the socket is backed up). */
   sendAudio(bytes: Uint8Array): void;
   onChange(s: VoiceSnapshot): void;
@@ -127,7 +128,7 @@ export class VoiceClient {
   }
 
   /** A JSON frame from the chat socket: voice, voice_item, voice_interrupt, and message (ends an item's audio). */
-  onFrame(f: any) {
+  onFrame(f: VoiceServerFrame | MessageFrame) {
     if (!this.sentStart) return;
     if (this.snap.state === 'ended') {
       // Stopped before the server answered voice_start: the session it opens after all is ended at once.
@@ -161,7 +162,7 @@ export class VoiceClient {
       case 'voice_interrupt': this.interrupt(f.itemId); return;
       case 'message':
         // The item's stored message comes once it is done, after its audio.
-        if (this.item && f.message?.id === this.itemMessage) this.player?.end(this.item);
+        if (this.item && f.message.id === this.itemMessage) this.player?.end(this.item);
         return;
     }
   }
@@ -178,7 +179,7 @@ export class VoiceClient {
    * (bad_request: during the session, or microphone frames that were on the way when the server ended it),
    * or a voice frame that reached the server after it had ended the session.
    */
-  onError(f: { code: string; message: string; clientId?: string; limit?: string }): boolean {
+  onError(f: ErrorFrame): boolean {
     if (f.clientId || !this.sentStart) return false;
     if (this.snap.state === 'starting' && !this.sessionId) {
       // unavailable: voice is not set up right; the operator has the details, the visitor a line in their language.

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, query } from '../../api.js';
 import { useSession } from '../../session.js';
-import type { BotSummary, LiveEvent, Page } from '../../types.js';
+import type { BotSummary, LiveEventOf, Page } from '../../types.js';
 import { beep, notify, soundOn } from './alerts.js';
 import { Details } from './details.js';
 import { ListPane } from './list.js';
@@ -75,7 +75,7 @@ export default function InboxArea({ rest }: { rest: string[] }) {
 }
 
 /** Sound and a browser notification when a visitor or the AI asks for a person (only for people who can answer). */
-function alertFor(c: Conv | undefined, e: LiveEvent, canAnswer: boolean): void {
+function alertFor(c: Conv | undefined, e: LiveEventOf<'handoff.requested'>, canAnswer: boolean): void {
   if (!canAnswer) return;
   if (soundOn()) beep();
   const who = c ? visitorName(c) : 'A visitor';

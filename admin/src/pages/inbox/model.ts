@@ -5,7 +5,7 @@
  */
 import { api, query } from '../../api.js';
 import type { LiveClient } from '../../live.js';
-import type { LiveEvent, Page } from '../../types.js';
+import type { LiveEvent, LiveEventOf, Page } from '../../types.js';
 import { messageOf } from '../../ui.js';
 import type { Conv } from './types.js';
 
@@ -43,7 +43,7 @@ export class InboxModel {
   private listeners = new Set<() => void>();
   private refetch: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly live: LiveClient, private readonly me: { id: string; name: string }, private readonly onHandoff: (c: Conv | undefined, e: LiveEvent) => void) {
+  constructor(private readonly live: LiveClient, private readonly me: { id: string; name: string }, private readonly onHandoff: (c: Conv | undefined, e: LiveEventOf<'handoff.requested'>) => void) {
     this.seen = readSeen(me.id);
   }
 
@@ -128,17 +128,16 @@ export class InboxModel {
   }
 
   private apply(e: LiveEvent): void {
-    const d = e.data;
-    const id: string | undefined = d.conversationId;
+    const id = 'conversationId' in e.data ? e.data.conversationId : null;
     if (!id) return;
     const known = this.convs.has(id);
     switch (e.type) {
       case 'conversation.started': this.soon(); break;
       case 'message.created': {
-        const m = d.message ?? {};
+        const m = e.data.message;
         if (!known) { this.soon(); break; }
         const before = this.convs.get(id)!.messageCount;
-        this.patch(id, (c) => ({ messageCount: c.messageCount + 1, lastMessageAt: m.createdAt ?? Date.now() }));
+        this.patch(id, (c) => ({ messageCount: c.messageCount + 1, lastMessageAt: m.createdAt }));
         if (m.visibility !== 'internal') this.preview.set(id, { role: m.role, text: m.text });
         if (m.role === 'user') this.typing.delete(id);
         if (id === this.viewing) this.markSeen(id);
@@ -149,23 +148,25 @@ export class InboxModel {
         }
         break;
       }
-      case 'conversation.updated': this.patch(id, () => d.patch ?? {}); break;
-      case 'conversation.ended': this.patch(id, () => ({ status: 'ended', endReason: d.reason ?? null, handoff: null, takenOverBy: null })); this.typing.delete(id); break;
+      // The changed fields are the conversation's own (the same names as in the list API).
+      case 'conversation.updated': this.patch(id, () => e.data.patch as Partial<Conv>); break;
+      case 'conversation.ended': this.patch(id, () => ({ status: 'ended', endReason: e.data.reason, handoff: null, takenOverBy: null })); this.typing.delete(id); break;
       case 'handoff.requested': {
-        const c = this.patch(id, () => ({ handoff: { id: d.handoffId, state: 'requested', reason: d.reason ?? null, summary: d.summary ?? null, requestedAt: Date.now() } }));
+        const d = e.data;
+        const c = this.patch(id, () => ({ handoff: { id: d.handoffId, state: 'requested', reason: d.reason, summary: d.summary, requestedAt: Date.now() } }));
         if (!c) this.soon();
         this.onHandoff(c, e);
         break;
       }
-      case 'handoff.accepted': this.patch(id, (c) => ({ handoff: c.handoff ? { ...c.handoff, state: 'accepted' } : null, takenOverBy: { userId: d.userId, userName: d.userName } })); break;
+      case 'handoff.accepted': { const d = e.data; this.patch(id, (c) => ({ handoff: c.handoff ? { ...c.handoff, state: 'accepted' } : null, takenOverBy: { userId: d.userId, userName: d.userName } })); break; }
       case 'handoff.resolved': this.patch(id, () => ({ handoff: null })); break;
       case 'lead.captured': {
-        const f = d.fields ?? {};
+        const f = e.data.fields;
         if (f.name || f.email) this.patch(id, (c) => ({ visitor: { name: f.name || c.visitor?.name || null, email: f.email || c.visitor?.email || null } }));
         break;
       }
-      case 'visitor.typing': if (d.active) this.typing.add(id); else this.typing.delete(id); break;
-      case 'agent.status': if (d.state === 'idle') this.aiStatus.delete(id); else this.aiStatus.set(id, d.tool?.label ?? d.tool?.name ?? d.state); break;
+      case 'visitor.typing': if (e.data.active) this.typing.add(id); else this.typing.delete(id); break;
+      case 'agent.status': { const d = e.data; if (d.state === 'idle') this.aiStatus.delete(id); else this.aiStatus.set(id, d.tool?.label ?? d.tool?.name ?? d.state); break; }
       default: return;
     }
     this.emit();

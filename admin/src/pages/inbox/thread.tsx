@@ -30,9 +30,10 @@ export function Thread({ id, model, botName, onPane }: { id: string; model: Inbo
     // A reconnect may have missed messages: read the transcript again.
     if (!e && live.state === 'open' && wasDown.current) load();
     if (!e) { wasDown.current = live.state !== 'open'; return; }
-    if (e.data.conversationId !== id) return;
+    if (!('conversationId' in e.data) || e.data.conversationId !== id) return;
     if (e.type === 'message.delta') {
-      setStreaming((s) => (s && s.id === e.data.messageId ? { id: s.id, text: s.text + e.data.delta } : { id: e.data.messageId, text: e.data.delta }));
+      const d = e.data;
+      setStreaming((s) => (s && s.id === d.messageId ? { id: s.id, text: s.text + d.delta } : { id: d.messageId, text: d.delta }));
     } else if (e.type === 'message.created') {
       const m = e.data.message as FullMessage;
       setT((old) => (old && !old.messages.some((x) => x.id === m.id) ? { ...old, messages: [...old.messages, m] } : old));
