@@ -10,6 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import type { ChildReply, ChildRequest } from './process-entry.js';
+import { SlotQueue } from '../src/kernel/slot-queue.js';
 import type { TaskEnvelope } from './started.js';
 
 export interface ProcessLaneOptions {
@@ -48,18 +49,19 @@ function residentMb(pid: number): number | null {
 }
 
 export class ProcessLane {
-  private waiting: Array<() => void> = [];
+  /** Process slots, handed out in order of arrival (an abort while waiting leaves the line). */
+  private readonly slots: SlotQueue;
   private readonly live = new Set<ChildProcess>();
-  running = 0;
   inFlight = 0;
   completed = 0;
   ended = 0;
   private closed = false;
 
-  constructor(readonly options: ProcessLaneOptions) {}
+  constructor(readonly options: ProcessLaneOptions) { this.slots = new SlotQueue(options.maxProcesses); }
 
   get processes(): number { return this.live.size; }
-  get queued(): number { return this.waiting.length; }
+  get running(): number { return this.slots.running; }
+  get queued(): number { return this.slots.queued; }
 
   async run(task: ProcessTask): Promise<unknown> {
     task.signal?.throwIfAborted();
@@ -68,9 +70,9 @@ export class ProcessLane {
     try {
       await this.turn(task.signal);
       try {
-        if (this.closed) throw new ProcessEnded({ kind: 'aborted', reason: new Error('the worker pool was closed') });
+        if (this.closed) throw closedError();
         return await this.spawn(task);
-      } finally { this.next(); }
+      } finally { this.slots.release(); }
     } finally {
       this.inFlight--;
       this.completed++;
@@ -78,22 +80,12 @@ export class ProcessLane {
   }
 
   /** Waits for a free process slot (in order of arrival); an abort while waiting leaves the line. */
-  private turn(signal?: AbortSignal): Promise<void> {
-    if (this.running < this.options.maxProcesses) { this.running++; return Promise.resolve(); }
-    return new Promise<void>((resolve, reject) => {
-      const go = () => { signal?.removeEventListener('abort', onAbort); this.running++; resolve(); };
-      const onAbort = () => {
-        this.waiting = this.waiting.filter((w) => w !== go);
-        reject(new ProcessEnded({ kind: 'aborted', reason: signal?.reason }));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(go);
-    });
-  }
-
-  private next(): void {
-    this.running--;
-    this.waiting.shift()?.();
+  private async turn(signal?: AbortSignal): Promise<void> {
+    try {
+      await this.slots.acquire(signal);
+    } catch (err) {
+      throw err instanceof ProcessEnded ? err : new ProcessEnded({ kind: 'aborted', reason: signal?.reason });
+    }
   }
 
   private spawn(task: ProcessTask): Promise<unknown> {
@@ -162,8 +154,8 @@ export class ProcessLane {
   close(): void {
     this.closed = true;
     for (const child of this.live) child.kill('SIGKILL');
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const go of waiting) go();
+    this.slots.rejectWaiting(closedError());
   }
 }
+
+const closedError = () => new ProcessEnded({ kind: 'aborted', reason: new Error('the worker pool was closed') });

@@ -1,11 +1,12 @@
 import type { Clock, TimerHandle } from '../kernel/clock.js';
+import { SlotQueue } from '../kernel/slot-queue.js';
 
 /** Requests in flight to one host, across every ingestion run of the server. */
 export const HOST_CONCURRENCY = 2;
 /** A robots.txt Crawl-delay is honoured up to this; a larger one would stall a crawl for hours. */
 export const CRAWL_DELAY_CAP_MS = 10_000;
 
-interface HostState { active: number; nextStart: number; waiting: Array<() => void> }
+interface HostState { slots: SlotQueue; nextStart: number }
 
 /**
  * Politeness across sources: at most HOST_CONCURRENCY requests to a host at once, and successive
@@ -27,19 +28,23 @@ export class HostLimiter {
 
   /** Requests to the host now in flight (for tests). */
   active(host: string): number {
-    return this.hosts.get(host)?.active ?? 0;
+    return this.hosts.get(host)?.slots.running ?? 0;
   }
 
   private state(host: string): HostState {
     let s = this.hosts.get(host);
-    if (!s) { s = { active: 0, nextStart: 0, waiting: [] }; this.hosts.set(host, s); }
+    if (!s) { s = { slots: new SlotQueue(this.perHost), nextStart: 0 }; this.hosts.set(host, s); }
     return s;
   }
 
   private async acquire(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
     const s = this.state(host);
-    while (s.active >= this.perHost) await this.queue(s, signal);
-    s.active++;
+    try {
+      await s.slots.acquire(signal);
+    } catch (err) {
+      this.forgetIfIdle(host, s);
+      throw err;
+    }
     const now = this.clock.now();
     const startAt = Math.max(now, s.nextStart);
     s.nextStart = startAt + delayMs;
@@ -56,20 +61,13 @@ export class HostLimiter {
   private release(host: string): void {
     const s = this.hosts.get(host);
     if (!s) return;
-    s.active--;
-    const next = s.waiting.shift();
-    if (next) next();
-    else if (s.active === 0 && s.nextStart <= this.clock.now()) this.hosts.delete(host);
+    s.slots.release();
+    this.forgetIfIdle(host, s);
   }
 
-  private queue(s: HostState, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const wake = () => { signal?.removeEventListener('abort', onAbort); resolve(); };
-      const onAbort = () => { s.waiting = s.waiting.filter((w) => w !== wake); reject(signal!.reason); };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      s.waiting.push(wake);
-    });
+  /** A host with nothing in flight or waiting, and no delay still to keep, is forgotten. */
+  private forgetIfIdle(host: string, s: HostState): void {
+    if (s.slots.running === 0 && s.slots.queued === 0 && s.nextStart <= this.clock.now()) this.hosts.delete(host);
   }
 
   private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
