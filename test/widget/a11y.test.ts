@@ -40,10 +40,7 @@ for (const [name, viewport, patch] of [
 ] as const) {
   test(`Tab and Shift+Tab stay inside ${name}, which is aria-modal, and Escape gives focus back to the launcher`, async () => {
     const botId = await w.createBot(patch);
-    const page = await w.newPage(viewport);
-    await page.goto(w.page(`/trap-${viewport.width}`, w.embed(botId, {}, PAGE_LINKS)));
-    await page.click('button.l');
-    await page.locator('.cp textarea').waitFor();
+    const page = await w.openChat(botId, { path: `/trap-${viewport.width}`, extra: PAGE_LINKS, viewport });
     assert.is(await page.locator('.w[role=dialog]').getAttribute('aria-modal'), 'true');
     for (const key of ['Tab', 'Shift+Tab']) {
       for (let i = 0; i < 14; i++) {
@@ -73,10 +70,7 @@ test('without a launcher, closing gives the keyboard back to the page control th
 
 test('the message list scrolls by keyboard and each message says who spoke', async () => {
   const botId = await w.createBot({ behavior: { feedback: { thumbs: false } } });
-  const page = await w.newPage({ width: 1280, height: 700 });
-  await page.goto(w.page('/list-keys', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await w.openChat(botId, { path: '/list-keys', viewport: { width: 1280, height: 700 } });
   w.fake.script({ text: Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n') });
   await page.fill('.cp textarea', 'Tell me all of it');
   await page.press('.cp textarea', 'Enter');
@@ -100,9 +94,7 @@ test('the message list scrolls by keyboard and each message says who spoke', asy
 test('"Not sent" and the image count on the visitor\'s bubble are readable in dark mode (axe colour contrast)', async () => {
   // One message a minute: the second is refused and shows "Not sent".
   const limited = await w.createBot({ appearance: { theme: { mode: 'dark' } }, security: { rateLimits: { messagesPerMinute: 1 } } });
-  const page = await w.newPage();
-  await page.goto(w.page('/dark-failed', w.embed(limited)));
-  await page.click('button.l');
+  const page = await w.openChat(limited, { path: '/dark-failed' });
   w.fake.script({ text: 'Hello!' });
   await page.fill('.cp textarea', 'Hi');
   await page.press('.cp textarea', 'Enter');
@@ -116,9 +108,7 @@ test('"Not sent" and the image count on the visitor\'s bubble are readable in da
 
   // The images a visitor sent show as a count when their previews are gone (after a reload, or camera pictures).
   const botId = await w.createBot({ appearance: { theme: { mode: 'dark' } } });
-  const p2 = await w.newPage();
-  await p2.goto(w.page('/dark-counted', w.embed(botId)));
-  await p2.click('button.l');
+  const p2 = await w.openChat(botId, { path: '/dark-counted' });
   await p2.setInputFiles('.cp input[type=file]', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
   await p2.locator('.th img:not(.up)').waitFor();
   w.fake.script({ text: 'Nice picture.' });

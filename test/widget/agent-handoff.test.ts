@@ -9,9 +9,7 @@ test.after(async () => { await w?.close(); });
 
 test("the agent's handoff request reaches the widget as a handoff frame and is shown", async () => {
   const botId = await w.createBot({ behavior: { handoff: { enabled: true } } });
-  const page = await w.newPage();
-  await page.goto(w.page('/agent-handoff', w.embed(botId)));
-  await page.click('button.l');
+  const page = await w.openChat(botId, { path: '/agent-handoff' });
   w.fake.script([
     { toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'Refund over the limit' } }] },
     { text: 'I have asked a colleague to help.' },

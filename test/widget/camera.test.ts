@@ -33,11 +33,7 @@ test.after(async () => { await w.close(); rmSync(dir, { recursive: true, force: 
 const chat = (page: Page) => page.locator('div[role="dialog"], div[role="region"]').first();
 async function openWith(webcam: Record<string, unknown>, init = COUNT_GUM): Promise<Page> {
   const botId = await w.createBot({ vision: { webcam: { enabled: true, privacyUrl: 'https://example.com/privacy', ...webcam } } });
-  const page = await w.newPage({ width: 1100, height: 760 });
-  await page.addInitScript(init);
-  await page.goto(w.page(`/cam-${botId}`, w.embed(botId)));
-  await page.locator('button[aria-label="Open chat"]').click();
-  return page;
+  return w.openChat(botId, { path: `/cam-${botId}`, viewport: { width: 1100, height: 760 }, before: (p) => p.addInitScript(init) });
 }
 async function turnOn(page: Page) {
   await page.getByRole('button', { name: 'Turn on the camera' }).click();

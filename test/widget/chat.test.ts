@@ -195,9 +195,7 @@ test('a dropped connection shows a notice and reconnects by itself', async () =>
 });
 
 test('Talk to a person in the menu asks for the team; with nobody there the offline text and the lead form show', async () => {
-  const p = await w.newPage();
-  await p.goto(w.page('/help', w.embed(botId)));
-  await p.click('button.l');
+  const p = await w.openChat(botId, { path: '/help' });
   await p.click('.mb');
   await p.click('.menu button:has-text("Talk to a person")');
   await p.locator('.line', { hasText: "We're away right now" }).waitFor();

@@ -14,9 +14,7 @@ test.after(async () => { await w?.close(); });
 
 test('a message refused for a full disk says so in the widget, stays in the box, and goes through once space is back', async () => {
   const botId = await w.createBot({});
-  const page = await w.newPage();
-  await page.goto(w.page('/disk-full', w.embed(botId)));
-  await page.click('button.l');
+  const page = await w.openChat(botId, { path: '/disk-full' });
   w.fake.script({ text: 'Hello!' });
   await page.fill('.cp textarea', 'First question');
   await page.press('.cp textarea', 'Enter');

@@ -34,10 +34,7 @@ test('appearance.face.show false starts without the face; face.skin null has no 
   await p1.locator('.hd .facebtn[aria-pressed=false]').waitFor();
   assert.is(await p1.locator('.fc').count(), 0, 'no face is drawn; the visitor can show it');
   const none = await w.createBot({ face: { skin: null } });
-  const p2 = await w.newPage();
-  await p2.goto(w.page('/noface', w.embed(none, { layout: 'panel' })));
-  await p2.locator('button.l').click();
-  await p2.locator('.w.panel .cp textarea').waitFor();
+  const p2 = await w.openChat(none, { path: '/noface', attrs: { layout: 'panel' } });
   assert.is(await p2.locator('.fc').count(), 0);
   assert.is(await p2.locator('.facebtn').count(), 0);
 });

@@ -14,14 +14,7 @@ test.before(async () => { w = await startWidgetWorld({ serverProcess: true }); }
 test.after(async () => { await w?.close(); });
 
 /** A new bot's chat, opened on a page of its own, ready to type in. */
-async function openChat(path: string) {
-  const botId = await w.createBot();
-  const page = await w.newPage({ width: 1280, height: 800 });
-  await page.goto(w.page(path, w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
-  return page;
-}
+const openChat = async (path: string) => w.openChat(await w.createBot(), { path });
 
 const LONG = Array.from({ length: 60 }, (_, i) => `Step ${i + 1} of the returns process. `);
 

@@ -129,11 +129,8 @@ test('the greeting bubble is dark in dark mode', async () => {
 });
 
 test('the message box grows with long text up to a limit and shrinks when the message is sent', async () => {
-  const page = await w.newPage();
-  await page.goto(w.page('/grow', w.embed(botId)));
-  await page.click('button.l');
+  const page = await w.openChat(botId, { path: '/grow' });
   const box = page.locator('.cp textarea');
-  await box.waitFor();
   const h0 = (await box.boundingBox())!.height;
   // The box is sized by an effect after the render (Preact runs it after the next frame): on a busy machine the
   // size is read once that effect has run for the text in the box, not at once.

@@ -9,9 +9,7 @@ test.after(async () => { await w?.close(); });
 
 test('the message box waits for the start form, a message sent anyway is refused, and after the form the chat answers', async () => {
   const botId = await w.createBot({ behavior: { leadCapture: { enabled: true, when: 'start' } } });
-  const page = await w.newPage();
-  await page.goto(w.page('/lead-start', w.embed(botId)));
-  await page.click('button.l');
+  const page = await w.openChat(botId, { path: '/lead-start' });
   await page.locator('form.lead').waitFor();
   // The message box waits for the form; a message sent anyway (another client) is refused by the server.
   assert.ok(await page.locator('.cp textarea').isDisabled());
@@ -33,9 +31,7 @@ test('the message box waits for the start form, a message sent anyway is refused
 
 test('a visitor who filled the start form is not asked for the same details again by the away form', async () => {
   const botId = await w.createBot({ behavior: { leadCapture: { enabled: true, when: 'start' }, handoff: { enabled: true, offlineAction: 'lead_form' } } });
-  const page = await w.newPage();
-  await page.goto(w.page('/lead-start-away', w.embed(botId)));
-  await page.click('button.l');
+  const page = await w.openChat(botId, { path: '/lead-start-away' });
   await page.locator('form.lead').waitFor();
   await page.fill('form.lead input[name=name]', 'Ada');
   await page.fill('form.lead input[name=email]', 'ada@example.com');

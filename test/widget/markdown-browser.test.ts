@@ -21,10 +21,7 @@ const HOSTILE = '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</sc
 test.before(async () => {
   w = await startWidgetWorld();
   const botId = await w.createBot({ appearance: { theme: { accent: '#0f766e', mode: 'light' } } });
-  page = await w.newPage({ width: 1280, height: 900 });
-  await page.goto(w.page('/md', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.w.panel:not([hidden])').waitFor();
+  page = await w.openChat(botId, { path: '/md', viewport: { width: 1280, height: 900 } });
 });
 test.after(async () => { await w?.close(); });
 

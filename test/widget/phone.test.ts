@@ -26,10 +26,7 @@ async function askLong(page: Page, waitIn: string) {
 
 test('scrolling past the end of the messages leaves the page behind where it was', async () => {
   const botId = await w.createBot();
-  const page = await w.newPage(PHONE, { hasTouch: true });
-  await page.goto(w.page('/phone-overscroll', w.embed(botId, {}, TALL_PAGE)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await w.openChat(botId, { path: '/phone-overscroll', extra: TALL_PAGE, viewport: PHONE, options: { hasTouch: true } });
   await askLong(page, '.m.assistant');
   const box = (await page.locator('.ms').boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -46,10 +43,7 @@ test('scrolling past the end of the messages leaves the page behind where it was
 test('the floating layout shows a long reply in a caption that scrolls, clear of the message box', async () => {
   const botId = await w.createBot({ appearance: { layout: 'floating', floating: { composer: true } } });
   for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
-    const page = await w.newPage(viewport);
-    await page.goto(w.page(`/floating-long-${viewport.width}`, w.embed(botId, {}, TALL_PAGE)));
-    await page.click('button.l');
-    await page.locator('.cp textarea').waitFor();
+    const page = await w.openChat(botId, { path: `/floating-long-${viewport.width}`, extra: TALL_PAGE, viewport });
     await askLong(page, '.cap');
     const cap = page.locator('.cap');
     const [c, composer] = await Promise.all([cap.boundingBox(), page.locator('.cp').boundingBox()]);

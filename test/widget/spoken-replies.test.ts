@@ -20,13 +20,7 @@ test.before(async () => {
 });
 test.after(async () => { await w?.close(); });
 
-async function openChat(bot = botId): Promise<Page> {
-  const page = await w.newPage();
-  await page.goto(w.page(`/s${Math.random().toString(36).slice(2)}`, w.embed(bot)));
-  await page.locator('button.l').click();
-  await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
-  return page;
-}
+const openChat = (bot = botId): Promise<Page> => w.openChat(bot);
 const binIn = (page: Page): Promise<number> => page.evaluate(() => (window as any).__binIn ?? 0);
 const voiceLoaded = (page: Page) => page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/voice[.-][^/]*js$|\/voice\.js$/.test(e.name)));
 const replies = async (page: Page) => (await framesOf(page, 'message')).filter((f) => f.message.role === 'assistant').length;

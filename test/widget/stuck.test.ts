@@ -33,9 +33,7 @@ test('the message box is inactive while the start form waits, and works once it 
 
 test('a refused message goes back into the message box, to send again without typing it again', async () => {
   const botId = await w.createBot({ security: { rateLimits: { messagesPerMinute: 1 } } });
-  const page = await w.newPage();
-  await page.goto(w.page('/stuck-refused', w.embed(botId)));
-  await page.click('button.l');
+  const page = await w.openChat(botId, { path: '/stuck-refused' });
   w.fake.script({ text: 'Hello!' });
   await page.fill('.cp textarea', 'First question');
   await page.press('.cp textarea', 'Enter');

@@ -29,10 +29,7 @@ test.before(async () => {
 test.after(async () => { await w?.close(); await mcp?.close(); });
 
 test("a page tool registered by the host page is run when the agent calls it, and its result reaches the model", async () => {
-  const page = await w.newPage();
-  await page.goto(w.page('/cart', w.embed(botId, {}, REGISTER)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await w.openChat(botId, { path: '/cart', extra: REGISTER });
   await page.waitForFunction(() => (window as any).__sent.some((f: any) => f.t === 'tools'));
   const announced = (await sentOf(page, 'tools'))[0].tools;
   assert.equal(announced.map((t: any) => t.name), ['get_cart']);
@@ -56,10 +53,7 @@ test("a page tool registered by the host page is run when the agent calls it, an
 });
 
 test('a destructive MCP tool runs only after the visitor allows it in the chat', async () => {
-  const page = await w.newPage();
-  await page.goto(w.page('/account', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await w.openChat(botId, { path: '/account' });
   w.fake.script([
     { toolCalls: [{ name: 'mcp_acme_crm_delete_item', arguments: { id: 'order-42' } }] },
     { text: 'Done, order-42 is deleted.' },
@@ -78,10 +72,7 @@ test('a destructive MCP tool runs only after the visitor allows it in the chat',
 });
 
 test('a refused destructive tool is not run', async () => {
-  const page = await w.newPage();
-  await page.goto(w.page('/account2', w.embed(botId)));
-  await page.click('button.l');
-  await page.locator('.cp textarea').waitFor();
+  const page = await w.openChat(botId, { path: '/account2' });
   w.fake.script([
     { toolCalls: [{ name: 'mcp_acme_crm_delete_item', arguments: { id: 'order-7' } }] },
     { text: 'Alright, I left order-7 alone.' },

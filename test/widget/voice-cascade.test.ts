@@ -38,10 +38,7 @@ test('hands-free cascade: the spoken question is heard on the server, answered a
   // Speech is made a little faster than it plays, so the reply is still coming when the question comes round again.
   w.fake.speech.chunkIntervalMs = 80;
   w.fake.speech.msPerChar = 60;
-  const page = await w.newPage(undefined, { permissions: ['microphone'] });
-  await page.goto(w.page(`/c${Math.random().toString(36).slice(2)}`, w.embed(botId)));
-  await page.locator('button.l').click();
-  await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
+  const page = await w.openChat(botId, { options: { permissions: ['microphone'] } });
   await page.click('.cp .mic');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   const started = (await framesOf(page, 'voice')).find((f) => f.state === 'listening');

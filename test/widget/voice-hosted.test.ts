@@ -57,10 +57,7 @@ test('hosted agent: greeting aloud, the spoken question reaches the provider thr
     { toolCalls: [{ id: 'call_lead', name: 'capture_lead', arguments: { name: 'Ada', email: 'ada@example.com' } }] },
     { text: 'Thanks Ada, I have noted your e-mail. Someone from the shop will write to you today.' },
   ]);
-  const page = await w.newPage(undefined, { permissions: ['microphone'] });
-  await page.goto(w.page('/hosted', w.embed(botId)));
-  await page.locator('button.l').click();
-  await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
+  const page = await w.openChat(botId, { path: '/hosted', options: { permissions: ['microphone'] } });
   await page.click('.cp .mic');
   await page.locator('.vb.listening, .vb.speaking').first().waitFor({ timeout: 10_000 });
   const started = (await framesOf(page, 'voice')).find((f) => f.state === 'listening' || f.state === 'speaking');

@@ -98,11 +98,7 @@ test.after(async () => { await w?.close(); await gemini?.close(); await speech?.
  * listening; returns when the last sound was heard, when the bar said listening, and when the agent's turn arrived.
  */
 async function oneTurn(bot: string, name: string): Promise<{ lastSound: number; listening: number; stored: number; page: Page }> {
-  const page = await w.newPage(undefined, { permissions: ['microphone'] });
-  await page.addInitScript(EAR);
-  await page.goto(w.page(`/turn-end-${name}`, w.embed(bot)));
-  await page.locator('button.l').click();
-  await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
+  const page = await w.openChat(bot, { path: `/turn-end-${name}`, options: { permissions: ['microphone'] }, before: (p) => p.addInitScript(EAR) });
   await page.click('.cp .mic');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   await page.locator('.m.user:has(.vk)', { hasText: QUESTION }).waitFor({ timeout: 20_000 });

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { Visitor } from '../chat/helpers.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
-import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
+import { framesOf, openLauncher, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 const QUESTION = 'What are your opening hours?';
 // About 6 s of the fake's speech (60 ms a character): still playing when the question comes round again.
@@ -49,8 +49,7 @@ async function openChat(bot = botId, options: object = mic, host = ''): Promise<
   const url = w.page(`/v${Math.random().toString(36).slice(2)}`, w.embed(bot, {}, '<button id="talk" onclick="ServiceChat.startVoice({ mode: \'ptt\' })">Talk to us</button>'));
   await page.goto(host ? url.replace('127.0.0.1', host) : url);
   await page.evaluate(() => { (window as any).__voice = []; });
-  await page.locator('button.l').click();
-  await page.locator('.w.panel:not([hidden]) .cp textarea').waitFor();
+  await openLauncher(page);
   await page.evaluate(() => (window as any).ServiceChat.on('voice', (e: unknown) => (window as any).__voice.push(e)));
   return page;
 }

@@ -36,7 +36,31 @@ export interface WidgetWorld {
    * (binary frames counted in __binIn/__binOut); options go to the context (permissions, reducedMotion).
    */
   newPage(viewport?: { width: number; height: number }, options?: BrowserContextOptions): Promise<Page>;
+  /**
+   * Opens the bot's chat as a visitor does: a fresh page (newPage), the host page at `path` embedding the bot, a click
+   * on the launcher, and the open window's message box there (see openChat for the options).
+   */
+  openChat(botId: string, opts?: OpenChatOptions): Promise<Page>;
   close(): Promise<void>;
+}
+
+export interface OpenChatOptions {
+  /** The host page's path (default: a new one each call). */
+  path?: string;
+  /** embed()'s data- attributes and extra HTML. */
+  attrs?: Record<string, string>;
+  extra?: string;
+  /** newPage()'s viewport and context options. */
+  viewport?: { width: number; height: number };
+  options?: BrowserContextOptions;
+  /** Runs on the fresh page before it loads the host page (init scripts, routes, a fake clock). */
+  before?(page: Page): Promise<unknown>;
+}
+
+/** Clicks the launcher and waits until the open chat window's message box is there. */
+export async function openLauncher(page: Page): Promise<void> {
+  await page.locator('button.l').click();
+  await page.locator('.w:not([hidden]) .cp textarea').waitFor();
 }
 
 const RECORD_FRAMES = `(() => {
@@ -79,8 +103,9 @@ export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: C
       '--disable-sync', '--no-first-run', ...(opts.browserArgs ?? [])],
   });
   const contexts: BrowserContext[] = [];
+  let chats = 0;
 
-  return {
+  const world: WidgetWorld = {
     server, proc, fake, owner, sizes, siteUrl,
     async createBot(patch = {}) {
       const bot = await as('POST', '/bots', { name: 'Widget bot' });
@@ -108,6 +133,13 @@ export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: C
       page.on('pageerror', (err) => console.error('page error:', err.message));
       return page;
     },
+    async openChat(botId, o = {}) {
+      const page = await world.newPage(o.viewport, o.options);
+      await o.before?.(page);
+      await page.goto(world.page(o.path ?? `/chat-${++chats}`, world.embed(botId, o.attrs, o.extra)));
+      await openLauncher(page);
+      return page;
+    },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close();
@@ -116,6 +148,7 @@ export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: C
       await fake.close();
     },
   };
+  return world;
 }
 
 /** Frames the page's chat socket received, of type t. */
