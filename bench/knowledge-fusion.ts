@@ -55,7 +55,7 @@ function table(dump: Dump) {
  * Ranks the settings by the worst gain of hybrid over lexical (recall@5 and MRR@10) over the dumps, then the
  * mean MRR gain; prints the best with every dump's figures, then CALIBRATED.
  */
-function sweep(specs: string[], top: number) {
+function sweep(specs: string[], top: number, near: boolean) {
   const dumps = specs.map((spec) => {
     const [name, rest] = spec.split('=');
     const [file, as] = rest.split(':');
@@ -63,11 +63,13 @@ function sweep(specs: string[], top: number) {
   });
   const lexical = dumps.map((d) => summary(outcomesOf({ ...d.dump, questions: d.dump.questions.map((q) => ({ ...q, vector: [] })) }, d.p, () => true)));
   const grid: CalibratedWeighting[] = [];
-  for (const zMin of [0, 0.5, 1, 1.5, 2, 3])
-    for (const span of [0.5, 1, 2, 4])
-      for (const agreeFloor of [0, 0.25, 0.5, 1])
-        for (const weight of [0.25, 0.5, 1, 2])
-          for (const agreeTop of [3, 5]) grid.push({ zMin, zFull: zMin + span, agreeFloor, weight, agreeTop });
+  // --near: CALIBRATED's neighbourhood only (96 settings; the full grid takes minutes on a loaded machine).
+  for (const zMin of near ? [0, 0.5, 1] : [0, 0.5, 1, 1.5, 2, 3])
+    for (const span of near ? [2, 4] : [0.5, 1, 2, 4])
+      for (const agreeFloor of near ? [0, 0.5] : [0, 0.25, 0.5, 1])
+        for (const weight of near ? [0.25, 0.5] : [0.25, 0.5, 1, 2])
+          for (const agreeTop of [3, 5])
+            for (const guardFirst of [false, true]) grid.push({ zMin, zFull: zMin + span, agreeFloor, weight, agreeTop, guardFirst });
   const rate = (w: CalibratedWeighting) => {
     const h = dumps.map((d) => summary(outcomesOf(d.dump, d.p, () => true, w)));
     const gains = h.map((x, i) => ({ r5: x.r5 - lexical[i].r5, mrr: x.mrr - lexical[i].mrr }));
@@ -83,7 +85,7 @@ function sweep(specs: string[], top: number) {
 
 function main() {
   const args = process.argv.slice(2);
-  if (args.includes('--sweep')) return sweep(args.filter((a) => a.includes('=') && !a.startsWith('--')), Number(args.find((a) => a.startsWith('--top='))?.split('=')[1] ?? 8));
+  if (args.includes('--sweep')) return sweep(args.filter((a) => a.includes('=') && !a.startsWith('--')), Number(args.find((a) => a.startsWith('--top='))?.split('=')[1] ?? 8), args.includes('--near'));
   const dump: Dump = JSON.parse(readFileSync(args[0], 'utf8'));
   if (args.includes('--table')) return table(dump);
   const tune = args.find((a) => a.startsWith('--tune='))?.split('=')[1] ?? 'even';

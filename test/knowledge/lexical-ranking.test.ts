@@ -32,6 +32,21 @@ test('hybrid starts from the words-only order: a vector list without calibration
   assert.equal(fuse(lex, vec, LOCAL_FUSION, 'Which fleece for frost?', { calibration }).order.slice(0, 2), ['a', 'b']);
 });
 
+test('the words\' first keeps first place unless the vectors put the challenger first and leave it out (issue 39)', () => {
+  const lex = [{ id: 'b', coverage: 1, score: 3, unknownShare: 0 }, { id: 'a', coverage: 0.5, score: 2.9, unknownShare: 0 }];
+  const calibration = { nullMean: 0.2, nullSd: 0.05, relatedMean: 0.5 };
+  const rest = Array.from({ length: 48 }, (_, i) => ({ id: `v${i}`, score: 0.3 }));
+  const q = 'Which fleece for frost?';
+  // The vectors like the words' second a little (their second place) and their own first more: a swap of the words'
+  // first two on a small preference, what the weak embedder did to three first places of the fifth set.
+  assert.equal(fuse(lex, [{ id: 'c', score: 0.9 }, { id: 'a', score: 0.85 }, ...rest], LOCAL_FUSION, q, { calibration }).order.slice(0, 3), ['b', 'a', 'c']);
+  // The vectors put the words' second first and do not have the words' first among their best: it moves up.
+  assert.equal(fuse(lex, [{ id: 'a', score: 0.9 }, ...rest], LOCAL_FUSION, q, { calibration }).order.slice(0, 2), ['a', 'b']);
+  // Passages of one document count as one: a second passage of the words' first document may lead.
+  const sameDoc = { calibration, documentOf: (id: string) => (id === 'b2' ? 'b' : id) };
+  assert.equal(fuse([lex[0], { ...lex[1], id: 'b2' }], [{ id: 'c', score: 0.9 }, { id: 'b2', score: 0.85 }, ...rest], LOCAL_FUSION, q, sameDoc).order[0], 'b2');
+});
+
 test('a list recorded without BM25 scores keeps its order', () => {
   const hits = [{ id: 'a', coverage: 0.1 }, { id: 'b', coverage: 0.9 }];
   assert.equal(rerankLexical(hits).map((h) => h.id), ['a', 'b']);
