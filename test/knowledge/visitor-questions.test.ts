@@ -33,6 +33,9 @@ import { startTestServer } from '../helpers/server.js';
  *   questions written after issue 39's first ranks were chosen and measured once (held out): recall@5 0.944, MRR@10
  *   0.803, answerable marked relevant 34/36, unanswerable recognised 0/12 (every gap is judged relevant: each
  *   shares a distinctive word with some page, e.g. Kubernetes, PostgreSQL, nightly).
+ * - knowledge-eval-6: the READMEs of 17 more npm packages (pdf-lib, qs, jose, node-cron, preact, ajv...), 48
+ *   questions written before issue 39's fourth part (the guarded first place) and measured once after it (held out):
+ *   recall@5 0.972, MRR@10 0.924, answerable marked relevant 36/36, unanswerable recognised 2/12.
  */
 async function measure(set: string) {
   const dir = new URL(`../fixtures/${set}/`, import.meta.url).pathname;
@@ -102,6 +105,13 @@ test('on a fifth set nobody tuned on (17 package READMEs) the answer page ranks 
   assert.ok(f.recall >= 0.92, `recall@5 ${f.recall}`);
   assert.ok(f.mrr >= 0.79, `MRR@10 ${f.mrr}`);
   assert.ok(f.answerableRelevant >= 34, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
+});
+
+test('on a sixth set nobody tuned on (17 more package READMEs) the answer page ranks first most of the time', async () => {
+  const f = await measure('knowledge-eval-6');
+  assert.ok(f.recall >= 0.95, `recall@5 ${f.recall}`);
+  assert.ok(f.mrr >= 0.91, `MRR@10 ${f.mrr}`);
+  assert.ok(f.answerableRelevant >= 35, `answerable marked relevant ${f.answerableRelevant}/${f.answerable}`);
 });
 
 test.run();
