@@ -47,14 +47,13 @@ const { publicUrl } = running.app.config;
 running.app.log.info({ url: `${publicUrl}/admin/` }, `admin panel: ${publicUrl}/admin/`);
 // Said once at start (by the first worker of a group): an opened door should not go unnoticed.
 if (config.allowPrivateNetwork && !config.group?.index) running.app.log.warn(PRIVATE_NETWORK_ON);
-const { readiness } = await import('./app/readiness.js');
 /**
  * Graceful stop, made visible: /readyz answers 503 at once, requests are still served for SHUTDOWN_DELAY_MS (so
  * load balancers move new visitors away), then sockets close, actors drain and stores close, all within 15 s more.
  */
 const stop = async (signal: string) => {
   running.app.log.info({ signal, delayMs: config.shutdownDelayMs }, 'shutting down');
-  readiness(running.app).beginDrain();
+  running.services.readiness.beginDrain();
   const force = setTimeout(() => { running.app.log.error('shutdown took too long; exiting'); process.exit(1); }, config.shutdownDelayMs + 15_000);
   force.unref();
   if (config.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayMs));

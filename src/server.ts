@@ -22,10 +22,12 @@ import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
 import { mountOperations } from './ops/routes.js';
-import { readiness } from './app/readiness.js';
+import { composeServices, type Composition, type Services } from './compose.js';
 
 export interface RunningServer {
   app: AppContext;
+  /** Every service of the app, created once at start-up by the composition root (src/compose.ts). */
+  services: Services;
   http: HttpServer;
   port: number;
   url: string;
@@ -62,9 +64,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const closers: Array<() => Promise<void> | void> = [];
   let stores: Awaited<ReturnType<typeof openStores>> | null = null;
   let http: HttpServer | null = null;
+  let composition: Composition | null = null;
   /** Stops what has started so far, last started first; also undoes a start that failed half-way. */
   const shutdown = async () => {
     if (http) await http.close();
+    // The services stop first (conversations drain while the group, the modules' listeners and the stores are there).
+    await composition?.stop();
     for (const fn of closers.reverse()) {
       try { await fn(); } catch (err) { log.error({ err }, 'shutdown step failed'); }
     }
@@ -86,6 +91,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       scale,
       onClose: (fn) => { closers.push(fn); },
     };
+    composition = composeServices(app);
+    const { services } = composition;
     if (scale) joinGroup(app, scale);
     let openApi: Record<string, unknown> | null = null;
     const modules = [systemModule(() => openApi!), ...(await apiModules())];
@@ -110,13 +117,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       Object.assign(app, { config: Object.freeze({ ...config, publicUrl: `http://localhost:${port}` }) });
       openApi = buildOpenApi(api, app.config.publicUrl);
     }
-    readiness(app).markStarted();
+    services.readiness.markStarted();
     log.info({ port, url: app.config.publicUrl, metricsPort }, 'server listening');
     let closing: Promise<void> | null = null;
     return {
-      app, http: server, port, url: `http://127.0.0.1:${port}`, metricsPort,
+      app, services, http: server, port, url: `http://127.0.0.1:${port}`, metricsPort,
       close() {
-        readiness(app).beginDrain();
+        services.readiness.beginDrain();
         closing ??= shutdown().then(() => log.info('server stopped'));
         return closing;
       },

@@ -1,14 +1,12 @@
 import type { AppContext } from '../../src/app/context.js';
-import { perApp } from '../../src/app/context.js';
+import { provided } from '../../src/app/context.js';
 import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
-import { builtinToolSource } from '../../src/conversation/builtins.js';
-import { chatHub, type ChatHub } from '../../src/conversation/hub.js';
+import type { ChatHub } from '../../src/conversation/hub.js';
 import type { ServerFrame } from '../../src/conversation/protocol.js';
 import { RateLimiter } from '../../src/security/rate-limiter.js';
 import { chatCollections, type ConversationRecord, type EndReason } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
-import { toolRegistry } from '../../src/tools/registry.js';
 import { takeShared } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
 import { nodeOf } from '../../src/scale/node-of.js';
@@ -43,8 +41,8 @@ export class ConversationService {
   private readonly router: ConversationRouter | null;
   private closed = false;
 
-  constructor(private readonly app: AppContext) {
-    this.hub = chatHub(app);
+  constructor(private readonly app: AppContext, hub: ChatHub) {
+    this.hub = hub;
     this.registry = new ActorRegistry<ConversationActor>({
       factory: (id, ctx) => {
         const actor = new ConversationActor(id, ctx, app, this.hub);
@@ -57,13 +55,14 @@ export class ConversationService {
     const node = nodeOf(app);
     this.router = node ? new ConversationRouter(app, node, this.registry) : null;
     this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });
-    toolRegistry(app).addSource(builtinToolSource);
-    app.onClose(async () => {
-      this.closed = true;
-      if (this.sweepTimer) app.clock.clearTimeout(this.sweepTimer);
-      await this.registry.stopAll();
-      await this.router?.close();
-    });
+  }
+
+  /** At shutdown (the composition root calls it): the sweep stops, every actor drains, the router lets go. */
+  async stop(): Promise<void> {
+    this.closed = true;
+    if (this.sweepTimer) this.app.clock.clearTimeout(this.sweepTimer);
+    await this.registry.stopAll();
+    await this.router?.close();
   }
 
   /**
@@ -194,4 +193,4 @@ export class ConversationService {
   }
 }
 
-export const conversations = perApp((app: AppContext) => new ConversationService(app));
+export const conversations = provided<ConversationService>('conversations');

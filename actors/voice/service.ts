@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/app/context.js';
-import { perApp } from '../../src/app/context.js';
+import { provided } from '../../src/app/context.js';
 import type { ChatBot } from '../../src/bots/bot-source.js';
 import { encodeFrame } from '../../src/conversation/protocol.js';
 import { capReached, usageToday } from '../../src/conversation/usage.js';
@@ -9,7 +9,7 @@ import { ApiError } from '../../src/kernel/errors.js';
 import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { leaveVoiceSeats, takeVoiceSeats } from '../../src/scale/voice-seats.js';
-import { conversations } from '../conversation/index.js';
+import type { ConversationService } from '../conversation/index.js';
 import { noteVoiceOk } from '../../src/bots/health.js';
 import { reportVoiceFailure } from './failures.js';
 import { holdVoiceHeap, releaseVoiceHeap } from './heap.js';
@@ -42,12 +42,13 @@ export class VoiceService {
   /** Live sessions on this server by what they count against (a bot id, `visitor:…`, `address:…`). */
   private readonly perScope = new Map<string, number>();
 
-  constructor(private readonly app: AppContext) {
-    app.onClose(async () => {
-      const live = [...this.bySocket.values()].map((s) => s.actor);
-      for (const a of live) { try { a.send({ type: 'stop', reason: 'socket_closed' }); } catch { /* stopping */ } }
-      await Promise.all(live.map((a) => a.stop()));
-    });
+  constructor(private readonly app: AppContext, private readonly conversations: ConversationService) {}
+
+  /** At shutdown (the composition root calls it): every live session stops. */
+  async close(): Promise<void> {
+    const live = [...this.bySocket.values()].map((s) => s.actor);
+    for (const a of live) { try { a.send({ type: 'stop', reason: 'socket_closed' }); } catch { /* stopping */ } }
+    await Promise.all(live.map((a) => a.stop()));
   }
 
   /** Live sessions of a bot on this server. */
@@ -87,7 +88,7 @@ export class VoiceService {
     holdVoiceHeap();
     const actor = new VoiceSessionActor({
       sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
-      conversations: conversations(this.app), hub: conversations(this.app).hub,
+      conversations: this.conversations, hub: this.conversations.hub,
       onEnded: () => {
         if (ended) return Promise.resolve();
         ended = true;
@@ -174,4 +175,4 @@ export class VoiceService {
   }
 }
 
-export const voiceSessions = perApp((app: AppContext) => new VoiceService(app));
+export const voiceSessions = provided<VoiceService>('voice sessions');

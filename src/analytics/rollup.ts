@@ -10,7 +10,7 @@
  * no counter write of its own. The events themselves are stored before they reach us, so a crash loses at most
  * the last interval's counts, and they could be rebuilt from the events store (kept a week).
  */
-import { perApp, type AppContext } from '../app/context.js';
+import { perApp, provided, type AppContext } from '../app/context.js';
 import { workspaceTimezone } from '../auth/settings.js';
 import { chatCollections } from '../records/conversations.js';
 import type { TimerHandle } from '../kernel/clock.js';
@@ -251,4 +251,4 @@ export class AnalyticsRollup {
   }
 }
 
-export const analyticsRollup = perApp((app: AppContext) => new AnalyticsRollup(app));
+export const analyticsRollup = provided<AnalyticsRollup>('analytics rollup');

@@ -5,8 +5,8 @@ import type { Logger } from '../kernel/log.js';
 import type { DocumentStore, VectorStore } from '../store/types.js';
 
 /**
- * What every part of the server is handed: configuration, logger, clock, stores, events.
- * Area services are created on first use per app with `perApp`, so no central file lists them all.
+ * What every part of the server is handed: configuration, logger, clock, stores, events. The area services are
+ * created once at start-up by the composition root (src/compose.ts), in dependency order, each handed what it uses.
  */
 export interface AppContext {
   readonly config: Config;
@@ -50,6 +50,35 @@ export interface GroupPort {
   /** Extends a claim this process holds; false when it lapsed. */
   renewClaim(key: string, ms: number): Promise<boolean>;
   releaseClaim(key: string): Promise<void>;
+}
+
+/**
+ * A service the composition root (src/compose.ts) creates once at start-up, read by the call sites that are not
+ * handed it as a parameter: `export const knowledge = provided<KnowledgeService>('knowledge')`, then
+ * `knowledge(app)`. Nothing is created on first use: reading one the root has not created throws, naming it.
+ */
+export interface Provided<T> {
+  (app: AppContext): T;
+  readonly service: string;
+  /** Called by the composition root (and by a test that builds its own context): the one instance for `app`. */
+  provide(app: AppContext, value: T): T;
+}
+
+export function provided<T>(service: string): Provided<T> {
+  const made = new WeakMap<AppContext, T>();
+  const read = (app: AppContext): T => {
+    const v = made.get(app);
+    if (v === undefined) throw new Error(`the ${service} service was not created for this app: services are created at start-up by composeServices (src/compose.ts)`);
+    return v;
+  };
+  return Object.assign(read, {
+    service,
+    provide(app: AppContext, value: T): T {
+      if (made.has(app)) throw new Error(`the ${service} service was already created for this app`);
+      made.set(app, value);
+      return value;
+    },
+  });
 }
 
 /** Memoises one service instance per app: `export const bots = perApp((app) => new BotService(app))`. */

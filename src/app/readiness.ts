@@ -1,10 +1,10 @@
 /**
  * Whether this process can serve (/readyz): a registry of named checks. Built in: the store answers a read,
  * start-up finished (stores open, indexes made, modules started), and the process is not draining. Other parts
- * add their own with `readiness(app).add(name, check)`; scale-out reports its coordination server (Redis) as a
+ * add their own with `readiness.add(name, check)`; scale-out reports its coordination server (Redis) as a
  * check that is not required: the process can serve without it.
  */
-import { perApp, type AppContext } from './context.js';
+import { provided, type AppContext } from './context.js';
 import { diskState } from '../store/disk-full.js';
 
 /** Resolves null when fine, or a sentence saying what is wrong and what to look at. */
@@ -67,4 +67,4 @@ export class Readiness {
   }
 }
 
-export const readiness = perApp((app) => new Readiness(app));
+export const readiness = provided<Readiness>('readiness');

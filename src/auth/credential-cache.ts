@@ -10,7 +10,7 @@
  * kept: each one is looked up again.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import type { Clock } from '../kernel/clock.js';
 import { onAccessEnded, type AccessEnded } from './access-ended.js';
 import type { ApiTokenRecord, SessionRecord, UserRecord } from './records.js';
@@ -68,7 +68,11 @@ class Cache<V> {
 
 export interface CachedSession { session: SessionRecord; user: UserRecord }
 
-export const credentialCache = perApp((app: AppContext) => {
+export interface CredentialCache { tokens: Cache<ApiTokenRecord>; sessions: Cache<CachedSession> }
+export const credentialCache = provided<CredentialCache>('credential cache');
+
+/** The kept sessions and tokens of this process (the composition root makes them): access that ended is forgotten. */
+export function createCredentialCache(app: AppContext): CredentialCache {
   const tokens = new Cache<ApiTokenRecord>(app.clock);
   const sessions = new Cache<CachedSession>(app.clock);
   onAccessEnded(app, (e: AccessEnded) => {
@@ -77,7 +81,7 @@ export const credentialCache = perApp((app: AppContext) => {
     if (!e.userId && !e.sessionId) tokens.dropWhere((t) => t.workspaceId === e.workspaceId);
   });
   return { tokens, sessions };
-});
+}
 
 /**
  * Forgets a revoked token here and, in a scale-out group, on every other process before returning, so its

@@ -12,7 +12,7 @@
  * store edited by hand, a group whose Redis was away) goes unseen, without making a request wait.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import type { Collection, Doc, Filter } from '../store/types.js';
 import type { BotStatus } from './records.js';
@@ -122,11 +122,14 @@ function bodyOf(e: Entry, limit: number, before: string | undefined): Buffer | n
   return body;
 }
 
-export const botLists = perApp((app: AppContext) => {
+export const botLists = provided<BotLists>('bot lists');
+
+/** The bot lists of this process (the composition root makes one): a deleted workspace's list is dropped everywhere. */
+export function createBotLists(app: AppContext): BotLists {
   const lists = new BotLists(app);
   onWorkspaceDelete(app, (workspaceId) => botListsChanged(app, workspaceId));
   return lists;
-});
+}
 
 /**
  * A workspace's bots changed (null: bots of several workspaces): forgets its list here and, in a scale-out group,

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { SocketConn } from '../http/types.js';
 import { botOfflineNow, nextHoursChange } from '../bots/hours.js';
@@ -14,7 +14,7 @@ const MAX_WAIT_MS = 24 * 3600_000;
  * or close while a widget is open, an `offline` frame tells it (the face falls asleep or wakes). One timer per bot
  * (on the injectable clock) at the nearest boundary of the configs its sockets run; a publish recomputes it.
  */
-class OfflineWatch {
+export class OfflineWatch {
   private readonly byBot = new Map<string, { conns: Set<SocketConn<WidgetSocketData>>; timer: TimerHandle | null }>();
 
   constructor(private readonly app: AppContext) {}
@@ -75,4 +75,4 @@ class OfflineWatch {
   }
 }
 
-export const offlineWatch = perApp((app: AppContext) => new OfflineWatch(app));
+export const offlineWatch = provided<OfflineWatch>('offline watch');

@@ -1,8 +1,8 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
 import { loadBotForChat } from '../bots/bot-source.js';
-import { offlineWatch } from './offline-watch.js';
+import type { OfflineWatch } from './offline-watch.js';
 import { encodeFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
@@ -15,10 +15,10 @@ export const IDENTITY_REQUIRED_CLOSE = 4401;
  * (checks made at connect would otherwise hold for as long as the socket lives). Preview sockets run the draft and
  * are left alone.
  */
-class PublishedBotWatch {
+export class PublishedBotWatch {
   private readonly byBot = new Map<string, Set<SocketConn<WidgetSocketData>>>();
 
-  constructor(private readonly app: AppContext) {
+  constructor(private readonly app: AppContext, private readonly hours: OfflineWatch) {
     app.events.subscribe((e) => {
       if (e.type !== 'bot.published') return;
       const botId = (e.data as { botId?: unknown }).botId;
@@ -56,8 +56,8 @@ class PublishedBotWatch {
       }
       conn.data.chat = chat;
     }
-    offlineWatch(this.app).recheck(botId);
+    this.hours.recheck(botId);
   }
 }
 
-export const publishedBotWatch = perApp((app: AppContext) => new PublishedBotWatch(app));
+export const publishedBotWatch = provided<PublishedBotWatch>('published bot watch');

@@ -1,4 +1,4 @@
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import { encodeFrame, type ServerFrame } from './protocol.js';
 
 /** The part of a socket the hub needs (src/http SocketConn fits). */
@@ -82,4 +82,4 @@ export class ChatHub {
 
 const NONE: ReadonlySet<FrameSink> = new Set();
 
-export const chatHub = perApp(() => new ChatHub());
+export const chatHub = provided<ChatHub>('chat hub');

@@ -1,10 +1,10 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { PageToolBridge, PageToolSpec } from '../tools/page-tools.js';
 import type { ToolResult } from '../tools/registry.js';
-import { chatHub, type ChatHub } from './hub.js';
+import type { ChatHub } from './hub.js';
 import type { ServerFrame } from './protocol.js';
 
 /** How long the visitor has to allow or refuse a destructive tool before the agent is told they did not. */
@@ -77,4 +77,4 @@ export class VisitorRequests implements PageToolBridge {
   }
 }
 
-export const visitorRequests = perApp((app) => new VisitorRequests(app, chatHub(app)));
+export const visitorRequests = provided<VisitorRequests>('visitor requests');

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.js';
-import { toolRegistry, type AgentTool, type ContextSource, type ToolResult, type ToolSource } from '../tools/registry.js';
+import type { AgentTool, ContextSource, ToolRegistry, ToolResult, ToolSource } from '../tools/registry.js';
 import { recordGap, type GapOrigin } from './gaps.js';
 import type { SearchResult } from './search.js';
 import { knowledge } from './service.js';
@@ -92,8 +92,8 @@ export async function recordUnusedExcerpts(app: AppContext, origin: GapOrigin & 
   await recordGap(app, origin.workspaceId, question, origin);
 }
 
-/** Registers both hooks with the app's tool registry (called from the knowledge module's start). */
-export function registerKnowledgeHooks(app: AppContext): void {
-  toolRegistry(app).addSource(knowledgeToolSource());
-  toolRegistry(app).addContextSource(knowledgeContextSource());
+/** Registers both hooks with the tool registry (the composition root calls it). */
+export function registerKnowledgeHooks(registry: ToolRegistry): void {
+  registry.addSource(knowledgeToolSource());
+  registry.addContextSource(knowledgeContextSource());
 }

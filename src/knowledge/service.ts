@@ -1,4 +1,4 @@
-import { perApp, type AppContext } from '../app/context.js';
+import { provided, type AppContext } from '../app/context.js';
 import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
@@ -31,11 +31,13 @@ export class KnowledgeService {
     this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));
     // Deleting a workspace also removes its derived indexes (the records themselves go with the store).
     onWorkspaceDelete(app, (workspaceId) => this.dropIndexes(workspaceId));
-    app.onClose(async () => {
-      await this.runner.close();
-      await this.client.close();
-      await this.lexical.close();
-    });
+  }
+
+  /** At shutdown (the composition root calls it): ingestion stops, then the client and the lexical index close. */
+  async close(): Promise<void> {
+    await this.runner.close();
+    await this.client.close();
+    await this.lexical.close();
   }
 
   private get c() { return knowledgeCollections(this.app); }
@@ -139,4 +141,4 @@ export class KnowledgeService {
   }
 }
 
-export const knowledge = perApp((app) => new KnowledgeService(app));
+export const knowledge = provided<KnowledgeService>('knowledge');

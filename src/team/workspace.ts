@@ -1,9 +1,9 @@
 /** The workspace actors of this process, one per workspace: `workspaceActors(app).get(workspaceId)`. */
 import { WorkspaceActor } from '../../actors/workspace/actor.js';
 import { ActorRegistry } from '../../actors/runtime/index.js';
-import { perApp, type AppContext } from '../app/context.js';
+import { provided, type AppContext } from '../app/context.js';
 import { handoffTimedOut } from './handoff.js';
-import { liveHub } from './live-hub.js';
+import type { LiveHub } from './live-hub.js';
 import { handoffs } from '../records/handoffs.js';
 
 /**
@@ -12,15 +12,15 @@ import { handoffs } from '../records/handoffs.js';
  */
 const WORKSPACE_IDLE_MS = 2 * 3600_000;
 
-export const workspaceActors = perApp((app: AppContext) => {
-  const hub = liveHub(app);
-  const registry = new ActorRegistry<WorkspaceActor>({
+export const workspaceActors = provided<ActorRegistry<WorkspaceActor>>('workspace actors');
+
+/** The registry of workspace actors (the composition root makes it and stops it at shutdown). */
+export function createWorkspaceActors(app: AppContext, hub: LiveHub): ActorRegistry<WorkspaceActor> {
+  return new ActorRegistry<WorkspaceActor>({
     factory: (id, ctx) => new WorkspaceActor(id, ctx, app, hub, handoffTimedOut),
     clock: app.clock, log: app.log, idleMs: WORKSPACE_IDLE_MS, kind: 'workspace',
   });
-  app.onClose(() => registry.stopAll());
-  return registry;
-});
+}
 
 /** Requested handoffs read per page when waking workspace actors at start-up. */
 const WAKE_PAGE = 1000;

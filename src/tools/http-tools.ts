@@ -4,7 +4,7 @@
  * time and redacted from anything that goes back (results, errors, test answers).
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, OutboundError, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { newId } from '../store/ids.js';
@@ -94,8 +94,10 @@ export class HttpToolService {
 
   constructor(private readonly app: AppContext) {
     this.records = app.store.collection<HttpToolRecord>('http_tools', { indexes: [{ fields: [['workspaceId', 1], ['name', 1]], unique: true }] });
-    app.onClose(() => this.client?.close());
   }
+
+  /** At shutdown (the composition root calls it): closes the tools' guarded client. */
+  async close(): Promise<void> { await this.client?.close(); }
 
   private get http(): GuardedClient {
     this.client ??= createGuardedClient({ allowPrivateNetwork: this.app.config.allowPrivateNetwork, clock: this.app.clock, maxResponseBytes: MAX_RESPONSE_BYTES });
@@ -216,4 +218,4 @@ export class HttpToolService {
   }
 }
 
-export const httpTools = perApp((app) => new HttpToolService(app));
+export const httpTools = provided<HttpToolService>('HTTP tools');

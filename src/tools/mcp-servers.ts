@@ -4,7 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
@@ -66,10 +66,12 @@ export class McpServerService {
   constructor(private readonly app: AppContext) {
     this.records = app.store.collection<McpServerRecord>('mcp_servers', { indexes: [{ fields: [['workspaceId', 1], ['slug', 1]], unique: true }] });
     this.connections = new McpConnections((ep) => this.open(ep));
-    app.onClose(async () => {
-      await this.connections.closeAll();
-      await this.guarded?.close();
-    });
+  }
+
+  /** At shutdown (the composition root calls it): closes every MCP connection, then the guarded client. */
+  async close(): Promise<void> {
+    await this.connections.closeAll();
+    await this.guarded?.close();
   }
 
   private open(ep: McpEndpoint): Promise<Client> {
@@ -263,4 +265,4 @@ function redactEndpoint(message: string, ep: McpEndpoint): string {
   return redactSecrets(message, values);
 }
 
-export const mcpServers = perApp((app) => new McpServerService(app));
+export const mcpServers = provided<McpServerService>('MCP servers');

@@ -1,10 +1,9 @@
-import type { AppContext } from '../app/context.js';
+import { provided, type AppContext } from '../app/context.js';
 import type { AttachmentRef } from '../records/conversations.js';
-import { perApp } from '../app/context.js';
 
 /**
  * The one tool registry the agent loop uses. Areas (builtins, knowledge, leads, handoff, HTTP tools, MCP,
- * page tools) register a ToolSource at start-up; for each reply the conversation engine asks every source
+ * page tools) register a ToolSource in the composition root (src/compose.ts); for each reply the conversation engine asks every source
  * for the tools this bot may use right now, and calls them through `run`.
  */
 export interface ToolCallContext {
@@ -88,4 +87,4 @@ export class ToolRegistry {
   }
 }
 
-export const toolRegistry = perApp(() => new ToolRegistry());
+export const toolRegistry = provided<ToolRegistry>('tool registry');

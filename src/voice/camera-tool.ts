@@ -5,7 +5,7 @@
  * proxy when the brain cannot see.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import { provided } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
@@ -79,7 +79,7 @@ export class CameraLinks {
   }
 }
 
-export const cameraLinks = perApp((app) => new CameraLinks(app));
+export const cameraLinks = provided<CameraLinks>('camera links');
 
 const CAMERA_OFF = 'The visitor\'s camera is off, so there is nothing to see. If a picture would help, ask the visitor to turn the camera on with the camera button in the chat, then look again.';
 

@@ -2,13 +2,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AppContext } from '../../src/app/context.js';
-import { CREDENTIAL_TTL_MS, credentialCache, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
+import { CREDENTIAL_TTL_MS, createCredentialCache, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
 import type { ApiTokenRecord } from '../../src/auth/records.js';
 import { FakeClock } from '../../src/kernel/clock.js';
 
 const world = () => {
   const clock = new FakeClock();
-  return { clock, tokens: credentialCache({ clock, log: { error() {} } } as unknown as AppContext).tokens };
+  return { clock, tokens: createCredentialCache({ clock, log: { error() {} } } as unknown as AppContext).tokens };
 };
 const record = { _id: 'tok_1', workspaceId: 'ws_1' } as ApiTokenRecord;
 

@@ -11,12 +11,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closePool } from '../../workers/pool.js';
 import type { AppContext } from '../../src/app/context.js';
+import { createCredentialCache, credentialCache } from '../../src/auth/credential-cache.js';
 import { deleteWorkspace } from '../../src/auth/workspace-cleanup.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import { loadConfig } from '../../src/config/index.js';
 import { EventBus } from '../../src/app/event-bus.js';
 import type { LexicalReplica } from '../../src/knowledge/lexical-replica.js';
-import { knowledge } from '../../src/knowledge/service.js';
+import { knowledge, KnowledgeService } from '../../src/knowledge/service.js';
 import { createLogger } from '../../src/kernel/log.js';
 import { ScaleNode } from '../../src/scale/node.js';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
@@ -46,7 +47,11 @@ async function machine(dataDir = tempDir()): Promise<Machine> {
     config, log, clock: systemClock, store: shared, vectors: openEmbeddedVectors(dataDir), events: new EventBus(shared, systemClock, log),
     secretKey: Buffer.alloc(32, 1), scale, onClose: (fn) => { closers.push(fn); },
   };
-  const lexical = knowledge(app).lexical as LexicalReplica;
+  // The two services this test uses (deleting a workspace also forgets its kept credentials).
+  credentialCache.provide(app, createCredentialCache(app));
+  const service = knowledge.provide(app, new KnowledgeService(app));
+  closers.push(() => service.close());
+  const lexical = service.lexical as LexicalReplica;
   await lexical.started;
   return {
     app, dataDir, lexical,

@@ -1,9 +1,8 @@
 /** The team's actions on conversations (service-api.md, Conversations): takeover, messages, typing, release. */
 import { z } from 'zod';
 import { release, takeover, teamMessage, teamTyping } from '../../team/actions.js';
-import { closeHandoffsOf, handoffToolSource } from '../../team/handoff.js';
+import { closeHandoffsOf } from '../../team/handoff.js';
 import { wakeWaitingHandoffs } from '../../team/workspace.js';
-import { toolRegistry } from '../../tools/registry.js';
 import { route, type ApiModule } from '../define.js';
 import { person } from './auth.js';
 
@@ -26,7 +25,6 @@ const conversation = (id: string) => ({ type: 'conversation', id });
 export const agentActionsModule: ApiModule = {
   name: 'agent-actions',
   async start(app) {
-    toolRegistry(app).addSource(handoffToolSource);
     const unsubscribe = app.events.subscribe((e) => {
       if (e.type !== 'conversation.ended' || typeof e.data.conversationId !== 'string') return;
       closeHandoffsOf(app, e.workspaceId, e.data.conversationId).catch((err) => app.log.error({ err, conversationId: e.data.conversationId }, 'closing handoffs of an ended conversation failed'));

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { badRequest } from '../../kernel/errors.js';
-import { registerKnowledgeHooks } from '../../knowledge/agent.js';
 import { listGaps } from '../../knowledge/gaps.js';
 import { knowledge } from '../../knowledge/service.js';
 import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, type KnowledgeSource } from '../../knowledge/types.js';
@@ -51,7 +50,6 @@ export const knowledgeModule: ApiModule = {
   name: 'knowledge',
   start(app) {
     const service = knowledge(app);
-    registerKnowledgeHooks(app);
     // Jobs a previous process left running continue in the background.
     void service.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
   },

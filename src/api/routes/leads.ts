@@ -3,10 +3,8 @@ import { z } from 'zod';
 import { findBot } from '../../bots/bot-source.js';
 import { BotConfigSchema } from '../../bots/config/index.js';
 import { badRequest, invalid, notFound } from '../../kernel/errors.js';
-import { leadToolSource } from '../../conversation/lead-capture.js';
 import { MAX_VALUE_CHARS, validateLeadFields, type LeadField } from '../../leads/form.js';
 import { deleteLead, LEAD_STATUSES, leadsCsv, leadView, listLeads, saveLead, setLeadStatus } from '../../leads/service.js';
-import { toolRegistry } from '../../tools/registry.js';
 import { reply, route, type ApiModule } from '../define.js';
 import { pageOf } from './list-schemas.js';
 import type { AppContext } from '../../app/context.js';
@@ -42,7 +40,6 @@ async function botFields(app: AppContext, workspaceId: string, botId: string): P
 
 export const leadsModule: ApiModule = {
   name: 'leads',
-  start(app) { toolRegistry(app).addSource(leadToolSource); },
   routes: [
     route({ op: 'GET /api/v1/leads', query: LeadsQuery, response: ListShape,
       handler: ({ app, workspaceId, query }) => listLeads(app, workspaceId, query) }),

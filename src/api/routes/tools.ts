@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../kernel/errors.js';
-import { httpToolSource } from '../../tools/http-source.js';
 import { httpTools, httpToolView } from '../../tools/http-tools.js';
 import { mcpServers, mcpServerView } from '../../tools/mcp-servers.js';
-import { mcpToolSource } from '../../tools/mcp-source.js';
-import { pageToolSource } from '../../tools/page-tools.js';
-import { toolRegistry } from '../../tools/registry.js';
 import { HttpToolInput, HttpToolPatch, McpServerInput, McpServerPatch, McpTestInput, SecretInput, ToolTestInput } from '../../tools/schemas.js';
 import { secrets } from '../../tools/secrets.js';
 import { route, reply, type ApiContext, type ApiModule } from '../define.js';
@@ -49,15 +45,9 @@ async function auditedStdio<T>(ctx: ApiContext, operation: 'create' | 'update', 
   }
 }
 
-/** Tools, MCP servers and secrets (service-api.md); registers the HTTP, MCP and page tool sources with the agent loop. */
+/** Tools, MCP servers and secrets (service-api.md). Their tool sources are registered by the composition root (src/compose.ts). */
 export const toolsModule: ApiModule = {
   name: 'tools',
-  start(app) {
-    const registry = toolRegistry(app);
-    registry.addSource(httpToolSource);
-    registry.addSource(mcpToolSource);
-    registry.addSource(pageToolSource);
-  },
   routes: [
     route({ op: 'GET /api/v1/tools/http', response: listOf(HttpToolShape),
       handler: async ({ app, workspaceId }) => ({ items: (await httpTools(app).list(workspaceId)).map(httpToolView) }) }),

@@ -40,7 +40,7 @@ const target = (id: string) => ({ type: 'webhook', id });
 
 export const webhooksModule: ApiModule = {
   name: 'webhooks',
-  start: (app) => startWebhooks(app),
+  start: (app) => startWebhooks(webhooks(app)),
   routes: [
     route({ op: 'GET /api/v1/webhooks', response: ListResponse,
       handler: ({ app, workspaceId }) => webhooks(app).endpoints.list(workspaceId) }),

@@ -3,15 +3,11 @@ import { acceptUpload, UPLOAD_BODY_LIMIT_BYTES } from '../../chat/uploads.js';
 import { originAllowed } from '../../chat/origin.js';
 import { loadWidgetBot } from '../../chat/preview.js';
 import { widgetChatSocket } from '../../chat/widget-socket.js';
-import { visitorRequests } from '../../conversation/visitor-requests.js';
 import { voiceSetup } from '../../voice/voice-setup.js';
-import { setPageToolBridge } from '../../tools/page-tools.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden } from '../../kernel/errors.js';
 import { botOfflineNow } from '../../bots/hours.js';
 import { publicCamera } from '../../voice/camera.js';
-import { cameraToolSource } from '../../voice/camera-tool.js';
-import { toolRegistry } from '../../tools/registry.js';
 import { extraRoute, reply, type ApiModule } from '../define.js';
 import { faceMeshFiles } from '../../http/face-mesh.js';
 
@@ -43,10 +39,6 @@ export const widgetModule: ApiModule = {
   name: 'widget',
   sockets: (app) => [widgetChatSocket(app)],
   // Page tools run in the visitor's browser over the chat socket.
-  start: (app) => {
-    setPageToolBridge(app, visitorRequests(app));
-    toolRegistry(app).addSource(cameraToolSource);
-  },
   routes: [
     extraRoute({
       method: 'GET', path: '/widget/v1/bots/{id}/config', access: PUBLIC, tag: 'Widget', cors: true,

@@ -1,5 +1,5 @@
-/** Webhooks: one dispatcher and one guarded client per app, started with the API module, stopped on close. */
-import { perApp, type AppContext } from '../../app/context.js';
+/** Webhooks: one dispatcher and one guarded client per app, made by the composition root, started with the API module. */
+import { provided, type AppContext } from '../../app/context.js';
 import { createGuardedClient, type GuardedClient } from '../../security/guarded-client.js';
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from './constants.js';
 import { WebhookDispatcher } from './dispatcher.js';
@@ -16,7 +16,10 @@ export interface WebhookService {
   client: GuardedClient;
 }
 
-export const webhooks = perApp((app: AppContext): WebhookService => {
+export const webhooks = provided<WebhookService>('webhooks');
+
+/** The webhook area of this app (the composition root makes it and calls `stopWebhooks` at shutdown). */
+export function createWebhooks(app: AppContext): WebhookService {
   const client = createGuardedClient({
     allowPrivateNetwork: app.config.allowPrivateNetwork,
     // Plain http is refused on every hop (redirects too) in production.
@@ -27,14 +30,15 @@ export const webhooks = perApp((app: AppContext): WebhookService => {
   });
   const dispatcher = new WebhookDispatcher(app, client);
   return { endpoints: new WebhookEndpoints(app, dispatcher), dispatcher, client };
-});
+}
 
-/** Starts delivery (including what was left due by the last run) and registers the shutdown step. */
-export function startWebhooks(app: AppContext): void {
-  const service = webhooks(app);
+/** Starts delivery (including what was left due by the last run). */
+export function startWebhooks(service: WebhookService): void {
   service.dispatcher.start();
-  app.onClose(async () => {
-    await service.dispatcher.stop();
-    await service.client.close();
-  });
+}
+
+/** At shutdown: delivery stops (what is due stays stored for the next run), then the client closes. */
+export async function stopWebhooks(service: WebhookService): Promise<void> {
+  await service.dispatcher.stop();
+  await service.client.close();
 }

@@ -1,0 +1,112 @@
+/**
+ * The composition root: every service of the server is created here, once, at start-up, in dependency order, each
+ * handed what it uses. What a service is handed is in its constructor; the order below is the order they stop in,
+ * reversed (Lifecycle). The tool sources are registered here too, so a bot has its built-in tools from the start.
+ * docs/development.md ("Composition") says how to add a service.
+ */
+import type { AppContext } from './app/context.js';
+import { Lifecycle } from './app/lifecycle.js';
+import { Readiness, readiness } from './app/readiness.js';
+import { createCredentialCache, credentialCache, type CredentialCache } from './auth/credential-cache.js';
+import { BotLists, botLists, createBotLists } from './bots/list-cache.js';
+import { ToolRegistry, toolRegistry } from './tools/registry.js';
+import { SecretService, secrets } from './tools/secrets.js';
+import { HttpToolService, httpTools } from './tools/http-tools.js';
+import { httpToolSource } from './tools/http-source.js';
+import { McpServerService, mcpServers } from './tools/mcp-servers.js';
+import { mcpToolSource } from './tools/mcp-source.js';
+import { pageToolSource, setPageToolBridge } from './tools/page-tools.js';
+import { KnowledgeService, knowledge } from './knowledge/service.js';
+import { registerKnowledgeHooks } from './knowledge/agent.js';
+import { createWebhooks, stopWebhooks, webhooks, type WebhookService } from './events/webhooks/index.js';
+import { AnalyticsRollup, analyticsRollup } from './analytics/rollup.js';
+import { ChatHub, chatHub } from './conversation/hub.js';
+import { VisitorRequests, visitorRequests } from './conversation/visitor-requests.js';
+import { builtinToolSource } from './conversation/builtins.js';
+import { leadToolSource } from './conversation/lead-capture.js';
+import { CameraLinks, cameraLinks, cameraToolSource } from './voice/camera-tool.js';
+import { LiveHub, liveHub } from './team/live-hub.js';
+import { createWorkspaceActors, workspaceActors } from './team/workspace.js';
+import { handoffToolSource } from './team/handoff.js';
+import { ConversationService, conversations } from '../actors/conversation/index.js';
+import { VoiceService, voiceSessions } from '../actors/voice/index.js';
+import { OfflineWatch, offlineWatch } from './chat/offline-watch.js';
+import { PublishedBotWatch, publishedBotWatch } from './chat/published-watch.js';
+
+/** Every service of one app, as the root made them. */
+export interface Services {
+  readonly readiness: Readiness;
+  readonly credentials: CredentialCache;
+  readonly botLists: BotLists;
+  readonly tools: ToolRegistry;
+  readonly secrets: SecretService;
+  readonly httpTools: HttpToolService;
+  readonly mcpServers: McpServerService;
+  readonly knowledge: KnowledgeService;
+  readonly webhooks: WebhookService;
+  readonly analytics: AnalyticsRollup;
+  readonly chatHub: ChatHub;
+  readonly visitorRequests: VisitorRequests;
+  readonly cameraLinks: CameraLinks;
+  readonly liveHub: LiveHub;
+  readonly workspaceActors: ReturnType<typeof createWorkspaceActors>;
+  readonly conversations: ConversationService;
+  readonly voice: VoiceService;
+  readonly offlineWatch: OfflineWatch;
+  readonly publishedBotWatch: PublishedBotWatch;
+}
+
+export interface Composition {
+  readonly services: Services;
+  /** Stops the services, last created first (the server calls it once HTTP has stopped). */
+  stop(): Promise<void>;
+  /** The services' names in the order they were created. */
+  readonly order: readonly string[];
+}
+
+/** Creates every service of `app` (call once, at start-up, before anything serves). */
+export function composeServices(app: AppContext): Composition {
+  const life = new Lifecycle(app.log);
+  const add = life.add.bind(life);
+
+  const ready = add('readiness', readiness.provide(app, new Readiness(app)));
+  const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app)));
+  const lists = add('bot lists', botLists.provide(app, createBotLists(app)));
+  const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
+  const secretService = add('secrets', secrets.provide(app, new SecretService(app)));
+  const http = add('HTTP tools', httpTools.provide(app, new HttpToolService(app)), (s) => s.close());
+  const mcp = add('MCP servers', mcpServers.provide(app, new McpServerService(app)), (s) => s.close());
+  const know = add('knowledge', knowledge.provide(app, new KnowledgeService(app)), (s) => s.close());
+  const hooks = add('webhooks', webhooks.provide(app, createWebhooks(app)), stopWebhooks);
+  const analytics = add('analytics rollup', analyticsRollup.provide(app, new AnalyticsRollup(app)));
+  const hub = add('chat hub', chatHub.provide(app, new ChatHub()));
+  const requests = add('visitor requests', visitorRequests.provide(app, new VisitorRequests(app, hub)));
+  const camera = add('camera links', cameraLinks.provide(app, new CameraLinks(app)));
+  const live = add('live hub', liveHub.provide(app, new LiveHub()));
+  const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
+  const convs = add('conversations', conversations.provide(app, new ConversationService(app, hub)), (s) => s.stop());
+  const voice = add('voice sessions', voiceSessions.provide(app, new VoiceService(app, convs)), (s) => s.close());
+  const hours = add('offline watch', offlineWatch.provide(app, new OfflineWatch(app)));
+  const published = add('published bot watch', publishedBotWatch.provide(app, new PublishedBotWatch(app, hours)));
+
+  // The agent loop's tools, in the order a reply lists them (the first of two with one name wins).
+  tools.addSource(httpToolSource);
+  tools.addSource(mcpToolSource);
+  tools.addSource(pageToolSource);
+  setPageToolBridge(app, requests);
+  registerKnowledgeHooks(tools);
+  tools.addSource(cameraToolSource);
+  tools.addSource(handoffToolSource);
+  tools.addSource(leadToolSource);
+  tools.addSource(builtinToolSource);
+
+  return {
+    services: {
+      readiness: ready, credentials, botLists: lists, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
+      knowledge: know, webhooks: hooks, analytics, chatHub: hub, visitorRequests: requests, cameraLinks: camera,
+      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published,
+    },
+    stop: () => life.stop(),
+    order: life.names,
+  };
+}
