@@ -32,10 +32,15 @@ import { ConversationService, conversations } from '../actors/conversation/index
 import { VoiceService, voiceSessions } from '../actors/voice/index.js';
 import { OfflineWatch, offlineWatch } from './chat/offline-watch.js';
 import { PublishedBotWatch, publishedBotWatch } from './chat/published-watch.js';
+import { createProviderClient, providerClient } from './providers/http-client.js';
+import { SileroVad } from './providers/cascade/silero.js';
+import type { GuardedClient } from './security/guarded-client.js';
 
 /** Every service of one app, as the root made them. */
 export interface Services {
   readonly readiness: Readiness;
+  /** The one guarded client of all provider traffic (src/providers/http-client.ts). */
+  readonly providerClient: GuardedClient;
   readonly credentials: CredentialCache;
   readonly botLists: BotLists;
   readonly tools: ToolRegistry;
@@ -70,6 +75,9 @@ export function composeServices(app: AppContext): Composition {
   const add = life.add.bind(life);
 
   const ready = add('readiness', readiness.provide(app, new Readiness(app)));
+  const providers = add('provider HTTP client', providerClient.provide(app, createProviderClient(app)), (c) => c.close());
+  // The voice-activity model's thread (started by the first cascade voice session) is released after the sessions stop.
+  add('voice activity model', SileroVad, (vad) => vad.shutdown());
   const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app)));
   const lists = add('bot lists', botLists.provide(app, createBotLists(app)));
   const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
@@ -102,7 +110,7 @@ export function composeServices(app: AppContext): Composition {
 
   return {
     services: {
-      readiness: ready, credentials, botLists: lists, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
+      readiness: ready, providerClient: providers, credentials, botLists: lists, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
       knowledge: know, webhooks: hooks, analytics, chatHub: hub, visitorRequests: requests, cameraLinks: camera,
       liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published,
     },

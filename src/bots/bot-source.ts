@@ -5,7 +5,7 @@ import { bots, botVersions, openIdentitySecret, type BotRecord } from './records
 import { guardedAdapter, openProviderKey, providers, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import type { ProviderAdapter, ProviderKind } from '../providers/index.js';
 import { bareModelId, compatibleCapabilities, openAiCapabilities } from '../providers/model-info.js';
-import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
+import { providerClient } from '../providers/http-client.js';
 
 /**
  * The read-only view of bots and provider connections the chat engine needs, over the records of the bots
@@ -31,12 +31,6 @@ export interface ChatBot {
   /** Null when no text-model connection is set up (kind A, B or C). */
   brain: ChatBrain | null;
 }
-
-const guarded = perApp((app: AppContext): GuardedClient => {
-  const client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, timeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024 });
-  app.onClose(() => client.close());
-  return client;
-});
 
 function canSee(kind: ProviderKind, model: string): boolean {
   const id = bareModelId(model);
@@ -111,7 +105,7 @@ async function brainFor(app: AppContext, workspaceId: string, config: BotConfig)
   let adapter = adapters.get(key);
   if (!adapter) {
     // Replies may stream for a while; the guarded client checks every (user-supplied) base URL.
-    adapter = guardedAdapter(guarded(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, { timeoutMs: 120_000, maxRetries: 1 });
+    adapter = guardedAdapter(providerClient(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, { timeoutMs: 120_000, maxRetries: 1 });
     if (adapters.size >= 500) adapters.delete(adapters.keys().next().value!);
     adapters.set(key, adapter);
   }

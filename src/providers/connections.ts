@@ -3,9 +3,9 @@
  * with the record id as context, checked with the provider before anything is saved, never returned.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 import { ApiError, invalid, notFound } from '../kernel/errors.js';
-import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
+import type { GuardedClient } from '../security/guarded-client.js';
+import { providerClient } from './http-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';
 import type { Doc } from '../store/types.js';
@@ -42,16 +42,9 @@ export const MODELS_CACHE_MS = 24 * 60 * 60 * 1000;
 
 export const providers = (app: AppContext) => app.store.collection<ProviderDoc>('providers');
 
-/** One guarded client per app: every base URL is user-supplied for kind A, and may be for the others. */
-const guarded = perApp((app: AppContext): GuardedClient => {
-  const client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, timeoutMs: 30_000, maxResponseBytes: 16 * 1024 * 1024 });
-  app.onClose(() => client.close());
-  return client;
-});
-
 /** The guarded fetch of this app, for provider HTTP calls made outside an adapter (hosted agents). */
 export function providerFetch(app: AppContext): typeof fetch {
-  return guarded(app).fetch as typeof fetch;
+  return providerClient(app).fetch as typeof fetch;
 }
 
 /** The plain API key of a stored connection (for the chat engine and voice sessions). */
@@ -65,7 +58,7 @@ export function guardedAdapter(client: GuardedClient, conn: ProviderConnection, 
 }
 
 function adapterWith(app: AppContext, id: string, kind: ProviderKind, apiKey: string, baseUrl: string | null): ProviderAdapter {
-  return guardedAdapter(guarded(app), { id, kind, apiKey, baseUrl }, { timeoutMs: 30_000, maxRetries: 1 });
+  return guardedAdapter(providerClient(app), { id, kind, apiKey, baseUrl }, { timeoutMs: 30_000, maxRetries: 1 });
 }
 
 /** The adapter for a stored connection, sending through the guarded client. */

@@ -10,9 +10,8 @@ import type { BotConfig } from '../bots/config/index.js';
 import { guardedAdapter, openProviderKey, providers, TEXT_KINDS, type ProviderDoc } from '../providers/connections.js';
 import type { CascadeConnection } from '../providers/cascade/engine.js';
 import { defaultSpeechModels } from '../providers/cascade/parts.js';
-import { SileroVad } from '../providers/cascade/silero.js';
 import type { ProviderAdapter, ProviderKind } from '../providers/types.js';
-import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
+import { providerClient } from '../providers/http-client.js';
 
 export interface CascadeSetup {
   mode: 'cascade';
@@ -24,15 +23,6 @@ export interface CascadeSetup {
 
 const STT_KINDS: ProviderKind[] = ['openai', 'speech'];
 const TTS_KINDS: ProviderKind[] = ['speech', 'openai', 'gemini'];
-
-/** Voice fails fast: a stage that does not start answering within this is reported, not retried. */
-const guarded = perApp((app: AppContext): GuardedClient => {
-  const client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, timeoutMs: 15_000, maxResponseBytes: 32 * 1024 * 1024 });
-  app.onClose(() => client.close());
-  // The voice-activity model's thread is released with the server (a later session would start it again).
-  app.onClose(() => SileroVad.shutdown());
-  return client;
-});
 
 /**
  * Adapters by connection, key and limits: the widget's config asks for the setup on every page view, and sessions
@@ -63,7 +53,7 @@ export async function cascadeSetup(app: AppContext, workspaceId: string, config:
     const key = `${doc._id}|${doc.apiKeySealed}|${doc.baseUrl ?? ''}|${limits.timeoutMs}|${limits.maxRetries}`;
     let a = cache.get(key);
     if (!a) {
-      a = guardedAdapter(guarded(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, limits);
+      a = guardedAdapter(providerClient(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, limits);
       if (cache.size >= 500) cache.delete(cache.keys().next().value!);
       cache.set(key, a);
     }

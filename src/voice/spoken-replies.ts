@@ -16,7 +16,7 @@ import { defaultSpeechModels } from '../providers/cascade/parts.js';
 import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../providers/connections.js';
 import { estimateSpeechCostUsd } from '../providers/prices.js';
 import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind, type SpeechAlignment } from '../providers/types.js';
-import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
+import { providerClient } from '../providers/http-client.js';
 import { chatHub, type FrameSink } from '../conversation/hub.js';
 import { encodeFrame, type ServerFrame } from '../conversation/protocol.js';
 import { audioFrame } from '../conversation/voice-frames.js';
@@ -47,11 +47,6 @@ export function speakClosed(app: AppContext, sink: SpeakSink): void {
   speaking(app).delete(sink);
 }
 
-const guarded = perApp((app: AppContext): GuardedClient => {
-  const client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, timeoutMs: SPEAK_TIMEOUT_MS, maxResponseBytes: 32 * 1024 * 1024 });
-  app.onClose(() => client.close());
-  return client;
-});
 /** Adapters by connection and key: a reply needs one lookup of the connection, not a new client. */
 const adapters = perApp(() => new Map<string, ProviderAdapter>());
 /** A speech provider's first voice, when the bot names none (kind D needs one in every request). */
@@ -72,7 +67,7 @@ async function resolveTts(app: AppContext, workspaceId: string, config: BotConfi
   let adapter = cache.get(key);
   if (!adapter) {
     try {
-      adapter = guardedAdapter(guarded(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, { timeoutMs: SPEAK_TIMEOUT_MS, maxRetries: 0 });
+      adapter = guardedAdapter(providerClient(app), { id: doc._id, kind: doc.kind, apiKey: openProviderKey(app, doc), baseUrl: doc.baseUrl ?? null }, { timeoutMs: SPEAK_TIMEOUT_MS, maxRetries: 0 });
     } catch {
       return { error: `the key of ${doc.name} cannot be read; connect it again` };
     }

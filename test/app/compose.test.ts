@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/kernel/log.js';
 import { knowledge } from '../../src/knowledge/service.js';
+import { providerFetch } from '../../src/providers/connections.js';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 import { openEmbeddedVectors } from '../../src/store/vectors-embedded.js';
 import { agentDefinition } from '../../src/voice/hosted-agent.js';
@@ -62,6 +63,8 @@ test('every service exists once composed, and reading one the root did not creat
   const composed = composeServices(app);
   assert.is(knowledge(app), composed.services.knowledge);
   assert.throws(() => composeServices(app), /already created for this app/);
+  // One guarded client carries all provider traffic (hosted agents' calls included), with one set of limits.
+  assert.is(providerFetch(app), composed.services.providerClient.fetch);
   return composed.stop().then(close);
 });
 
