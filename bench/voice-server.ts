@@ -26,7 +26,6 @@ import { join } from 'node:path';
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import WebSocket from 'ws';
-import { voiceSessions } from '../actors/voice/index.js';
 import { audioDeltaReads } from '../src/providers/realtime-openai-audio.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/kernel/log.js';
@@ -63,7 +62,6 @@ await seedBenchBot(server, dataDir, {
     security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 1000 }, caps: { concurrentVoiceSessions: sessions } },
   }),
 });
-const { app } = server;
 
 const loop = loopDelay();
 /** V8's own record of each GC in the windows: young bytes allocated, scavenges, survivors, pauses. */
@@ -154,7 +152,7 @@ process.on('message', async (m: { cmd: string }) => {
       const { profile } = await inspector!.post('Profiler.stop');
       writeFileSync(join(profDir, `voice-${sessions}.cpuprofile`), JSON.stringify(profile));
     }
-    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, gcAccount: gcs.result(), newSpaceMb: newSpaceMb(), deltaReads: audioDeltaReads, live: voiceSessions(app).live });
+    process.send!({ loopP50: delay.p50, loopP99: delay.p99, loopMax: delay.max, cpuPct: (cpuMs / wall) * 100, mainCpuPct: (mainMs / wall) * 100, lateCpuPct: (lateMs / wall) * 100, gcCount: gc.n, gcMs: gc.ms, gcMax: gc.max, gcAccount: gcs.result(), newSpaceMb: newSpaceMb(), deltaReads: audioDeltaReads, live: server.services.voice.live });
   } else if (cmd === 'phaseResume') {
     loop.start(); gc.on = true; gcs.start(); cpu = process.cpuUsage(); threads = threadCpu(); t0 = performance.now();
     process.send!({ ok: true });
@@ -167,7 +165,7 @@ process.on('message', async (m: { cmd: string }) => {
     process.send!(out);
   } else if (cmd === 'turnRule') { turnTaking.adaptive = args[0] !== 'fixed'; process.send!({ ok: true }); }
   else if (cmd === 'markThreads') { early = new Set(readdirSync('/proc/self/task')); process.send!({ ok: true }); }
-  else if (cmd === 'live') process.send!({ live: voiceSessions(app).live });
+  else if (cmd === 'live') process.send!({ live: server.services.voice.live });
   else if (cmd === 'probe') { await probe(Number(args[0]), args[1]); process.send!({ ok: true }); }
   else if (cmd === 'probeClose') {
     await Promise.all(probes.splice(0).map((ws) => new Promise<void>((r) => { ws.once('close', () => r()); ws.close(); })));

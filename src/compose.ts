@@ -24,14 +24,14 @@ import { ChatHub, chatHub } from './conversation/hub.js';
 import { VisitorRequests, visitorRequests } from './conversation/visitor-requests.js';
 import { builtinToolSource } from './conversation/builtins.js';
 import { leadToolSource } from './conversation/lead-capture.js';
-import { CameraLinks, cameraLinks, cameraToolSource } from './voice/camera-tool.js';
+import { CameraLinks, cameraToolSource } from './voice/camera-tool.js';
 import { LiveHub, liveHub } from './team/live-hub.js';
 import { createWorkspaceActors, workspaceActors } from './team/workspace.js';
 import { handoffToolSource } from './team/handoff.js';
 import { ConversationService, conversations } from '../actors/conversation/index.js';
-import { VoiceService, voiceSessions } from '../actors/voice/index.js';
-import { OfflineWatch, offlineWatch } from './chat/offline-watch.js';
-import { PublishedBotWatch, publishedBotWatch } from './chat/published-watch.js';
+import { VoiceService } from '../actors/voice/index.js';
+import { OfflineWatch } from './chat/offline-watch.js';
+import { PublishedBotWatch } from './chat/published-watch.js';
 import { createProviderClient, providerClient } from './providers/http-client.js';
 import { SileroVad } from './providers/cascade/silero.js';
 import type { GuardedClient } from './security/guarded-client.js';
@@ -89,13 +89,13 @@ export function composeServices(app: AppContext): Composition {
   const analytics = add('analytics rollup', analyticsRollup.provide(app, new AnalyticsRollup(app)));
   const hub = add('chat hub', chatHub.provide(app, new ChatHub()));
   const requests = add('visitor requests', visitorRequests.provide(app, new VisitorRequests(app, hub)));
-  const camera = add('camera links', cameraLinks.provide(app, new CameraLinks(app)));
+  const camera = add('camera links', new CameraLinks(app));
   const live = add('live hub', liveHub.provide(app, new LiveHub()));
   const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
   const convs = add('conversations', conversations.provide(app, new ConversationService(app, hub)), (s) => s.stop());
-  const voice = add('voice sessions', voiceSessions.provide(app, new VoiceService(app, convs)), (s) => s.close());
-  const hours = add('offline watch', offlineWatch.provide(app, new OfflineWatch(app)));
-  const published = add('published bot watch', publishedBotWatch.provide(app, new PublishedBotWatch(app, hours)));
+  const voice = add('voice sessions', new VoiceService(app, convs), (s) => s.close());
+  const hours = add('offline watch', new OfflineWatch(app));
+  const published = add('published bot watch', new PublishedBotWatch(app, hours));
 
   // The agent loop's tools, in the order a reply lists them (the first of two with one name wins).
   tools.addSource(httpToolSource);
@@ -103,7 +103,7 @@ export function composeServices(app: AppContext): Composition {
   tools.addSource(pageToolSource);
   setPageToolBridge(app, requests);
   registerKnowledgeHooks(tools);
-  tools.addSource(cameraToolSource);
+  tools.addSource(cameraToolSource(camera));
   tools.addSource(handoffToolSource);
   tools.addSource(leadToolSource);
   tools.addSource(builtinToolSource);

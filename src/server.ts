@@ -95,10 +95,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     const { services } = composition;
     if (scale) joinGroup(app, scale);
     let openApi: Record<string, unknown> | null = null;
-    const modules = [systemModule(() => openApi!), ...(await apiModules())];
+    const modules = [systemModule(() => openApi!), ...(await apiModules(services))];
     const api = buildApi(app, modules);
     openApi = buildOpenApi(api, config.publicUrl);
-    const metricsPort = await mountOperations(app, api.router, config);
+    const metricsPort = await mountOperations(app, services, api.router, config);
     for (const m of modules) await m.start?.(app);
     startRetentionJob(app);
     const server = createHttpServer({

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../src/app/context.js';
-import { provided } from '../../src/app/context.js';
 import type { ChatBot } from '../../src/bots/bot-source.js';
 import { encodeFrame } from '../../src/conversation/protocol.js';
 import { capReached, usageToday } from '../../src/conversation/usage.js';
@@ -174,5 +173,3 @@ export class VoiceService {
     this.control(socket, { type: 'stop', reason: 'socket_closed' });
   }
 }
-
-export const voiceSessions = provided<VoiceService>('voice sessions');

@@ -4,9 +4,9 @@
  */
 import type { AppContext } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
-import { voiceSessions } from '../../actors/voice/index.js';
+import type { VoiceService } from '../../actors/voice/index.js';
 import { acceptFrame, cameraSettings } from '../voice/camera.js';
-import { cameraLinks } from '../voice/camera-tool.js';
+import type { CameraLinks } from '../voice/camera-tool.js';
 import { encodeFrame, type ClientFrame, type ServerFrame } from '../conversation/protocol.js';
 import type { WidgetSocketData } from './widget-socket.js';
 
@@ -16,17 +16,12 @@ export type CameraFrame = Extract<ClientFrame, { t: 'camera_frame' | 'camera_fai
 const send = (conn: Conn, f: ServerFrame) => conn.send(encodeFrame(f));
 
 /** Links (or unlinks, with null) this socket's camera to a conversation, so look_at_camera can reach it. */
-export function linkCamera(app: AppContext, conn: Conn, conversationId: string | null): void {
+export function linkCamera(links: CameraLinks, conn: Conn, conversationId: string | null): void {
   const cam = conn.data.camera;
   if (!cam) return;
-  const links = cameraLinks(app);
   if (cam.linkedTo && cam.linkedTo !== conversationId) links.set(cam.linkedTo, conn, null);
   cam.linkedTo = conversationId;
   if (conversationId) links.set(conversationId, conn, { chat: conn.data.chat, camera: cam, visitorId: conn.data.visitor.visitorId });
-}
-
-export function cameraClosed(app: AppContext, conn: Conn): void {
-  linkCamera(app, conn, null);
 }
 
 /** The frame waiting for the visitor's next message (per_turn), taken once. */
@@ -38,19 +33,19 @@ export function takePendingFrame(conn: Conn): string[] {
   return [id];
 }
 
-export function handleCameraState(app: AppContext, conn: Conn, frame: Extract<ClientFrame, { t: 'camera' }>): void {
+export function handleCameraState(app: AppContext, links: CameraLinks, conn: Conn, frame: Extract<ClientFrame, { t: 'camera' }>): void {
   const d = conn.data;
   if (!cameraSettings(d.chat)) return void send(conn, { t: 'error', code: 'forbidden', message: 'this bot does not use the camera (vision.webcam.enabled, and a brain or vision proxy that can see)' });
   d.camera ??= { state: 'off', lastFrameAt: 0, pendingFrame: null, linkedTo: null };
   d.camera.state = frame.state;
   if (frame.state !== 'on') d.camera.pendingFrame = null;
   if (frame.state === 'denied' || frame.state === 'failed') app.log.info({ botId: d.chat.bot._id, state: frame.state, message: frame.message }, 'camera: the visitor\'s camera could not start');
-  linkCamera(app, conn, d.conversationId);
+  linkCamera(links, conn, d.conversationId);
 }
 
-export async function handleCameraFrame(app: AppContext, conn: Conn, frame: CameraFrame, openConversation: () => Promise<boolean>): Promise<void> {
+export async function handleCameraFrame(app: AppContext, s: { cameraLinks: CameraLinks; voice: VoiceService }, conn: Conn, frame: CameraFrame, openConversation: () => Promise<boolean>): Promise<void> {
   const d = conn.data;
-  const links = cameraLinks(app);
+  const links = s.cameraLinks;
   if (frame.t === 'camera_fail') {
     if (!d.conversationId || !links.answer(d.conversationId, frame.requestId, new Error(frame.message || 'the camera could not take a picture'))) {
       send(conn, { t: 'error', code: 'not_found', message: 'no camera_request with this requestId is waiting' });
@@ -75,7 +70,7 @@ export async function handleCameraFrame(app: AppContext, conn: Conn, frame: Came
     return void send(conn, { t: 'error', code: r.code, message: r.message, ...(r.retryAfterMs ? { retryAfterMs: r.retryAfterMs } : {}) });
   }
   if (requestId) links.answer(d.conversationId!, requestId, { record: r.record, data: r.data });
-  else if (settings!.mode === 'continuous' && voiceSessions(app).image(conn, { mimeType: r.record.mimeType, data: r.data })) {
+  else if (settings!.mode === 'continuous' && s.voice.image(conn, { mimeType: r.record.mimeType, data: r.data })) {
     // The live view of a voice session: the engine saw it; nothing waits for a message.
   } else d.camera!.pendingFrame = r.record._id;
   send(conn, { t: 'camera_frame_ok', frameId: r.record._id, ...(requestId ? { requestId } : {}) });

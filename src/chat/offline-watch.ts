@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { SocketConn } from '../http/types.js';
 import { botOfflineNow, nextHoursChange } from '../bots/hours.js';
@@ -75,4 +74,3 @@ export class OfflineWatch {
   }
 }
 
-export const offlineWatch = provided<OfflineWatch>('offline watch');

@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import type { SocketConn } from '../http/types.js';
 import { loadBotForChat } from '../bots/bot-source.js';
 import type { OfflineWatch } from './offline-watch.js';
@@ -60,4 +59,3 @@ export class PublishedBotWatch {
   }
 }
 
-export const publishedBotWatch = provided<PublishedBotWatch>('published bot watch');

@@ -1,5 +1,5 @@
 import { takeInGroup, takeShared } from '../scale/limits.js';
-import { conversations, toldVisitors, type ConversationService } from '../../actors/conversation/index.js';
+import { toldVisitors, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app/context.js';
 import { renderField, contextFromIdentity } from '../bots/config/index.js';
@@ -13,16 +13,17 @@ import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ChatErro
 import { RateLimiter } from '../security/rate-limiter.js';
 import { chatCollections, widgetMessage, type WidgetMessage } from '../records/conversations.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
-import { visitorRequests } from '../conversation/visitor-requests.js';
+import type { VisitorRequests } from '../conversation/visitor-requests.js';
 import { requestHandoff } from '../team/handoff.js';
 import { submitLeadForm } from '../conversation/lead-capture.js';
 import { leadFormFrame } from '../leads/form.js';
-import { voiceSessions } from '../../actors/voice/index.js';
-import { publishedBotWatch } from './published-watch.js';
-import { offlineWatch } from './offline-watch.js';
+import type { VoiceService } from '../../actors/voice/index.js';
+import type { PublishedBotWatch } from './published-watch.js';
+import type { OfflineWatch } from './offline-watch.js';
+import type { CameraLinks } from '../voice/camera-tool.js';
 import type { PageToolSpec } from '../tools/page-tools.js';
 import { setSpeak, speakClosed } from '../voice/spoken-replies.js';
-import { cameraClosed, handleCameraFrame, handleCameraState, linkCamera, takePendingFrame, type CameraFrame } from './camera-socket.js';
+import { handleCameraFrame, handleCameraState, linkCamera, takePendingFrame, type CameraFrame } from './camera-socket.js';
 import { diskFullFrame, isDiskFull } from '../store/disk-full.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
@@ -75,16 +76,27 @@ const PAUSED_FRAMES: ReadonlySet<string> = new Set(['lead', 'tools']);
  * The widget chat socket (docs/widget-protocol.md): the upgrade is decided from memory; admit then loads the bot,
  * the visitor and the conversation (a refusal is an error frame and a 4xxx close), and open sends `ready`.
  */
-export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketData> {
-  const service = conversations(app);
+/** What the widget socket works with (made by the composition root, src/compose.ts). */
+export interface WidgetServices {
+  conversations: ConversationService;
+  voice: VoiceService;
+  /** Open sockets by bot, so a publish reaches them. */
+  publishedBotWatch: PublishedBotWatch;
+  /** Opening hours of the bots of open sockets. */
+  offlineWatch: OfflineWatch;
+  /** Page tool calls waiting for the visitor's page. */
+  visitorRequests: VisitorRequests;
+  cameraLinks: CameraLinks;
+}
+
+export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndpoint<WidgetSocketData> {
+  const service = s.conversations;
   service.startSweeper();
   const connections = new RateLimiter(app.clock, 60_000);
   const messages = new RateLimiter(app.clock, 60_000);
   const frames = new RateLimiter(app.clock, 60_000);
   const send = (conn: SocketConn<WidgetSocketData>, f: ServerFrame) => conn.send(encodeFrame(f));
-  const voice = voiceSessions(app);
-  const published = publishedBotWatch(app);
-  const hours = offlineWatch(app);
+  const { voice, publishedBotWatch: published, offlineWatch: hours } = s;
 
   return {
     path: WIDGET_CHAT_PATH,
@@ -173,7 +185,7 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
         send(conn, { t: 'error', code: 'forbidden', message: BOT_PAUSED_MESSAGE, ...(frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {}) });
         return;
       }
-      d.chain = d.chain.then(() => handleFrame(app, service, conn, frame, messages)).catch((err) => {
+      d.chain = d.chain.then(() => handleFrame(app, s, conn, frame, messages)).catch((err) => {
         // The conversation's actor has already told every socket of it (this one included).
         if (err && typeof err === 'object' && toldVisitors.has(err)) return;
         const clientId = frame.t === 'message' && frame.clientId ? { clientId: frame.clientId } : {};
@@ -197,23 +209,24 @@ export function widgetChatSocket(app: AppContext): SocketEndpoint<WidgetSocketDa
       hours.remove(conn);
       voice.socketClosed(conn);
       speakClosed(app, conn);
-      cameraClosed(app, conn);
+      linkCamera(s.cameraLinks, conn, null);
       const id = conn.data.conversationId;
       if (!id) return;
       service.hub.leave(id, conn);
-      if (service.hub.openCount(id) === 0) visitorRequests(app).forget(id);
+      if (service.hub.openCount(id) === 0) s.visitorRequests.forget(id);
     },
   };
 }
 
-async function handleFrame(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, frame: Exclude<ClientFrame, { t: 'ping' }>, limiter: RateLimiter): Promise<void> {
+async function handleFrame(app: AppContext, s: WidgetServices, conn: SocketConn<WidgetSocketData>, frame: Exclude<ClientFrame, { t: 'ping' }>, limiter: RateLimiter): Promise<void> {
+  const service = s.conversations;
   const d = conn.data;
   const send = (f: ServerFrame) => conn.send(encodeFrame(f));
-  const requests = visitorRequests(app);
+  const requests = s.visitorRequests;
   switch (frame.t) {
     case 'handoff': {
       // Asking for a person before saying anything opens the conversation, as a lead form does.
-      if (!d.conversationId && !(await openConversation(app, service, conn))) return;
+      if (!d.conversationId && !(await openConversation(app, s, conn))) return;
       const r = await requestHandoff(app, { conversationId: d.conversationId!, reason: frame.reason ?? null, source: 'visitor' });
       if (!r.ok) return void send({ t: 'error', code: r.code === 'ended' ? 'not_found' : r.code, message: r.message });
       return void send({ t: 'handoff', handoffId: r.handoff._id, available: r.available });
@@ -223,7 +236,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (!d.conversationId && !d.chat.config.behavior.leadCapture.enabled) {
         return void send({ t: 'error', code: 'forbidden', message: 'no lead form was shown (behavior.leadCapture is off)' });
       }
-      if (!d.conversationId && !(await openConversation(app, service, conn))) return;
+      if (!d.conversationId && !(await openConversation(app, s, conn))) return;
       const r = await submitLeadForm(app, {
         conversationId: d.conversationId!, visitorId: d.visitor.visitorId, fields: frame.fields, formShown: service.hub.leadFormShown(d.conversationId!),
       });
@@ -247,10 +260,10 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
     case 'speak':
       setSpeak(app, conn, frame.on);
       return;
-    case 'camera': return handleCameraState(app, conn, frame);
+    case 'camera': return handleCameraState(app, s.cameraLinks, conn, frame);
     case 'camera_frame':
     case 'camera_fail':
-      return handleCameraFrame(app, conn, frame as CameraFrame, () => openConversation(app, service, conn));
+      return handleCameraFrame(app, s, conn, frame as CameraFrame, () => openConversation(app, s, conn));
     case 'typing':
       if (d.conversationId) service.send(d.conversationId, { type: 'visitorTyping', active: frame.active });
       return;
@@ -269,7 +282,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       const attachments = [...(frame.attachments ?? []), ...takePendingFrame(conn)];
       const msg = { type: 'visitorMessage' as const, visitorId: d.visitor.visitorId, text: frame.text, attachments, clientId };
       for (let attempt = 0; attempt < 2; attempt++) {
-        if (!d.conversationId && !(await openConversation(app, service, conn, clientId))) return;
+        if (!d.conversationId && !(await openConversation(app, s, conn, clientId))) return;
         const r = await service.ask(d.conversationId!, msg);
         if (r.ok) return;
         if (r.code === 'ended') { service.hub.leave(d.conversationId!, conn); d.conversationId = null; continue; }
@@ -286,14 +299,14 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (!r.ok) send({ t: 'error', code: r.code, message: r.message });
       return;
     }
-    case 'voice_start': return startVoice(app, service, conn, frame.mode);
+    case 'voice_start': return startVoice(app, s, conn, frame.mode);
     case 'voice_ptt':
     case 'voice_played':
     case 'voice_stop': {
       const msg = frame.t === 'voice_ptt' ? { type: 'ptt' as const, down: frame.down }
         : frame.t === 'voice_played' ? { type: 'played' as const, itemId: frame.itemId, ms: frame.ms }
         : { type: 'stop' as const, reason: 'visitor' as const };
-      if (!voiceSessions(app).control(conn, msg)) send({ t: 'error', code: 'not_found', message: 'no voice session is live on this chat; send voice_start first' });
+      if (!s.voice.control(conn, msg)) send({ t: 'error', code: 'not_found', message: 'no voice session is live on this chat; send voice_start first' });
       return;
     }
     case 'new_conversation': {
@@ -302,7 +315,7 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
       if (id) {
         await service.close(id, 'visitor_new_conversation');
         service.hub.leave(id, conn);
-        linkCamera(app, conn, null);
+        linkCamera(s.cameraLinks, conn, null);
         d.conversationId = null;
       }
       send({ t: 'conversation', conversationId: null });
@@ -313,11 +326,12 @@ async function handleFrame(app: AppContext, service: ConversationService, conn: 
 }
 
 /** voice_start: a conversation (opened if there is none, or a new one if it ended), then the voice session. */
-async function startVoice(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, mode?: 'hands_free' | 'ptt'): Promise<void> {
+async function startVoice(app: AppContext, s: WidgetServices, conn: SocketConn<WidgetSocketData>, mode?: 'hands_free' | 'ptt'): Promise<void> {
+  const service = s.conversations;
   const d = conn.data;
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (!d.conversationId && !(await openConversation(app, service, conn))) return;
-    const r = await voiceSessions(app).start({ socket: conn, chat: d.chat, conversationId: d.conversationId!, visitorId: d.visitor.visitorId, ip: conn.ip, mode });
+    if (!d.conversationId && !(await openConversation(app, s, conn))) return;
+    const r = await s.voice.start({ socket: conn, chat: d.chat, conversationId: d.conversationId!, visitorId: d.visitor.visitorId, ip: conn.ip, mode });
     if (r.ok) return;
     if (r.code === 'not_found' && attempt === 0) { service.hub.leave(d.conversationId!, conn); d.conversationId = null; continue; }
     if (!r.told) conn.send(encodeFrame({ t: 'error', code: r.code, message: r.message, ...(r.limit ? { limit: r.limit } : {}) }));
@@ -325,7 +339,8 @@ async function startVoice(app: AppContext, service: ConversationService, conn: S
   }
 }
 
-async function openConversation(app: AppContext, service: ConversationService, conn: SocketConn<WidgetSocketData>, clientId?: string): Promise<boolean> {
+async function openConversation(app: AppContext, s: WidgetServices, conn: SocketConn<WidgetSocketData>, clientId?: string): Promise<boolean> {
+  const service = s.conversations;
   const d = conn.data;
   const started = await service.start({
     chat: d.chat, visitorId: d.visitor.visitorId, verified: d.visitor.verified, ip: conn.ip, page: d.page,
@@ -340,8 +355,8 @@ async function openConversation(app: AppContext, service: ConversationService, c
   }
   d.conversationId = started.conversation._id;
   service.hub.join(d.conversationId, conn);
-  if (d.pageTools) visitorRequests(app).setPageTools(d.conversationId, d.pageTools);
-  linkCamera(app, conn, d.conversationId);
+  if (d.pageTools) s.visitorRequests.setPageTools(d.conversationId, d.pageTools);
+  linkCamera(s.cameraLinks, conn, d.conversationId);
 
   conn.send(encodeFrame({ t: 'conversation', conversationId: d.conversationId }));
   return true;

@@ -14,7 +14,8 @@ import type { Router } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { addSampler, enableMetrics, scrape, sampled } from '../metrics/registry.js';
 import { installAppSamplers } from './samplers.js';
-import { readiness } from '../app/readiness.js';
+import type { Readiness } from '../app/readiness.js';
+import type { VoiceService } from '../../actors/voice/index.js';
 
 export interface OperationsSettings {
   /** Bearer token that opens GET /metrics on the main port; null: not served there. */
@@ -27,8 +28,8 @@ export interface OperationsSettings {
 const sha = (s: string) => createHash('sha256').update(s).digest();
 const sameToken = (a: string, b: string) => timingSafeEqual(sha(a), sha(b));
 
-async function readyAnswer(app: AppContext): Promise<HttpResponse> {
-  const report = await readiness(app).report();
+async function readyAnswer(readiness: Readiness): Promise<HttpResponse> {
+  const report = await readiness.report();
   if (report.ready) return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: report };
   const failing = Object.entries(report.checks).filter(([, c]) => !c.ok).map(([n, c]) => `${n}: ${c.problem}`).join('; ');
   return { status: 503, headers: { 'Cache-Control': 'no-store' }, body: { ...report, error: { code: 'unavailable', message: `not ready: ${failing}` } } };
@@ -40,19 +41,19 @@ async function metricsAnswer(): Promise<HttpResponse> {
 }
 
 /** Mounts the routes and starts the metrics port; returns the metrics port's number (null without one). */
-export async function mountOperations(app: AppContext, router: Router, settings: OperationsSettings): Promise<number | null> {
+export async function mountOperations(app: AppContext, services: { readiness: Readiness; voice: VoiceService }, router: Router, settings: OperationsSettings): Promise<number | null> {
   const metricsOn = settings.metricsToken !== null || settings.metricsPort !== null;
   if (metricsOn) {
     enableMetrics();
-    installAppSamplers(app);
+    installAppSamplers(app, services.voice);
     // Checked at each scrape, so the ready gauge is current even when nothing polls /readyz.
     app.onClose(addSampler(async () => {
-      const report = await readiness(app).report();
+      const report = await services.readiness.report();
       sampled.ready.inc(report.ready ? 1 : 0);
       sampled.diskFull.inc(report.checks.disk?.ok === false ? 1 : 0);
     }));
   }
-  router.add('GET', '/readyz', () => readyAnswer(app));
+  router.add('GET', '/readyz', () => readyAnswer(services.readiness));
   router.add('GET', '/metrics', (req: HttpRequest) => {
     if (!settings.metricsToken) {
       throw new ApiError('not_found', 404, settings.metricsPort !== null
@@ -73,11 +74,11 @@ export async function mountOperations(app: AppContext, router: Router, settings:
   });
   if (settings.metricsPort === null) return null;
   // In a WORKERS group every worker is its own process with its own numbers: worker i listens on METRICS_PORT + i.
-  return startMetricsPort(app, settings.metricsHost, settings.metricsPort + (app.config.group?.index ?? 0));
+  return startMetricsPort(app, services.readiness, settings.metricsHost, settings.metricsPort + (app.config.group?.index ?? 0));
 }
 
 /** A plain node:http listener: it must answer even when the main port is saturated. */
-function startMetricsPort(app: AppContext, host: string, port: number): Promise<number> {
+function startMetricsPort(app: AppContext, readiness: Readiness, host: string, port: number): Promise<number> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const send = (a: HttpResponse) => {
@@ -85,7 +86,7 @@ function startMetricsPort(app: AppContext, host: string, port: number): Promise<
       res.writeHead(a.status ?? 200, { 'Content-Type': 'application/json; charset=utf-8', ...a.headers });
       res.end(body);
     };
-    const answer = path === '/metrics' ? metricsAnswer() : path === '/readyz' ? readyAnswer(app)
+    const answer = path === '/metrics' ? metricsAnswer() : path === '/readyz' ? readyAnswer(readiness)
       : Promise.resolve({ status: 404, body: { error: { code: 'not_found', message: 'this port serves GET /metrics and GET /readyz' } } });
     answer.then(send, (err) => send({ status: 500, body: { error: { code: 'internal', message: String((err as Error)?.message ?? err) } } }));
   });

@@ -4,7 +4,7 @@ import { liveRegistries } from '../../actors/runtime/registry.js';
 import { observeTasks, poolStats } from '../../workers/pool.js';
 import type { AppContext } from '../app/context.js';
 import { PENDING_STATES, deliveriesCollection } from '../events/webhooks/records.js';
-import { voiceSessions } from '../../actors/voice/index.js';
+import type { VoiceService } from '../../actors/voice/index.js';
 import { recordTask } from '../metrics/record.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 
@@ -37,13 +37,13 @@ function installProcessSamplers(): void {
   processSamplers = () => { offActors(); offLoop(); offPool(); observeTasks(null); };
 }
 
-/** Sources of one server (its webhook queue); removed when the server closes. */
-export function installAppSamplers(app: AppContext): void {
+/** Sources of one server (its voice sessions, its webhook queue); removed when the server closes. */
+export function installAppSamplers(app: AppContext, voice: VoiceService): void {
   installProcessSamplers();
   const deliveries = deliveriesCollection(app.store);
   const off = addSampler(async () => {
     // Pending records: due, waiting to retry, or parked for their endpoint (switched off or failing).
-    sampled.voiceSessions.inc(voiceSessions(app).live);
+    sampled.voiceSessions.inc(voice.live);
     sampled.webhookQueue.inc(await deliveries.count({ state: { $in: PENDING_STATES } }, { crossWorkspace: true }));
   });
   app.onClose(off);

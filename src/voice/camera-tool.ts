@@ -5,7 +5,6 @@
  * proxy when the brain cannot see.
  */
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
@@ -79,38 +78,42 @@ export class CameraLinks {
   }
 }
 
-export const cameraLinks = provided<CameraLinks>('camera links');
-
 const CAMERA_OFF = 'The visitor\'s camera is off, so there is nothing to see. If a picture would help, ask the visitor to turn the camera on with the camera button in the chat, then look again.';
 
-export const lookAtCameraTool: AgentTool = {
-  name: 'look_at_camera',
-  description: 'Take a picture with the visitor\'s camera (when they turned it on) to see what they are showing you. Use it when seeing would help, for example when they say "look at this".',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
-  source: 'builtin',
-  label: 'Looking through the camera',
-  async run(_args, ctx) {
-    let taken: TakenFrame;
-    try {
-      taken = await cameraLinks(ctx.app).request(ctx.conversationId, ctx.signal);
-    } catch (err) {
-      const m = (err as Error).message;
-      return { content: m === 'camera_off' ? CAMERA_OFF : `No picture was taken: ${m}. Ask the visitor to check their camera, or go on without it.`, isError: true };
-    }
-    const { record } = taken;
-    // The stored frame goes on the tool call record, so transcripts show what the agent saw (when shared).
-    const attachments = [{ id: record._id, mimeType: record.mimeType, width: record.width, height: record.height, ...(record.camera ? { camera: { shared: record.camera.shared, ...(record.camera.description !== undefined ? { description: record.camera.description } : {}) } } : {}) }];
-    if (record.camera?.description !== undefined) return { content: `The visitor's camera shows: ${record.camera.description}`, attachments };
-    return { content: `Picture taken (${record.width}x${record.height}); it follows as an image.`, images: [{ mimeType: record.mimeType, data: taken.data }], attachments };
-  },
-};
+/** look_at_camera, taking its picture through the links of open camera sockets. */
+function lookAtCameraTool(links: CameraLinks): AgentTool {
+  return {
+    name: 'look_at_camera',
+    description: 'Take a picture with the visitor\'s camera (when they turned it on) to see what they are showing you. Use it when seeing would help, for example when they say "look at this".',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    source: 'builtin',
+    label: 'Looking through the camera',
+    async run(_args, ctx) {
+      let taken: TakenFrame;
+      try {
+        taken = await links.request(ctx.conversationId, ctx.signal);
+      } catch (err) {
+        const m = (err as Error).message;
+        return { content: m === 'camera_off' ? CAMERA_OFF : `No picture was taken: ${m}. Ask the visitor to check their camera, or go on without it.`, isError: true };
+      }
+      const { record } = taken;
+      // The stored frame goes on the tool call record, so transcripts show what the agent saw (when shared).
+      const attachments = [{ id: record._id, mimeType: record.mimeType, width: record.width, height: record.height, ...(record.camera ? { camera: { shared: record.camera.shared, ...(record.camera.description !== undefined ? { description: record.camera.description } : {}) } } : {}) }];
+      if (record.camera?.description !== undefined) return { content: `The visitor's camera shows: ${record.camera.description}`, attachments };
+      return { content: `Picture taken (${record.width}x${record.height}); it follows as an image.`, images: [{ mimeType: record.mimeType, data: taken.data }], attachments };
+    },
+  };
+}
 
 /** Offered in on_demand mode with tools.builtins.look_at_camera on; whether the camera is on is checked when it runs. */
-export const cameraToolSource: ToolSource = {
-  name: 'camera',
-  tools(ctx) {
-    const w = ctx.config?.vision?.webcam;
-    if (!w?.enabled || w.mode !== 'on_demand' || ctx.config?.tools?.builtins?.look_at_camera === false) return [];
-    return [lookAtCameraTool];
-  },
-};
+export function cameraToolSource(links: CameraLinks): ToolSource {
+  const tool = lookAtCameraTool(links);
+  return {
+    name: 'camera',
+    tools(ctx) {
+      const w = ctx.config?.vision?.webcam;
+      if (!w?.enabled || w.mode !== 'on_demand' || ctx.config?.tools?.builtins?.look_at_camera === false) return [];
+      return [tool];
+    },
+  };
+}

@@ -84,8 +84,7 @@ test('a 1 MB audio frame during voice gets a bad_request error frame before the 
     assert.is(err.code, 'bad_request');
     assert.match(err.message, /1048577 bytes.*at most 1048576/);
     // The socket's voice session ended with it.
-    const { voiceSessions } = await import('../../actors/voice/index.js');
-    await until(() => voiceSessions(w.server.app).live === 0, { timeout: 5000, message: 'the session to end' });
+    await until(() => w.server.services.voice.live === 0, { timeout: 5000, message: 'the session to end' });
     const again = await w.visitor({ visitorToken: v.ready.visitorToken });
     assert.is((await startVoice(again)).state, 'listening');
     await again.close();

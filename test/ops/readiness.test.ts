@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/server.js';
-import { readiness } from '../../src/app/readiness.js';
 import { freePort, startRedis } from '../scale/world.js';
 
 // Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers
@@ -18,7 +17,7 @@ test('a started server is ready, and a check added by another part counts', asyn
     assert.is(ok.status, 200);
     assert.equal(ok.body.ready, true);
     assert.equal(Object.keys(ok.body.checks).sort(), ['disk', 'draining', 'startup', 'store']);
-    readiness(s.app).add('coordination', () => 'Redis at redis://127.0.0.1:1 does not answer');
+    s.services.readiness.add('coordination', () => 'Redis at redis://127.0.0.1:1 does not answer');
     const bad = await s.request('GET', '/readyz');
     assert.is(bad.status, 503);
     assert.equal(bad.body.checks.coordination, { ok: false, problem: 'Redis at redis://127.0.0.1:1 does not answer' });

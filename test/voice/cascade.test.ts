@@ -173,8 +173,7 @@ test('a provider that is down for good (connection refused) ends cascade voice w
     const health = await w.server.request('GET', `/api/v1/bots/${w.botId}/health`, { headers: w.owner.headers });
     assert.is(health.body.voice.lastFailure.stage, 'stt');
     assert.match(health.body.voice.lastFailure.message, /connection refused/);
-    const { voiceSessions } = await import('../../actors/voice/index.js');
-    await until(() => voiceSessions(w.server.app).live === 0, { timeout: 5000, message: 'session gone' });
+    await until(() => w.server.services.voice.live === 0, { timeout: 5000, message: 'session gone' });
     await v.close();
   } finally {
     await w.close();

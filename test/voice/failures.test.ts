@@ -42,7 +42,7 @@ test('an engine that refuses the session at start gives the visitor a clear erro
     const health = await w.server.request('GET', `/api/v1/bots/${w.botId}/health`, { headers: w.owner.headers });
     assert.match(health.body.voice.lastFailure.message, /gpt-4o-mini/);
     // The cap counts only live sessions: with the engine gone, a new start is possible.
-    assert.is(w.server.app && (await import('../../actors/voice/index.js')).voiceSessions(w.server.app).live, 0);
+    assert.is(w.server.services.voice.live, 0);
     await v.close();
   } finally {
     await w.close();
@@ -176,8 +176,7 @@ test('closing the chat socket ends its voice session and releases the engine', a
     await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     await v.close();
     await until(() => !rt(w).connections[0].open, { timeout: 5000, message: 'engine socket closed' });
-    const { voiceSessions } = await import('../../actors/voice/index.js');
-    await until(() => voiceSessions(w.server.app).live === 0, { timeout: 5000, message: 'session gone' });
+    await until(() => w.server.services.voice.live === 0, { timeout: 5000, message: 'session gone' });
   } finally {
     await w.close();
   }

@@ -1,4 +1,8 @@
 import type { ApiModule } from '../define.js';
+import type { WidgetServices } from '../../chat/widget-socket.js';
+import type { HttpToolService } from '../../tools/http-tools.js';
+import type { McpServerService } from '../../tools/mcp-servers.js';
+import type { SecretService } from '../../tools/secrets.js';
 import { botsModule } from './bots.js';
 import { facesModule } from './faces.js';
 import { knowledgeModule } from './knowledge.js';
@@ -16,11 +20,18 @@ import { leadsModule } from './leads.js';
 import { analyticsModule } from './analytics.js';
 import { visitorsModule } from './visitors.js';
 
+/** The services the route modules are handed when mounted (the composition root's `Services` has them all). */
+export interface ApiServices extends WidgetServices {
+  httpTools: HttpToolService;
+  mcpServers: McpServerService;
+  secrets: SecretService;
+}
+
 /**
  * The API's areas. Each module file owns its routes (and sockets); this list is the only place they meet.
- * Add a module here when its area lands.
+ * Add a module here when its area lands; a module that calls a service takes it as a parameter.
  */
-export async function apiModules(): Promise<ApiModule[]> {
-  return [authModule, teamModule, workspaceModule, toolsModule, providersModule, botsModule, facesModule, knowledgeModule, webhooksModule, conversationsModule, widgetModule,
+export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
+  return [authModule, teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule, webhooksModule, conversationsModule, widgetModule(services),
     liveModule, agentActionsModule, leadsModule, analyticsModule, visitorsModule];
 }

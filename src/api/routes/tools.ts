@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ApiError } from '../../kernel/errors.js';
-import { httpTools, httpToolView } from '../../tools/http-tools.js';
-import { mcpServers, mcpServerView } from '../../tools/mcp-servers.js';
+import { httpToolView, type HttpToolService } from '../../tools/http-tools.js';
+import { mcpServerView, type McpServerService } from '../../tools/mcp-servers.js';
 import { HttpToolInput, HttpToolPatch, McpServerInput, McpServerPatch, McpTestInput, SecretInput, ToolTestInput } from '../../tools/schemas.js';
-import { secrets } from '../../tools/secrets.js';
+import type { SecretService } from '../../tools/secrets.js';
 import { route, reply, type ApiContext, type ApiModule } from '../define.js';
 import { listOf } from './list-schemas.js';
 
@@ -46,72 +46,72 @@ async function auditedStdio<T>(ctx: ApiContext, operation: 'create' | 'update', 
 }
 
 /** Tools, MCP servers and secrets (service-api.md). Their tool sources are registered by the composition root (src/compose.ts). */
-export const toolsModule: ApiModule = {
+export const toolsModule = (services: { httpTools: HttpToolService; mcpServers: McpServerService; secrets: SecretService }): ApiModule => ({
   name: 'tools',
   routes: [
     route({ op: 'GET /api/v1/tools/http', response: listOf(HttpToolShape),
-      handler: async ({ app, workspaceId }) => ({ items: (await httpTools(app).list(workspaceId)).map(httpToolView) }) }),
+      handler: async ({ workspaceId }) => ({ items: (await services.httpTools.list(workspaceId)).map(httpToolView) }) }),
     route({ op: 'POST /api/v1/tools/http', body: HttpToolInput, response: HttpToolShape, status: 201,
-      handler: async ({ app, workspaceId, body, audit }) => {
-        const t = await httpTools(app).create(workspaceId, body);
+      handler: async ({ workspaceId, body, audit }) => {
+        const t = await services.httpTools.create(workspaceId, body);
         await audit('tools.http.create', { type: 'http_tool', id: t._id }, { name: t.name });
         return httpToolView(t);
       } }),
     route({ op: 'PATCH /api/v1/tools/http/{id}', body: HttpToolPatch, response: HttpToolShape,
-      handler: async ({ app, workspaceId, params, body, audit }) => {
-        const t = await httpTools(app).update(workspaceId, params.id, body);
+      handler: async ({ workspaceId, params, body, audit }) => {
+        const t = await services.httpTools.update(workspaceId, params.id, body);
         await audit('tools.http.update', { type: 'http_tool', id: t._id }, { fields: Object.keys(body) });
         return httpToolView(t);
       } }),
     route({ op: 'DELETE /api/v1/tools/http/{id}',
-      handler: async ({ app, workspaceId, params, audit }) => {
-        await httpTools(app).remove(workspaceId, params.id);
+      handler: async ({ workspaceId, params, audit }) => {
+        await services.httpTools.remove(workspaceId, params.id);
         await audit('tools.http.delete', { type: 'http_tool', id: params.id });
       } }),
     route({ op: 'POST /api/v1/tools/http/{id}/test', body: ToolTestInput, response: HttpTestShape,
-      handler: ({ app, workspaceId, params, body }) => httpTools(app).test(workspaceId, params.id, body.arguments) }),
+      handler: ({ workspaceId, params, body }) => services.httpTools.test(workspaceId, params.id, body.arguments) }),
 
     route({ op: 'GET /api/v1/tools/mcp', response: listOf(McpServerShape),
-      handler: async ({ app, workspaceId }) => ({ items: (await mcpServers(app).list(workspaceId)).map(mcpServerView) }) }),
+      handler: async ({ workspaceId }) => ({ items: (await services.mcpServers.list(workspaceId)).map(mcpServerView) }) }),
     route({ op: 'POST /api/v1/tools/mcp', body: McpServerInput, response: McpServerShape, status: 201,
       handler: async (ctx) => {
-        const { app, workspaceId, body, principal, audit } = ctx;
-        const create = () => mcpServers(app).create(workspaceId, body, { principal });
+        const { workspaceId, body, principal, audit } = ctx;
+        const create = () => services.mcpServers.create(workspaceId, body, { principal });
         const s = body.transport === 'stdio' ? await auditedStdio(ctx, 'create', { id: null, command: body.command }, create) : await create();
         await audit('tools.mcp.create', { type: 'mcp_server', id: s._id }, { name: s.name, transport: s.transport, ...(s.transport === 'stdio' ? { command: s.command } : {}) });
         return mcpServerView(s);
       } }),
     route({ op: 'PATCH /api/v1/tools/mcp/{id}', body: McpServerPatch, response: McpServerShape,
       handler: async (ctx) => {
-        const { app, workspaceId, params, body, principal, audit } = ctx;
-        const old = await mcpServers(app).get(workspaceId, params.id);
-        const update = () => mcpServers(app).update(workspaceId, params.id, body, { principal });
+        const { workspaceId, params, body, principal, audit } = ctx;
+        const old = await services.mcpServers.get(workspaceId, params.id);
+        const update = () => services.mcpServers.update(workspaceId, params.id, body, { principal });
         const s = old.transport === 'stdio' ? await auditedStdio(ctx, 'update', { id: old._id, command: body.command ?? old.command }, update) : await update();
         await audit('tools.mcp.update', { type: 'mcp_server', id: s._id }, { fields: Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined) });
         return mcpServerView(s);
       } }),
     route({ op: 'POST /api/v1/tools/mcp/{id}/refresh', response: McpServerShape,
-      handler: async ({ app, workspaceId, params }) => mcpServerView(await mcpServers(app).refresh(workspaceId, params.id)) }),
+      handler: async ({ workspaceId, params }) => mcpServerView(await services.mcpServers.refresh(workspaceId, params.id)) }),
     route({ op: 'POST /api/v1/tools/mcp/{id}/test', body: McpTestInput, response: McpTestShape,
-      handler: ({ app, workspaceId, params, body }) => mcpServers(app).test(workspaceId, params.id, body.tool, body.arguments) }),
+      handler: ({ workspaceId, params, body }) => services.mcpServers.test(workspaceId, params.id, body.tool, body.arguments) }),
     route({ op: 'DELETE /api/v1/tools/mcp/{id}',
-      handler: async ({ app, workspaceId, params, audit }) => {
-        await mcpServers(app).remove(workspaceId, params.id);
+      handler: async ({ workspaceId, params, audit }) => {
+        await services.mcpServers.remove(workspaceId, params.id);
         await audit('tools.mcp.delete', { type: 'mcp_server', id: params.id });
       } }),
 
     route({ op: 'GET /api/v1/secrets', response: listOf(SecretShape),
-      handler: async ({ app, workspaceId }) => ({ items: await secrets(app).list(workspaceId) }) }),
+      handler: async ({ workspaceId }) => ({ items: await services.secrets.list(workspaceId) }) }),
     route({ op: 'PUT /api/v1/secrets/{name}', body: SecretInput, response: SecretShape, alsoStatus: [201],
-      handler: async ({ app, workspaceId, params, body, audit }) => {
-        const { secret, created } = await secrets(app).set(workspaceId, params.name, body.value);
+      handler: async ({ workspaceId, params, body, audit }) => {
+        const { secret, created } = await services.secrets.set(workspaceId, params.name, body.value);
         await audit(created ? 'secrets.create' : 'secrets.update', { type: 'secret', id: secret.id }, { name: secret.name });
         return reply({ status: created ? 201 : 200, body: secret });
       } }),
     route({ op: 'DELETE /api/v1/secrets/{id}',
-      handler: async ({ app, workspaceId, params, audit }) => {
-        await secrets(app).remove(workspaceId, params.id);
+      handler: async ({ workspaceId, params, audit }) => {
+        await services.secrets.remove(workspaceId, params.id);
         await audit('secrets.delete', { type: 'secret', id: params.id });
       } }),
   ],
-};
+});

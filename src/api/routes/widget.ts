@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { acceptUpload, UPLOAD_BODY_LIMIT_BYTES } from '../../chat/uploads.js';
 import { originAllowed } from '../../chat/origin.js';
 import { loadWidgetBot } from '../../chat/preview.js';
-import { widgetChatSocket } from '../../chat/widget-socket.js';
+import { widgetChatSocket, type WidgetServices } from '../../chat/widget-socket.js';
 import { voiceSetup } from '../../voice/voice-setup.js';
 import { contextFromIdentity, renderField } from '../../bots/config/index.js';
 import { forbidden } from '../../kernel/errors.js';
@@ -35,9 +35,9 @@ const WidgetConfigResponse = z.object({
 const UploadResponse = z.object({ id: z.string(), mimeType: z.string(), width: z.number(), height: z.number(), size: z.number() });
 
 /** What the widget needs before it opens the chat socket: the public part of the published config (the draft with a preview token). */
-export const widgetModule: ApiModule = {
+export const widgetModule = (services: WidgetServices): ApiModule => ({
   name: 'widget',
-  sockets: (app) => [widgetChatSocket(app)],
+  sockets: (app) => [widgetChatSocket(app, services)],
   // Page tools run in the visitor's browser over the chat socket.
   routes: [
     extraRoute({
@@ -89,4 +89,4 @@ export const widgetModule: ApiModule = {
       },
     }),
   ],
-};
+});
