@@ -10,16 +10,16 @@ import { Readiness, readiness } from './app/readiness.js';
 import { createCredentialCache, credentialCache, type CredentialCache } from './auth/credential-cache.js';
 import { BotLists, botLists, createBotLists } from './bots/list-cache.js';
 import { ToolRegistry, toolRegistry } from './tools/registry.js';
-import { SecretService, secrets } from './tools/secrets.js';
-import { HttpToolService, httpTools } from './tools/http-tools.js';
+import { SecretService } from './tools/secrets.js';
+import { HttpToolService } from './tools/http-tools.js';
 import { httpToolSource } from './tools/http-source.js';
-import { McpServerService, mcpServers } from './tools/mcp-servers.js';
+import { McpServerService } from './tools/mcp-servers.js';
 import { mcpToolSource } from './tools/mcp-source.js';
 import { pageToolSource, setPageToolBridge } from './tools/page-tools.js';
 import { KnowledgeService, knowledge } from './knowledge/service.js';
 import { registerKnowledgeHooks } from './knowledge/agent.js';
 import { createWebhooks, stopWebhooks, webhooks, type WebhookService } from './events/webhooks/index.js';
-import { AnalyticsRollup, analyticsRollup } from './analytics/rollup.js';
+import { AnalyticsRollup } from './analytics/rollup.js';
 import { ChatHub, chatHub } from './conversation/hub.js';
 import { VisitorRequests, visitorRequests } from './conversation/visitor-requests.js';
 import { builtinToolSource } from './conversation/builtins.js';
@@ -81,12 +81,15 @@ export function composeServices(app: AppContext): Composition {
   const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app)));
   const lists = add('bot lists', botLists.provide(app, createBotLists(app)));
   const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
-  const secretService = add('secrets', secrets.provide(app, new SecretService(app)));
-  const http = add('HTTP tools', httpTools.provide(app, new HttpToolService(app)), (s) => s.close());
-  const mcp = add('MCP servers', mcpServers.provide(app, new McpServerService(app)), (s) => s.close());
+  const secretService = add('secrets', new SecretService(app));
+  const http = add('HTTP tools', new HttpToolService(app, secretService), (s) => s.close());
+  const mcp = add('MCP servers', new McpServerService(app), (s) => s.close());
   const know = add('knowledge', knowledge.provide(app, new KnowledgeService(app)), (s) => s.close());
   const hooks = add('webhooks', webhooks.provide(app, createWebhooks(app)), stopWebhooks);
-  const analytics = add('analytics rollup', analyticsRollup.provide(app, new AnalyticsRollup(app)));
+  // Counting starts here, so no stored event of the start-up is missed; stopping writes what was gathered.
+  const analytics = new AnalyticsRollup(app);
+  const stopCounting = analytics.start();
+  add('analytics rollup', analytics, () => stopCounting());
   const hub = add('chat hub', chatHub.provide(app, new ChatHub()));
   const requests = add('visitor requests', visitorRequests.provide(app, new VisitorRequests(app, hub)));
   const camera = add('camera links', new CameraLinks(app));
@@ -98,8 +101,8 @@ export function composeServices(app: AppContext): Composition {
   const published = add('published bot watch', new PublishedBotWatch(app, hours));
 
   // The agent loop's tools, in the order a reply lists them (the first of two with one name wins).
-  tools.addSource(httpToolSource);
-  tools.addSource(mcpToolSource);
+  tools.addSource(httpToolSource(http));
+  tools.addSource(mcpToolSource(mcp));
   tools.addSource(pageToolSource);
   setPageToolBridge(app, requests);
   registerKnowledgeHooks(tools);

@@ -10,7 +10,7 @@
  * no counter write of its own. The events themselves are stored before they reach us, so a crash loses at most
  * the last interval's counts, and they could be rebuilt from the events store (kept a week).
  */
-import { perApp, provided, type AppContext } from '../app/context.js';
+import { perApp, type AppContext } from '../app/context.js';
 import { workspaceTimezone } from '../auth/settings.js';
 import { chatCollections } from '../records/conversations.js';
 import type { TimerHandle } from '../kernel/clock.js';
@@ -230,7 +230,7 @@ export class AnalyticsRollup {
       this.batch.add(event);
       if (!this.batch.empty && !this.timer) this.timer = this.app.clock.setTimeout(() => { this.timer = null; void this.flush(); }, FLUSH_INTERVAL_MS);
     });
-    // At shutdown: stop counting, then write what is gathered (registered with app.onClose by the caller).
+    // At shutdown: stop counting, then write what is gathered (the composition root calls it).
     return async () => { unsubscribe(); await this.idle(); };
   }
 
@@ -251,4 +251,3 @@ export class AnalyticsRollup {
   }
 }
 
-export const analyticsRollup = provided<AnalyticsRollup>('analytics rollup');

@@ -2,7 +2,7 @@
 import type { AppContext } from '../app/context.js';
 import type { Filter } from '../store/types.js';
 import type { Period } from './period.js';
-import { analyticsCollections, analyticsRollup, COUNTERS, type Counter } from './rollup.js';
+import { analyticsCollections, COUNTERS, type AnalyticsRollup, type Counter } from './rollup.js';
 
 type Totals = Record<Counter, number>;
 const zero = (): Totals => Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Totals;
@@ -25,28 +25,28 @@ function view(t: Totals) {
   };
 }
 
-async function dailyRows(app: AppContext, workspaceId: string, p: Period) {
-  await analyticsRollup(app).idle();
+async function dailyRows(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
+  await rollup.idle();
   return analyticsCollections(app).daily.find(scope(workspaceId, p), { sort: [['day', 1]] });
 }
 
-export async function summary(app: AppContext, workspaceId: string, p: Period) {
+export async function summary(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
   const t = zero();
-  for (const r of await dailyRows(app, workspaceId, p)) for (const c of COUNTERS) t[c] += r[c] ?? 0;
+  for (const r of await dailyRows(app, rollup, workspaceId, p)) for (const c of COUNTERS) t[c] += r[c] ?? 0;
   return { from: p.from, to: p.to, botId: p.botId ?? null, ...view(t) };
 }
 
-export async function timeseries(app: AppContext, workspaceId: string, p: Period) {
+export async function timeseries(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
   const byDay = new Map(p.days.map((d) => [d, zero()]));
-  for (const r of await dailyRows(app, workspaceId, p)) {
+  for (const r of await dailyRows(app, rollup, workspaceId, p)) {
     const t = byDay.get(r.day);
     if (t) for (const c of COUNTERS) t[c] += r[c] ?? 0;
   }
   return { from: p.from, to: p.to, botId: p.botId ?? null, items: p.days.map((day) => ({ day, ...view(byDay.get(day)!) })) };
 }
 
-export async function toolUse(app: AppContext, workspaceId: string, p: Period) {
-  await analyticsRollup(app).idle();
+export async function toolUse(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
+  await rollup.idle();
   const rows = await analyticsCollections(app).tools.find(scope(workspaceId, p));
   const byName = new Map<string, { calls: number; errors: number; totalMs: number; durations: number[] }>();
   for (const r of rows) {
@@ -67,8 +67,8 @@ export async function toolUse(app: AppContext, workspaceId: string, p: Period) {
   return { from: p.from, to: p.to, botId: p.botId ?? null, items: tools };
 }
 
-export async function usage(app: AppContext, workspaceId: string, p: Period) {
-  await analyticsRollup(app).idle();
+export async function usage(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
+  await rollup.idle();
   const rows = await analyticsCollections(app).models.find(scope(workspaceId, p));
   const byModel = new Map<string, { replies: number; inputTokens: number; outputTokens: number; costUsd: number }>();
   for (const r of rows) {

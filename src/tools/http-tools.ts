@@ -4,14 +4,13 @@
  * time and redacted from anything that goes back (results, errors, test answers).
  */
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import { conflict, invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, OutboundError, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { newId } from '../store/ids.js';
 import { DuplicateKeyError, type Collection, type Doc } from '../store/types.js';
 import { argsProblem, argsSchemaProblem } from './json-schema.js';
 import type { HttpToolInput, HttpToolPatch } from './schemas.js';
-import { redactSecrets, secrets } from './secrets.js';
+import { redactSecrets, type SecretService } from './secrets.js';
 import { renderTemplate, sampleOf, templateRefs, TemplateError } from './template.js';
 
 /** Names of the built-in tools; an HTTP tool may not take one (the model would see two tools with one name). */
@@ -92,7 +91,7 @@ export class HttpToolService {
   readonly records: Collection<HttpToolRecord>;
   private client: GuardedClient | null = null;
 
-  constructor(private readonly app: AppContext) {
+  constructor(private readonly app: AppContext, private readonly secrets: SecretService) {
     this.records = app.store.collection<HttpToolRecord>('http_tools', { indexes: [{ fields: [['workspaceId', 1], ['name', 1]], unique: true }] });
   }
 
@@ -161,7 +160,7 @@ export class HttpToolService {
     // A redirect would carry custom headers and a kept body to wherever it points: with secrets there, the
     // 3xx answer is returned instead of followed.
     const secretsTravel = texts.slice(1).some((t) => templateRefs(t).refs.secrets.length > 0);
-    const { values } = await secrets(this.app).resolve(tool.workspaceId, names);
+    const { values } = await this.secrets.resolve(tool.workspaceId, names);
     const fail = (code: string, message: string): HttpCallResult => ({
       ok: false, status: null, durationMs: this.app.clock.now() - started, body: '', truncated: false,
       error: { code, message: redactSecrets(message, values) },
@@ -218,4 +217,3 @@ export class HttpToolService {
   }
 }
 
-export const httpTools = provided<HttpToolService>('HTTP tools');

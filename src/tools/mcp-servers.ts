@@ -4,7 +4,6 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, parseOutboundUrl, type GuardedClient } from '../security/guarded-client.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
@@ -265,4 +264,3 @@ function redactEndpoint(message: string, ep: McpEndpoint): string {
   return redactSecrets(message, values);
 }
 
-export const mcpServers = provided<McpServerService>('MCP servers');

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { argsProblem } from './json-schema.js';
-import { McpCallError, mcpServers, type McpServerRecord } from './mcp-servers.js';
+import { McpCallError, type McpServerRecord, type McpServerService } from './mcp-servers.js';
 import type { AgentTool, ToolSource } from './registry.js';
 
 const MAX_NAME = 64;
@@ -26,29 +26,31 @@ export function allowedBy(allow: '*' | string[] | undefined, tool: string, expos
   return allow.includes(tool) || allow.includes(exposed);
 }
 
-export const mcpToolSource: ToolSource = {
-  name: 'mcp',
-  async tools(ctx) {
-    const entries = (ctx.config?.tools?.mcp ?? []) as McpEntry[];
-    if (entries.length === 0) return [];
-    const service = mcpServers(ctx.app);
-    const found = await service.records.find({ workspaceId: ctx.workspaceId, _id: { $in: entries.map((e) => e.serverId) } }, { limit: 50 });
-    const byId = new Map(found.map((s) => [s._id, s]));
-    const out: AgentTool[] = [];
-    for (const entry of entries) {
-      const server = byId.get(entry.serverId);
-      if (!server) continue; // deleted since the config was published
-      for (const t of server.tools) {
-        const name = mcpToolName(server.slug, t.name);
-        if (!allowedBy(entry.allow, t.name, name)) continue;
-        out.push(agentTool(server, t, name, entry.confirmDestructive !== false && t.destructive));
+/** The MCP tools of a bot, called through the MCP server service. */
+export function mcpToolSource(service: McpServerService): ToolSource {
+  return {
+    name: 'mcp',
+    async tools(ctx) {
+      const entries = (ctx.config?.tools?.mcp ?? []) as McpEntry[];
+      if (entries.length === 0) return [];
+      const found = await service.records.find({ workspaceId: ctx.workspaceId, _id: { $in: entries.map((e) => e.serverId) } }, { limit: 50 });
+      const byId = new Map(found.map((s) => [s._id, s]));
+      const out: AgentTool[] = [];
+      for (const entry of entries) {
+        const server = byId.get(entry.serverId);
+        if (!server) continue; // deleted since the config was published
+        for (const t of server.tools) {
+          const name = mcpToolName(server.slug, t.name);
+          if (!allowedBy(entry.allow, t.name, name)) continue;
+          out.push(agentTool(service, server, t, name, entry.confirmDestructive !== false && t.destructive));
+        }
       }
-    }
-    return out;
-  },
-};
+      return out;
+    },
+  };
+}
 
-function agentTool(server: McpServerRecord, t: McpServerRecord['tools'][number], name: string, needsConfirmation: boolean): AgentTool {
+function agentTool(service: McpServerService, server: McpServerRecord, t: McpServerRecord['tools'][number], name: string, needsConfirmation: boolean): AgentTool {
   return {
     name,
     description: t.description || t.title || t.name,
@@ -62,7 +64,7 @@ function agentTool(server: McpServerRecord, t: McpServerRecord['tools'][number],
       try { problem = argsProblem(t.inputSchema, args); } catch { problem = null; }
       if (problem) return { content: `Invalid arguments: ${problem}`, isError: true };
       try {
-        const r = await mcpServers(ctx.app).callTool(server, t.name, args, { signal: ctx.signal, timeoutMs: ctx.config?.tools?.toolTimeoutMs });
+        const r = await service.callTool(server, t.name, args, { signal: ctx.signal, timeoutMs: ctx.config?.tools?.toolTimeoutMs });
         return { content: r.content, isError: r.isError };
       } catch (err) {
         if (err instanceof McpCallError) return { content: `The tool call failed: ${err.message}`, isError: true };

@@ -3,7 +3,6 @@
  * at rest (AES-256-GCM bound to the record id) and opened only while a tool call is being made.
  */
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { openSecret, sealSecret } from '../security/secret-box.js';
 import { newId } from '../store/ids.js';
@@ -87,7 +86,6 @@ export class SecretService {
   }
 }
 
-export const secrets = provided<SecretService>('secrets');
 
 /** Replaces every occurrence of a secret value (and its URL-encoded form) in text with [secret NAME]. */
 export function redactSecrets(text: string, values: Map<string, string>): string {

@@ -1,8 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { httpTools } from '../../src/tools/http-tools.js';
-import { secrets } from '../../src/tools/secrets.js';
 import { startTestServer } from '../helpers/server.js';
 import { callContext, startReceiver, toolContext, toolsFor } from './helpers.js';
 
@@ -14,12 +12,12 @@ test('a call that outlasts the tool timeout ends with a timeout error (fake cloc
   const hold: Array<() => void> = [];
   const receiver = await startReceiver((_r, res) => hold.push(() => res.end('late')));
   try {
-    const tool = await httpTools(s.app).create(WS, {
+    const tool = await s.services.httpTools.create(WS, {
       name: 'slow', description: 'Never answers in time.', label: null, method: 'GET', url: `${receiver.url}/slow`,
       headers: {}, bodyTemplate: null, parameters: { type: 'object', properties: {} }, timeoutMs: 2000,
     });
     const arrived = receiver.nextRequest();
-    const pending = httpTools(s.app).call(tool, {});
+    const pending = s.services.httpTools.call(tool, {});
     await arrived;
     await clock.advance(1999);
     await clock.advance(1);
@@ -40,7 +38,7 @@ test("the bot's toolTimeoutMs cuts a call shorter than the tool's own timeout", 
   const hold: Array<() => void> = [];
   const receiver = await startReceiver((_r, res) => hold.push(() => res.end('late')));
   try {
-    const tool = await httpTools(s.app).create(WS, {
+    const tool = await s.services.httpTools.create(WS, {
       name: 'slow2', description: 'Slow.', label: 'Checking', method: 'GET', url: `${receiver.url}/slow`,
       headers: {}, bodyTemplate: null, parameters: { type: 'object', properties: {} }, timeoutMs: 60_000,
     });
@@ -64,14 +62,14 @@ test("the bot's toolTimeoutMs cuts a call shorter than the tool's own timeout", 
 test('a stored tool whose host comes from a secret is not called, and the error does not name the secret', async () => {
   const s = await startTestServer({ env: { ALLOW_PRIVATE_NETWORK: 'false' } });
   try {
-    await secrets(s.app).set(WS, 'INTERNAL_HOST', '10.203.44.17');
-    const tool = await httpTools(s.app).create(WS, {
+    await s.services.secrets.set(WS, 'INTERNAL_HOST', '10.203.44.17');
+    const tool = await s.services.httpTools.create(WS, {
       name: 'internal', description: 'Internal API.', label: null, method: 'GET', url: 'http://internal.example/status',
       headers: {}, bodyTemplate: null, parameters: { type: 'object', properties: {} }, timeoutMs: 5000,
     });
     // Saving refuses such a URL (422); a record from before that rule is refused when called.
-    const legacy = (await httpTools(s.app).records.updateOne({ workspaceId: WS, _id: tool._id }, { $set: { url: 'http://{{secrets.INTERNAL_HOST}}/status' } }))!;
-    const r = await httpTools(s.app).call(legacy, {});
+    const legacy = (await s.services.httpTools.records.updateOne({ workspaceId: WS, _id: tool._id }, { $set: { url: 'http://{{secrets.INTERNAL_HOST}}/status' } }))!;
+    const r = await s.services.httpTools.call(legacy, {});
     assert.is(r.error?.code, 'template');
     assert.match(r.error!.message, /scheme, host or port/);
     assert.not.ok(JSON.stringify(r).includes('10.203.44.17'));
@@ -84,11 +82,11 @@ test('a header value that would carry a line break from the arguments is refused
   const s = await startTestServer();
   const receiver = await startReceiver();
   try {
-    const tool = await httpTools(s.app).create(WS, {
+    const tool = await s.services.httpTools.create(WS, {
       name: 'hdr', description: 'd', label: null, method: 'GET', url: `${receiver.url}/h`,
       headers: { 'X-User': '{{args.user}}' }, bodyTemplate: null, parameters: { type: 'object', properties: { user: { type: 'string' } } }, timeoutMs: 5000,
     });
-    const r = await httpTools(s.app).call(tool, { user: 'bob\r\nX-Admin: 1' });
+    const r = await s.services.httpTools.call(tool, { user: 'bob\r\nX-Admin: 1' });
     assert.is(r.error?.code, 'template');
     assert.is(receiver.received.length, 0);
   } finally {
@@ -102,14 +100,14 @@ test('a tool that sends a secret in a header does not follow redirects; one with
   const target = await startReceiver();
   const redirector = await startReceiver((_r, res) => res.writeHead(307, { location: `${target.url}/landed` }).end());
   try {
-    await secrets(s.app).set(WS, 'API_KEY', 'redirect-secret-value');
+    await s.services.secrets.set(WS, 'API_KEY', 'redirect-secret-value');
     const base = { description: 'd', label: null, method: 'GET' as const, bodyTemplate: null, parameters: { type: 'object', properties: {} }, timeoutMs: 5000 };
-    const withSecret = await httpTools(s.app).create(WS, { ...base, name: 'with_secret', url: `${redirector.url}/a`, headers: { 'X-Api-Key': '{{secrets.API_KEY}}' } });
-    const r1 = await httpTools(s.app).call(withSecret, {});
+    const withSecret = await s.services.httpTools.create(WS, { ...base, name: 'with_secret', url: `${redirector.url}/a`, headers: { 'X-Api-Key': '{{secrets.API_KEY}}' } });
+    const r1 = await s.services.httpTools.call(withSecret, {});
     assert.is(r1.status, 307);
     assert.is(target.received.length, 0);
-    const plain = await httpTools(s.app).create(WS, { ...base, name: 'plain', url: `${redirector.url}/b`, headers: {} });
-    const r2 = await httpTools(s.app).call(plain, {});
+    const plain = await s.services.httpTools.create(WS, { ...base, name: 'plain', url: `${redirector.url}/b`, headers: {} });
+    const r2 = await s.services.httpTools.call(plain, {});
     assert.is(r2.status, 200);
     assert.is(target.received.length, 1);
   } finally {

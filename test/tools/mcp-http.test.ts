@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mcpServers, type McpServerRecord } from '../../src/tools/mcp-servers.js';
+import type { McpServerRecord } from '../../src/tools/mcp-servers.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startFakeMcpHttp, type FakeMcpHttp } from '../fakes/mcp-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -125,12 +125,12 @@ test('a change without keepHeaders replaces the headers; with keepHeaders they s
   assert.is(replaced.status, 200);
   assert.equal(replaced.body.headerNames, ['Authorization']);
   assert.is(fake.requests.at(-1)!.headers['x-tenant'], undefined);
-  const { headers } = mcpServers(s.app).endpointOf((await mcpServers(s.app).get(owner.workspaceId, serverId)));
+  const { headers } = s.services.mcpServers.endpointOf((await s.services.mcpServers.get(owner.workspaceId, serverId)));
   assert.equal(headers, { Authorization: `Bearer ${TOKEN}` });
 });
 
 test('a stale cached connection is replaced: calls work after the server restarts on the same settings', async () => {
-  const service = mcpServers(s.app);
+  const service = s.services.mcpServers;
   const rec = await service.get(owner.workspaceId, serverId);
   assert.is((await service.callTool(rec, 'echo', { text: 'a' })).content, 'echo: a');
   service.connections.drop(serverId);

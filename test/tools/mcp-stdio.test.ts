@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { mcpServers, type McpServerRecord } from '../../src/tools/mcp-servers.js';
+import type { McpServerRecord } from '../../src/tools/mcp-servers.js';
 import { McpServerInput } from '../../src/tools/schemas.js';
 import { setupOwner, createToken, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -53,7 +53,7 @@ test('the program gets the env it was given, and not the server’s own environm
   process.env.SC_TEST_PARENT_ONLY = 'parent';
   try {
     // A new process (after a restart of the cache) still does not inherit arbitrary parent variables.
-    mcpServers(s.app).connections.drop(serverId);
+    s.services.mcpServers.connections.drop(serverId);
     assert.is((await envTool.run({ name: 'SC_TEST_PARENT_ONLY' }, callContext(ctx))).content, '(unset)');
   } finally {
     delete process.env.SC_TEST_PARENT_ONLY;
@@ -70,9 +70,9 @@ test('keepEnv keeps the old variables (adding given ones); without it env is rep
   const replaced = await s.request('PATCH', `/api/v1/tools/mcp/${serverId}`, { body: { env: { REGION: 'us' } }, headers: owner.headers });
   assert.is(replaced.status, 200);
   assert.equal(replaced.body.envNames, ['REGION']);
-  const rec = await mcpServers(s.app).get(owner.workspaceId, serverId);
-  assert.is((await mcpServers(s.app).callTool(rec, 'env', { name: 'API_TOKEN' })).content, '(unset)');
-  assert.is((await mcpServers(s.app).callTool(rec, 'env', { name: 'REGION' })).content, 'us');
+  const rec = await s.services.mcpServers.get(owner.workspaceId, serverId);
+  assert.is((await s.services.mcpServers.callTool(rec, 'env', { name: 'API_TOKEN' })).content, '(unset)');
+  assert.is((await s.services.mcpServers.callTool(rec, 'env', { name: 'REGION' })).content, 'us');
 });
 
 test('refresh after the program changes its tools lists the new one', async () => {
@@ -109,7 +109,7 @@ test('the failed start is in the audit log, naming the program and why', async (
 test('a caller who is not a signed-in admin cannot add a stdio server (service rule)', async () => {
   const input = McpServerInput.parse(stdioBody());
   try {
-    await mcpServers(s.app).create(owner.workspaceId, input, { principal: null });
+    await s.services.mcpServers.create(owner.workspaceId, input, { principal: null });
     assert.unreachable('should refuse');
   } catch (err) {
     assert.match((err as Error).message, /signed in to the admin panel/);

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { setupOwner, addMember, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { secrets, type SecretRecord } from '../../src/tools/secrets.js';
+import type { SecretRecord } from '../../src/tools/secrets.js';
 
 let s: TestServer;
 let owner: TestSession;
@@ -28,7 +28,7 @@ test('the value is encrypted at rest: the stored record does not contain it', as
   assert.ok(rec);
   assert.not.ok(JSON.stringify(rec).includes(VALUE));
   assert.ok(rec!.value.startsWith('v1:'));
-  const { values } = await secrets(s.app).resolve(owner.workspaceId, ['WEATHER_KEY']);
+  const { values } = await s.services.secrets.resolve(owner.workspaceId, ['WEATHER_KEY']);
   assert.is(values.get('WEATHER_KEY'), VALUE);
 });
 
@@ -37,7 +37,7 @@ test('setting it again replaces the value and answers 200 with the same id', asy
   const r = await s.request('PUT', '/api/v1/secrets/WEATHER_KEY', { body: { value: 'second-value' }, headers: owner.headers });
   assert.is(r.status, 200);
   assert.is(r.body.id, list1.body.items[0].id);
-  const { values } = await secrets(s.app).resolve(owner.workspaceId, ['WEATHER_KEY']);
+  const { values } = await s.services.secrets.resolve(owner.workspaceId, ['WEATHER_KEY']);
   assert.is(values.get('WEATHER_KEY'), 'second-value');
 });
 

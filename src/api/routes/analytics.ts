@@ -1,6 +1,6 @@
 /** Analytics (service-api.md, Analytics): summary, per-day series, tool use, provider usage. Period: src/analytics/period.ts. */
 import { periodOf, PeriodQuery } from '../../analytics/period.js';
-import { analyticsRollup } from '../../analytics/rollup.js';
+import type { AnalyticsRollup } from '../../analytics/rollup.js';
 import { summary, timeseries, toolUse, usage } from '../../analytics/service.js';
 import { z } from 'zod';
 import { route, type ApiModule } from '../define.js';
@@ -28,20 +28,17 @@ const ToolsResponse = z.object({ ...Scope, items: z.array(z.object({
 const ModelUse = { replies: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number() };
 const UsageResponse = z.object({ ...Scope, items: z.array(z.object({ model: z.string(), ...ModelUse })), total: z.object(ModelUse), note: z.string() });
 
-export const analyticsModule: ApiModule = {
+/** Reports read the counters after the rollup has written what it gathered. */
+export const analyticsModule = (services: { analytics: AnalyticsRollup }): ApiModule => ({
   name: 'analytics',
-  start(app) {
-    const stop = analyticsRollup(app).start();
-    app.onClose(stop);
-  },
   routes: [
     route({ op: 'GET /api/v1/analytics/summary', query: PeriodQuery, response: SummaryResponse,
-      handler: async ({ app, workspaceId, query }) => summary(app, workspaceId, await periodOf(app, workspaceId, query)) }),
+      handler: async ({ app, workspaceId, query }) => summary(app, services.analytics, workspaceId, await periodOf(app, workspaceId, query)) }),
     route({ op: 'GET /api/v1/analytics/timeseries', query: PeriodQuery, response: TimeseriesResponse,
-      handler: async ({ app, workspaceId, query }) => timeseries(app, workspaceId, await periodOf(app, workspaceId, query)) }),
+      handler: async ({ app, workspaceId, query }) => timeseries(app, services.analytics, workspaceId, await periodOf(app, workspaceId, query)) }),
     route({ op: 'GET /api/v1/analytics/tools', query: PeriodQuery, response: ToolsResponse,
-      handler: async ({ app, workspaceId, query }) => toolUse(app, workspaceId, await periodOf(app, workspaceId, query)) }),
+      handler: async ({ app, workspaceId, query }) => toolUse(app, services.analytics, workspaceId, await periodOf(app, workspaceId, query)) }),
     route({ op: 'GET /api/v1/analytics/usage', query: PeriodQuery, response: UsageResponse,
-      handler: async ({ app, workspaceId, query }) => usage(app, workspaceId, await periodOf(app, workspaceId, query)) }),
+      handler: async ({ app, workspaceId, query }) => usage(app, services.analytics, workspaceId, await periodOf(app, workspaceId, query)) }),
   ],
-};
+});

@@ -3,6 +3,7 @@ import type { WidgetServices } from '../../chat/widget-socket.js';
 import type { HttpToolService } from '../../tools/http-tools.js';
 import type { McpServerService } from '../../tools/mcp-servers.js';
 import type { SecretService } from '../../tools/secrets.js';
+import type { AnalyticsRollup } from '../../analytics/rollup.js';
 import { botsModule } from './bots.js';
 import { facesModule } from './faces.js';
 import { knowledgeModule } from './knowledge.js';
@@ -25,6 +26,7 @@ export interface ApiServices extends WidgetServices {
   httpTools: HttpToolService;
   mcpServers: McpServerService;
   secrets: SecretService;
+  analytics: AnalyticsRollup;
 }
 
 /**
@@ -33,5 +35,5 @@ export interface ApiServices extends WidgetServices {
  */
 export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
   return [authModule, teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule, webhooksModule, conversationsModule, widgetModule(services),
-    liveModule, agentActionsModule, leadsModule, analyticsModule, visitorsModule];
+    liveModule, agentActionsModule, leadsModule, analyticsModule(services), visitorsModule];
 }
