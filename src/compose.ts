@@ -21,7 +21,7 @@ import { registerKnowledgeHooks } from './knowledge/agent.js';
 import { createWebhooks, stopWebhooks, webhooks, type WebhookService } from './events/webhooks/index.js';
 import { AnalyticsRollup } from './analytics/rollup.js';
 import { ChatHub, chatHub } from './conversation/hub.js';
-import { VisitorRequests, visitorRequests } from './conversation/visitor-requests.js';
+import { VisitorRequests } from './conversation/visitor-requests.js';
 import { builtinToolSource } from './conversation/builtins.js';
 import { leadToolSource } from './conversation/lead-capture.js';
 import { CameraLinks, cameraToolSource } from './voice/camera-tool.js';
@@ -91,12 +91,12 @@ export function composeServices(app: AppContext): Composition {
   const stopCounting = analytics.start();
   add('analytics rollup', analytics, () => stopCounting());
   const hub = add('chat hub', chatHub.provide(app, new ChatHub()));
-  const requests = add('visitor requests', visitorRequests.provide(app, new VisitorRequests(app, hub)));
+  const requests = add('visitor requests', new VisitorRequests(app, hub));
   const camera = add('camera links', new CameraLinks(app));
   const live = add('live hub', liveHub.provide(app, new LiveHub()));
   const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
-  const convs = add('conversations', conversations.provide(app, new ConversationService(app, hub)), (s) => s.stop());
-  const voice = add('voice sessions', new VoiceService(app, convs), (s) => s.close());
+  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests })), (s) => s.stop());
+  const voice = add('voice sessions', new VoiceService(app, convs, { tools, requests }), (s) => s.close());
   const hours = add('offline watch', new OfflineWatch(app));
   const published = add('published bot watch', new PublishedBotWatch(app, hours));
 

@@ -2,6 +2,8 @@ import type { AppContext } from '../../src/app/context.js';
 import type { BotConfig } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
 import type { ChatHub } from '../../src/conversation/hub.js';
+import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 import type { ServerFrame } from '../../src/conversation/protocol.js';
 import { chatCollections, publicMessage, widgetMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/records/conversations.js';
 import { diskFullFrame, isDiskFull } from '../../src/store/disk-full.js';
@@ -13,6 +15,13 @@ import { chargeSummarySpend, finishSummary, stopSummary, type RunningSummary, ty
 import { handleCsat, handleFeedback, handleRelease, handleTakeover, handleTeamMessage } from './team.js';
 import { handleVoiceAttach, handleVoiceDetach, handleVoiceTurn, handleVoiceUsage } from './voice.js';
 import type { VoicePort } from './messages.js';
+
+/** What each conversation actor is handed (by its service, from the composition root). */
+export interface ConversationDeps {
+  hub: ChatHub;
+  tools: ToolRegistry;
+  requests: VisitorRequests;
+}
 
 export interface ConversationState {
   conv: ConversationRecord | null;
@@ -51,9 +60,18 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   /** Scale-out: checks this process still owns the conversation before a write (set by the service; no-op alone). */
   fence: () => Promise<void> = async () => {};
 
-  constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, readonly hub: ChatHub) {
+  readonly hub: ChatHub;
+  /** The agent loop's tools. */
+  readonly tools: ToolRegistry;
+  /** Page tool calls and confirmations waiting for the visitor's page. */
+  readonly requests: VisitorRequests;
+
+  constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, deps: ConversationDeps) {
     super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
     this.db = chatCollections(app);
+    this.hub = deps.hub;
+    this.tools = deps.tools;
+    this.requests = deps.requests;
   }
 
   get conv(): ConversationRecord {

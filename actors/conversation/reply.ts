@@ -2,7 +2,6 @@ import { runReply, type ReplyResult } from '../../src/conversation/agent-loop.js
 import { botStatus } from '../../src/bots/bot-source.js';
 import { utcDay, type UsageDayRecord } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
-import { visitorRequests } from '../../src/conversation/visitor-requests.js';
 import { capReached, usageDayId, usageToday } from '../../src/conversation/usage.js';
 import { botOffline } from './offline.js';
 import { startSpokenReply } from '../../src/voice/spoken-replies.js';
@@ -58,7 +57,7 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   const responseId = newId('rsp', a.app.clock.now());
   const base = { workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id };
   const events = a.app.events;
-  const requests = visitorRequests(a.app);
+  const requests = a.requests;
   // textReplies speak: read aloud as it streams, beside the mailbox (its cost comes back as voiceUsage).
   const spoken = a.s.voice ? null : startSpokenReply(a.app, {
     conversationId: conv._id, workspaceId: conv.workspaceId, config: chat.config, messageId, log: a.app.log,
@@ -68,7 +67,7 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   const done = runReply({
     pageTools: requests.pageToolsFor(conv._id),
     confirm: (tool, args) => requests.confirm(conv._id, tool, args),
-    app: a.app, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
+    app: a.app, tools: a.tools, config: chat.config, brain: chat.brain, conversation: { ...conv }, history, messageId, signal: controller.signal,
     summaryReady: a.s.summarizing?.ready,
     onDelta: (delta) => {
       if (firstDelta) { firstDelta = false; if (metricsEnabled()) m.turnFirstDelta.observe((performance.now() - began) / 1000); }

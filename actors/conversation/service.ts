@@ -11,7 +11,7 @@ import { takeShared } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
 import { nodeOf } from '../../src/scale/node-of.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
-import { ConversationActor, idleEndFromLastMessage } from './actor.js';
+import { ConversationActor, idleEndFromLastMessage, type ConversationDeps } from './actor.js';
 import type { ConversationMsg, ConversationReplies } from './messages.js';
 
 /** A passivated conversation is rebuilt from the store; idle ends of passivated ones are found by the sweep. */
@@ -41,11 +41,11 @@ export class ConversationService {
   private readonly router: ConversationRouter | null;
   private closed = false;
 
-  constructor(private readonly app: AppContext, hub: ChatHub) {
-    this.hub = hub;
+  constructor(private readonly app: AppContext, deps: ConversationDeps) {
+    this.hub = deps.hub;
     this.registry = new ActorRegistry<ConversationActor>({
       factory: (id, ctx) => {
-        const actor = new ConversationActor(id, ctx, app, this.hub);
+        const actor = new ConversationActor(id, ctx, app, deps);
         if (app.scale) actor.fence = () => this.fence(id);
         return actor;
       },

@@ -2,6 +2,8 @@ import type { ConversationService, VoicePort } from '../conversation/index.js';
 import type { AppContext } from '../../src/app/context.js';
 import type { ChatBot } from '../../src/bots/bot-source.js';
 import type { ChatHub } from '../../src/conversation/hub.js';
+import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/conversation/protocol.js';
 import { chatCollections } from '../../src/records/conversations.js';
 import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/conversation/voice-frames.js';
@@ -35,6 +37,10 @@ export interface VoiceSessionInit {
   sink: VoiceSink;
   conversations: ConversationService;
   hub: ChatHub;
+  /** The agent loop's tools (the voice session offers the same ones). */
+  tools: ToolRegistry;
+  /** Page tool calls and confirmations waiting for the visitor's page. */
+  requests: VisitorRequests;
   /** Called once when the session has ended (the service forgets it); resolves once its seat is given back. */
   onEnded(): Promise<void>;
 }
@@ -107,7 +113,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
       const conv = await db.conversations.findById(chat.bot.workspaceId, conversationId);
       if (!conv) throw new VoiceRefusedError('not_found', 'this conversation no longer exists; start voice again');
       const history = await db.messages.find({ workspaceId: conv.workspaceId, conversationId, seq: { $gt: conv.summary?.uptoSeq ?? -1 } }, { sort: [['seq', 1]] });
-      const tools = await voiceTools(app, chat, conv, this.tools.pageTools());
+      const tools = await voiceTools(this.init.tools, app, chat, conv, this.tools.pageTools());
       this.tools.offer(tools, conv);
       const spec = voiceSpec({ chat, setup: this.init.setup, conv, history, tools, now: app.clock.now(), ptt: this.init.mode === 'ptt' });
       const engine = createVoiceEngine(this.init.setup.connection, spec, (e) => this.onEngineEvent(e), { allowPrivateNetwork: app.config.allowPrivateNetwork });

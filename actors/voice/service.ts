@@ -9,6 +9,8 @@ import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';
 import { leaveVoiceSeats, takeVoiceSeats } from '../../src/scale/voice-seats.js';
 import type { ConversationService } from '../conversation/index.js';
+import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 import { noteVoiceOk } from '../../src/bots/health.js';
 import { reportVoiceFailure } from './failures.js';
 import { holdVoiceHeap, releaseVoiceHeap } from './heap.js';
@@ -41,7 +43,7 @@ export class VoiceService {
   /** Live sessions on this server by what they count against (a bot id, `visitor:…`, `address:…`). */
   private readonly perScope = new Map<string, number>();
 
-  constructor(private readonly app: AppContext, private readonly conversations: ConversationService) {}
+  constructor(private readonly app: AppContext, private readonly conversations: ConversationService, private readonly deps: { tools: ToolRegistry; requests: VisitorRequests }) {}
 
   /** At shutdown (the composition root calls it): every live session stops. */
   async close(): Promise<void> {
@@ -87,7 +89,7 @@ export class VoiceService {
     holdVoiceHeap();
     const actor = new VoiceSessionActor({
       sessionId, app: this.app, chat, setup, conversationId: input.conversationId, mode, sink: socket,
-      conversations: this.conversations, hub: this.conversations.hub,
+      conversations: this.conversations, hub: this.conversations.hub, tools: this.deps.tools, requests: this.deps.requests,
       onEnded: () => {
         if (ended) return Promise.resolve();
         ended = true;

@@ -6,7 +6,7 @@ import type { ConversationRecord, MessageRecord } from '../../src/records/conver
 import type { VoiceSessionSpec } from '../../src/providers/voice-engine.js';
 import type { VoiceSetup } from '../../src/voice/voice-setup.js';
 import type { PageToolSpec } from '../../src/tools/page-tools.js';
-import { toolRegistry, type AgentTool } from '../../src/tools/registry.js';
+import type { AgentTool, ToolRegistry } from '../../src/tools/registry.js';
 
 /** Spoken replies are capped at 2048 tokens (bot-config.md, brain.maxOutputTokens). */
 export const SPOKEN_REPLY_MAX_TOKENS = 2048;
@@ -20,11 +20,11 @@ const VOICE_RULES = [
 ].join(' ');
 
 /** The tools a voice session offers: the text agent's tools, plus express for the face instead of mood tags. */
-export async function voiceTools(app: AppContext, chat: ChatBot, conv: ConversationRecord, pageTools: PageToolSpec[]): Promise<AgentTool[]> {
+export async function voiceTools(registry: ToolRegistry, app: AppContext, chat: ChatBot, conv: ConversationRecord, pageTools: PageToolSpec[]): Promise<AgentTool[]> {
   const config = chat.config;
   // Page tools ride on the context (src/tools/page-tools.ts PageToolContext).
   const ctx = { app, workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId, config, pageTools };
-  const tools = await toolRegistry(app).toolsFor(ctx);
+  const tools = await registry.toolsFor(ctx);
   if (config.face.expressions && config.tools.builtins.express) tools.push(expressTool);
   return tools;
 }

@@ -1,6 +1,5 @@
 import type { ConversationRecord } from '../../src/records/conversations.js';
 import { runToolCall } from '../../src/conversation/tool-call.js';
-import { visitorRequests } from '../../src/conversation/visitor-requests.js';
 import type { PageToolSpec } from '../../src/tools/page-tools.js';
 import type { AgentTool } from '../../src/tools/registry.js';
 import type { VoiceSessionActor } from './actor.js';
@@ -20,7 +19,7 @@ export class VoiceTools {
   constructor(private readonly a: VoiceSessionActor) {}
 
   pageTools(): PageToolSpec[] {
-    return visitorRequests(this.a.init.app).pageToolsFor(this.a.conversationId);
+    return this.a.init.requests.pageToolsFor(this.a.conversationId);
   }
 
   /** A "thinking" line is showing in the chat since the last tool finished; the answer starting clears it. */
@@ -51,7 +50,7 @@ export class VoiceTools {
     };
     this.running++;
     this.a.setPhase('thinking');
-    const requests = visitorRequests(app);
+    const { requests } = this.a.init;
     const item = [...this.a.turns.items.values()].pop();
     const ctx = { app, workspaceId: conv.workspaceId, botId: conv.botId, conversationId, visitorId: conv.visitorId, config: chat.config, pageTools: this.pageTools() };
     runToolCall({

@@ -3,7 +3,7 @@ import type { BotConfig } from '../bots/config/index.js';
 import { estimateCostUsd, type ChatContentPart, type ChatEvent, type ChatMessage, type ToolCall } from '../providers/index.js';
 import { recordUnusedExcerpts } from '../knowledge/agent.js';
 import { citationsUsed, type Citation } from '../knowledge/citations.js';
-import { toolRegistry, type ToolResult } from '../tools/registry.js';
+import type { ToolRegistry, ToolResult } from '../tools/registry.js';
 import type { ChatBrain } from '../bots/bot-source.js';
 import { estimateTokens, splitForCompaction, summarize } from './compaction.js';
 import { isMood, MoodFilter } from './mood.js';
@@ -14,6 +14,8 @@ import type { PageToolSpec } from '../tools/page-tools.js';
 
 export interface ReplyInput {
   app: AppContext;
+  /** The tools and knowledge context a reply may use. */
+  tools: ToolRegistry;
   config: BotConfig;
   brain: ChatBrain;
   conversation: ConversationRecord;
@@ -86,7 +88,7 @@ export async function runReply(input: ReplyInput): Promise<ReplyResult> {
   }
 
   const ctxBase = { app, workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, visitorId: conv.visitorId, config, pageTools: input.pageTools ?? [] };
-  const registry = toolRegistry(app);
+  const registry = input.tools;
   const lastUser = [...history].reverse().find((m) => m.role === 'user');
   const [tools, contexts] = await Promise.all([
     registry.toolsFor(ctxBase),

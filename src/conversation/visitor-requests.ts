@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { provided } from '../app/context.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import { newId } from '../store/ids.js';
 import type { PageToolBridge, PageToolSpec } from '../tools/page-tools.js';
@@ -77,4 +76,3 @@ export class VisitorRequests implements PageToolBridge {
   }
 }
 
-export const visitorRequests = provided<VisitorRequests>('visitor requests');
