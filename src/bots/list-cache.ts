@@ -169,6 +169,7 @@ export function reportingWrites<T extends Doc>(col: Collection<T>, changed: (wor
     updateMany: (filter, update, opts) => after(col.updateMany(filter, update, opts), wsOf(filter)),
     replaceOne: (doc) => after(col.replaceOne(doc), doc.workspaceId),
     replaceMany: (docs) => after(col.replaceMany(docs), wsOfDocs(docs)),
+    replaceEncoded: (rows) => after(col.replaceEncoded(rows), null),
     deleteOne: (filter, opts) => after(col.deleteOne(filter, opts), wsOf(filter)),
     deleteMany: (filter, opts) => after(col.deleteMany(filter, opts), wsOf(filter)),
   };

@@ -5,7 +5,7 @@
 import type { Collection, Doc, DocumentStore } from '../store/types.js';
 import { m, metricsEnabled, timer } from './registry.js';
 
-const CALLS = ['insertOne', 'insertMany', 'findById', 'findOne', 'find', 'findFields', 'count', 'updateOne', 'updateMany', 'replaceOne', 'replaceMany', 'deleteOne', 'deleteMany'] as const;
+const CALLS = ['insertOne', 'insertMany', 'findById', 'findOne', 'find', 'findFields', 'count', 'updateOne', 'updateMany', 'replaceOne', 'replaceMany', 'replaceEncoded', 'deleteOne', 'deleteMany'] as const;
 
 function timed<A extends unknown[], R>(adapter: string, call: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   const labels = { adapter, call };

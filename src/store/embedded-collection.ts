@@ -1,4 +1,5 @@
 import { applyUpdate, equalityFields } from './apply-update.js';
+import { recordJson } from './encoded.js';
 import { fieldExpr, fieldPath, whereClause } from './filter-sql.js';
 import { keyClash, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import { DuplicateKeyError, UnscopedQueryError, type CollectionSpec, type Doc, type Filter, type FindOptions, type ScopeOptions, type Update } from './types.js';
@@ -180,6 +181,21 @@ export class EmbeddedCollection {
   replaceMany(rows: Array<[id: string, ws: string, json: string]>): void {
     const put = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`);
     this.write(() => this.tx(() => { for (const r of rows) put.run(r[0], r[1], r[2]); }));
+  }
+
+  /**
+   * Records serialised by a worker, in shared memory (src/store/encoded.ts): each one's text is read here and its
+   * id and workspace taken out of it by SQLite, so no record is built as an object on any thread.
+   */
+  replaceEncoded(bytes: Uint8Array, ends: Uint32Array): void {
+    const put = this.stmt(`INSERT INTO "${this.table}" (id, ws, doc) VALUES (json_extract(?, '$._id'), json_extract(?, '$.workspaceId'), ?) ON CONFLICT(id) DO UPDATE SET ws = excluded.ws, doc = excluded.doc`);
+    const rows = { bytes, ends };
+    this.write(() => this.tx(() => {
+      for (let i = 0; i < ends.length; i++) {
+        const json = recordJson(rows, i);
+        put.run(json, json, json);
+      }
+    }));
   }
 
   deleteOne(filter: Filter, opts?: ScopeOptions): boolean {

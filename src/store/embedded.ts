@@ -1,17 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { EmbeddedFileStore } from './embedded-files.js';
-import type { StoreReply, StoreRequest, WireError } from './embedded-wire.js';
+import { encodedCount, type EncodedRecords } from './encoded.js';
+import type { StoreRequest, WireError } from './embedded-wire.js';
 import { openSqlite } from './sqlite.js';
+import { ThreadClient } from './thread-client.js';
 import {
   DuplicateKeyError, UnscopedQueryError,
   type Collection, type CollectionSpec, type Doc, type DocumentStore, type FieldValues, type Filter, type FindOptions, type ScopeOptions, type Update,
 } from './types.js';
-
-const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 /**
  * The default document store: one SQLite file under DATA_DIR (WAL mode). Its statements run on a thread of
@@ -65,91 +62,19 @@ export function openEmbeddedStore(dataDir: string): EmbeddedStore {
   };
 }
 
-type Pending = { resolve(v: unknown): void; reject(e: Error): void };
-
 const toError = (e: WireError): Error =>
   e.kind === 'duplicate' ? Object.assign(new DuplicateKeyError(e.collection ?? '', ''), { message: e.message })
     : e.kind === 'unscoped' ? new UnscopedQueryError(e.collection ?? '')
       : Object.assign(new Error(e.message), e.code ? { code: e.code } : {});
-type Request = StoreRequest extends infer R ? R extends { id: number } ? Omit<R, 'id'> : never : never;
 
-/** The client side of the store thread: numbered requests, answers matched by number. */
-class StoreThread {
-  private worker: Worker;
-  private pending = new Map<number, Pending>();
-  private nextId = 1;
-  private closed: Promise<void> | null = null;
-  private broken: Error | null = null;
-
-  constructor(private file: string) {
-    this.worker = this.spawn();
-  }
-
-  private spawn(): Worker {
-    // Under tsx (tests, `npm run dev`) the thread runs the .ts source: a worker's entry does not go through the
-    // loader hooks inherited from the parent, so the thread registers tsx's require hook itself.
-    const entry = new URL(`./embedded-thread${EXT}`, import.meta.url);
-    const options = { workerData: { file: this.file } };
-    const w = EXT === '.ts'
-      ? new Worker(`require(${JSON.stringify(createRequire(import.meta.url).resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, ...options })
-      : new Worker(entry, options);
-    w.unref();
-    let answered = false;
-    w.on('message', (replies: StoreReply[]) => { answered = true; this.settle(replies); });
-    // A thread that dies fails what it had not answered; a new one takes the next requests (unless it died
-    // before answering anything: then the database cannot be opened and every request fails with the reason).
-    const fail = (why: string) => {
-      const err = new Error(`the embedded store thread stopped (${why}); the request was not applied`);
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-      if (this.worker !== w || this.closed) return;
-      if (answered) this.worker = this.spawn();
-      else this.broken = err;
-    };
-    w.on('error', (err) => fail(err.message));
-    w.on('exit', (code) => { if (code !== 0 || this.pending.size) fail(`exit ${code}`); });
-    return w;
-  }
-
-  private settle(replies: StoreReply[]): void {
-    for (const r of replies) {
-      const p = this.pending.get(r.id);
-      if (!p) continue;
-      this.pending.delete(r.id);
-      if (r.ok) p.resolve(r.value);
-      else p.reject(toError(r.error));
-    }
-    // The thread keeps the process alive only while it owes answers.
-    if (this.pending.size === 0) this.worker.unref();
-  }
-
-  request(req: Request): Promise<unknown> {
-    if (this.broken) return Promise.reject(this.broken);
-    if (this.closed) return Promise.reject(new Error('the embedded store is closed'));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...req, id } as StoreRequest);
-    });
+/** The client side of the store thread. */
+class StoreThread extends ThreadClient<StoreRequest> {
+  constructor(file: string) {
+    super('embedded-thread', 'embedded store', { file }, toError);
   }
 
   call(collection: string, method: string, args: unknown[]): Promise<unknown> {
     return this.request({ op: 'call', collection, method, args });
-  }
-
-  close(): Promise<void> {
-    if (this.closed) return this.closed;
-    if (this.broken) return (this.closed = Promise.resolve());
-    const id = this.nextId++;
-    this.closed = new Promise<void>((resolve) => {
-      const w = this.worker;
-      w.ref();
-      this.pending.set(id, { resolve: () => resolve(), reject: () => resolve() });
-      w.once('exit', () => resolve());
-      w.postMessage({ op: 'close', id } satisfies StoreRequest);
-    });
-    return this.closed;
   }
 }
 
@@ -207,6 +132,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async replaceMany(docs: T[]): Promise<void> {
     if (docs.length) await this.thread.call(this.name, 'replaceMany', [docs.map((d) => [d._id, d.workspaceId, JSON.stringify(d)])]);
+  }
+
+  async replaceEncoded(rows: EncodedRecords): Promise<void> {
+    if (encodedCount(rows)) await this.thread.call(this.name, 'replaceEncoded', [rows.bytes, rows.ends]);
   }
 
   async deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean> {

@@ -1,3 +1,5 @@
+import type { EncodedRecords } from './encoded.js';
+
 /**
  * Storage ports. Two adapters each (embedded SQLite / MongoDB for documents and files; embedded exact
  * search / Qdrant for vectors), one contract suite per port (test/store/). Only src/store imports drivers.
@@ -85,6 +87,12 @@ export interface Collection<T extends Doc> {
   replaceOne(doc: T): Promise<void>;
   /** replaceOne for each record, in one write (embedded: one transaction; MongoDB: one bulk write). */
   replaceMany(docs: T[]): Promise<void>;
+  /**
+   * replaceMany of records serialised off the event loop (src/store/encoded.ts), for writes too large to build on
+   * it (a large document's passages). Embedded: the store's thread reads them from shared memory, in one
+   * transaction; MongoDB: decoded and written a slice at a time, the loop free between slices.
+   */
+  replaceEncoded(rows: EncodedRecords): Promise<void>;
   deleteOne(filter: Filter, opts?: ScopeOptions): Promise<boolean>;
   deleteMany(filter: Filter, opts?: ScopeOptions): Promise<number>;
 }

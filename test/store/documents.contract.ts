@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { encodeRecords } from '../../src/store/encoded.js';
 import { newId } from '../../src/store/ids.js';
 import { DuplicateKeyError, UnscopedQueryError, type CollectionSpec, type Doc, type DocumentStore } from '../../src/store/types.js';
 
@@ -270,6 +271,22 @@ export function documentsContract(adapter: string, factory: DocumentStoreFactory
     assert.equal(await c.findById(w, a), { _id: a, workspaceId: w, v: 2 });
     assert.equal(await c.findById(w, b), { _id: b, workspaceId: w, v: 3 });
     assert.is(await c.count({ workspaceId: w }), 2);
+  });
+
+  test('replaceEncoded writes records serialised into shared memory, as replaceMany would', async () => {
+    const c = coll();
+    const w = ws();
+    const [a, b] = [newId('rec'), newId('rec')];
+    await c.insertOne({ _id: a, workspaceId: w, v: 1, old: true });
+    await c.replaceEncoded(encodeRecords([]));
+    // More than one slice of the MongoDB adapter, and text beyond ASCII (byte offsets are not character offsets).
+    const many = Array.from({ length: 1200 }, (_, i) => ({ _id: `${b}_${String(i).padStart(4, '0')}`, workspaceId: w, text: `ünïcode ${i} ✓` }));
+    const rows = encodeRecords([{ _id: a, workspaceId: w, v: 2 }, ...many]);
+    assert.ok(rows.bytes.buffer instanceof SharedArrayBuffer);
+    await c.replaceEncoded(rows);
+    assert.equal(await c.findById(w, a), { _id: a, workspaceId: w, v: 2 });
+    assert.equal(await c.findById(w, many[1199]._id), many[1199]);
+    assert.is(await c.count({ workspaceId: w }), 1201);
   });
 
   test('deleteOne and deleteMany report what they removed', async () => {
