@@ -1,6 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { chunkId, knowledgeCollections } from './collections.js';
 import { embedTexts, findEmbedder, vectorCollection, type Embedder } from './embeddings.js';
+import { decodeRecords, encodedCount, type EncodedRecords } from '../store/encoded.js';
 import type { KnowledgeChunk, KnowledgeDocument } from './types.js';
 
 /**
@@ -18,31 +19,50 @@ export interface VectorPlan {
   error: string | null;
 }
 
+/** A document's passages as the chunking worker serialised them (src/store/encoded.ts), with their scope. */
+export interface DocumentPassages {
+  workspaceId: string;
+  sourceId: string;
+  documentId: string;
+  rows: EncodedRecords;
+}
+
+/** Passages read (and embedded, and compared) at a time: a large document is never decoded whole on the event loop. */
+const WINDOW = 256;
+
 /** What the embedder is given for a passage: the document title, then the passage. */
 const embeddingInput = (c: Pick<KnowledgeChunk, 'title' | 'text'>) => `${c.title}\n${c.text}`;
 
-export async function planVectors(app: AppContext, records: KnowledgeChunk[], old: KnowledgeDocument | null, signal?: AbortSignal): Promise<VectorPlan> {
+export async function planVectors(app: AppContext, passages: DocumentPassages, old: KnowledgeDocument | null, signal?: AbortSignal): Promise<VectorPlan> {
   const plan: VectorPlan = { embedder: null, made: new Map(), kept: new Set(), error: null };
-  if (!records.length) return plan;
-  const { workspaceId, documentId } = records[0];
+  const count = encodedCount(passages.rows);
+  if (!count) return plan;
+  const { workspaceId, documentId } = passages;
+  const windows = async (fn: (records: KnowledgeChunk[], from: number) => Promise<void>) => {
+    for (let from = 0; from < count; from += WINDOW) await fn(decodeRecords<KnowledgeChunk>(passages.rows, from, from + WINDOW), from);
+  };
   try {
     plan.embedder = await findEmbedder(app, workspaceId);
     if (!plan.embedder) return plan;
     // A document whose last embedding failed has passages without vectors: all of it is embedded again.
     if (old?.vectorCollection && old.embedder === plan.embedder.key && !old.vectorError) {
-      const before = await knowledgeCollections(app).chunks.find({ workspaceId, documentId });
-      const was = new Map(before.map((c) => [c.index, embeddingInput(c)]));
-      for (const r of records) if (was.get(r.index) === embeddingInput(r)) plan.kept.add(r.index);
+      const chunks = knowledgeCollections(app).chunks;
+      await windows(async (records, from) => {
+        // The old passages at the same positions (ids sort by position within a document).
+        const before = await chunks.find({ workspaceId, _id: { $gte: chunkId(documentId, from), $lt: chunkId(documentId, from + WINDOW) } }, { sort: [['_id', 1]] });
+        const was = new Map(before.filter((c) => c.documentId === documentId).map((c) => [c.index, embeddingInput(c)]));
+        for (const r of records) if (was.get(r.index) === embeddingInput(r)) plan.kept.add(r.index);
+      });
     }
     const embed = async (rs: KnowledgeChunk[]) => {
       const vectors = rs.length ? await embedTexts(app, plan.embedder!, rs.map(embeddingInput), signal) : [];
       rs.forEach((r, i) => plan.made.set(r.index, vectors[i]));
     };
-    await embed(records.filter((r) => !plan.kept.has(r.index)));
+    await windows((records) => embed(records.filter((r) => !plan.kept.has(r.index))));
     // The same embedder at another length (a default changed between versions): the kept ones move too.
     const first = plan.made.values().next().value as Float32Array | undefined;
     if (first && plan.kept.size && vectorCollection(first.length) !== old?.vectorCollection) {
-      await embed(records.filter((r) => plan.kept.has(r.index)));
+      await windows((records) => embed(records.filter((r) => plan.kept.has(r.index))));
       plan.kept.clear();
     }
   } catch (err) {
@@ -58,9 +78,8 @@ export async function planVectors(app: AppContext, records: KnowledgeChunk[], ol
  * Writes the plan after the passages' records and lexical entries (a search meanwhile finds the old vectors or the
  * new), then removes the vectors of text the document no longer has. Returns the collection holding its vectors.
  */
-export async function storeVectors(app: AppContext, records: KnowledgeChunk[], old: KnowledgeDocument | null, plan: VectorPlan): Promise<string | null> {
-  const workspaceId = records[0]?.workspaceId ?? old?.workspaceId;
-  const documentId = records[0]?.documentId ?? old?._id;
+export async function storeVectors(app: AppContext, passages: DocumentPassages, old: KnowledgeDocument | null, plan: VectorPlan): Promise<string | null> {
+  const { workspaceId, sourceId, documentId } = passages;
   const oldCollection = old?.vectorCollection ?? null;
   const first = plan.made.values().next().value as Float32Array | undefined;
   let collection: string | null = plan.kept.size ? oldCollection : null;
@@ -68,12 +87,12 @@ export async function storeVectors(app: AppContext, records: KnowledgeChunk[], o
     collection = vectorCollection(first.length);
     await app.vectors.ensureCollection(collection, first.length);
     const key = plan.embedder.key;
-    await app.vectors.upsert(collection, records.filter((r) => plan.made.has(r.index)).map((r) => ({
-      id: r._id, vector: plan.made.get(r.index)!,
-      payload: { workspaceId: r.workspaceId, sourceId: r.sourceId, documentId: r.documentId, chunkId: r._id, embedder: key },
-    })));
+    await app.vectors.upsert(collection, [...plan.made].sort(([a], [b]) => a - b).map(([index, vector]) => {
+      const id = chunkId(documentId, index);
+      return { id, vector, payload: { workspaceId, sourceId, documentId, chunkId: id, embedder: key } };
+    }));
   }
-  if (!oldCollection || !workspaceId || !documentId) return collection;
+  if (!oldCollection) return collection;
   // The whole old set goes when nothing of it stays in its collection; else the positions neither kept nor remade.
   if (oldCollection !== collection) await app.vectors.deleteByFilter(oldCollection, { workspaceId, documentId });
   else {

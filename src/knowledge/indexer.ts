@@ -3,7 +3,8 @@ import type { AppContext } from '../app/context.js';
 import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { learnSimilarities } from './calibration.js';
-import { chunkId, knowledgeCollections } from './collections.js';
+import { encodedCount } from '../store/encoded.js';
+import { knowledgeCollections } from './collections.js';
 import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
 import type { DocumentType } from '../documents/parse.js';
@@ -34,28 +35,29 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   const c = knowledgeCollections(app);
   const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal })
     .catch((err: unknown) => { throw documentFailure(err, input, 'read'); });
-  const { chunks } = await runTask('chunk-document', { markdown: parsed.markdown }, { signal })
-    .catch((err: unknown) => { throw documentFailure(err, input, 'split into passages'); });
   const docId = documentId(source._id, input.ref);
   const title = (input.title || parsed.title || input.fallbackTitle || source.name).slice(0, 300);
-  const records: KnowledgeChunk[] = chunks.map((ch, index) => ({
-    _id: chunkId(docId, index), workspaceId: source.workspaceId, sourceId: source._id, documentId: docId,
-    index, heading: ch.heading, title, url: input.url, text: ch.text,
-  }));
+  // The passages' records come back serialised in shared memory: the event loop hands them to the store's and
+  // the lexical index's threads and never builds them (a 20,000-passage document is 20 MB of text).
+  const scope = { workspaceId: source.workspaceId, sourceId: source._id, documentId: docId };
+  const { passages } = await runTask('chunk-document', { markdown: parsed.markdown, document: { ...scope, title, url: input.url } }, { signal })
+    .catch((err: unknown) => { throw documentFailure(err, input, 'split into passages'); });
+  const document_ = { ...scope, rows: passages };
+  const count = encodedCount(passages);
 
   // A provider failure does not stop the document: its chunks go to the lexical index (search works
   // without vectors) and the error is recorded, so the source says why and a reindex adds the vectors.
   const old = await c.documents.findById(source.workspaceId, docId);
-  const plan = await planVectors(app, records, old, signal);
+  const plan = await planVectors(app, document_, old, signal);
 
   // The new version replaces the old in place (chunk ids are the document's id and the passage's index): records
   // first (one write), then the index entries that lead to them, then what the new version no longer has (for a
   // new document: what a run stopped before its document record left). A search meanwhile finds the old passages
   // or the new ones, never neither (a page reindexed while visitors ask about it).
-  await c.chunks.replaceMany(records);
-  await lexical.replaceDocument(source.workspaceId, docId, records.map(lexicalEntry));
-  await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: records.length } });
-  const collection = await storeVectors(app, records, old, plan);
+  await c.chunks.replaceEncoded(passages);
+  await lexical.replaceDocument(source.workspaceId, docId, passages);
+  await c.chunks.deleteMany({ workspaceId: source.workspaceId, documentId: docId, index: { $gte: count } });
+  const collection = await storeVectors(app, document_, old, plan);
   // The model's similarity scale in this knowledge base (src/knowledge/calibration.ts): statistics, so a failed
   // write costs the calibration a few pairs, never the document.
   if (plan.embedder && plan.made.size) {
@@ -63,7 +65,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   }
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
-    bytes: input.bytes.byteLength, chunkCount: records.length, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,
+    bytes: input.bytes.byteLength, chunkCount: count, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,
     ...(plan.error ? { vectorError: plan.error } : {}), generation: source.generation, indexedAt: app.clock.now(),
   };
   await c.documents.replaceOne(document);

@@ -91,7 +91,7 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
       if (closed) return;
       await local.replaceDocument(workspaceId, id, chunks[i].map(lexicalEntry));
       const d = docs.get(id);
-      local.setStamp(workspaceId, id, d ? documentStamp(d) : null);
+      await local.setStamp(workspaceId, id, d ? documentStamp(d) : null);
       copies++;
     }
   }
@@ -157,7 +157,7 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
   async function forgetWorkspace(workspaceId: string): Promise<number> {
     pending.delete(workspaceId);
     const n = await local.deleteWhere({ workspaceId });
-    for (const s of local.stamps()) if (s.workspaceId === workspaceId) local.setStamp(workspaceId, s.documentId, null);
+    for (const s of local.stamps()) if (s.workspaceId === workspaceId) await local.setStamp(workspaceId, s.documentId, null);
     return n;
   }
 
@@ -176,8 +176,10 @@ export function replicateLexical(app: AppContext, local: LexicalIndex & LexicalS
     },
     count: (scope) => local.count(scope),
     documentsChanged(workspaceId, written, removed) {
-      for (const d of written) local.setStamp(workspaceId, d._id, documentStamp(d));
-      for (const id of removed) local.setStamp(workspaceId, id, null);
+      // Written after the document's entries (the index's writes run in order); a failure only costs a copy later.
+      const stamped = (p: Promise<void>) => void p.catch((err: unknown) => app.log.warn({ err, workspaceId }, 'lexical index: a document stamp was not written; the next reconcile copies the document again'));
+      for (const d of written) stamped(local.setStamp(workspaceId, d._id, documentStamp(d)));
+      for (const id of removed) stamped(local.setStamp(workspaceId, id, null));
       const ids = [...written.map((d) => d._id), ...removed];
       // A copy of the same document under way here (a reconcile) may have read the store before this write.
       enqueue(workspaceId, ids.filter((id) => inFlight.has(id)));

@@ -1,6 +1,9 @@
 import { planHeadingSplit, runHeadingSplit } from './lexical-headings.js';
 import { bestCorrection, correctionPrefixes, idf, norm, normWords } from './lexical-terms.js';
+import type { LexicalRequest } from './lexical-thread.js';
+import { lexicalWrites, scopeWhere, token, type LexicalEntries, type LexicalWrites } from './lexical-writes.js';
 import { openSqlite, type SqliteStatement } from './sqlite.js';
+import { ThreadClient } from './thread-client.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,12 +75,13 @@ export interface LexicalScope {
 
 export interface LexicalIndex {
   /** Idempotent: an entry with the same id is replaced. */
-  upsert(entries: LexicalEntry[]): Promise<void>;
+  upsert(entries: LexicalEntries): Promise<void>;
   /**
    * A document's entries become these, at once: a search meanwhile finds the old passages or the new ones, never
-   * neither (a document reindexed while visitors ask about it).
+   * neither (a document reindexed while visitors ask about it). Entries serialised by a worker (a large document's
+   * passage records) are indexed without being built as objects on the event loop.
    */
-  replaceDocument(workspaceId: string, documentId: string, entries: LexicalEntry[]): Promise<void>;
+  replaceDocument(workspaceId: string, documentId: string, entries: LexicalEntries): Promise<void>;
   /** Terms are OR-ed and ranked by BM25 (heading path weighted three times the text, title once). */
   search(workspaceId: string, terms: string[], opts: { sourceIds?: string[]; limit: number }): Promise<LexicalHit[]>;
   deleteWhere(scope: LexicalScope): Promise<number>;
@@ -95,7 +99,8 @@ export interface LexicalStamps {
   /** Every document with entries or a stamp; stamp null: entries written before stamps were kept. */
   stamps(): Array<{ workspaceId: string; documentId: string; stamp: string | null }>;
   stampOf(documentId: string): string | null;
-  setStamp(workspaceId: string, documentId: string, stamp: string | null): void;
+  /** Written in order with the index's other writes. */
+  setStamp(workspaceId: string, documentId: string, stamp: string | null): Promise<void>;
 }
 
 /** A term as an FTS5 string literal: no operator or column syntax can leak in from user text. */
@@ -133,15 +138,11 @@ const COLUMN_WEIGHTS = 'bm25(1.0, 3.0, 1.0, 0.0, 0.0)';
 interface EntryText { title: string; heading: string; body: string }
 
 /**
- * Workspace and source ids as one token each (the tokenizer would split `ws_01H…` into a phrase, and
- * checking a phrase reads positions for every row of the workspace).
- */
-const token = (prefix: string, id: string) => `${prefix}${id.replace(/[^A-Za-z0-9]/g, '').toLowerCase()}`;
-
-/**
  * Layout: one FTS5 table whose ws and src columns are indexed too, so workspace and source filters are part
  * of the MATCH expression and the query takes FTS5's `ORDER BY rank LIMIT n` path without a join.
- * lex_meta maps our string ids to FTS rowids.
+ * lex_meta maps our string ids to FTS rowids. Writes run on a thread of their own (src/store/lexical-thread.ts);
+ * searches, counts and stamps are read here, on a connection that never writes. An index in memory (tests: no
+ * data directory) is one connection, written here.
  */
 export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationError?: (err: unknown) => void } = {}): LexicalIndex & LexicalStamps {
   let file = ':memory:';
@@ -156,16 +157,10 @@ export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationE
   const layout = createOrMigrateFts(db);
 
   db.exec('CREATE TABLE IF NOT EXISTS lex_info (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-  // Passages of the layout before issue 39 get their heading field in the background (lexical-headings.ts).
-  const headings = planHeadingSplit(db, layout === 'created') ? runHeadingSplit(db, opts.onMigrationError ?? (() => {})) : null;
+  const oldHeadings = planHeadingSplit(db, layout === 'created');
   db.exec('CREATE TABLE IF NOT EXISTS lex_docs (doc TEXT PRIMARY KEY, ws TEXT NOT NULL, stamp TEXT NOT NULL)');
   db.prepare("INSERT OR IGNORE INTO lex_info (key, value) VALUES ('file_id', ?)").run(randomBytes(8).toString('hex'));
   const fileId = db.prepare("SELECT value FROM lex_info WHERE key = 'file_id'").pluck().get() as string;
-  const findRid = db.prepare('SELECT rid FROM lex_meta WHERE id = ?').pluck();
-  const delMeta = db.prepare('DELETE FROM lex_meta WHERE rid = ?');
-  const delFts = db.prepare('DELETE FROM lex_fts WHERE rowid = ?');
-  const insMeta = db.prepare('INSERT INTO lex_meta (id, ws, source, doc) VALUES (?, ?, ?, ?)');
-  const insFts = db.prepare('INSERT INTO lex_fts (rowid, title, heading, body, ws, src) VALUES (?, ?, ?, ?, ?, ?)');
   const idOf = db.prepare('SELECT id, doc FROM lex_meta WHERE rid = ?');
   const textOf = db.prepare('SELECT title, heading, body FROM lex_fts WHERE rowid = ?');
   const docOfRid = db.prepare('SELECT doc FROM lex_meta WHERE rid = ?').pluck();
@@ -213,39 +208,15 @@ export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationE
     if (writesSinceDf > 2000 || dfCache.size > 100_000) { dfCache = new Map(); corrections = new Map(); writesSinceDf = 0; }
   };
 
-  const docRids = db.prepare('SELECT rid FROM lex_meta WHERE ws = ? AND doc = ?').pluck();
-  const write = (entries: LexicalEntry[]) => {
-    for (const e of entries) {
-      const old = findRid.get(e.id) as number | undefined;
-      if (old !== undefined) { delFts.run(old); delMeta.run(old); }
-      const rid = insMeta.run(e.id, e.workspaceId, e.sourceId, e.documentId).lastInsertRowid;
-      insFts.run(rid, e.title, e.heading ?? '', e.text, token('w', e.workspaceId), token('s', e.sourceId));
-    }
-  };
-
-  function scopeWhere(scope: LexicalScope, params: unknown[]): string {
-    let where = 'ws = ?';
-    params.push(scope.workspaceId);
-    if (scope.sourceId) { where += ' AND source = ?'; params.push(scope.sourceId); }
-    if (scope.documentId) { where += ' AND doc = ?'; params.push(scope.documentId); }
-    return where;
-  }
+  const writer = dataDir ? threadWriter(file) : inlineWriter(lexicalWrites(db));
+  // Passages of the layout before issue 39 get their heading field in the background (lexical-headings.ts), by the
+  // writer, one step at a time between the index's other writes.
+  const headings = oldHeadings ? runHeadingSplit(async () => (await writer.run('splitHeadings')) === 1, opts.onMigrationError ?? (() => {})) : null;
+  const written = async (n: Promise<number>) => { wrote(await n); };
 
   return {
-    async upsert(entries) {
-      db.transaction(() => write(entries))();
-      wrote(entries.length);
-    },
-    async replaceDocument(workspaceId, documentId, entries) {
-      let n = entries.length;
-      db.transaction(() => {
-        const rids = docRids.all(workspaceId, documentId) as number[];
-        for (const rid of rids) { delFts.run(rid); delMeta.run(rid); }
-        n += rids.length;
-        write(entries);
-      })();
-      wrote(n);
-    },
+    upsert: (entries) => written(writer.run('upsert', entries)),
+    replaceDocument: (workspaceId, documentId, entries) => written(writer.run('replaceDocument', workspaceId, documentId, entries)),
     async search(workspaceId, terms, { sourceIds, limit }) {
       fresh();
       const uniq = [...new Set(terms.filter(Boolean))];
@@ -313,14 +284,7 @@ export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationE
       });
     },
     async deleteWhere(scope) {
-      const params: unknown[] = [];
-      const where = scopeWhere(scope, params);
-      let n = 0;
-      db.transaction(() => {
-        const rids = stmt(`SELECT rid FROM lex_meta WHERE ${where}`).pluck().all(...params) as number[];
-        for (const rid of rids) { delFts.run(rid); delMeta.run(rid); }
-        n = rids.length;
-      })();
+      const n = await writer.run('deleteWhere', scope);
       wrote(n);
       return n;
     },
@@ -329,7 +293,11 @@ export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationE
       const params: unknown[] = [];
       return stmt(`SELECT COUNT(*) FROM lex_meta WHERE ${scopeWhere(scope, params)}`).pluck().get(...params) as number;
     },
-    async close() { headings?.stop(); if (db.open) db.close(); },
+    async close() {
+      headings?.stop();
+      await writer.close();
+      if (db.open) db.close();
+    },
     fileId,
     stamps() {
       const out = new Map<string, { workspaceId: string; documentId: string; stamp: string | null }>();
@@ -338,10 +306,27 @@ export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationE
       return [...out.values()];
     },
     stampOf(documentId) { return (stmt('SELECT stamp FROM lex_docs WHERE doc = ?').pluck().get(documentId) as string | undefined) ?? null; },
-    setStamp(workspaceId, documentId, stamp) {
-      if (stamp === null) stmt('DELETE FROM lex_docs WHERE doc = ?').run(documentId);
-      else stmt('INSERT OR REPLACE INTO lex_docs (doc, ws, stamp) VALUES (?, ?, ?)').run(documentId, workspaceId, stamp);
-    },
+    async setStamp(workspaceId, documentId, stamp) { await writer.run('setStamp', workspaceId, documentId, stamp); },
+  };
+}
+
+interface Writer {
+  run<K extends keyof LexicalWrites>(op: K, ...args: Parameters<LexicalWrites[K]>): Promise<number>;
+  close(): Promise<void>;
+}
+
+function threadWriter(file: string): Writer {
+  const thread = new ThreadClient<LexicalRequest>('lexical-thread', 'lexical index writer', { file }, (e) => Object.assign(new Error(e.message), e.code ? { code: e.code } : {}));
+  return {
+    run: (op, ...args) => thread.request({ op, args } as never) as Promise<number>,
+    close: () => thread.close(),
+  };
+}
+
+function inlineWriter(writes: LexicalWrites): Writer {
+  return {
+    run: async (op, ...args) => (writes[op] as (...a: unknown[]) => number)(...args),
+    close: async () => {},
   };
 }
 

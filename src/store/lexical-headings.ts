@@ -92,24 +92,22 @@ export function oldHeading(title: string, heading: string, body: string): string
 }
 
 /**
- * Runs the pass in the background, one step per turn of the event loop, until it is over or `stop()` (the index
- * closing). A step that fails (the file busy past its timeout) is reported and the pass is tried again at the next
- * start. `finished` resolves in every case.
+ * Runs the pass in the background, one step (`splitOldHeadings`, run by the index's writer: `step` resolves true when
+ * the pass is over) per turn of the event loop, until it is over or `stop()` (the index closing). A step that fails
+ * (the file busy past its timeout) is reported and the pass is tried again at the next start. `finished` resolves in
+ * every case.
  */
-export function runHeadingSplit(db: Db, onError: (err: unknown) => void): { stop(): void; finished: Promise<void> } {
-  let timer: NodeJS.Immediate | undefined;
-  let end!: () => void;
-  const finished = new Promise<void>((resolve) => { end = resolve; });
-  const step = () => {
-    timer = undefined;
+export function runHeadingSplit(step: () => Promise<boolean>, onError: (err: unknown) => void): { stop(): void; finished: Promise<void> } {
+  let stopped = false;
+  const finished = (async () => {
     try {
-      if (!db.open || splitOldHeadings(db).done) return end();
+      while (!stopped) {
+        await new Promise((r) => setImmediate(r));
+        if (stopped || (await step())) return;
+      }
     } catch (err) {
-      onError(err);
-      return end();
+      if (!stopped) onError(err);
     }
-    timer = setImmediate(step);
-  };
-  timer = setImmediate(step);
-  return { stop() { if (timer) clearImmediate(timer); timer = undefined; end(); }, finished };
+  })();
+  return { stop() { stopped = true; }, finished };
 }
