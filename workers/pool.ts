@@ -98,6 +98,16 @@ export interface RunTaskOptions {
   transferList?: ArrayBuffer[];
 }
 
+/**
+ * The transferList that moves a view's buffer to the task instead of copying it: only a buffer the view covers
+ * whole (Node's small Buffers share a pooled one) and not shared memory (which is never copied anyway). The
+ * caller must not use the view afterwards.
+ */
+export function ownBuffer(view: Uint8Array): ArrayBuffer[] {
+  const b = view.buffer;
+  return b instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === b.byteLength ? [b] : [];
+}
+
 export class PoolBusyError extends Error {
   readonly code = 'pool_busy' as const;
   constructor(readonly maxQueue: number) {

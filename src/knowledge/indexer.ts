@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../app/context.js';
-import { PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
+import { ownBuffer, PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } from '../../workers/pool.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { learnSimilarities } from './calibration.js';
 import { encodedCount } from '../store/encoded.js';
@@ -33,14 +33,16 @@ export interface DocumentInput {
  */
 export async function indexDocument(app: AppContext, lexical: LexicalIndex, source: KnowledgeSource, input: DocumentInput, signal?: AbortSignal): Promise<{ document: KnowledgeDocument; links: string[] }> {
   const c = knowledgeCollections(app);
-  const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal })
+  // The document's bytes and its text go to the workers without a copy (the bytes are not used after this).
+  const size = input.bytes.byteLength;
+  const parsed = await runTask('parse-document', { data: input.bytes, type: input.type, url: input.url ?? undefined, filename: input.filename }, { signal, transferList: ownBuffer(input.bytes) })
     .catch((err: unknown) => { throw documentFailure(err, input, 'read'); });
   const docId = documentId(source._id, input.ref);
   const title = (input.title || parsed.title || input.fallbackTitle || source.name).slice(0, 300);
   // The passages' records come back serialised in shared memory: the event loop hands them to the store's and
   // the lexical index's threads and never builds them (a 20,000-passage document is 20 MB of text).
   const scope = { workspaceId: source.workspaceId, sourceId: source._id, documentId: docId };
-  const { passages } = await runTask('chunk-document', { markdown: parsed.markdown, document: { ...scope, title, url: input.url } }, { signal })
+  const { passages } = await runTask('chunk-document', { markdown: parsed.markdown, document: { ...scope, title, url: input.url } }, { signal, transferList: ownBuffer(parsed.markdown) })
     .catch((err: unknown) => { throw documentFailure(err, input, 'split into passages'); });
   const document_ = { ...scope, rows: passages };
   const count = encodedCount(passages);
@@ -65,7 +67,7 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   }
   const document: KnowledgeDocument = {
     _id: docId, workspaceId: source.workspaceId, sourceId: source._id, url: input.url, title, type: input.type,
-    bytes: input.bytes.byteLength, chunkCount: count, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,
+    bytes: size, chunkCount: count, vectorCollection: collection, embedder: collection ? plan.embedder?.key ?? null : null,
     ...(plan.error ? { vectorError: plan.error } : {}), generation: source.generation, indexedAt: app.clock.now(),
   };
   await c.documents.replaceOne(document);

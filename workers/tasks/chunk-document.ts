@@ -11,7 +11,8 @@ import { encodeRecords, type EncodedRecords } from '../../src/store/encoded.js';
 import { reportsStart } from '../started.js';
 
 export interface ChunkDocumentInput {
-  markdown: string;
+  /** The document's structured text (Markdown) as UTF-8: shared memory, or a buffer passed in runTask's transferList. */
+  markdown: Uint8Array;
   /** What every passage record of the document holds besides its position, heading and text. */
   document: Pick<KnowledgeChunk, 'workspaceId' | 'sourceId' | 'documentId' | 'title' | 'url'>;
   options?: ChunkOptions;
@@ -24,7 +25,7 @@ export interface ChunkDocumentOutput {
 
 function chunkDocumentTask(input: ChunkDocumentInput): ChunkDocumentOutput {
   const d = input.document;
-  const records: KnowledgeChunk[] = chunkMarkdown(input.markdown, input.options).map((ch, index) => ({
+  const records: KnowledgeChunk[] = chunkMarkdown(Buffer.from(input.markdown.buffer, input.markdown.byteOffset, input.markdown.byteLength).toString('utf8'), input.options).map((ch, index) => ({
     _id: chunkId(d.documentId, index), workspaceId: d.workspaceId, sourceId: d.sourceId, documentId: d.documentId,
     index, heading: ch.heading, title: d.title, url: d.url, text: ch.text,
   }));
