@@ -5,6 +5,13 @@ import type { StoreReply, WireError } from './embedded-wire.js';
 
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
+/**
+ * Answers settled per turn of the event loop. One message can carry a whole transaction's answers (256 during a
+ * burst of widget connects), and every caller's continuation runs when its answer settles: in slices, timers and
+ * sockets get their turn between them.
+ */
+const SETTLE_SLICE = 16;
+
 type Pending = { resolve(v: unknown): void; reject(e: Error): void };
 
 /**
@@ -49,14 +56,17 @@ export class ThreadClient<Req extends { op: string; id: number }> {
     return w;
   }
 
-  private settle(replies: StoreReply[]): void {
-    for (const r of replies) {
+  private settle(replies: StoreReply[], from = 0): void {
+    const to = Math.min(replies.length, from + SETTLE_SLICE);
+    for (let i = from; i < to; i++) {
+      const r = replies[i];
       const p = this.pending.get(r.id);
       if (!p) continue;
       this.pending.delete(r.id);
       if (r.ok) p.resolve(r.value);
       else p.reject(this.toError(r.error));
     }
+    if (to < replies.length) { setImmediate(() => this.settle(replies, to)); return; }
     // The thread keeps the process alive only while it owes answers.
     if (this.pending.size === 0) this.worker.unref();
   }
