@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openEmbeddedStore } from '../../src/store/embedded.js';
+
+test("a burst of store calls is answered in slices: the event loop turns between them, not after all 200 callers' continuations", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sc-answers-'));
+  const store = openEmbeddedStore(dir);
+  try {
+    const items = store.collection<{ _id: string; workspaceId: string }>('items');
+    await items.insertOne({ _id: 'item_1', workspaceId: 'ws_1' });
+    // Turns of the event loop (each runs due timers and socket callbacks first), counted once per turn.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => { turn++; if (ticking) setImmediate(tick); };
+    setImmediate(tick);
+    const perTurn = new Map<number, number>();
+    // Sent together, so the store's thread answers them together (one transaction, one message).
+    await Promise.all(Array.from({ length: 200 }, () => items.findById('ws_1', 'item_1').then((r) => {
+      assert.is(r?._id, 'item_1');
+      perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+    })));
+    ticking = false;
+    const most = Math.max(...perTurn.values());
+    assert.ok(most <= 16, `${most} answers settled in one turn of the event loop (per turn: ${[...perTurn.values()].join(', ')})`);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
