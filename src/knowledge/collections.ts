@@ -5,7 +5,9 @@ import type { KnowledgeChunk, KnowledgeDocument, KnowledgeSource } from './types
 export const COLLECTIONS = { sources: 'knowledge_sources', documents: 'knowledge_documents', chunks: 'knowledge_chunks', jobs: 'knowledge_jobs', gaps: 'knowledge_gaps', calibration: 'knowledge_calibration' } as const;
 
 /** A passage's id: the same position of the same document always has the same id, so a new version replaces it in place. */
-export const chunkId = (docId: string, index: number) => `kch_${docId.slice(5)}_${String(index).padStart(5, '0')}`;
+export const chunkId = (docId: string, index: number) => `${chunkIdPrefix(docId)}${String(index).padStart(5, '0')}`;
+/** What every passage id of a document starts with (the chunking worker adds the position, five digits). */
+export const chunkIdPrefix = (docId: string) => `kch_${docId.slice(5)}_`;
 
 export function knowledgeCollections(app: AppContext) {
   return {

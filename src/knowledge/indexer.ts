@@ -4,7 +4,7 @@ import { ownBuffer, PoolBusyError, runTask, TaskMemoryError, TaskTimeoutError } 
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { learnSimilarities } from './calibration.js';
 import { encodedCount } from '../store/encoded.js';
-import { knowledgeCollections } from './collections.js';
+import { chunkIdPrefix, knowledgeCollections } from './collections.js';
 import { planVectors, storeVectors } from './document-vectors.js';
 import type { LexicalReplica } from './lexical-replica.js';
 import type { DocumentType } from '../documents/parse.js';
@@ -42,7 +42,8 @@ export async function indexDocument(app: AppContext, lexical: LexicalIndex, sour
   // The passages' records come back serialised in shared memory: the event loop hands them to the store's and
   // the lexical index's threads and never builds them (a 20,000-passage document is 20 MB of text).
   const scope = { workspaceId: source.workspaceId, sourceId: source._id, documentId: docId };
-  const { passages } = await runTask('chunk-document', { markdown: parsed.markdown, document: { ...scope, title, url: input.url } }, { signal, transferList: ownBuffer(parsed.markdown) })
+  const record: Omit<KnowledgeChunk, '_id' | 'index' | 'heading' | 'text'> = { ...scope, title, url: input.url };
+  const { passages } = await runTask('chunk-document', { markdown: parsed.markdown, document: record, idPrefix: chunkIdPrefix(docId) }, { signal, transferList: ownBuffer(parsed.markdown) })
     .catch((err: unknown) => { throw documentFailure(err, input, 'split into passages'); });
   const document_ = { ...scope, rows: passages };
   const count = encodedCount(passages);
