@@ -5,8 +5,9 @@
  * store, the lexical index and (here: no embedder, lexical search only) no vectors. The loop is measured over one
  * whole indexing run (a reindex) with the sockets connecting from its start. Target: the loop's delay max at most
  * 20 ms. The same indexing run is then measured alone, with no socket (the baseline: what the sockets add is the
- * difference). The server runs in a child process
- * (this file with `server`), so the 500 clients' own work is not on the measured loop.
+ * difference); meanwhile the driver, idle, measures its own loop (the machine's floor: on a loaded machine every
+ * process waits for a core). The server runs in a child process (this file with `server`), so the 500 clients' own
+ * work is not on the measured loop.
  *
  *   npx tsx bench/upgrade-loop.ts [sockets=500] [passages=20000]
  *
@@ -113,12 +114,17 @@ async function drive(): Promise<void> {
   for (const ws of sockets) ws.terminate();
   // The baseline, in the same run: the same indexing run with no socket connecting.
   await new Promise((r) => setTimeout(r, 500));
+  // This process is idle meanwhile: its own loop delay is the machine's floor (a loaded machine delays any process).
+  const idle = loopDelay();
+  idle.start();
   await child.call('start');
   const alone = await child.call<Delay>('stop');
+  const floor = idle.stop();
   const f = (d: Delay) => `p50 ${d.p50.toFixed(1)} ms, p99 ${d.p99.toFixed(1)} ms, max ${d.max.toFixed(1)} ms`;
   console.log(`${SOCKETS} widget sockets to ready in ${ms.toFixed(0)} ms${failed.length ? `; ${failed.length} failed (${[...new Set(failed)].join(', ')})` : ''}, during a reindex of ${(delay.ms / 1000).toFixed(1)} s`);
   console.log(`  server event-loop delay over the reindex: ${f(delay)} (bound: max <= 20 ms)`);
   console.log(`  the same reindex alone (${(alone.ms / 1000).toFixed(1)} s, no socket): ${f(alone)}`);
+  console.log(`  an idle process meanwhile (this one: the machine's floor): ${f({ ...floor, ms: 0 })}`);
   console.log(`  load average at the start ${load0.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)}`);
   child.proc.send({ cmd: 'exit' });
   await new Promise((r) => child.proc.once('exit', r));
