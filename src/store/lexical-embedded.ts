@@ -203,6 +203,8 @@ export function openEmbeddedLexical(dataDir: string | null, opts: { onMigrationE
     if (v !== seenVersion) { seenVersion = v; counts.clear(); dfCache = new Map(); corrections = new Map(); }
   };
   const wrote = (n: number) => {
+    // The writer's own commit moved data_version too: it is counted here, as a write of this process, not as another's.
+    seenVersion = dataVersion.get();
     counts.clear();
     writesSinceDf += n;
     if (writesSinceDf > 2000 || dfCache.size > 100_000) { dfCache = new Map(); corrections = new Map(); writesSinceDf = 0; }
