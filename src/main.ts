@@ -22,6 +22,20 @@ try {
   throw err;
 }
 
+/**
+ * A worker leaves with its supervisor (even one killed with -9): no orphan keeps serving the shared folder. Watched
+ * from here, before the server starts: the channel's end is told once, and a worker still starting (loading,
+ * opening the store, joining the group) would otherwise miss it and run on alone. Once running it stops gracefully.
+ */
+let supervisorGone: () => void = () => {
+  process.stderr.write('the scale-out group\'s supervisor is gone while this worker was starting: it stops\n');
+  process.exit(1);
+};
+if (config.group) {
+  process.once('disconnect', () => supervisorGone());
+  if (!process.connected) supervisorGone();
+}
+
 // Imported only now: on a runtime it cannot load on, uWebSockets.js's loader names the wrong cause.
 const { startServer, serverSecret } = await import('./server.js');
 if (config.workers > 1 && !config.group) {
@@ -62,6 +76,5 @@ const stop = async (signal: string) => {
 };
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
-// A worker leaves with its supervisor (even one killed with -9): no orphan keeps serving the shared folder.
-if (config.group) process.once('disconnect', () => void stop('supervisor gone'));
+supervisorGone = () => void stop('supervisor gone');
 }
