@@ -12,15 +12,18 @@
  * measured between the runs, which the per-turn figures include at their share.
  *
  *   node --import tsx bench/scale.ts [--procs=1,2,4] [--rates=60,160] [--rounds=3] [--seconds=10] [--warmup=8]
- *        [--live=1] [--apparatus=lean|test] [--prof=dir]
+ *        [--live=1] [--apparatus=lean|test] [--prof=dir] [--monitor]
  *
  * Each configuration is first warmed up (its JIT) by 40 visitors sending as fast as they are answered for --warmup s.
  * --live=n: n admin panel live sockets of the bot's workspace open on the group's first process (and on the one
  * process), as when someone watches the inbox: stored events then have somewhere to go. --live=0: nobody watches.
  * --rates=max: saturation instead (each visitor sends again as soon as answered; --visitors=240).
+ * --monitor: also what each group sent Redis per turn, by command and channel or key kind (Redis MONITOR while
+ *   measured: it costs Redis CPU, so the figures of such a run are not the CPU's).
  * --apparatus=test drives with the tests' frame client and fake provider (bench/scale-drive.ts, scale-fake.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +31,7 @@ import { Redis } from 'ioredis';
 import { setupOwner } from '../test/helpers/auth.js';
 import { at, freePort, startGroup, startRedis, type Group, type Redis as RedisProc } from '../test/scale/world.js';
 import { connect, type FrameClient } from '../test/team/helpers.js';
+import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from '../src/scale/scripts.js';
 import { startChild } from './child.js';
 import { cpuMeter, drive, type Cpu, type DriveResult } from './scale-drive.js';
 
@@ -39,6 +43,7 @@ const SECONDS = Number(arg('seconds', '10'));
 const WARMUP = Number(arg('warmup', '8'));
 const LIVE = Number(arg('live', '1'));
 const APPARATUS = arg('apparatus', 'lean') === 'test' ? 'test' : 'lean';
+const MONITOR = process.argv.includes('--monitor');
 const PROF = arg('prof', '') ? ['--cpu-prof', `--cpu-prof-dir=${arg('prof', '')}`] : [];
 const client = APPARATUS === 'test' ? 'frames' as const : 'lean' as const;
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
@@ -139,6 +144,27 @@ async function redisCounters(c: Config): Promise<{ reads: number; commands: numb
   return { reads, commands };
 }
 
+/** SHA1 of each Lua script the processes define (ioredis EVALSHA), to name them in the monitor's counts. */
+const scriptNames = new Map(Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS }).map(([name, d]) => [createHash('sha1').update(d.lua).digest('hex'), name]));
+
+/** A key or channel without the installation prefix and ids: `ev:<workspace>` -> `ev:*`. */
+const kind = (k: string) => k.replace(/^sc:[0-9a-f]{12}:/, '').replace(/^(n|node):.*$/, '$1:*').replace(/:[^:]+$/, ':*');
+
+/** Starts counting what the group sends Redis (MONITOR): call the result to stop and get the counts by kind. */
+async function monitorRedis(c: Config): Promise<() => Map<string, number>> {
+  const counts = new Map<string, number>();
+  const base = new Redis(c.redis!.url);
+  const mon = await base.monitor();
+  mon.on('monitor', (_time: string, args: string[], source: string) => {
+    const cmd = args[0].toLowerCase();
+    if (cmd === 'info' || cmd === 'monitor') return;
+    const what = cmd === 'evalsha' ? `evalsha ${scriptNames.get(args[1]) ?? args[1].slice(0, 8)} ${kind(args[3] ?? '')}` : `${cmd} ${kind(args[1] ?? '')}`;
+    const k = (source === 'lua' ? '  (in lua) ' : '') + what;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  });
+  return () => { mon.disconnect(); base.disconnect(); return counts; };
+}
+
 /** The group's own count of commands sent to Redis, from every process's metrics. */
 async function roundTrips(c: Config): Promise<number> {
   if (!c.redis) return 0;
@@ -146,7 +172,7 @@ async function roundTrips(c: Config): Promise<number> {
   return texts.reduce((s, t) => s + Number(/^servicechat_redis_round_trips_total (\d+)/m.exec(t)?.[1] ?? 0), 0);
 }
 
-interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number }
+interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number; byKind: Map<string, number> | null }
 
 const ms = (c: Cpu) => c.user + c.sys;
 
@@ -163,15 +189,17 @@ async function measure(c: Config, rate: number, round: number, fakePid: number):
   const counters = async () => ({ ...(await redisCounters(c)), trips: await roundTrips(c) });
   let after = before;
   let cpu: Record<string, Cpu> = {};
+  let monitored: (() => Map<string, number>) | null = null;
+  let byKind: Map<string, number> | null = null;
   const r = await drive({ urls: [c.url], botId: c.botId, visitors: visitorsAt(rate), warmup: 0, seconds: SECONDS, client, rate: rate || undefined }, {
-    start: async () => { before = await counters(); stop = cpuMeter(roles); },
-    stop: async () => { cpu = stop(); after = await counters(); },
+    start: async () => { if (MONITOR && c.redis) monitored = await monitorRedis(c); before = await counters(); stop = cpuMeter(roles); },
+    stop: async () => { cpu = stop(); after = await counters(); byKind = monitored?.() ?? null; },
   });
   const zero = { user: 0, sys: 0, main: 0 };
   // The bench's own reads of Redis's counters (two INFO calls, each a read) are not the group's.
   return {
     config: c.name, procs: c.procs, rate, round, r, servers: cpu.servers, redis: cpu.redis ?? zero, apparatus: cpu.apparatus,
-    trips: after.trips - before.trips, reads: Math.max(0, after.reads - before.reads - 2), commands: after.commands - before.commands,
+    trips: after.trips - before.trips, reads: Math.max(0, after.reads - before.reads - 2), commands: after.commands - before.commands, byKind,
   };
 }
 
@@ -208,6 +236,7 @@ try {
           `servers ${(ms(run.servers) / t).toFixed(3)} ms/turn (main threads ${(run.servers.main / t).toFixed(3)}), redis ${(ms(run.redis) / t).toFixed(3)}, apparatus ${(ms(run.apparatus) / t).toFixed(3)}; ` +
           `round trips ${(run.trips / t).toFixed(2)}, redis reads ${(run.reads / t).toFixed(2)}, commands ${(run.commands / t).toFixed(2)} per turn` +
           (run.r.errors.length ? `; ${run.r.errors.length} visitors stopped early: ${run.r.errors[0]}` : '') + (run.r.abnormal.length ? `; ${run.r.abnormal.length} abnormal closes` : ''));
+        if (run.byKind) for (const [k, n] of [...run.byKind].sort((a, b) => b[1] - a[1])) console.log(`    ${(n / t).toFixed(3)} per turn  ${k}`);
       }
     }
   }
