@@ -9,7 +9,7 @@ import { handoffs } from '../records/handoffs.js';
 import { liveFrame, liveHub } from '../team/live-hub.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
-import type { ScaleNode } from '../scale/node.js';
+import { CROSS_BATCH_MS, type ScaleNode } from '../scale/node.js';
 import { channel, WorkspaceInterest } from '../scale/interest.js';
 import { startGroupPresence } from '../scale/presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
@@ -34,7 +34,7 @@ type Invalidation =
 export function joinGroup(app: AppContext, node: ScaleNode): void {
   // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
   // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
-  // unparsed), batched: what one turn of the event loop publishes for a workspace goes in one message. Events
+  // unparsed), batched: a workspace's events of CROSS_BATCH_MS (a chat turn's) go as one message. Events
   // the live socket does not carry do not cross. Types some listener needs from every process whatever it
   // watches (bot.published: the widgets open here) go to the whole group as events.
   const live = liveHub(app);
@@ -45,7 +45,9 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   const changed = (workspaceId: string) => interest.changed(workspaceId);
   live.onChange.add(changed);
   const outbox = new Map<string, string[]>();
+  let flushTimer: NodeJS.Timeout | null = null;
   const flush = () => {
+    flushTimer = null;
     const mark = interest.mark();
     for (const [workspaceId, frames] of outbox) {
       node.publishLines(channel(workspaceId), frames).then((heard) => interest.published(workspaceId, heard, mark), () => { /* Redis away: events do not cross meanwhile */ });
@@ -59,32 +61,25 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     if (!frame) return;
     const frames = outbox.get(event.workspaceId);
     if (frames) { frames.push(frame); return; }
-    if (!outbox.size) setImmediate(flush);
+    flushTimer ??= setTimeout(flush, CROSS_BATCH_MS);
     outbox.set(event.workspaceId, [frame]);
   });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
   void interest.hello();
 
-  // Widget frames go to the group only for conversations a widget has open on another process (told by
-  // "watch" messages when a process's first socket of a conversation opens and its last closes), or that no
-  // widget has open here. Frames about a streaming reply say which (r, on) and where it is written (n), so the
-  // other processes can tell their widgets when that process dies before finishing it.
+  // Widget frames go only to the processes with a widget open on their conversation, which tell the
+  // conversation's owner alone when they open or close one (src/scale/conversation-watchers.ts). Frames about a
+  // streaming reply say which (r, on) and where it is written (n), so the other processes can tell their widgets
+  // when that process dies before finishing it.
   const hub = chatHub(app);
-  const watchedElsewhere = new Map<string, Set<string>>();
   const remoteReplies = new RemoteReplies(node, hub);
-  hub.onWatch = (conversationId, open) => node.broadcast('hub', { w: conversationId, open, n: node.id });
+  const watchers = node.watchers;
+  hub.onWatch = (conversationId, open) => watchers.watch(conversationId, open);
   hub.relay = (conversationId, frame, text, replyId) => {
-    if (!(watchedElsewhere.get(conversationId)?.size || hub.openCount(conversationId) === 0)) return;
     const mark = replyMark(frame, replyId);
-    node.broadcast('hub', { c: conversationId, t: frame.t, x: text, ...(mark ? { ...mark, n: node.id } : {}) });
+    watchers.send(conversationId, { c: conversationId, t: frame.t, x: text, ...(mark ? { ...mark, n: node.id } : {}) });
   };
-  node.on('hub', (m: { c: string; t: string; x: string; r?: string; on?: boolean; n?: string } | { w: string; open: boolean; n: string }) => {
-    if ('w' in m) {
-      const set = watchedElsewhere.get(m.w) ?? new Set<string>();
-      if (m.open) set.add(m.n); else set.delete(m.n);
-      if (set.size) watchedElsewhere.set(m.w, set); else watchedElsewhere.delete(m.w);
-      return;
-    }
+  void watchers.listen((m) => {
     if (m.r !== undefined && m.n && hub.openCount(m.c)) remoteReplies.seen(m.c, m.n, { r: m.r, on: !!m.on });
     hub.deliver(m.c, m.t, m.x);
   });
@@ -105,7 +100,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
   const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
-  app.onClose(() => { clearInterval(wake); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
+  app.onClose(() => { clearInterval(wake); if (flushTimer) { clearTimeout(flushTimer); flush(); } remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */

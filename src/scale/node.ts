@@ -5,7 +5,8 @@ import { ConfigError } from '../config/index.js';
 import { ApiError } from '../kernel/errors.js';
 import { m, metricsEnabled } from '../metrics/registry.js';
 import type { Logger } from '../kernel/log.js';
-import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from './scripts.js';
+import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS, WATCH_SCRIPTS } from './scripts.js';
+import { ConversationWatchers } from './conversation-watchers.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
@@ -23,9 +24,9 @@ const PROBE_MISSES = 2;
 const COMMAND_TIMEOUT_MS = 2000;
 
 type Handler = (msg: any) => void;
-type LeaseResult = [mine: number, token: number, owner: string];
+type LeaseResult = [mine: number, token: number, owner: string, watchers: string[]];
 interface ScaleRedis extends Redis {
-  leaseAcquire(key: string, fence: string, last: string, node: string, ttl: number): Promise<LeaseResult>;
+  leaseAcquire(key: string, fence: string, last: string, watchers: string, node: string, ttl: number): Promise<LeaseResult>;
   leaseCheck(key: string, value: string): Promise<number>;
   leaseRelease(key: string, value: string): Promise<number>;
   leaseTransfer(key: string, fence: string, last: string, value: string, to: string, ttl: number): Promise<number>;
@@ -37,7 +38,16 @@ interface ScaleRedis extends Redis {
   homeClaim(key: string, node: string, ttl: number): Promise<string>;
   seatTake(key: string, member: string, max: number, ttl: number, membershipPrefix: string): Promise<number>;
   seatKeep(key: string, ttl: number, ...members: string[]): Promise<number>;
+  convWatch(set: string, lease: string, node: string, open: '1' | '0', ttl: number, channelPrefix: string, notice: string): Promise<number>;
+  convSend(set: string, node: string, channelPrefix: string, message: string): Promise<number>;
 }
+
+/**
+ * How long what is due to cross to another process (a workspace's events for a panel there, a conversation's
+ * frames for a widget there) waits to go with what follows: a chat turn's events come a few ms apart, each from its
+ * own turn of the event loop, and go as one message rather than one each. What it adds to such an event's way.
+ */
+export const CROSS_BATCH_MS = 5;
 
 /**
  * What this installation's Redis keys and channels begin with when REDIS_PREFIX is not set: derived from the
@@ -81,9 +91,12 @@ export class ScaleNode {
 
   /** `<membershipPrefix><process id>` exists while the process answers (renewed with each probe). */
   readonly membershipPrefix: string;
+  /** Which processes have a widget open on the conversations owned here (their frames go there only). */
+  readonly watchers: ConversationWatchers;
 
   private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number, readonly prefix: string) {
     this.membershipPrefix = `${prefix}node:`;
+    this.watchers = new ConversationWatchers(this);
   }
 
   /**
@@ -116,7 +129,7 @@ export class ScaleNode {
         'its processes through Redis or Valkey. Start it, or fix REDIS_URL; to run one process without it, remove REDIS_URL and WORKERS.',
       );
     }
-    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS })) cmd.defineCommand(name, def);
+    for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS, ...WATCH_SCRIPTS })) cmd.defineCommand(name, def);
     node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
     await node.listen();
     return node;
@@ -144,7 +157,7 @@ export class ScaleNode {
       }
       if (typeof msg.a === 'number') void this.cmd.publish(`${this.prefix}n:${msg.o}`, JSON.stringify({ r: msg.a, ok: true, ack: true })).catch(() => {});
     });
-    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}hub`, `${this.prefix}int`, `${this.prefix}n:${this.id}`);
+    await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}int`, `${this.prefix}n:${this.id}`);
     await this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS);
     const check = () => {
       if (this.closing) return;
@@ -170,8 +183,8 @@ export class ScaleNode {
   /** Calls `fn` when Redis goes away (false) and comes back (true). */
   onHealth(fn: (up: boolean) => void): void { this.healthListeners.push(fn); }
 
-  /** Broadcasts to the other processes of the group (topics: ev, inv, hub). */
-  broadcast(topic: 'ev' | 'inv' | 'hub' | 'int', message: unknown): void {
+  /** Broadcasts to the other processes of the group (topics: ev, inv, int). */
+  broadcast(topic: 'ev' | 'inv' | 'int', message: unknown): void {
     if (!this.healthy) return;
     this.cmd.publish(this.prefix + topic, JSON.stringify({ o: this.id, m: message })).catch((err) => this.log.warn({ err, topic }, 'scale-out broadcast failed'));
   }
@@ -232,7 +245,7 @@ export class ScaleNode {
     return this.cmd.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`);
   }
 
-  on(topic: 'ev' | 'inv' | 'hub' | 'int', fn: Handler): void {
+  on(topic: 'ev' | 'inv' | 'int', fn: Handler): void {
     const list = this.handlers.get(this.prefix + topic) ?? [];
     list.push(fn);
     this.handlers.set(this.prefix + topic, list);
@@ -278,10 +291,19 @@ export class ScaleNode {
 
   // --- conversation leases --------------------------------------------------------------------------------
 
-  /** Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock. */
+  /**
+   * Takes the lease if free (or renews our own); otherwise names the owner. Lapse is judged by Redis's clock.
+   * Taken: this process hears from then on which processes open a widget on it (watchers).
+   */
   async acquire(conversationId: string): Promise<{ mine: boolean; token: number; owner: string }> {
-    const [mine, token, owner] = await this.cmd.leaseAcquire(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, this.id, this.leaseMs);
+    const [mine, token, owner, watchers] = await this.cmd.leaseAcquire(`${this.prefix}lease:${conversationId}`, `${this.prefix}fence`, `${this.prefix}leaselast:${conversationId}`, `${this.prefix}watch:${conversationId}`, this.id, this.leaseMs);
+    if (mine === 1) this.watchers.ownedNow(conversationId, watchers);
     return { mine: mine === 1, token: Number(token), owner };
+  }
+
+  /** After a lease was handed to this process (transfer): the processes with a widget open on it, from then on. */
+  async handedOver(conversationId: string): Promise<void> {
+    this.watchers.ownedNow(conversationId, await this.cmd.smembers(`${this.prefix}watch:${conversationId}`));
   }
 
   /** Which process holds the conversation's lease now (null: nobody), without taking it. */
@@ -315,6 +337,7 @@ export class ScaleNode {
   }
 
   async release(conversationId: string, token: number): Promise<void> {
+    this.watchers.dropped(conversationId);
     await this.cmd.leaseRelease(`${this.prefix}lease:${conversationId}`, `${this.id}|${token}`);
   }
 
@@ -352,6 +375,7 @@ export class ScaleNode {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.watchers.close();
     if (this.probeTimer) clearInterval(this.probeTimer);
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
     this.pending.clear();

@@ -112,6 +112,7 @@ export class ConversationRouter {
         if (TAKES_OVER.has(msg.type)) {
           const asked = performance.now();
           const token = await this.node.call(lease.owner, 'handover', { id, token: lease.token, to: this.node.id }, HANDOVER_TIMEOUT_MS) as number;
+          await this.node.handedOver(id).catch(() => this.node.watchers.ownedNow(id, []));
           this.held.set(id, token);
           this.granted([id], asked);
           continue;
@@ -165,6 +166,7 @@ export class ConversationRouter {
         await actor.stop({ drain: true });
       }
       const next = await this.node.transfer(id, token, to);
+      this.node.watchers.dropped(id);
       this.held.delete(id);
       this.validUntil.delete(id);
       if (next === null) throw movedError(id); // lost meanwhile (paused past the lease): the asker looks again
@@ -248,6 +250,7 @@ export class ConversationRouter {
   private lost(id: string): void {
     this.validUntil.delete(id);
     if (!this.held.delete(id)) return;
+    this.node.watchers.dropped(id);
     if (metricsEnabled()) m.ownershipMoves.inc({ how: 'lost' });
     this.app.log.warn({ conversationId: id }, 'conversation lease lost: another process owns it now');
     const actor = this.registry.peek(id) as Stoppable | undefined;

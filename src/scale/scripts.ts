@@ -7,20 +7,23 @@
 const LAST_GRANT_MS = 24 * 3600_000;
 
 export const LEASE_SCRIPTS = {
-  /** KEYS: the lease, the fence counter, the lease's last grant (kept a day: see leaseRenew). */
+  /**
+   * KEYS: the lease, the fence counter, the lease's last grant (kept a day: see leaseRenew), the processes with a
+   * widget open on the conversation (WATCH_SCRIPTS), returned with a grant: from then on each change goes to the owner.
+   */
   leaseAcquire: {
-    numberOfKeys: 3,
+    numberOfKeys: 4,
     lua: `
 local v = redis.call('GET', KEYS[1])
 if v then
   local owner, tok = string.match(v, '^(.*)|(%d+)$')
-  if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return {1, tonumber(tok), owner} end
-  return {0, tonumber(tok), owner}
+  if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]); return {1, tonumber(tok), owner, redis.call('SMEMBERS', KEYS[4])} end
+  return {0, tonumber(tok), owner, {}}
 end
 local tok = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. tok, 'PX', ARGV[2])
 redis.call('SET', KEYS[3], ARGV[1] .. '|' .. tok, 'PX', ${LAST_GRANT_MS})
-return {1, tok, ARGV[1]}`,
+return {1, tok, ARGV[1], redis.call('SMEMBERS', KEYS[4])}`,
   },
   leaseCheck: {
     numberOfKeys: 1,
@@ -156,5 +159,46 @@ local upto = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumbe
 for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', upto, ARGV[i]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1`,
+  },
+} as const;
+
+/**
+ * Which processes have a widget open on a conversation (src/scale/conversation-watchers.ts): a set per
+ * conversation, and each change told to the conversation's owner alone, in the same step (so an owner that takes
+ * the lease later reads the set, and one that holds it hears every change after).
+ */
+export const WATCH_SCRIPTS = {
+  /**
+   * KEYS: the set, the lease; ARGV: this process, '1' open or '0' closed, the set's ttl, the processes' frame
+   * channel prefix, the notice. The notice is published to the owner's channel unless this process owns it.
+   */
+  convWatch: {
+    numberOfKeys: 2,
+    lua: `
+if ARGV[2] == '1' then redis.call('SADD', KEYS[1], ARGV[1]); redis.call('PEXPIRE', KEYS[1], ARGV[3])
+else redis.call('SREM', KEYS[1], ARGV[1]) end
+local v = redis.call('GET', KEYS[2])
+if not v then return 0 end
+local owner = string.match(v, '^(.*)|%d+$')
+if owner == ARGV[1] then return 0 end
+return redis.call('PUBLISH', ARGV[4] .. owner, ARGV[5])`,
+  },
+  /**
+   * KEYS: the set; ARGV: this process, the frame channel prefix, the message. Published to every process in the
+   * set but this one (a frame sent by a process that does not own the conversation); a process nobody hears on
+   * (it died) leaves the set. Returns how many heard it.
+   */
+  convSend: {
+    numberOfKeys: 1,
+    lua: `
+local n = 0
+for _, m in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if m ~= ARGV[1] then
+    local heard = redis.call('PUBLISH', ARGV[2] .. m, ARGV[3])
+    if heard == 0 then redis.call('SREM', KEYS[1], m) end
+    n = n + heard
+  end
+end
+return n`,
   },
 } as const;

@@ -4,6 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Redis } from 'ioredis';
 import { must, startGroupWorld, type GroupWorld } from './world.js';
 
 const METRICS_TOKEN = 'routing-test-metrics-token-0123';
@@ -71,6 +72,40 @@ test('a process started after a panel opened elsewhere sends that panel its even
   await panel.event('message.created', (d) => d.message.id === t.messages[t.messages.length - 1].id);
   const ids = panel.all('message.created').filter((f) => f.data.conversationId === conversationId).map((f) => f.data.message.id);
   assert.equal(ids, t.messages.map((m: any) => m.id), 'every message once, in order');
+});
+
+/** The group id (ScaleNode.id) of process `i`, from its start-up log line. */
+const nodeId = (i: number) => world.group.logs.filter((l) => l.msg === 'worker listening' && l.pid === world.group.workers[i].pid).at(-1)?.node as string;
+
+test("a widget reopened on another process: its owner alone is told, and the reply's frames cross to that process only", async () => {
+  const first = await world.widget(0);
+  const ready = await first.frame('ready');
+  first.send({ t: 'message', text: 'Hello' });
+  await first.frame('message', (f) => f.message.role === 'assistant');
+  await first.close();
+  // Everything the processes publish from now on (Redis MONITOR sees each PUBLISH, a script's included).
+  const published: string[] = [];
+  const client = new Redis(world.redis.url);
+  const mon = await client.monitor();
+  mon.on('monitor', (_t: string, args: string[]) => { if (args[0].toLowerCase() === 'publish') published.push(args[1]); });
+  try {
+    const back = await world.widget(1, { visitorToken: ready.visitorToken });
+    await back.frame('ready');
+    back.send({ t: 'message', text: 'Again' });
+    await back.frame('delta');
+    await back.frame('message', (f) => f.message.role === 'assistant' && f.message.text === 'You said: Again');
+    await back.close();
+    await new Promise((r) => setTimeout(r, 200)); // the close's notice
+  } finally {
+    mon.disconnect(); client.disconnect();
+  }
+  const [owner, widgetSide, bystander] = [0, 1, 2].map(nodeId);
+  assert.ok(owner && widgetSide && bystander);
+  const to = (suffix: string) => published.filter((c) => c.endsWith(suffix)).length;
+  assert.is(published.filter((c) => /:(hub|ev)$/.test(c)).length, 0, `nothing broadcast to every process: ${published.join(' ')}`);
+  assert.is(to(bystander), 0, 'the third process hears nothing of it');
+  assert.ok(to(`w:${owner}`) >= 2, "the owner is told the widget opened and closed there");
+  assert.ok(to(`w:${widgetSide}`) >= 1, "the reply's frames cross to the widget's process");
 });
 
 test.run();
