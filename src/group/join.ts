@@ -9,7 +9,8 @@ import { handoffs } from '../records/handoffs.js';
 import { liveFrame, liveHub } from '../team/live-hub.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
-import { CROSS_BATCH_MS, type ScaleNode } from '../scale/node.js';
+import type { ScaleNode } from '../scale/node.js';
+import { CrossBatch } from '../scale/cross-batch.js';
 import { channel, WorkspaceInterest } from '../scale/interest.js';
 import { startGroupPresence } from '../scale/presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
@@ -34,7 +35,7 @@ type Invalidation =
 export function joinGroup(app: AppContext, node: ScaleNode): void {
   // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
   // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
-  // unparsed), batched: a workspace's events of CROSS_BATCH_MS (a chat turn's) go as one message. Events
+  // unparsed), batched (src/scale/cross-batch.ts): a chat turn's events go in one or two messages. Events
   // the live socket does not carry do not cross. Types some listener needs from every process whatever it
   // watches (bot.published: the widgets open here) go to the whole group as events.
   const live = liveHub(app);
@@ -45,15 +46,13 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   const changed = (workspaceId: string) => interest.changed(workspaceId);
   live.onChange.add(changed);
   const outbox = new Map<string, string[]>();
-  let flushTimer: NodeJS.Timeout | null = null;
-  const flush = () => {
-    flushTimer = null;
+  const batch = new CrossBatch(() => {
     const mark = interest.mark();
     for (const [workspaceId, frames] of outbox) {
       node.publishLines(channel(workspaceId), frames).then((heard) => interest.published(workspaceId, heard, mark), () => { /* Redis away: events do not cross meanwhile */ });
     }
     outbox.clear();
-  };
+  });
   app.events.setRelay((event, volatile) => {
     if (!volatile && app.events.groupWide(event.type)) return node.broadcast('ev', { e: event, v: false });
     if (!node.healthy || !interest.othersWatch(event.workspaceId)) return;
@@ -61,8 +60,8 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
     if (!frame) return;
     const frames = outbox.get(event.workspaceId);
     if (frames) { frames.push(frame); return; }
-    flushTimer ??= setTimeout(flush, CROSS_BATCH_MS);
     outbox.set(event.workspaceId, [frame]);
+    batch.due();
   });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
   void interest.hello();
@@ -100,7 +99,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
   const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
-  app.onClose(() => { clearInterval(wake); if (flushTimer) { clearTimeout(flushTimer); flush(); } remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
+  app.onClose(() => { clearInterval(wake); batch.flush(); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */

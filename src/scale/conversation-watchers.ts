@@ -1,4 +1,5 @@
-import { CROSS_BATCH_MS, type ScaleNode } from './node.js';
+import type { ScaleNode } from './node.js';
+import { CrossBatch } from './cross-batch.js';
 
 /** How long the set of processes with a widget open on a conversation is kept in Redis after its last change. */
 const WATCH_TTL_MS = 24 * 3600_000;
@@ -13,7 +14,7 @@ interface WatchNotice { w: string; open: boolean; n: string }
  * widgets open or close is told to the conversation's owner only (not broadcast to the group). Redis keeps, per
  * conversation, the set of processes with a widget open on it; a change and the notice to the owner named by the
  * lease are one step (WATCH_SCRIPTS), and the lease's grant returns the set, so the owner knows every watcher from
- * its grant on and sends the conversation's frames (batched per process, CROSS_BATCH_MS) without asking Redis. A
+ * its grant on and sends the conversation's frames (batched per process: src/scale/cross-batch.ts) without asking Redis. A
  * frame sent by a process that does not own the conversation (a team member's typing through another process)
  * goes to the set in one script. Each process hears on a channel of its own.
  */
@@ -26,7 +27,7 @@ export class ConversationWatchers {
   private readonly open = new Set<string>();
   /** Frames waiting to cross, per process. */
   private readonly outbox = new Map<string, string[]>();
-  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly batch = new CrossBatch(() => this.flush());
   private onFrame: ((f: CrossingFrame) => void) | null = null;
 
   constructor(private readonly node: ScaleNode) {}
@@ -81,16 +82,15 @@ export class ConversationWatchers {
       const lines = this.outbox.get(n);
       if (lines) lines.push(line); else this.outbox.set(n, [line]);
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), CROSS_BATCH_MS);
+    this.batch.due();
   }
 
   close(): void {
-    if (this.flushTimer) { clearTimeout(this.flushTimer); this.flush(); }
+    this.batch.flush();
     this.owned.clear(); this.early.clear(); this.open.clear();
   }
 
   private flush(): void {
-    this.flushTimer = null;
     for (const [n, lines] of this.outbox) {
       this.node.publishLines(`w:${n}`, lines).then((heard) => {
         // Nobody hears on its channel: the process is gone (its widgets reconnect elsewhere and say so there).

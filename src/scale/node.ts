@@ -43,13 +43,6 @@ interface ScaleRedis extends Redis {
 }
 
 /**
- * How long what is due to cross to another process (a workspace's events for a panel there, a conversation's
- * frames for a widget there) waits to go with what follows: a chat turn's events come a few ms apart, each from its
- * own turn of the event loop, and go as one message rather than one each. What it adds to such an event's way.
- */
-export const CROSS_BATCH_MS = 5;
-
-/**
  * What this installation's Redis keys and channels begin with when REDIS_PREFIX is not set: derived from the
  * server secret (the same on every process and machine of one installation, and different from another's), so
  * two installations sharing one Redis share nothing: not their limits, leases, events or seats.
