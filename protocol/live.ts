@@ -3,18 +3,10 @@
  * (src/team/live-hub.ts, whose field lists are checked against these) and the admin panel (admin/src/live.ts)
  * both import them. Every data object also carries workspaceId. Like protocol/widget.ts: no code, `import type` only.
  */
-import type { MessageRole } from './widget.js';
+import type { MessageFields } from './widget.js';
 
 /** A stored message as the live socket carries it (service-api.md, Message). */
-export interface LiveMessage {
-  id: string;
-  seq: number;
-  role: MessageRole;
-  text: string;
-  modality: 'text' | 'voice';
-  createdAt: number;
-  authorName: string | null;
-  visibility: 'visible' | 'internal';
+export interface LiveMessage extends MessageFields {
   attachments: Array<{ id: string; mimeType: string; width: number; height: number }>;
 }
 

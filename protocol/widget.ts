@@ -16,8 +16,8 @@ export interface WidgetAttachment {
   camera?: { shared: boolean; description?: string };
 }
 
-/** A stored message as the widget gets it: the spec's message shape plus the reply's sources (behavior.citations). */
-export interface WidgetMessage {
+/** The spec's message shape (service-api.md, Message), without its attachments, whose shape each socket gives. */
+export interface MessageFields {
   id: string;
   seq: number;
   role: MessageRole;
@@ -26,6 +26,10 @@ export interface WidgetMessage {
   createdAt: number;
   authorName: string | null;
   visibility: 'visible' | 'internal';
+}
+
+/** A stored message as the widget gets it: the spec's message shape plus the reply's sources (behavior.citations). */
+export interface WidgetMessage extends MessageFields {
   attachments: WidgetAttachment[];
   citations?: Array<{ title: string; url?: string | null; sourceId: string }>;
 }
