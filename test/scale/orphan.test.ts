@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Redis as RedisClient } from 'ioredis';
 import { freePort, startRedis, type Redis } from './world.js';
+import { until } from '../helpers/until.js';
 
 let redis: Redis;
 let dataDir = '';
@@ -67,8 +68,7 @@ test('a worker exits within seconds when its supervisor is killed while the work
   assert.not.ok(out.includes('worker listening'), 'the workers are still starting when their supervisor dies');
   process.kill(supervisor.pid!, 'SIGKILL');
   const killed = performance.now();
-  const gone = Date.now() + 20_000;
-  while (workers.some(running) && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+  await until(() => !workers.some(running), { timeout: 20_000, interval: 50 }).catch(() => { /* the assertion below names what is left */ });
   const left = workers.filter(running);
   assert.equal(left, [], `workers still running ${((performance.now() - killed) / 1000).toFixed(1)} s after their supervisor was killed`);
   // A few seconds (the worker notices at once; a busy machine's scheduling and its exit take the rest).

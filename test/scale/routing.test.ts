@@ -5,6 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Redis } from 'ioredis';
+import { until } from '../helpers/until.js';
 import { must, startGroupWorld, type GroupWorld } from './world.js';
 
 const METRICS_TOKEN = 'routing-test-metrics-token-0123';
@@ -88,6 +89,9 @@ test("a widget reopened on another process: its owner alone is told, and the rep
   const client = new Redis(world.redis.url);
   const mon = await client.monitor();
   mon.on('monitor', (_t: string, args: string[]) => { if (args[0].toLowerCase() === 'publish') published.push(args[1]); });
+  const [owner, widgetSide, bystander] = [0, 1, 2].map(nodeId);
+  assert.ok(owner && widgetSide && bystander);
+  const to = (suffix: string) => published.filter((c) => c.endsWith(suffix)).length;
   try {
     const back = await world.widget(1, { visitorToken: ready.visitorToken });
     await back.frame('ready');
@@ -95,13 +99,10 @@ test("a widget reopened on another process: its owner alone is told, and the rep
     await back.frame('delta');
     await back.frame('message', (f) => f.message.role === 'assistant' && f.message.text === 'You said: Again');
     await back.close();
-    await new Promise((r) => setTimeout(r, 200)); // the close's notice
+    await until(() => to(`w:${owner}`) >= 2, { message: "the owner told of the widget's open and close" });
   } finally {
     mon.disconnect(); client.disconnect();
   }
-  const [owner, widgetSide, bystander] = [0, 1, 2].map(nodeId);
-  assert.ok(owner && widgetSide && bystander);
-  const to = (suffix: string) => published.filter((c) => c.endsWith(suffix)).length;
   assert.is(published.filter((c) => /:(hub|ev)$/.test(c)).length, 0, `nothing broadcast to every process: ${published.join(' ')}`);
   assert.is(to(bystander), 0, 'the third process hears nothing of it');
   assert.ok(to(`w:${owner}`) >= 2, "the owner is told the widget opened and closed there");
