@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { Visitor } from '../chat/helpers.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
-import { framesOf, openLauncher, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
+import { framesOf, openLauncher, sentOf, visitorTokenOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 const QUESTION = 'What are your opening hours?';
 // About 6 s of the fake's speech (60 ms a character): still playing when the question comes round again.
@@ -302,12 +302,12 @@ test('a voice cap refuses voice_start with the cap text', async () => {
 test('a visitor already talking in two other tabs, or an address already in four voice conversations, is told so in their language', async () => {
   const german = await w.createBot({ identity: { agentName: 'Ava', role: 'Assistentin', languagePolicy: 'fixed', language: 'de' }, voice: { enabled: true, mode: 'realtime' } });
   const page = await openChat(german);
-  const token = await page.evaluate((id) => localStorage.getItem(`sc:vt:${id}`), german);
+  const token = await visitorTokenOf(page, german);
   const socket = (q: Record<string, string> = {}) => Visitor.open(`${w.server.url.replace('http', 'ws')}/widget/v1/chat?${new URLSearchParams({ botId: german, ...q })}`);
   const talk = async (v: Visitor) => { v.send({ t: 'voice_start' }); assert.is((await v.next('voice', (f) => f.state === 'listening' || f.state === 'ended', 10_000)).state, 'listening'); };
   const stop = async (v: Visitor) => { v.send({ t: 'voice_stop' }); await v.next('voice', (f) => f.state === 'ended', 10_000); await v.close(); };
   // The same visitor (their token) talking in two other tabs: VOICE_SESSIONS_PER_VISITOR is 2.
-  const tabs = [await socket({ visitorToken: token! }), await socket({ visitorToken: token! })];
+  const tabs = [await socket({ visitorToken: token }), await socket({ visitorToken: token })];
   for (const t of tabs) await talk(t);
   await page.click('.cp .mic');
   await page.locator('.line.error', { hasText: 'Sprache ist bereits in einem anderen Tab oder Fenster aktiv.' }).waitFor();
