@@ -44,8 +44,13 @@ export async function showLeadForm(app: AppContext, conv: ConversationRecord, co
  * Nobody can take the conversation: the visitor gets texts.offline as a system line, and with
  * offlineAction lead_form also the lead form (message and none show only the text, as the spec says).
  */
-export async function runOfflineFlow(app: AppContext, conv: ConversationRecord, config: BotConfig): Promise<void> {
-  await conversations(app).ask(conv._id, { type: 'systemLine', text: offlineText(config) });
+export async function runOfflineFlow(app: AppContext, conv: ConversationRecord, config: BotConfig, untold?: () => Promise<void>): Promise<void> {
+  try {
+    await conversations(app).ask(conv._id, { type: 'systemLine', text: offlineText(config) });
+  } catch (err) {
+    await untold?.();
+    throw err;
+  }
   if (config.behavior.handoff.offlineAction === 'lead_form') await showLeadForm(app, conv, config, 'offline');
 }
 
@@ -100,6 +105,9 @@ async function markUnanswered(app: AppContext, h: HandoffRecord, why: string): P
   return !!r;
 }
 
+/** A visitor who could not be told that nobody took their handoff is told on the next try, this much later. */
+const RETELL_MS = 5000;
+
 /** The wait ended (workspace actor timer): if nobody took it, the visitor is told and the offline action applies. */
 export async function handoffTimedOut(app: AppContext, workspaceId: string, conversationId: string, handoffId: string): Promise<void> {
   const h = await handoffs(app).findById(workspaceId, handoffId);
@@ -107,7 +115,13 @@ export async function handoffTimedOut(app: AppContext, workspaceId: string, conv
   const conv = await chatCollections(app).conversations.findById(workspaceId, conversationId);
   if (!conv || conv.status !== 'open' || conv.takenOverBy) return;
   const chat = await loadBotForChat(app, conv.botId, { version: conv.configVersion });
-  if (chat) await runOfflineFlow(app, conv, chat.config);
+  if (!chat) return;
+  await runOfflineFlow(app, conv, chat.config, async () => {
+    // The visitor was not told (in a group: the conversation's process could not be reached in time): the wait is
+    // open again and fires again shortly, here or on any process of the group, so the notice is not lost.
+    await handoffs(app).updateOne({ workspaceId, _id: h._id, state: 'unanswered' }, { $set: { state: 'requested', unansweredReason: null } });
+    workspaceActors(app).get(workspaceId).send({ type: 'armHandoff', conversationId, handoffId, dueAt: app.clock.now() + RETELL_MS });
+  });
 }
 
 /** A takeover accepts the conversation's requested handoff (handoff.accepted); no-op without one. */

@@ -93,7 +93,11 @@ test('a handoff wait survives the death of the process that armed it', async () 
   const again = await widget(1, { visitorToken: ready.visitorToken });
   await again.frame('ready');
   // Nobody takes it: 15 s after the request the visitor is told, by a process that did not arm the wait.
-  const line = await again.next((f) => f.t === 'message' && f.message.role === 'system_event' && /Nobody could take it/.test(f.message.text), 25_000);
+  const line = await again.next((f) => f.t === 'message' && f.message.role === 'system_event' && /Nobody could take it/.test(f.message.text), 25_000).catch((err: Error) => {
+    // What the group logged says why (CI keeps only this message).
+    const said = world.group.logs.filter((l) => (l.level ?? 0) >= 40).slice(-15).map((l) => `${l.msg} ${l.err?.message ?? ''}`);
+    throw new Error(`${err.message}\nthe group's warnings: ${JSON.stringify(said)}`);
+  });
   assert.ok(line);
   const t = await transcript(conversationId, 1); // (process 2 may not have started again yet)
   assert.is(t.messages.filter((m: any) => /Nobody could take it/.test(m.text)).length, 1, 'told once');

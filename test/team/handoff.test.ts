@@ -5,6 +5,8 @@ import { requestHandoff } from '../../src/team/handoff.js';
 import { botOffline } from '../../actors/conversation/offline.js';
 import { handoffs } from '../../src/records/handoffs.js';
 import { loadBotForChat } from '../../src/bots/bot-source.js';
+import { conversations } from '../../actors/conversation/index.js';
+import { until } from '../helpers/until.js';
 import { chattingVisitor, republish, startTeamWorld, type TeamWorld } from './helpers.js';
 
 // 2026-01-01 is a Thursday; the clock starts at 00:00 UTC and only moves when a test advances it.
@@ -49,6 +51,36 @@ test('the agent asks for a person, nobody accepts, and the wait times out into t
   const h = await handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId);
   assert.is(h?.state, 'unanswered');
   assert.is(h?.unansweredReason, 'timeout');
+  await visitor.close();
+  await live.close();
+});
+
+test('a visitor who could not be told that nobody came is told on the next try, once', async () => {
+  const live = await w.live(w.agent);
+  await live.event('presence.changed', (d) => d.presence === 'online');
+  w.fake.script([{ toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'a person' } }] }, { text: 'One moment.' }]);
+  const { visitor, conversationId } = await chattingVisitor(w, 'A person, please');
+  const requested = await live.event('handoff.requested', (d) => d.conversationId === conversationId);
+  // The first try to tell the visitor fails as it does in a group when the conversation's process cannot be reached.
+  const service = conversations(w.server.app);
+  const ask = service.ask.bind(service);
+  let tries = 0;
+  service.ask = ((id: string, msg: { type: string }) => (id === conversationId && msg.type === 'systemLine' && tries++ === 0
+    ? Promise.reject(new Error(`conversation ${id} could not be reached on its owner process; try again`))
+    : ask(id, msg as never))) as typeof service.ask;
+  try {
+    await clock.advance(30_000);
+    const h = await until(() => handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId), { ok: () => tries === 1 });
+    assert.is(h?.state, 'requested', 'the wait is open again, not closed as told');
+    await clock.advance(5_000);
+    await visitor.frame('message', (f) => f.message.role === 'system_event');
+    await visitor.frame('lead_form');
+    const t = (await w.server.request('GET', `/api/v1/conversations/${conversationId}`, { headers: w.owner.headers })).body;
+    assert.is(t.messages.filter((m: { role: string }) => m.role === 'system_event').length, 1, 'told once');
+    assert.is((await handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId))?.state, 'unanswered');
+  } finally {
+    service.ask = ask;
+  }
   await visitor.close();
   await live.close();
 });
