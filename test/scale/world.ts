@@ -39,6 +39,10 @@ export interface Redis { port: number; url: string; proc: ChildProcess; stop(): 
 export async function startRedis(port?: number): Promise<Redis> {
   port ??= await freePort();
   const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A test that ends without stop() (a failure, a runner's timeout) leaves no redis-server behind.
+  const orphanGuard = () => proc.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  proc.once('exit', () => process.off('exit', orphanGuard));
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (c) => { out += c; if (out.includes('Ready to accept connections')) resolve(); });
