@@ -117,7 +117,7 @@ test('"Not sent" and the image count on the visitor\'s bubble are readable in da
   await p2.locator('.m.assistant', { hasText: 'Nice picture.' }).waitFor();
   await p2.reload();
   await p2.click('button.l');
-  await p2.locator('.m.user', { hasText: '1 image(s)' }).waitFor();
+  await p2.locator('.m.user .who', { hasText: /^1 image$/ }).waitFor();
   await p2.evaluate(AXE + '\n;0');
   assert.equal(await contrastProblems(p2), [], 'image count');
   await p2.screenshot({ path: `${SHOTS}/a11y-dark-counted.png` });

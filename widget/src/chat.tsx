@@ -50,7 +50,7 @@ export function mount(core: Core, given?: Parts): ChatHandle {
   if (cfg.appearance.layout === 'inline') box.style.cssText = 'height:100%';
   core.root.append(style, box);
   // The language's strings (src/i18n.ts), then the bot's own texts.strings over them.
-  const t = translator({ ...core.strings, ...(cfg.texts.strings ?? {}) });
+  const t = translator(core.strings, cfg.texts.strings ?? {}, core.lang);
   box.lang = core.lang;
   box.dir = core.dir;
   let session = new Session(core);

@@ -26,7 +26,8 @@ export const STRINGS = {
   'status.paused': 'This assistant is unavailable right now. Please try again later.',
   'paused.notSent': 'Not sent: the assistant is unavailable right now. Your message is still in the box; try again later.',
   'message.failed': 'Not sent',
-  'message.images': '{count} image(s)',
+  'message.images': '{count} images',
+  'message.images.one': '{count} image',
   'message.interrupted': 'This reply was cut off before it was finished.',
   'message.askAgain': 'Ask again',
   'messages.label': 'Messages',
@@ -116,8 +117,23 @@ export const STRINGS = {
 
 export type StringKey = keyof typeof STRINGS;
 
-export function translator(overrides: Record<string, string>) {
+/**
+ * t(key, vars): the language's strings with the bot's own (texts.strings) over them, {name} placeholders filled.
+ * With a numeric `count`, the form for that number in the language (Intl.PluralRules: `key.one`, `key.few`, ...)
+ * comes first when there is one; a bot that overrides the key itself gets its own text for every number.
+ */
+export function translator(language: Record<string, string>, own: Record<string, string> = {}, lang = 'en') {
+  const plural = new Intl.PluralRules(lang);
+  const text = (key: string, count: unknown): string => {
+    if (own[key] !== undefined) return own[key];
+    if (typeof count == 'number') {
+      const form = `${key}.${plural.select(count)}`;
+      const found = own[form] ?? language[form] ?? (language[key] === undefined ? (STRINGS as Record<string, string>)[form] : undefined);
+      if (found !== undefined) return found;
+    }
+    return language[key] ?? (STRINGS as Record<string, string>)[key] ?? key;
+  };
   return (key: StringKey, vars: Record<string, string | number> = {}): string =>
-    (overrides[key] ?? STRINGS[key] ?? key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+    text(key, vars.count).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 export type T = ReturnType<typeof translator>;
