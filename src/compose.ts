@@ -9,6 +9,8 @@ import { Lifecycle } from './app/lifecycle.js';
 import { Readiness, readiness } from './app/readiness.js';
 import { createCredentialCache, credentialCache, type CredentialCache } from './auth/credential-cache.js';
 import { BotLists, botLists, createBotLists } from './bots/list-cache.js';
+import { ChatBotCache, chatBotCache, createChatBotCache } from './bots/chat-bot-cache.js';
+import { loadBotForChat } from './bots/bot-source.js';
 import { ToolRegistry, toolRegistry } from './tools/registry.js';
 import { SecretService } from './tools/secrets.js';
 import { HttpToolService } from './tools/http-tools.js';
@@ -43,6 +45,8 @@ export interface Services {
   readonly providerClient: GuardedClient;
   readonly credentials: CredentialCache;
   readonly botLists: BotLists;
+  /** The published bots as widgets need them, dropped with the bots lists. */
+  readonly chatBots: ChatBotCache;
   readonly tools: ToolRegistry;
   readonly secrets: SecretService;
   readonly httpTools: HttpToolService;
@@ -80,6 +84,7 @@ export function composeServices(app: AppContext): Composition {
   add('voice activity model', SileroVad, (vad) => vad.shutdown());
   const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app)));
   const lists = add('bot lists', botLists.provide(app, createBotLists(app)));
+  const chatBots = add('chat bot cache', chatBotCache.provide(app, createChatBotCache(app, lists, (botId) => loadBotForChat(app, botId))));
   const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
   const secretService = add('secrets', new SecretService(app));
   const http = add('HTTP tools', new HttpToolService(app, secretService), (s) => s.close());
@@ -113,7 +118,7 @@ export function composeServices(app: AppContext): Composition {
 
   return {
     services: {
-      readiness: ready, providerClient: providers, credentials, botLists: lists, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
+      readiness: ready, providerClient: providers, credentials, botLists: lists, chatBots, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
       knowledge: know, webhooks: hooks, analytics, chatHub: hub, visitorRequests: requests, cameraLinks: camera,
       liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published,
     },

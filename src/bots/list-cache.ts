@@ -57,6 +57,8 @@ export class BotLists {
   private loads = new Map<string, { version: number; promise: Promise<Entry> }>();
   /** Bumped by every drop: a read that began before it is neither kept nor joined. */
   private version = 0;
+  /** Told of every drop: other memory of a workspace's bots (chat-bot-cache.ts) goes with its list. */
+  private readonly dropListeners: Array<(workspaceId: string | null) => void> = [];
 
   constructor(private app: AppContext) {}
 
@@ -87,6 +89,12 @@ export class BotLists {
     this.version++;
     if (workspaceId === null) this.entries.clear();
     else this.entries.delete(workspaceId);
+    for (const fn of this.dropListeners) fn(workspaceId);
+  }
+
+  /** Calls `fn` with every drop (a write to the workspace's bots here, or one another process told of). */
+  onDrop(fn: (workspaceId: string | null) => void): void {
+    this.dropListeners.push(fn);
   }
 
   private fill(workspaceId: string, load: ListLoader): Promise<Entry> {

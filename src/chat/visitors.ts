@@ -18,6 +18,8 @@ export interface ResolvedVisitor {
   visitorId: string;
   visitorToken: string;
   verified: boolean;
+  /** The visitor was here before (their conversations may resume); false for an id made for this connect. */
+  known: boolean;
   name?: string;
   email?: string;
 }
@@ -45,20 +47,27 @@ export async function resolveVisitor(app: AppContext, chat: ChatBot, input: Visi
         $set: set, $setOnInsert: { _id: newId('vis', now), createdAt: now, ...(name ? {} : { name: null }), ...(email ? {} : { email: null }) },
       }, { upsert: true });
       if (!found) throw new ApiError('internal', 500, 'visitor record could not be saved');
-      return { visitorId: found._id, visitorToken: token(found._id), verified: true, name: found.name ?? undefined, email: found.email ?? undefined };
+      return { visitorId: found._id, visitorToken: token(found._id), verified: true, known: true, name: found.name ?? undefined, email: found.email ?? undefined };
     }
     if (mode === 'required') throw unauthorized('identity: userHash does not match userId (security.identity.mode is required)');
   } else if (mode === 'required') {
     throw unauthorized('identity: this bot needs a verified visitor: send userId and userHash (security.identity.mode is required)');
   }
 
-  let visitorId = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
-  if (visitorId) {
-    const rec = await visitors.findById(workspaceId, visitorId);
-    if (rec?.userId) visitorId = null; // a verified visitor's id: only their hash opens it
-    else if (!rec && await wasErased(app, workspaceId, visitorId)) visitorId = null; // erased: a new visitor
+  // A returning visitor: their record's last visit, in the one call that also reads it (an anonymous record only:
+  // a verified visitor's id is opened by their hash alone, so a token for one starts a new visitor).
+  const known = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
+  if (known) {
+    if (await visitors.updateOne({ workspaceId, _id: known, userId: null }, { $set: { lastSeenAt: now } })) return { visitorId: known, visitorToken: token(known), verified: false, known: true };
+    // No such anonymous record: a verified visitor's id, or a record that is gone (erased: a new visitor; else the
+    // same id again, as a new record).
+    const again = !(await visitors.findById(workspaceId, known)) && !(await wasErased(app, workspaceId, known));
+    if (again) return anonymous(known, true);
   }
-  visitorId ??= newId('vis', now);
-  await visitors.updateOne({ workspaceId, _id: visitorId }, { $set: { lastSeenAt: now }, $setOnInsert: { createdAt: now, name: null, email: null } }, { upsert: true });
-  return { visitorId, visitorToken: token(visitorId), verified: false };
+  return anonymous(newId('vis', now), false);
+
+  async function anonymous(visitorId: string, known: boolean): Promise<ResolvedVisitor> {
+    await visitors.updateOne({ workspaceId, _id: visitorId }, { $set: { lastSeenAt: now }, $setOnInsert: { createdAt: now, name: null, email: null } }, { upsert: true });
+    return { visitorId, visitorToken: token(visitorId), verified: false, known };
+  }
 }

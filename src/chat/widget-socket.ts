@@ -25,6 +25,7 @@ import type { PageToolSpec } from '../tools/page-tools.js';
 import { setSpeak, speakClosed } from '../voice/spoken-replies.js';
 import { handleCameraFrame, handleCameraState, linkCamera, takePendingFrame, type CameraFrame } from './camera-socket.js';
 import { diskFullFrame, isDiskFull } from '../store/disk-full.js';
+import { TurnBudget } from '../kernel/turn-budget.js';
 
 export const WIDGET_CHAT_PATH = '/widget/v1/chat';
 /** Every server allows this many chat connections a minute per IP (service-api.md, Limits). */
@@ -32,6 +33,11 @@ export const CONNECTIONS_PER_IP_PER_MINUTE = 30;
 /** Frames of any kind per socket per minute before they are refused (messages have their own, lower limit). */
 const FRAMES_PER_MINUTE = 240;
 const HISTORY_LIMIT = 200;
+/**
+ * Milliseconds of connect work (admit's steps, the ready frame) per turn of the event loop: a burst of connects
+ * waits a few turns longer instead of stalling every other socket's loop (docs/decisions.md, issue 37).
+ */
+export const CONNECT_SLICE_MS = 3;
 /** Shared by every socket: a settled start for each socket's frame chain, and the history once it was sent. */
 const SETTLED = Promise.resolve();
 const NO_HISTORY: WidgetMessage[] = Object.freeze([]) as unknown as WidgetMessage[];
@@ -95,6 +101,7 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
   const connections = new RateLimiter(app.clock, 60_000);
   const messages = new RateLimiter(app.clock, 60_000);
   const frames = new RateLimiter(app.clock, 60_000);
+  const connects = new TurnBudget(CONNECT_SLICE_MS);
   const send = (conn: SocketConn<WidgetSocketData>, f: ServerFrame) => conn.send(encodeFrame(f));
   const { voice, publishedBotWatch: published, offlineWatch: hours } = s;
 
@@ -117,9 +124,11 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
       return { chat: undefined!, visitor: undefined!, connect, page, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null };
     },
     // After the upgrade: the group's connection limit, the bot, the visitor, the conversation to resume and its history.
+    // Each step (up to the next store call) waits for the connects' slice of the loop turn (CONNECT_SLICE_MS).
     async admit(conn) {
       const d = conn.data;
       const c = d.connect!;
+      await connects.take();
       const wait = await takeInGroup(app, 'wconn', conn.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
       if (wait > 0) throw connectionLimit(wait);
       const chat = await loadWidgetBot(app, c.botId, c.preview);
@@ -129,11 +138,15 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
       // A paused bot: the socket is admitted as any other, to offer what the bot offers when offline (open()).
       if (chat.bot.status !== 'running') d.paused = true;
       const visitor = await resolveVisitor(app, chat, c.identity);
-      const conv = await service.resumable(chat, visitor.visitorId);
+      await connects.take();
+      // An id made for this connect has no conversation to resume.
+      const conv = visitor.known ? await service.resumable(chat, visitor.visitorId) : null;
       if (conv && chat.config.behavior.persistence.showHistory) {
+        await connects.take();
         const recent = await chatCollections(app).messages.find(
           { workspaceId: conv.workspaceId, conversationId: conv._id, visibility: 'visible' }, { sort: [['seq', -1]], limit: HISTORY_LIMIT },
         );
+        await connects.take();
         d.history = recent.reverse().map(widgetMessage);
       }
       d.chat = chat;

@@ -1,0 +1,90 @@
+/**
+ * The published bots as a widget needs them (bot-source.ts's ChatBot: the record's status and identity secret, the
+ * parsed published config, the brain's adapter), kept in memory per bot (issue 37): a widget connect, the widget's
+ * config and its uploads read nothing of the bot from the store once it is kept, and parse nothing.
+ *
+ * Dropped with the workspace's bots list (list-cache.ts, `onDrop`): every write to the bots collection, on this
+ * process before the writer is answered and, in a scale-out group, on every other process (an acknowledged
+ * broadcast). A read that began before a drop is neither kept nor joined, so a connect after a publish, a pause
+ * or a new identity secret never gets the bot as it was. Past CHAT_BOT_TTL_MS an entry is served once more while
+ * it is read again beside the connect: that bounds how long a change made outside the bots area shows late (a
+ * provider connection's new key or base URL, a store edited by hand, a group whose Redis was away).
+ * A kept ChatBot is shared by every socket of the bot: read-only.
+ */
+import { provided, type AppContext } from '../app/context.js';
+import type { ChatBot } from './bot-source.js';
+import type { BotLists } from './list-cache.js';
+
+export const CHAT_BOT_TTL_MS = 2_000;
+/** Bots kept at most (the longest kept go first). */
+const MAX_BOTS = 10_000;
+
+type Loader = (botId: string) => Promise<ChatBot | null>;
+
+interface Entry {
+  /** Null: no such bot, or nothing published (kept too, so unknown ids do not each read the store). */
+  chat: ChatBot | null;
+  until: number;
+}
+
+export class ChatBotCache {
+  private entries = new Map<string, Entry>();
+  private loads = new Map<string, { version: number; promise: Promise<ChatBot | null> }>();
+  /** Bumped by every drop: a read that began before it is neither kept nor joined. */
+  private version = 0;
+
+  constructor(private app: AppContext, private load: Loader) {}
+
+  /** The published bot: at once when kept (no promise, no microtask), else once it is read. */
+  get(botId: string): ChatBot | null | Promise<ChatBot | null> {
+    const kept = this.entries.get(botId);
+    if (!kept) return this.fill(botId);
+    if (kept.until <= this.app.clock.now() && !this.loads.has(botId)) {
+      this.fill(botId).catch((err) => {
+        // Not served on and on while the store fails: the next connect reads it (and sees the failure).
+        if (this.entries.get(botId) === kept) this.entries.delete(botId);
+        this.app.log.warn({ err, botId }, 'reading a published bot again failed');
+      });
+    }
+    return kept.chat;
+  }
+
+  /** Whether a bot is kept now (for tests). */
+  keeps(botId: string): boolean {
+    return this.entries.has(botId);
+  }
+
+  /** Forgets the bots of a workspace (null: every bot), and every id that named no published bot. */
+  drop(workspaceId: string | null): void {
+    this.version++;
+    if (workspaceId === null) { this.entries.clear(); return; }
+    for (const [id, e] of this.entries) if (!e.chat || e.chat.bot.workspaceId === workspaceId) this.entries.delete(id);
+  }
+
+  private fill(botId: string): Promise<ChatBot | null> {
+    const running = this.loads.get(botId);
+    if (running && running.version === this.version) return running.promise;
+    const version = this.version;
+    const promise = this.load(botId).then((chat) => {
+      if (this.version === version) this.keep(botId, { chat, until: this.app.clock.now() + CHAT_BOT_TTL_MS });
+      return chat;
+    }).finally(() => { if (this.loads.get(botId)?.promise === promise) this.loads.delete(botId); });
+    this.loads.set(botId, { version, promise });
+    return promise;
+  }
+
+  private keep(botId: string, entry: Entry): void {
+    this.entries.delete(botId);
+    if (this.entries.size >= MAX_BOTS) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(botId, entry);
+  }
+}
+
+export const chatBotCache = provided<ChatBotCache>('chat bot cache');
+
+/** The process's cache (the composition root makes one), dropped with the bots lists. */
+export function createChatBotCache(app: AppContext, lists: BotLists, load: Loader): ChatBotCache {
+  const cache = new ChatBotCache(app, load);
+  lists.onDrop((workspaceId) => cache.drop(workspaceId));
+  return cache;
+}

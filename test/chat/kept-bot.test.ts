@@ -1,0 +1,81 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FakeClock } from '../../src/kernel/clock.js';
+import { CHAT_BOT_TTL_MS, chatBotCache } from '../../src/bots/chat-bot-cache.js';
+import { startChatWorld } from './helpers.js';
+
+// Issue 37: a widget connect reads nothing of the bot that memory holds (the published record, its parsed config
+// and its brain are kept per bot), yet a change the server makes shows at the next connect, on this process.
+
+const welcome = async (w: Awaited<ReturnType<typeof startChatWorld>>, q: Record<string, string> = {}) => {
+  const v = await w.visitor(q);
+  await v.close();
+  return v.ready.welcome.message as string;
+};
+
+test('a connect uses the kept bot; a publish or a pause shows at the next connect; a change behind the server within the lifetime', async () => {
+  const clock = new FakeClock(Date.UTC(2026, 10, 2, 9, 0));
+  const w = await startChatWorld({ clock, config: { welcome: { message: 'Hello from A' } } });
+  try {
+    assert.is(await welcome(w), 'Hello from A');
+    assert.ok(chatBotCache(w.server.app).keeps(w.botId));
+    // Edited in the store by hand (not through the server): the kept bot is served, so the record was not read.
+    const raw = w.server.app.store.collection<any>('bots');
+    const rec: any = await raw.findById(w.workspaceId, w.botId);
+    await raw.updateOne({ workspaceId: w.workspaceId, _id: w.botId }, { $set: { 'published.config': { ...rec.published.config, welcome: { ...rec.published.config.welcome, message: 'Edited by hand' } }, updatedAt: rec.updatedAt + 1 } });
+    assert.is(await welcome(w), 'Hello from A', 'kept: the store was not read');
+    // Past its lifetime the kept bot is served once more while it is read again beside the connect.
+    await clock.advance(CHAT_BOT_TTL_MS);
+    assert.is(await welcome(w), 'Hello from A');
+    let seen = '';
+    for (let i = 0; i < 20 && seen !== 'Edited by hand'; i++) seen = await welcome(w);
+    assert.is(seen, 'Edited by hand');
+
+    // A publish through the API shows at the very next connect.
+    await w.setBot({ published: null });
+    const bot = await w.server.request('GET', `/api/v1/bots/${w.botId}`, { headers: w.owner.headers });
+    const edited = await w.server.request('PATCH', `/api/v1/bots/${w.botId}`, { headers: w.owner.headers, body: { revision: bot.body.revision, patch: { welcome: { message: 'Hello from B' } } } });
+    assert.is(edited.status, 200, JSON.stringify(edited.body));
+    const published = await w.server.request('POST', `/api/v1/bots/${w.botId}/publish`, { headers: w.owner.headers, body: { revision: edited.body.revision } });
+    assert.is(published.status, 200, JSON.stringify(published.body));
+    assert.is(await welcome(w), 'Hello from B');
+
+    // Paused through the API: the next connect is a paused chat.
+    const paused = await w.server.request('POST', `/api/v1/bots/${w.botId}/status`, { headers: w.owner.headers, body: { status: 'paused' } });
+    assert.is(paused.status, 200, JSON.stringify(paused.body));
+    const v = await w.visitor();
+    assert.is(v.ready.paused, true);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('a returning visitor keeps their id and conversation; a new visitor gets a new id; an erased one starts anew', async () => {
+  const w = await startChatWorld();
+  try {
+    const first = await w.visitor();
+    w.fake.script({ text: 'Hi there.' });
+    first.say('hello');
+    await first.reply();
+    await first.close();
+    const back = await w.visitor({ visitorToken: first.ready.visitorToken });
+    assert.is(back.ready.visitorId, first.ready.visitorId);
+    assert.is(back.ready.conversationId, first.frames.find((f) => f.t === 'conversation').conversationId);
+    assert.ok(back.ready.history.length >= 2, 'the history is sent');
+    await back.close();
+    const other = await w.visitor();
+    assert.is.not(other.ready.visitorId, first.ready.visitorId);
+    assert.is(other.ready.conversationId, null);
+    await other.close();
+    // A token whose visitor record is gone (and not erased) keeps its id, as a new record.
+    await w.server.app.store.collection('visitors').deleteOne({ workspaceId: w.workspaceId, _id: other.ready.visitorId });
+    const again = await w.visitor({ visitorToken: other.ready.visitorToken });
+    assert.is(again.ready.visitorId, other.ready.visitorId);
+    await again.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test.run();
