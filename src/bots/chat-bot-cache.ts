@@ -13,6 +13,7 @@
  */
 import { provided, type AppContext } from '../app/context.js';
 import type { ChatBot } from './bot-source.js';
+import { BotConfigSchema } from './config/index.js';
 import type { BotLists } from './list-cache.js';
 
 export const CHAT_BOT_TTL_MS = 2_000;
@@ -82,8 +83,22 @@ export class ChatBotCache {
 
 export const chatBotCache = provided<ChatBotCache>('chat bot cache');
 
+let parserReady = false;
+
+/**
+ * zod compiles a schema's fast path the first time it parses a value (every nested object of the bot config: about
+ * 40-70 ms on one core), which a widget connect would otherwise pay, as one task, for the first bot it reads. A
+ * complete config (the defaults) parsed once at start-up compiles them all; a config then parses in 1-2 ms.
+ */
+function compileConfigParser(): void {
+  if (parserReady) return;
+  parserReady = true;
+  BotConfigSchema.parse(BotConfigSchema.parse({}));
+}
+
 /** The process's cache (the composition root makes one), dropped with the bots lists. */
 export function createChatBotCache(app: AppContext, lists: BotLists, load: Loader): ChatBotCache {
+  compileConfigParser();
   const cache = new ChatBotCache(app, load);
   lists.onDrop((workspaceId) => cache.drop(workspaceId));
   return cache;
