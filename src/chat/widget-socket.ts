@@ -132,6 +132,8 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
       const wait = await takeInGroup(app, 'wconn', conn.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
       if (wait > 0) throw connectionLimit(wait);
       const chat = await loadWidgetBot(app, c.botId, c.preview);
+      // A bot read from the store is waited for by every connect that came meanwhile: they go on in slices too.
+      await connects.take();
       if (!chat.preview && !originAllowed(c.origin, chat.config.security.allowedOrigins)) {
         throw forbidden(`origin ${c.origin ?? '(none)'} is not allowed to embed this bot (security.allowedOrigins)`);
       }
