@@ -118,6 +118,15 @@ test('failed sign-ins are counted across the processes', async () => {
   assert.is(right.status, 429, 'even the right password waits: the address is over the limit on this account');
 });
 
+test('a pause and a resume made on one process apply at the next widget connect on every process (the kept bots are dropped)', async () => {
+  const paused = async (i: number) => { const c = await widget(i); const ready = await c.frame('ready'); await c.close(); return ready.paused === true; };
+  assert.equal(await Promise.all([0, 1, 2].map(paused)), [false, false, false], 'each process keeps the running bot');
+  must('pause', await w(1).request('POST', `/api/v1/bots/${world.botId}/status`, { body: { status: 'paused' }, headers: world.owner.headers }), 200);
+  assert.equal(await Promise.all([0, 1, 2].map(paused)), [true, true, true]);
+  must('resume', await w(2).request('POST', `/api/v1/bots/${world.botId}/status`, { body: { status: 'running' }, headers: world.owner.headers }), 200);
+  assert.equal(await Promise.all([0, 1, 2].map(paused)), [false, false, false]);
+});
+
 test('the widget connection limit per address is counted across the processes', async () => {
   // 30 a minute per address: one process alone would take 30 on each of the three.
   let accepted = 0;
