@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { applyEvent } from '../src/analytics/rollup.js';
-import { chatCollections, type ConversationRecord, type MessageRecord, type ToolCallRecord } from '../src/records/conversations.js';
+import { type ConversationRecord, type MessageRecord, type ToolCallRecord } from '../src/records/conversations.js';
 import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/kernel/log.js';
 import { newId } from '../src/store/ids.js';
@@ -34,7 +34,7 @@ try {
   const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0];
   const ws = me.workspace.id;
   const app = server.app;
-  const db = chatCollections(app);
+  const db = app.records;
   const bots = ['bot_bench_a', 'bot_bench_b', 'bot_bench_c'];
   const now = Date.now();
 

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppContext } from '../src/app/context.js';
+import { openRecords } from '../src/records-root.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { loadConfig } from '../src/config/index.js';
 import { EventBus } from '../src/app/event-bus.js';
@@ -41,7 +42,7 @@ const log = createLogger('silent');
 const store = openEmbeddedStore(temp());
 const app: AppContext = {
   config: loadConfig({ DATA_DIR: temp(), NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789' }),
-  log, clock: systemClock, store, vectors: openEmbeddedVectors(temp()), events: new EventBus(store, systemClock, log),
+  log, clock: systemClock, store, records: openRecords(store, { botsChanged: async () => {} }), vectors: openEmbeddedVectors(temp()), events: new EventBus(store, systemClock, log),
   secretKey: Buffer.alloc(32, 1), scale: null, onClose: () => {},
 };
 

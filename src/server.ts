@@ -23,6 +23,8 @@ import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
 import { mountOperations } from './ops/routes.js';
 import { composeServices, type Composition, type Services } from './compose.js';
+import { openRecords } from './records-root.js';
+import { botListsChanged } from './bots/list-cache.js';
 
 export interface RunningServer {
   app: AppContext;
@@ -84,8 +86,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     if (scale && !opts.clock) { const shared = await groupClock(scale, clock, log); clock = shared; closers.push(() => shared.stop()); }
     stores = await openStores(config, log);
     const { store, vectors } = stores;
+    const instrumented = instrumentStore(store);
     const app: AppContext = {
-      config, log, clock, store: instrumentStore(store), vectors,
+      config, log, clock, store: instrumented, vectors,
+      records: openRecords(instrumented, { botsChanged: (workspaceId) => botListsChanged(app, workspaceId) }),
       events: new EventBus(store, clock, log),
       secretKey: deriveKey(serverSecret(config, log)),
       scale,

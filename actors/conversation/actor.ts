@@ -5,7 +5,8 @@ import type { ChatHub } from '../../src/conversation/hub.js';
 import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import type { ServerFrame } from '../../src/conversation/protocol.js';
-import { chatCollections, publicMessage, widgetMessage, type ChatCollections, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/records/conversations.js';
+import { publicMessage, widgetMessage, type ConversationRecord, type EndReason, type MessageRecord, type PublicMessage } from '../../src/records/conversations.js';
+import type { Records } from '../../src/app/records.js';
 import { diskFullFrame, isDiskFull } from '../../src/store/disk-full.js';
 import { newId } from '../../src/store/ids.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
@@ -56,7 +57,7 @@ export const idleEndFromLastMessage = (conv: ConversationRecord, config: BotConf
 export const toldVisitors = new WeakSet<object>();
 
 export class ConversationActor extends Actor<ConversationMsg, ConversationState, ConversationReplies> {
-  readonly db: ChatCollections;
+  readonly db: Records;
   /** Scale-out: checks this process still owns the conversation before a write (set by the service; no-op alone). */
   fence: () => Promise<void> = async () => {};
 
@@ -68,7 +69,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, deps: ConversationDeps) {
     super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
-    this.db = chatCollections(app);
+    this.db = app.records;
     this.hub = deps.hub;
     this.tools = deps.tools;
     this.requests = deps.requests;

@@ -10,7 +10,6 @@ import { botOfflineNow, offlineText } from '../../src/bots/hours.js';
 import type { ConversationRecord } from '../../src/records/conversations.js';
 import { fieldsLeftToAsk } from '../../src/leads/known.js';
 import { leadFormFrame, type LeadField, type LeadFormFrame } from '../../src/leads/form.js';
-import { offlineNotices } from '../../src/records/offline-notices.js';
 
 export const OFFLINE_NOTICE_EVERY_MS = 3600_000;
 
@@ -20,9 +19,9 @@ export async function botOffline(
   const now = app.clock.now();
   if (!botOfflineNow(config, now)) return null;
   const id = `off_${conv._id}`;
-  const last = await offlineNotices(app).findById(conv.workspaceId, id);
+  const last = await app.records.offlineNotices.findById(conv.workspaceId, id);
   const due = !last || now - last.sentAt >= OFFLINE_NOTICE_EVERY_MS;
-  if (due) await offlineNotices(app).replaceOne({ _id: id, workspaceId: conv.workspaceId, conversationId: conv._id, sentAt: now });
+  if (due) await app.records.offlineNotices.replaceOne({ _id: id, workspaceId: conv.workspaceId, conversationId: conv._id, sentAt: now });
   const lc = config.behavior.leadCapture;
   // Only what the visitor has not told us yet; nothing left: no form.
   const left = due && lc.enabled ? await fieldsLeftToAsk(app, conv, lc.fields as LeadField[]) : [];

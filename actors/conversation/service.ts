@@ -5,7 +5,7 @@ import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
 import type { ChatHub } from '../../src/conversation/hub.js';
 import type { ServerFrame } from '../../src/conversation/protocol.js';
 import { RateLimiter } from '../../src/security/rate-limiter.js';
-import { chatCollections, type ConversationRecord, type EndReason } from '../../src/records/conversations.js';
+import { type ConversationRecord, type EndReason } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
 import { takeShared } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
@@ -124,7 +124,7 @@ export class ConversationService {
       page: input.page, summary: null, nextSeq: 1, messageCount: 0, costUsd: 0, ip: input.ip,
       createdAt: now, updatedAt: now, lastMessageAt: now, idleEndsAt: null, endedAt: null, csat: null,
     };
-    await chatCollections(this.app).conversations.insertOne(conversation);
+    await this.app.records.conversations.insertOne(conversation);
     // Whatever opens it (a first message, a lead form, a handoff request, voice), a conversation starts once.
     await this.app.events.publish(conversation.workspaceId, 'conversation.started', { botId: conversation.botId, conversationId: conversation._id, visitorId: conversation.visitorId });
     return { ok: true, conversation };
@@ -135,7 +135,7 @@ export class ConversationService {
     const hours = chat.config.behavior.persistence.resumeWindowHours;
     if (hours <= 0) return null;
     // A preview resumes only preview conversations (configVersion 0), and a visitor of the published bot never those.
-    const conv = await chatCollections(this.app).conversations.findOne(
+    const conv = await this.app.records.conversations.findOne(
       { workspaceId: chat.bot.workspaceId, botId: chat.bot._id, visitorId, status: 'open', configVersion: chat.preview ? 0 : { $gt: 0 } }, { sort: [['lastMessageAt', -1]] },
     );
     if (!conv || conv.lastMessageAt < this.app.clock.now() - hours * 3600_000) return null;
@@ -151,7 +151,7 @@ export class ConversationService {
       if (this.closed) return;
       try {
         if (first) { await this.repairIdleEnds(); first = false; }
-        const due = await chatCollections(this.app).conversations.find(
+        const due = await this.app.records.conversations.find(
           { status: 'open', idleEndsAt: { $lte: this.app.clock.now() } }, { crossWorkspace: true, limit: 200, sort: [['idleEndsAt', 1]] },
         );
         for (const c of due) if (this.hub.openCount(c._id) === 0 && !this.registry.peek(c._id)) this.trySend(c._id, { type: 'idleCheck' });
@@ -168,7 +168,7 @@ export class ConversationService {
    * a widget had them open. They end endAfterIdleMinutes after their last message (actors set their own).
    */
   private async repairIdleEnds(): Promise<void> {
-    const col = chatCollections(this.app).conversations;
+    const col = this.app.records.conversations;
     const configs = new Map<string, Promise<ChatBot | null>>();
     let after = '';
     for (;;) {

@@ -5,7 +5,6 @@ import type { ChatHub } from '../../src/conversation/hub.js';
 import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import { encodeFrame, type ChatErrorCode, type ServerFrame } from '../../src/conversation/protocol.js';
-import { chatCollections } from '../../src/records/conversations.js';
 import { AUDIO_HEADER, audioFrame, type VoiceEndReason, type VoiceMode, type VoiceState } from '../../src/conversation/voice-frames.js';
 import type { VoiceSetup } from '../../src/voice/voice-setup.js';
 import { createVoiceEngine, keptAudio, type VoiceEngine, type VoiceEngineEvent } from '../../src/providers/voice.js';
@@ -89,7 +88,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
       mailbox: { capacity: 2000, urgentCapacity: 64 },
     });
     this.turns = new TurnLog(24_000, TURN_WAIT_MS);
-    this.collections = chatCollections(init.app);
+    this.collections = init.app.records;
     this.usage = new VoiceUsageMeter(init.setup.model);
     this.tools = new VoiceTools(this);
     const send = (msg: VoiceMsg) => { try { this.send(msg); } catch { /* ended */ } };

@@ -1,8 +1,6 @@
 import type { AppContext } from '../../src/app/context.js';
 import { roleRank } from '../../src/auth/roles.js';
 import { getPresence, setPresence } from '../../src/auth/presence.js';
-import { users } from '../../src/auth/records.js';
-import { handoffs } from '../../src/records/handoffs.js';
 import { openUsersEverywhere, type OpenSockets } from '../../src/scale/presence.js';
 import { Actor, assertNever, type ActorFactoryContext } from '../runtime/index.js';
 import type { WorkspaceMsg, WorkspaceReplies } from './messages.js';
@@ -23,7 +21,7 @@ export class WorkspaceActor extends Actor<WorkspaceMsg, null, WorkspaceReplies> 
   }
 
   protected override async onStart(): Promise<void> {
-    const pending = await handoffs(this.app).find({ workspaceId: this.id, state: 'requested' });
+    const pending = await this.app.records.handoffs.find({ workspaceId: this.id, state: 'requested' });
     for (const h of pending) this.arm(h.conversationId, h._id, h.deadlineAt);
   }
 
@@ -32,7 +30,7 @@ export class WorkspaceActor extends Actor<WorkspaceMsg, null, WorkspaceReplies> 
       case 'socketOpened':
       {
         // An open socket marks its user online; a second tab keeps what they chose (away stays away).
-        const user = await users(this.app).findById(this.id, msg.userId);
+        const user = await this.app.records.users.findById(this.id, msg.userId);
         if (user && user.presence === 'offline' && (await openUsersEverywhere(this.app, this.hub, this.id)).has(msg.userId)) await setPresence(this.app, this.id, msg.userId, 'online');
         return undefined;
       }

@@ -10,12 +10,12 @@
  * no counter write of its own. The events themselves are stored before they reach us, so a crash loses at most
  * the last interval's counts, and they could be rebuilt from the events store (kept a week).
  */
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import { workspaceTimezone } from '../auth/settings.js';
-import { chatCollections } from '../records/conversations.js';
 import type { TimerHandle } from '../kernel/clock.js';
 import type { EventRecord } from '../app/event-bus.js';
-import type { Doc } from '../store/types.js';
+import type { Collection, Doc } from '../store/types.js';
 import { dayIn } from './period.js';
 
 export const COUNTERS = [
@@ -37,11 +37,19 @@ export const DURATION_SAMPLES = 1000;
 /** Longest time a counted event waits in memory before its counters are written. */
 export const FLUSH_INTERVAL_MS = 250;
 
-export const analyticsCollections = perApp((app: AppContext) => ({
-  daily: app.store.collection<DailyRecord>('analytics_daily', { indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] }),
-  models: app.store.collection<ModelDayRecord>('analytics_models', { indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] }),
-  tools: app.store.collection<ToolDayRecord>('analytics_tools', { indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] }),
-}));
+declare module '../app/records.js' {
+  interface Records {
+    analyticsDaily: Collection<DailyRecord>;
+    analyticsModels: Collection<ModelDayRecord>;
+    analyticsTools: Collection<ToolDayRecord>;
+  }
+}
+/** Opened once at start-up (src/records-root.ts). */
+export const analyticsRecords = {
+  analyticsDaily: { name: 'analytics_daily', indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] },
+  analyticsModels: { name: 'analytics_models', indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] },
+  analyticsTools: { name: 'analytics_tools', indexes: [{ fields: [['workspaceId', 1], ['day', 1]] }] },
+} satisfies RecordSpecs<'analyticsDaily' | 'analyticsModels' | 'analyticsTools'>;
 
 const key = (...parts: string[]) => parts.map((p) => p.replace(/[^A-Za-z0-9_.:-]/g, '_')).join('|');
 
@@ -137,14 +145,14 @@ class Batch {
   }
 
   async write(app: AppContext): Promise<void> {
-    const cols = analyticsCollections(app);
+    const records = app.records;
     await this.unrate(app);
     const zones = new Map<string, string>();
     for (const ws of new Set([...this.daily.values(), ...this.replies, ...this.tools].map((s) => s.workspaceId))) zones.set(ws, await workspaceTimezone(app, ws));
     const scoped = (s: Scope): DayScope => ({ workspaceId: s.workspaceId, botId: s.botId, day: dayIn(s.at, zones.get(s.workspaceId)!) });
     const models = new Map<string, DayScope & { model: string; replies: number; inputTokens: number; outputTokens: number; costUsd: number }>();
     for (const [workspaceId, list] of groupBy(this.replies, (r) => r.workspaceId)) {
-      const found = await chatCollections(app).messages.find({ workspaceId, _id: { $in: [...new Set(list.map((r) => r.messageId))] } });
+      const found = await app.records.messages.find({ workspaceId, _id: { $in: [...new Set(list.map((r) => r.messageId))] } });
       const byId = new Map(found.map((m) => [m._id, m]));
       for (const r of list) {
         const m = byId.get(r.messageId);
@@ -160,12 +168,12 @@ class Batch {
     }
     for (const r of models.values()) {
       const { workspaceId, botId, day, model, ...inc } = r;
-      await cols.models.updateOne({ workspaceId, _id: key('am', botId, day, model) }, { $inc: inc, $setOnInsert: { botId, day, model } }, { upsert: true });
+      await records.analyticsModels.updateOne({ workspaceId, _id: key('am', botId, day, model) }, { $inc: inc, $setOnInsert: { botId, day, model } }, { upsert: true });
     }
     // Durations are pushed one at a time (the store pushes one value per update); tool calls are few per turn.
     for (const t of this.tools) {
       const { day } = scoped(t);
-      await cols.tools.updateOne(
+      await records.analyticsTools.updateOne(
         { workspaceId: t.workspaceId, _id: key('at', t.botId, day, t.name) },
         {
           $inc: { calls: 1, errors: t.isError ? 1 : 0, totalMs: t.durationMs },
@@ -184,7 +192,7 @@ class Batch {
       add(row.inc, r.inc);
     }
     for (const r of days.values()) {
-      await cols.daily.updateOne(
+      await records.analyticsDaily.updateOne(
         { workspaceId: r.workspaceId, _id: key('ad', r.botId, r.day) }, { $inc: r.inc, $setOnInsert: { botId: r.botId, day: r.day } }, { upsert: true },
       );
     }

@@ -2,7 +2,7 @@
 import type { AppContext } from '../app/context.js';
 import type { Filter } from '../store/types.js';
 import type { Period } from './period.js';
-import { analyticsCollections, COUNTERS, type AnalyticsRollup, type Counter } from './rollup.js';
+import { COUNTERS, type AnalyticsRollup, type Counter } from './rollup.js';
 
 type Totals = Record<Counter, number>;
 const zero = (): Totals => Object.fromEntries(COUNTERS.map((c) => [c, 0])) as Totals;
@@ -27,7 +27,7 @@ function view(t: Totals) {
 
 async function dailyRows(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
   await rollup.idle();
-  return analyticsCollections(app).daily.find(scope(workspaceId, p), { sort: [['day', 1]] });
+  return app.records.analyticsDaily.find(scope(workspaceId, p), { sort: [['day', 1]] });
 }
 
 export async function summary(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
@@ -47,7 +47,7 @@ export async function timeseries(app: AppContext, rollup: AnalyticsRollup, works
 
 export async function toolUse(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
   await rollup.idle();
-  const rows = await analyticsCollections(app).tools.find(scope(workspaceId, p));
+  const rows = await app.records.analyticsTools.find(scope(workspaceId, p));
   const byName = new Map<string, { calls: number; errors: number; totalMs: number; durations: number[] }>();
   for (const r of rows) {
     const t = byName.get(r.name) ?? { calls: 0, errors: 0, totalMs: 0, durations: [] };
@@ -69,7 +69,7 @@ export async function toolUse(app: AppContext, rollup: AnalyticsRollup, workspac
 
 export async function usage(app: AppContext, rollup: AnalyticsRollup, workspaceId: string, p: Period) {
   await rollup.idle();
-  const rows = await analyticsCollections(app).models.find(scope(workspaceId, p));
+  const rows = await app.records.analyticsModels.find(scope(workspaceId, p));
   const byModel = new Map<string, { replies: number; inputTokens: number; outputTokens: number; costUsd: number }>();
   for (const r of rows) {
     const t = byModel.get(r.model) ?? { replies: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };

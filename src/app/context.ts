@@ -3,6 +3,7 @@ import type { Config } from '../config/index.js';
 import type { EventBus } from './event-bus.js';
 import type { Logger } from '../kernel/log.js';
 import type { DocumentStore, VectorStore } from '../store/types.js';
+import type { Records } from './records.js';
 
 /**
  * What every part of the server is handed: configuration, logger, clock, stores, events. The area services are
@@ -14,6 +15,8 @@ export interface AppContext {
   readonly clock: Clock;
   readonly store: DocumentStore;
   readonly vectors: VectorStore;
+  /** Every record collection, opened once at start-up (src/records-root.ts): `app.records.users`. */
+  readonly records: Records;
   readonly events: EventBus;
   /** 32-byte key derived from the server secret: encrypts provider keys and secrets at rest. */
   readonly secretKey: Buffer;

@@ -9,9 +9,7 @@ import { RateLimiter } from '../security/rate-limiter.js';
 import { SIGN_IN_LIMITS, SignInThrottle } from './rate-limit.js';
 import { GroupSignInThrottle } from '../scale/sign-in.js';
 import { nodeOf } from '../scale/node-of.js';
-import {
-  normalizeEmail, SETUP_LOCK_ID, setupLocks, users, workspaces, type UserRecord, type WorkspaceRecord,
-} from './records.js';
+import { normalizeEmail, SETUP_LOCK_ID, type UserRecord, type WorkspaceRecord } from './records.js';
 import { defaultSettings } from './settings.js';
 
 /** Failed sign-in attempts (see SignInThrottle). */
@@ -24,7 +22,7 @@ const passwordChecks = perApp((app) => new RateLimiter(app.clock, 15 * 60 * 1000
 
 /** True until the first workspace exists (again, after a workspace was deleted). */
 export async function setupNeeded(app: AppContext): Promise<boolean> {
-  return (await workspaces(app).count({}, { crossWorkspace: true })) === 0;
+  return (await app.records.workspaces.count({}, { crossWorkspace: true })) === 0;
 }
 
 /** Creates the first workspace and its owner; refused with 409 once a workspace exists. */
@@ -35,7 +33,7 @@ export async function setupWorkspace(
   const now = app.clock.now();
   const workspaceId = newId('ws', now);
   try {
-    await setupLocks(app).insertOne({ _id: SETUP_LOCK_ID, workspaceId, at: now });
+    await app.records.setupLocks.insertOne({ _id: SETUP_LOCK_ID, workspaceId, at: now });
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw conflict('this server is already set up; sign in instead');
     throw err;
@@ -45,8 +43,8 @@ export async function setupWorkspace(
     _id: newId('usr', now), workspaceId, email: normalizeEmail(input.email), name: input.name, role: 'owner',
     passwordHash: await hashPassword(input.password), createdAt: now, presence: 'offline', presenceAt: now,
   };
-  await workspaces(app).insertOne(workspace);
-  await users(app).insertOne(user);
+  await app.records.workspaces.insertOne(workspace);
+  await app.records.users.insertOne(user);
   return { workspace, user };
 }
 
@@ -64,7 +62,7 @@ export async function signIn(app: AppContext, emailInput: string, password: stri
   const waitMs = group ? await group.waitMs(email, address) : throttle.waitMs(email, address);
   if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many failed sign-ins from your address; try again after the number of seconds in Retry-After');
   const attempt = group ? await group.attempt(email, address) : (throttle.attempt(email, address), '');
-  const user = await users(app).findOne({ email }, { crossWorkspace: true });
+  const user = await app.records.users.findOne({ email }, { crossWorkspace: true });
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (!user || !ok) {
     app.log.info({ ip }, 'failed sign-in attempt');
@@ -76,7 +74,7 @@ export async function signIn(app: AppContext, emailInput: string, password: stri
 
 /** Changes a password after checking the current one (wrong attempts count against the account limit). */
 export async function changePassword(app: AppContext, workspaceId: string, userId: string, current: string, next: string): Promise<void> {
-  const user = await users(app).findById(workspaceId, userId);
+  const user = await app.records.users.findById(workspaceId, userId);
   if (!user) throw unauthorized();
   const limits = passwordChecks(app);
   const waitMs = limits.waitMs(user._id, PASSWORD_CHECKS);
@@ -85,5 +83,5 @@ export async function changePassword(app: AppContext, workspaceId: string, userI
     limits.hit(user._id, PASSWORD_CHECKS);
     throw invalid('currentPassword: is not your current password', [{ path: 'currentPassword', message: 'is not your current password' }]);
   }
-  await users(app).updateOne({ workspaceId, _id: userId }, { $set: { passwordHash: await hashPassword(next) } });
+  await app.records.users.updateOne({ workspaceId, _id: userId }, { $set: { passwordHash: await hashPassword(next) } });
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import { newId } from '../store/ids.js';
-import type { Doc } from '../store/types.js';
+import type { Collection, Doc } from '../store/types.js';
 import { actorOf, type Principal } from './principal.js';
 
 export interface AuditEntry extends Doc {
@@ -12,7 +12,12 @@ export interface AuditEntry extends Doc {
   detail?: Record<string, unknown>;
 }
 
-export const auditLog = perApp((app) => app.store.collection<AuditEntry>('audit', { indexes: [{ fields: [['workspaceId', 1], ['at', -1]] }] }));
+declare module '../app/records.js' {
+  interface Records {
+    audit: Collection<AuditEntry>;
+  }
+}
+export const auditRecords = { audit: { name: 'audit', indexes: [{ fields: [['workspaceId', 1], ['at', -1]] }] } } satisfies RecordSpecs<'audit'>;
 
 /** Appends one audit entry. Never holds secrets: callers pass names and ids, not values. */
 export async function recordAudit(
@@ -20,7 +25,7 @@ export async function recordAudit(
   action: string, target: AuditEntry['target'], detail?: Record<string, unknown>,
 ): Promise<void> {
   const at = app.clock.now();
-  await auditLog(app).insertOne({
+  await app.records.audit.insertOne({
     _id: newId('aud', at), workspaceId, at,
     actor: principal ? actorOf(principal) : { kind: 'system', id: 'system', name: 'system' },
     action, target, ...(detail ? { detail } : {}),

@@ -2,9 +2,9 @@
  * The stored records of accounts and access: workspaces, users (= members), sessions, API tokens and
  * invitations. Secrets (session cookie values, token values, invitation tokens) are stored only as hashes.
  */
-import { perApp } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import type { Role, Scope } from './roles.js';
-import type { Doc } from '../store/types.js';
+import type { Collection, Doc } from '../store/types.js';
 import type { Settings } from './settings.js';
 
 export type Presence = 'online' | 'away' | 'offline';
@@ -62,20 +62,25 @@ export interface SetupLock extends Doc {
   at: number;
 }
 
-export const workspaces = perApp((app) => app.store.collection<WorkspaceRecord>('workspaces'));
-export const users = perApp((app) => app.store.collection<UserRecord>('users', {
-  indexes: [{ fields: [['email', 1]], unique: true }],
-}));
-export const sessions = perApp((app) => app.store.collection<SessionRecord>('sessions', {
-  indexes: [{ fields: [['tokenHash', 1]], unique: true }, { fields: [['workspaceId', 1], ['userId', 1]] }],
-}));
-export const apiTokens = perApp((app) => app.store.collection<ApiTokenRecord>('api_tokens', {
-  indexes: [{ fields: [['tokenHash', 1]], unique: true }],
-}));
-export const invites = perApp((app) => app.store.collection<InviteRecord>('invites', {
-  indexes: [{ fields: [['tokenHash', 1]], unique: true }, { fields: [['workspaceId', 1], ['email', 1]] }],
-}));
-export const setupLocks = perApp((app) => app.store.collection<SetupLock>('setup_lock'));
+declare module '../app/records.js' {
+  interface Records {
+    workspaces: Collection<WorkspaceRecord>;
+    users: Collection<UserRecord>;
+    sessions: Collection<SessionRecord>;
+    apiTokens: Collection<ApiTokenRecord>;
+    invites: Collection<InviteRecord>;
+    setupLocks: Collection<SetupLock>;
+  }
+}
+/** Accounts' collections (opened once at start-up: src/records-root.ts). */
+export const authRecords = {
+  workspaces: { name: 'workspaces' },
+  users: { name: 'users', indexes: [{ fields: [['email', 1]], unique: true }] },
+  sessions: { name: 'sessions', indexes: [{ fields: [['tokenHash', 1]], unique: true }, { fields: [['workspaceId', 1], ['userId', 1]] }] },
+  apiTokens: { name: 'api_tokens', indexes: [{ fields: [['tokenHash', 1]], unique: true }] },
+  invites: { name: 'invites', indexes: [{ fields: [['tokenHash', 1]], unique: true }, { fields: [['workspaceId', 1], ['email', 1]] }] },
+  setupLocks: { name: 'setup_lock' },
+} satisfies RecordSpecs<'workspaces' | 'users' | 'sessions' | 'apiTokens' | 'invites' | 'setupLocks'>;
 export const SETUP_LOCK_ID = 'setup_first_workspace';
 
 /** E-mail addresses are compared case-insensitively. */

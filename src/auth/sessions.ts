@@ -9,7 +9,7 @@ import { newId, newSecret } from '../store/ids.js';
 import { announceAccessEnded } from './access-ended.js';
 import { credentialCache, type CachedSession } from './credential-cache.js';
 import type { Principal } from './principal.js';
-import { sessions, users, type SessionRecord, type UserRecord } from './records.js';
+import { type SessionRecord, type UserRecord } from './records.js';
 
 export const SESSION_COOKIE = 'sc_session';
 export const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
@@ -43,7 +43,7 @@ export async function createSession(app: AppContext, user: UserRecord): Promise<
     _id: newId('ses', now), workspaceId: user.workspaceId, userId: user._id, tokenHash: hashToken(value),
     csrfToken: newSecret(24), createdAt: now, expiresAt: now + SESSION_TTL_MS, renewedAt: now,
   };
-  await sessions(app).insertOne(rec);
+  await app.records.sessions.insertOne(rec);
   return { principal: sessionPrincipal(user, rec), cookie: sessionCookie(app, value), csrfToken: rec.csrfToken };
 }
 
@@ -70,11 +70,11 @@ export async function resolveSession(app: AppContext, value: string): Promise<Se
 
 /** The live session of a cookie hash with its user; an expired session, or one whose user is gone, is deleted. */
 async function readSession(app: AppContext, hash: string, now: number): Promise<CachedSession | null> {
-  const rec = await sessions(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
+  const rec = await app.records.sessions.findOne({ tokenHash: hash }, { crossWorkspace: true });
   if (!rec) return null;
-  const user = rec.expiresAt > now ? await users(app).findById(rec.workspaceId, rec.userId) : null;
+  const user = rec.expiresAt > now ? await app.records.users.findById(rec.workspaceId, rec.userId) : null;
   if (!user) {
-    await sessions(app).deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
+    await app.records.sessions.deleteOne({ workspaceId: rec.workspaceId, _id: rec._id });
     return null;
   }
   return { session: rec, user };
@@ -106,7 +106,7 @@ function renewIfDue(app: AppContext, { session: rec, user }: CachedSession, now:
   rec.expiresAt = now + SESSION_TTL_MS;
   rec.renewedAt = now;
   // Not awaited, so a request with a kept session waits on no I/O (it pipelines); a failed write is retried next time.
-  sessions(app).updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: rec.expiresAt, renewedAt: now } }).catch((err) => {
+  app.records.sessions.updateOne({ workspaceId: rec.workspaceId, _id: rec._id }, { $set: { expiresAt: rec.expiresAt, renewedAt: now } }).catch((err) => {
     if (rec.renewedAt === now) Object.assign(rec, was);
     app.log.warn({ err, sessionId: rec._id }, 'renewing a session failed');
   });
@@ -115,19 +115,19 @@ function renewIfDue(app: AppContext, { session: rec, user }: CachedSession, now:
 
 /** Milliseconds the session behind this principal still has (for re-sending the cookie with a fresh Max-Age). */
 export async function sessionRemainingMs(app: AppContext, p: SessionPrincipal): Promise<number> {
-  const rec = await sessions(app).findById(p.workspaceId, p.sessionId);
+  const rec = await app.records.sessions.findById(p.workspaceId, p.sessionId);
   return rec ? rec.expiresAt - app.clock.now() : 0;
 }
 
 /** Ends one session (signing out); its open live sockets close too. */
 export async function endSession(app: AppContext, workspaceId: string, sessionId: string): Promise<void> {
-  await sessions(app).deleteOne({ workspaceId, _id: sessionId });
+  await app.records.sessions.deleteOne({ workspaceId, _id: sessionId });
   announceAccessEnded(app, { workspaceId, sessionId, sessionEnded: true, reason: 'signed out' });
 }
 
 /** Ends every session of a user, except `keepSessionId` (the one changing its password); their live sockets close too. */
 export async function endUserSessions(app: AppContext, workspaceId: string, userId: string, reason: string, keepSessionId?: string): Promise<number> {
-  const ended = await sessions(app).deleteMany({ workspaceId, userId, ...(keepSessionId ? { _id: { $ne: keepSessionId } } : {}) });
+  const ended = await app.records.sessions.deleteMany({ workspaceId, userId, ...(keepSessionId ? { _id: { $ne: keepSessionId } } : {}) });
   announceAccessEnded(app, { workspaceId, userId, keepSessionId, sessionEnded: true, reason });
   return ended;
 }

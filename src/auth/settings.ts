@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { perApp, type AppContext } from '../app/context.js';
 import { notFound } from '../kernel/errors.js';
-import { workspaces } from './records.js';
 
 function isTimeZone(tz: string): boolean {
   try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; }
@@ -37,14 +36,14 @@ export const defaultSettings = (name: string): Settings => ({
 
 /** The workspace's settings (defaults filled in for fields added after the workspace was made). */
 export async function getSettings(app: AppContext, workspaceId: string): Promise<Settings> {
-  const ws = await workspaces(app).findById(workspaceId, workspaceId);
+  const ws = await app.records.workspaces.findById(workspaceId, workspaceId);
   if (!ws) throw notFound('workspace');
   return { ...defaultSettings(ws.settings.name), ...ws.settings };
 }
 
 export async function updateSettings(app: AppContext, workspaceId: string, patch: Partial<Settings>): Promise<Settings> {
   const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined).map(([k, v]) => [`settings.${k}`, v]));
-  if (Object.keys(set).length) await workspaces(app).updateOne({ workspaceId, _id: workspaceId }, { $set: set });
+  if (Object.keys(set).length) await app.records.workspaces.updateOne({ workspaceId, _id: workspaceId }, { $set: set });
   zones(app).delete(workspaceId);
   return getSettings(app, workspaceId);
 }
@@ -61,7 +60,7 @@ export async function workspaceTimezone(app: AppContext, workspaceId: string): P
   const now = app.clock.now();
   const cached = zones(app).get(workspaceId);
   if (cached && now - cached.readAt < ZONE_CACHE_MS) return cached.timezone;
-  const ws = await workspaces(app).findById(workspaceId, workspaceId);
+  const ws = await app.records.workspaces.findById(workspaceId, workspaceId);
   const timezone = ws?.settings.timezone ?? 'UTC';
   zones(app).set(workspaceId, { timezone, readAt: now });
   return timezone;

@@ -3,11 +3,11 @@
  * cannot sign in. The store keeps the token's hash; opening the link once, before it expires, starts a session.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
-import type { Doc } from '../store/types.js';
-import { normalizeEmail, users, type UserRecord } from './records.js';
+import type { Collection, Doc } from '../store/types.js';
+import { normalizeEmail, type UserRecord } from './records.js';
 
 export interface SignInLinkRecord extends Doc {
   userId: string;
@@ -20,29 +20,32 @@ export interface SignInLinkRecord extends Doc {
 export const SIGNIN_LINK_PATH = '/auth/link';
 export const SIGNIN_LINK_TTL_MS = 15 * 60_000;
 
-export const signInLinks = perApp((app) => app.store.collection<SignInLinkRecord>('signin_links', {
-  indexes: [{ fields: [['tokenHash', 1]], unique: true }],
-}));
+declare module '../app/records.js' {
+  interface Records {
+    signInLinks: Collection<SignInLinkRecord>;
+  }
+}
+export const signInLinkRecords = { signInLinks: { name: 'signin_links', indexes: [{ fields: [['tokenHash', 1]], unique: true }] } } satisfies RecordSpecs<'signInLinks'>;
 
 export class SignInLinkError extends Error {}
 
 /** Makes a link for the account with this e-mail; throws SignInLinkError when there is none. */
 export async function createSignInLink(app: AppContext, email: string, ttlMs = SIGNIN_LINK_TTL_MS): Promise<{ url: string; expiresAt: number; user: UserRecord }> {
-  const user = await users(app).findOne({ email: normalizeEmail(email) }, { crossWorkspace: true });
+  const user = await app.records.users.findOne({ email: normalizeEmail(email) }, { crossWorkspace: true });
   if (!user) throw new SignInLinkError(`no account with the e-mail ${email}; list accounts with: service-chat accounts`);
   const now = app.clock.now();
   const token = newSecret(32);
-  await signInLinks(app).insertOne({ _id: newId('sil', now), workspaceId: user.workspaceId, userId: user._id, tokenHash: hashToken(token), createdAt: now, expiresAt: now + ttlMs, usedAt: null });
+  await app.records.signInLinks.insertOne({ _id: newId('sil', now), workspaceId: user.workspaceId, userId: user._id, tokenHash: hashToken(token), createdAt: now, expiresAt: now + ttlMs, usedAt: null });
   return { url: `${app.config.publicUrl}${SIGNIN_LINK_PATH}?token=${encodeURIComponent(token)}`, expiresAt: now + ttlMs, user };
 }
 
 /** Uses a link up (atomically: two tabs opening it get one session) and returns its account, or null. */
 export async function consumeSignInLink(app: AppContext, token: string): Promise<UserRecord | null> {
   const now = app.clock.now();
-  const link = await signInLinks(app).updateOne(
+  const link = await app.records.signInLinks.updateOne(
     { tokenHash: hashToken(token), usedAt: null, expiresAt: { $gt: now } },
     { $set: { usedAt: now } }, { crossWorkspace: true },
   );
   if (!link) return null;
-  return users(app).findById(link.workspaceId, link.userId);
+  return app.records.users.findById(link.workspaceId, link.userId);
 }

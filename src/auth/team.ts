@@ -10,7 +10,7 @@ import { DuplicateKeyError } from '../store/types.js';
 import { newId, newSecret } from '../store/ids.js';
 import { announceAccessEnded } from './access-ended.js';
 import { hashPassword } from './passwords.js';
-import { invites, normalizeEmail, users, workspaces, type InviteRecord, type UserRecord } from './records.js';
+import { normalizeEmail, type InviteRecord, type UserRecord } from './records.js';
 import { endUserSessions, type SessionPrincipal } from './sessions.js';
 import { getSettings } from './settings.js';
 import { revokeTokensOf } from './tokens.js';
@@ -27,8 +27,8 @@ function mayAssign(actor: SessionPrincipal, role: Role): void {
 
 /** Open (unexpired) invitations; expired ones are removed on the way. */
 export async function openInvites(app: AppContext, workspaceId: string): Promise<InviteRecord[]> {
-  await invites(app).deleteMany({ workspaceId, expiresAt: { $lte: app.clock.now() } });
-  return invites(app).find({ workspaceId });
+  await app.records.invites.deleteMany({ workspaceId, expiresAt: { $lte: app.clock.now() } });
+  return app.records.invites.find({ workspaceId });
 }
 
 /** Creates an invitation; inviting the same address again replaces the earlier link. */
@@ -41,23 +41,23 @@ export async function inviteMember(app: AppContext, actor: SessionPrincipal, ema
   }
   // Only this workspace's own members are told apart: whether the address has an account in another workspace
   // is not this workspace's business, so that invitation is made as any other (accepting it then fails).
-  if (await users(app).findOne({ workspaceId: actor.workspaceId, email })) throw conflict('this person is already a member of this workspace');
-  await invites(app).deleteMany({ workspaceId: actor.workspaceId, email });
+  if (await app.records.users.findOne({ workspaceId: actor.workspaceId, email })) throw conflict('this person is already a member of this workspace');
+  await app.records.invites.deleteMany({ workspaceId: actor.workspaceId, email });
   const now = app.clock.now();
   const token = newSecret(32);
   const invite: InviteRecord = {
     _id: newId('inv', now), workspaceId: actor.workspaceId, email, role, tokenHash: hashToken(token),
     createdAt: now, expiresAt: now + INVITE_TTL_MS, invitedBy: { id: actor.userId, name: actor.userName },
   };
-  await invites(app).insertOne(invite);
+  await app.records.invites.insertOne(invite);
   return { invite, link: `${app.config.publicUrl}/admin/#/invite/${token}` };
 }
 
 /** The open invitation for a link token, with its workspace's name; 404 when unknown, used or expired. */
 export async function findInvite(app: AppContext, token: string): Promise<{ invite: InviteRecord; workspaceName: string }> {
-  const invite = await invites(app).findOne({ tokenHash: hashToken(token) }, { crossWorkspace: true });
+  const invite = await app.records.invites.findOne({ tokenHash: hashToken(token) }, { crossWorkspace: true });
   if (!invite || invite.expiresAt <= app.clock.now()) throw notFound('invitation');
-  const ws = await workspaces(app).findById(invite.workspaceId, invite.workspaceId);
+  const ws = await app.records.workspaces.findById(invite.workspaceId, invite.workspaceId);
   if (!ws) throw notFound('invitation');
   return { invite, workspaceName: ws.settings.name };
 }
@@ -65,16 +65,16 @@ export async function findInvite(app: AppContext, token: string): Promise<{ invi
 /** Joins the workspace: the invitation is claimed (deleted) first, so a link works exactly once. */
 export async function acceptInvite(app: AppContext, token: string, input: { name: string; password: string }): Promise<UserRecord> {
   const { invite } = await findInvite(app, token);
-  if (await users(app).findOne({ email: invite.email }, { crossWorkspace: true })) throw conflict('someone with this e-mail already has an account');
+  if (await app.records.users.findOne({ email: invite.email }, { crossWorkspace: true })) throw conflict('someone with this e-mail already has an account');
   const passwordHash = await hashPassword(input.password);
-  if (!(await invites(app).deleteOne({ workspaceId: invite.workspaceId, _id: invite._id }))) throw notFound('invitation');
+  if (!(await app.records.invites.deleteOne({ workspaceId: invite.workspaceId, _id: invite._id }))) throw notFound('invitation');
   const now = app.clock.now();
   const user: UserRecord = {
     _id: newId('usr', now), workspaceId: invite.workspaceId, email: invite.email, name: input.name, role: invite.role,
     passwordHash, createdAt: now, presence: 'offline', presenceAt: now,
   };
   try {
-    await users(app).insertOne(user);
+    await app.records.users.insertOne(user);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw conflict('someone with this e-mail already has an account');
     throw err;
@@ -83,11 +83,11 @@ export async function acceptInvite(app: AppContext, token: string, input: { name
 }
 
 async function ownerCount(app: AppContext, workspaceId: string): Promise<number> {
-  return users(app).count({ workspaceId, role: 'owner' });
+  return app.records.users.count({ workspaceId, role: 'owner' });
 }
 
 async function targetOf(app: AppContext, actor: SessionPrincipal, userId: string): Promise<UserRecord> {
-  const target = await users(app).findById(actor.workspaceId, userId);
+  const target = await app.records.users.findById(actor.workspaceId, userId);
   if (!target) throw notFound('member');
   if (target.role === 'owner' && actor.role !== 'owner') throw forbidden('only an owner can change or remove an owner');
   if (roleRank(target.role) > roleRank(actor.role)) throw forbidden('this member has a higher role than yours');
@@ -100,7 +100,7 @@ export async function changeRole(app: AppContext, actor: SessionPrincipal, userI
   if (target.role === 'owner' && role !== 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
     throw conflict('the workspace must keep at least one owner: make someone else an owner first');
   }
-  const updated = await users(app).updateOne({ workspaceId: actor.workspaceId, _id: userId }, { $set: { role } });
+  const updated = await app.records.users.updateOne({ workspaceId: actor.workspaceId, _id: userId }, { $set: { role } });
   if (!updated) throw notFound('member');
   if (updated.role !== target.role) announceAccessEnded(app, { workspaceId: actor.workspaceId, userId, sessionEnded: false, reason: `role changed to ${role}` });
   return updated;
@@ -113,7 +113,7 @@ export async function removeMember(app: AppContext, actor: SessionPrincipal, use
   if (target.role === 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
     throw conflict('the workspace must keep at least one owner');
   }
-  await users(app).deleteOne({ workspaceId: actor.workspaceId, _id: userId });
+  await app.records.users.deleteOne({ workspaceId: actor.workspaceId, _id: userId });
   await endUserSessions(app, actor.workspaceId, userId, 'removed from the workspace');
   const revoked = await revokeTokensOf(app, actor.workspaceId, userId);
   return { removed: target, revokedTokens: revoked.length };

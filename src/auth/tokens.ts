@@ -10,7 +10,7 @@ import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import { credentialCache, forgetToken } from './credential-cache.js';
 import type { Principal } from './principal.js';
-import { apiTokens, type ApiTokenRecord } from './records.js';
+import { type ApiTokenRecord } from './records.js';
 
 export const TOKEN_PREFIX = 'sct_';
 /** lastUsedAt is written at most this often per token. */
@@ -37,7 +37,7 @@ export async function createApiToken(
     _id: newId('tok', now), workspaceId, name: input.name, scopes: [...new Set(input.scopes)], tokenHash: hashToken(value),
     createdAt: now, createdBy, expiresAt: input.expiresAt, lastUsedAt: null,
   };
-  await apiTokens(app).insertOne(record);
+  await app.records.apiTokens.insertOne(record);
   return { record, value };
 }
 
@@ -50,7 +50,7 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
   if (rec && cache.refreshDue(hash)) void readAgain(app, hash);
   if (!rec) {
     const since = cache.version;
-    rec = await apiTokens(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
+    rec = await app.records.apiTokens.findOne({ tokenHash: hash }, { crossWorkspace: true });
     if (!rec) throw unauthorized('unknown or revoked API token');
     cache.set(hash, rec, since);
   }
@@ -61,7 +61,7 @@ export async function resolveToken(app: AppContext, value: string): Promise<Extr
     const before = kept.lastUsedAt;
     kept.lastUsedAt = now; // the kept record too, so the requests right behind this one do not write it again
     // Not awaited: a request with a kept token then waits on no I/O (so it pipelines); a failed write is retried next time.
-    apiTokens(app).updateOne({ workspaceId: kept.workspaceId, _id: kept._id }, { $set: { lastUsedAt: now } }).catch((err) => {
+    app.records.apiTokens.updateOne({ workspaceId: kept.workspaceId, _id: kept._id }, { $set: { lastUsedAt: now } }).catch((err) => {
       if (kept.lastUsedAt === now) kept.lastUsedAt = before;
       app.log.warn({ err, tokenId: kept._id }, 'recording when an API token was last used failed');
     });
@@ -79,7 +79,7 @@ async function readAgain(app: AppContext, hash: string): Promise<void> {
   const cache = credentialCache(app).tokens;
   const since = cache.version;
   try {
-    const rec = await apiTokens(app).findOne({ tokenHash: hash }, { crossWorkspace: true });
+    const rec = await app.records.apiTokens.findOne({ tokenHash: hash }, { crossWorkspace: true });
     if (rec) cache.set(hash, rec, since); else cache.delete(hash);
   } catch (err) {
     app.log.warn({ err }, 'reading a kept API token again failed; it is read on its next use');
@@ -91,15 +91,15 @@ const principals = new WeakMap<ApiTokenRecord, Extract<Principal, { kind: 'token
 
 /** Deletes a token and forgets it at once, so its next request is refused; null when the workspace has no such token. */
 export async function revokeApiToken(app: AppContext, workspaceId: string, id: string): Promise<ApiTokenRecord | null> {
-  const tok = await apiTokens(app).findById(workspaceId, id);
-  if (!tok || !(await apiTokens(app).deleteOne({ workspaceId, _id: tok._id }))) return null;
+  const tok = await app.records.apiTokens.findById(workspaceId, id);
+  if (!tok || !(await app.records.apiTokens.deleteOne({ workspaceId, _id: tok._id }))) return null;
   await forgetToken(app, tok.tokenHash);
   return tok;
 }
 
 /** Revokes every token a member made (on removal from the workspace): a person's tokens do not outlive their access. */
 export async function revokeTokensOf(app: AppContext, workspaceId: string, userId: string): Promise<ApiTokenRecord[]> {
-  const theirs = (await apiTokens(app).find({ workspaceId }, { limit: 100_000 })).filter((t) => t.createdBy?.id === userId);
+  const theirs = (await app.records.apiTokens.find({ workspaceId }, { limit: 100_000 })).filter((t) => t.createdBy?.id === userId);
   const revoked: ApiTokenRecord[] = [];
   for (const t of theirs) if (await revokeApiToken(app, workspaceId, t._id)) revoked.push(t);
   return revoked;

@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import { perApp } from '../app/context.js';
 import { BotConfigSchema, type BotConfig } from './config/index.js';
-import { bots, botVersions, openIdentitySecret, type BotRecord } from './records.js';
+import { openIdentitySecret, type BotRecord } from './records.js';
 import { guardedAdapter, openProviderKey, providers, recommendedModelFor, TEXT_KINDS } from '../providers/connections.js';
 import type { ProviderAdapter, ProviderKind } from '../providers/index.js';
 import { bareModelId, compatibleCapabilities, openAiCapabilities } from '../providers/model-info.js';
@@ -56,7 +56,7 @@ const adapterCache = perApp(() => new Map<string, ProviderAdapter>());
 
 /** Finds a bot by id alone (the widget knows only the bot id), across workspaces. */
 export async function findBot(app: AppContext, botId: string): Promise<BotDoc | null> {
-  return bots(app).findOne({ _id: botId }, { crossWorkspace: true });
+  return app.records.bots.findOne({ _id: botId }, { crossWorkspace: true });
 }
 
 /**
@@ -64,7 +64,7 @@ export async function findBot(app: AppContext, botId: string): Promise<BotDoc | 
  * the check before every reply does not parse the whole bot (drafts and published configs are large).
  */
 export async function botStatus(app: AppContext, botId: string): Promise<'running' | 'paused' | null> {
-  const col = bots(app);
+  const col = app.records.bots;
   if (await col.count({ _id: botId, status: 'running' }, { crossWorkspace: true })) return 'running';
   return (await col.count({ _id: botId }, { crossWorkspace: true })) ? 'paused' : null;
 }
@@ -82,7 +82,7 @@ export async function loadBotForChat(app: AppContext, botId: string, opts: { pre
   let version = doc.published?.version ?? 0;
   if (preview) { raw = opts.draft ?? doc.draft ?? {}; version = 0; }
   else if (opts.version !== undefined && opts.version !== version) {
-    const old = await botVersions(app).findOne({ workspaceId: doc.workspaceId, botId, version: opts.version });
+    const old = await app.records.botVersions.findOne({ workspaceId: doc.workspaceId, botId, version: opts.version });
     if (old) { raw = old.config; version = old.version; }
   }
   if (raw === undefined) return null;

@@ -5,7 +5,8 @@
  * group writes the same one), and shown by GET /api/v1/bots/{id}/health and on the bot's Voice page.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
+import type { Collection } from '../store/types.js';
 
 export type VoiceFailureStage = 'start' | 'engine' | 'stt' | 'brain' | 'tts';
 
@@ -24,19 +25,24 @@ export interface BotHealthRecord {
   voice: { lastFailure: VoiceFailure | null; failuresSinceOk: number; lastOkAt: number | null };
 }
 
-const healthRecords = perApp((app: AppContext) => app.store.collection<BotHealthRecord>('bot_health'));
+declare module '../app/records.js' {
+  interface Records {
+    botHealth: Collection<BotHealthRecord>;
+  }
+}
+export const botHealthRecords = { botHealth: { name: 'bot_health' } } satisfies RecordSpecs<'botHealth'>;
 
 export async function noteVoiceFailure(app: AppContext, workspaceId: string, botId: string, failure: VoiceFailure): Promise<void> {
-  await healthRecords(app).updateOne({ workspaceId, _id: botId },
+  await app.records.botHealth.updateOne({ workspaceId, _id: botId },
     { $set: { 'voice.lastFailure': failure }, $inc: { 'voice.failuresSinceOk': 1 } }, { upsert: true });
 }
 
 /** A voice session started: the failures count again from zero (the last one stays, for the record). */
 export async function noteVoiceOk(app: AppContext, workspaceId: string, botId: string): Promise<void> {
-  await healthRecords(app).updateOne({ workspaceId, _id: botId }, { $set: { 'voice.failuresSinceOk': 0, 'voice.lastOkAt': app.clock.now() } }, { upsert: true });
+  await app.records.botHealth.updateOne({ workspaceId, _id: botId }, { $set: { 'voice.failuresSinceOk': 0, 'voice.lastOkAt': app.clock.now() } }, { upsert: true });
 }
 
 export async function botHealth(app: AppContext, workspaceId: string, botId: string): Promise<{ botId: string; voice: BotHealthRecord['voice'] }> {
-  const r = await healthRecords(app).findById(workspaceId, botId);
+  const r = await app.records.botHealth.findById(workspaceId, botId);
   return { botId, voice: { lastFailure: r?.voice?.lastFailure ?? null, failuresSinceOk: r?.voice?.failuresSinceOk ?? 0, lastOkAt: r?.voice?.lastOkAt ?? null } };
 }

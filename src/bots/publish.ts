@@ -12,7 +12,7 @@ import type { ProviderKind } from '../providers/index.js';
 import type { ModelCapabilities, ModelInfo } from '../providers/types.js';
 import { DuplicateKeyError } from '../store/types.js';
 import type { BotConfig } from './config/index.js';
-import { botVersions, bots, customFaceOf, getBot, type BotRecord } from './records.js';
+import { customFaceOf, getBot, type BotRecord } from './records.js';
 import { voiceChecks, withinListWait } from './publish-voices.js';
 import { staleRevision } from './service.js';
 
@@ -192,11 +192,11 @@ export async function publishBot(
   // setting), and an update whose version then cannot be stored is put back.
   const agent = await hostedAgents.sync(app, workspaceId, bot, bot.draft);
   // Numbered from the versions kept, not from bot.published, so numbers never repeat.
-  const [latest] = await botVersions(app).find({ workspaceId, botId: id }, { sort: [['version', -1]], limit: 1 });
+  const [latest] = await app.records.botVersions.find({ workspaceId, botId: id }, { sort: [['version', -1]], limit: 1 });
   const version = (latest?.version ?? 0) + 1;
   const publishedAt = app.clock.now();
   try {
-    await botVersions(app).insertOne({ _id: `bver_${id.replace(/^bot_/, '')}_${version}`, workspaceId, botId: id, version, config: bot.draft, publishedAt, publishedBy: by });
+    await app.records.botVersions.insertOne({ _id: `bver_${id.replace(/^bot_/, '')}_${version}`, workspaceId, botId: id, version, config: bot.draft, publishedAt, publishedBy: by });
   } catch (err) {
     await agent.undo().catch((e) => app.log.error({ err: e, botId: id }, 'putting the hosted agent back failed'));
     if (err instanceof DuplicateKeyError) throw conflict('the bot was published by someone else at the same moment; try again');
@@ -204,7 +204,7 @@ export async function publishBot(
   }
   await agent.commit().catch((e) => app.log.warn({ err: e, botId: id }, 'removing the replaced hosted agent failed'));
   // A slower publish of an older number must not overwrite a newer one.
-  const updated = await bots(app).updateOne(
+  const updated = await app.records.bots.updateOne(
     { workspaceId, _id: id, $or: [{ published: null }, { 'published.version': { $lt: version } }] },
     { $set: { published: { version, config: bot.draft, publishedAt }, updatedAt: publishedAt } },
   );

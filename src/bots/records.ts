@@ -2,12 +2,12 @@
  * Bot records, shared with the chat engine (src/bots/bot-source.ts reads them directly):
  * 'bots' holds the draft, its revision and the published config; 'bot_versions' one frozen copy per version.
  */
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import { notFound } from '../kernel/errors.js';
 import { openSecret } from '../security/secret-box.js';
-import type { Doc } from '../store/types.js';
+import type { Collection, Doc } from '../store/types.js';
 import type { BotConfig } from './config/index.js';
-import { botListsChanged, reportingWrites } from './list-cache.js';
 
 export type BotStatus = 'running' | 'paused';
 
@@ -42,19 +42,22 @@ export interface BotVersionRecord extends Doc {
 /** What the bots list shows of each bot: kept in the store's list index, so listing never loads the configs. */
 export const BOT_LIST_FIELDS = ['name', 'status', 'revision', 'published.version', 'published.publishedAt', 'createdAt', 'updatedAt'] as const;
 
-/** Every write through it drops the workspace's kept bots list (list-cache.ts), here and in the scale-out group. */
-export const bots = perApp((app: AppContext) => reportingWrites(
-  app.store.collection<BotRecord>('bots', { listFields: [...BOT_LIST_FIELDS] }),
-  (workspaceId) => botListsChanged(app, workspaceId),
-));
-export const botVersions = (app: AppContext) =>
-  app.store.collection<BotVersionRecord>('bot_versions', {
-    // Two publishes racing for one number: the second insert fails instead of overwriting.
-    indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['version', 1]], unique: true }],
-  });
+declare module '../app/records.js' {
+  interface Records {
+    /** Every write through it drops the workspace's kept bots list (list-cache.ts), here and in the scale-out group. */
+    bots: Collection<BotRecord>;
+    botVersions: Collection<BotVersionRecord>;
+  }
+}
+/** Opened once at start-up (src/records-root.ts, which reports the bots' writes to the bot lists). */
+export const botRecords = {
+  bots: { name: 'bots', listFields: [...BOT_LIST_FIELDS] },
+  // Two publishes racing for one number: the second insert fails instead of overwriting.
+  botVersions: { name: 'bot_versions', indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['version', 1]], unique: true }] },
+} satisfies RecordSpecs<'bots' | 'botVersions'>;
 
 export async function getBot(app: AppContext, workspaceId: string, id: string): Promise<BotRecord> {
-  const bot = await bots(app).findById(workspaceId, id);
+  const bot = await app.records.bots.findById(workspaceId, id);
   if (!bot) throw notFound('bot');
   return bot;
 }
@@ -84,7 +87,7 @@ export function customFaceOf(config: BotConfig): string | null {
 
 /** Bots whose draft or published config satisfies `uses` (workspaces hold few bots, so a scan is fine). */
 export async function botsUsing(app: AppContext, workspaceId: string, uses: (config: BotConfig) => boolean): Promise<Array<{ id: string; name: string }>> {
-  const all = await bots(app).find({ workspaceId }, { limit: 10_000 });
+  const all = await app.records.bots.find({ workspaceId }, { limit: 10_000 });
   return all
     .filter((b) => uses(b.draft) || (b.published !== null && uses(b.published.config)))
     .map((b) => ({ id: b._id, name: b.name }));

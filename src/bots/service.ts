@@ -11,7 +11,7 @@ import { sealSecret } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
 import { applyConfigPatch, parseBotConfig, type BotConfig } from './config/index.js';
 import type { BotConfigInput } from './config/schema.js';
-import { BOT_LIST_FIELDS, botVersions, bots, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
+import { BOT_LIST_FIELDS, getBot, type BotRecord, type BotStatus, type BotVersionRecord } from './records.js';
 import { botLists, DEFAULT_PAGE, MAX_KEPT_BOTS, pageOf, type BotListItem, type ListLoader } from './list-cache.js';
 import { findBotTemplate } from './templates.js';
 
@@ -27,7 +27,7 @@ export const versionSummary = (v: BotVersionRecord) => ({ version: v.version, pu
 
 /** Newest version first. */
 export async function listVersions(app: AppContext, workspaceId: string, botId: string): Promise<BotVersionRecord[]> {
-  return botVersions(app).find({ workspaceId, botId }, { sort: [['version', -1]], limit: 1000 });
+  return app.records.botVersions.find({ workspaceId, botId }, { sort: [['version', -1]], limit: 1000 });
 }
 
 /** A bot with its draft, published config and versions summary. */
@@ -44,7 +44,7 @@ export async function botView(app: AppContext, b: BotRecord) {
 
 /** The list's fields of a workspace's bots, newest first, from the store's list index. */
 async function readList(app: AppContext, workspaceId: string, page: { limit: number; before?: string }): Promise<BotListItem[]> {
-  const rows = await bots(app).findFields({ workspaceId }, BOT_LIST_FIELDS, page);
+  const rows = await app.records.bots.findFields({ workspaceId }, BOT_LIST_FIELDS, page);
   return rows.map((b) => ({
     id: b._id, name: b.name as string, status: b.status as BotStatus, revision: b.revision as number,
     publishedVersion: b['published.version'] as number | null, publishedAt: b['published.publishedAt'] as number | null,
@@ -107,7 +107,7 @@ export async function createBot(app: AppContext, workspaceId: string, input: { n
     _id: newId('bot', now), workspaceId, name: input.name, status: 'running', draft, revision: 1, published: null,
     createdAt: now, updatedAt: now,
   };
-  await bots(app).insertOne(bot);
+  await app.records.bots.insertOne(bot);
   return bot;
 }
 
@@ -117,12 +117,12 @@ export async function createBot(app: AppContext, workspaceId: string, input: { n
  * other gets 409 conflict.
  */
 async function writeDraft(app: AppContext, workspaceId: string, id: string, revision: number, change: { draft?: BotConfig; name?: string }): Promise<BotRecord> {
-  const updated = await bots(app).updateOne(
+  const updated = await app.records.bots.updateOne(
     { workspaceId, _id: id, revision },
     { $set: { ...change, updatedAt: app.clock.now() }, $inc: { revision: 1 } },
   );
   if (updated) return updated;
-  const current = await bots(app).findById(workspaceId, id);
+  const current = await app.records.bots.findById(workspaceId, id);
   if (!current) throw notFound('bot');
   throw staleRevision(revision, current.revision);
 }
@@ -144,7 +144,7 @@ export async function editDraft(app: AppContext, workspaceId: string, id: string
 /** Copies a published version into the draft; the published config stays until the next publish. */
 export async function restoreVersion(app: AppContext, workspaceId: string, id: string, version: number, revision?: number): Promise<BotRecord> {
   const bot = await getBot(app, workspaceId, id);
-  const v = await botVersions(app).findOne({ workspaceId, botId: id, version });
+  const v = await app.records.botVersions.findOne({ workspaceId, botId: id, version });
   if (!v) throw notFound(`version ${version}`);
   if (revision !== undefined && revision !== bot.revision) throw staleRevision(revision, bot.revision);
   // Parsed again so a version frozen under older defaults comes back complete.
@@ -152,8 +152,8 @@ export async function restoreVersion(app: AppContext, workspaceId: string, id: s
 }
 
 export async function deleteBot(app: AppContext, hostedAgents: HostedAgentPort, workspaceId: string, id: string): Promise<void> {
-  if (!(await bots(app).deleteOne({ workspaceId, _id: id }))) throw notFound('bot');
-  await botVersions(app).deleteMany({ workspaceId, botId: id });
+  if (!(await app.records.bots.deleteOne({ workspaceId, _id: id }))) throw notFound('bot');
+  await app.records.botVersions.deleteMany({ workspaceId, botId: id });
   await hostedAgents.remove(app, workspaceId, id);
 }
 
@@ -165,12 +165,12 @@ export async function duplicateBot(app: AppContext, workspaceId: string, id: str
     _id: newId('bot', now), workspaceId, name: name ?? `${source.name} (copy)`.slice(0, 80), status: 'running',
     draft: structuredClone(source.draft), revision: 1, published: null, createdAt: now, updatedAt: now,
   };
-  await bots(app).insertOne(copy);
+  await app.records.bots.insertOne(copy);
   return copy;
 }
 
 export async function setStatus(app: AppContext, workspaceId: string, id: string, status: BotStatus): Promise<BotRecord> {
-  const updated = await bots(app).updateOne({ workspaceId, _id: id }, { $set: { status, updatedAt: app.clock.now() } });
+  const updated = await app.records.bots.updateOne({ workspaceId, _id: id }, { $set: { status, updatedAt: app.clock.now() } });
   if (!updated) throw notFound('bot');
   return updated;
 }
@@ -178,7 +178,7 @@ export async function setStatus(app: AppContext, workspaceId: string, id: string
 /** A new identity-verification secret: returned here once, stored sealed; the old one stops working. */
 export async function newIdentitySecret(app: AppContext, workspaceId: string, id: string): Promise<string> {
   const secret = `bis_${newSecret(32)}`;
-  const updated = await bots(app).updateOne(
+  const updated = await app.records.bots.updateOne(
     { workspaceId, _id: id },
     { $set: { identitySecretSealed: sealSecret(secret, app.secretKey, id), updatedAt: app.clock.now() } },
   );

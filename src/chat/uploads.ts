@@ -10,7 +10,7 @@ import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { takeShared } from '../scale/limits.js';
 import { RateLimiter } from '../security/rate-limiter.js';
-import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
+import { type AttachmentRecord } from '../records/conversations.js';
 
 /** Chat images are shrunk to this longest edge before they are stored and sent to the model (bot-config.md). */
 export const UPLOAD_MAX_EDGE_PX = 1568;
@@ -57,6 +57,6 @@ export async function acceptUpload(app: AppContext, input: { botId: string; visi
     mimeType: out.mimeType, width: out.width, height: out.height, size: out.data.length, createdAt: now,
   };
   await app.store.files.put(rec._id, out.data, { workspaceId: rec.workspaceId, contentType: rec.mimeType, size: rec.size, kind: 'chat-attachment' });
-  await chatCollections(app).attachments.insertOne(rec);
+  await app.records.attachments.insertOne(rec);
   return rec;
 }

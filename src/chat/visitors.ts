@@ -3,7 +3,6 @@ import { ApiError, unauthorized } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import type { ChatBot } from '../bots/bot-source.js';
 import { readVisitorToken, signVisitorToken, verifyIdentity } from './identity.js';
-import { chatCollections } from '../records/conversations.js';
 import { wasErased } from '../visitors/erased.js';
 
 export interface VisitorIdentityInput {
@@ -31,7 +30,7 @@ export interface ResolvedVisitor {
  * visitor's conversations (to read or to send).
  */
 export async function resolveVisitor(app: AppContext, chat: ChatBot, input: VisitorIdentityInput): Promise<ResolvedVisitor> {
-  const { visitors } = chatCollections(app);
+  const { visitors } = app.records;
   const mode = chat.config.security.identity.mode;
   const workspaceId = chat.bot.workspaceId;
   const now = app.clock.now();

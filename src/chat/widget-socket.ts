@@ -11,7 +11,7 @@ import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
 import { decodeClientFrame, encodeFrame, MAX_SOCKET_PAYLOAD_BYTES, type ChatErrorCode, type ClientFrame, type ServerFrame } from '../conversation/protocol.js';
 import { RateLimiter } from '../security/rate-limiter.js';
-import { chatCollections, widgetMessage, type WidgetMessage } from '../records/conversations.js';
+import { widgetMessage, type WidgetMessage } from '../records/conversations.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
 import type { VisitorRequests } from '../conversation/visitor-requests.js';
 import { requestHandoff } from '../team/handoff.js';
@@ -145,7 +145,7 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
       const conv = visitor.known ? await service.resumable(chat, visitor.visitorId) : null;
       if (conv && chat.config.behavior.persistence.showHistory) {
         await connects.take();
-        const recent = await chatCollections(app).messages.find(
+        const recent = await app.records.messages.find(
           { workspaceId: conv.workspaceId, conversationId: conv._id, visibility: 'visible' }, { sort: [['seq', -1]], limit: HISTORY_LIMIT },
         );
         await connects.take();

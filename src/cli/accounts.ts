@@ -2,14 +2,14 @@
 import { randomBytes } from 'node:crypto';
 import { passwordProblem } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
-import { normalizeEmail, sessions, users } from '../auth/records.js';
+import { normalizeEmail } from '../auth/records.js';
 import { createSignInLink, SignInLinkError } from '../auth/signin-links.js';
 import type { Config } from '../config/index.js';
 import { CommandError, UsageError, withApp } from './context.js';
 
 export async function listAccounts(config: Config, out: (line: string) => void, json: boolean): Promise<void> {
   await withApp(config, async (app) => {
-    const all = await users(app).find({}, { crossWorkspace: true, sort: [['_id', 1]], limit: 10_000 });
+    const all = await app.records.users.find({}, { crossWorkspace: true, sort: [['_id', 1]], limit: 10_000 });
     if (json) return out(JSON.stringify(all.map((u) => ({ id: u._id, workspaceId: u.workspaceId, email: u.email, name: u.name, role: u.role }))));
     if (!all.length) return out('no accounts yet: open the admin panel to set up the first workspace');
     for (const u of all) out(`${u.email}\t${u.role}\t${u.name}\tworkspace ${u.workspaceId}`);
@@ -23,10 +23,10 @@ export async function resetPassword(config: Config, email: string | undefined, p
   if (problem) throw new UsageError(`--password ${problem} (or leave --password out to have one generated)`);
   const next = password ?? randomBytes(12).toString('base64url');
   await withApp(config, async (app) => {
-    const user = await users(app).findOne({ email: normalizeEmail(email) }, { crossWorkspace: true });
+    const user = await app.records.users.findOne({ email: normalizeEmail(email) }, { crossWorkspace: true });
     if (!user) throw new CommandError(`no account with the e-mail ${email}; list them with: service-chat accounts`);
-    await users(app).updateOne({ workspaceId: user.workspaceId, _id: user._id }, { $set: { passwordHash: await hashPassword(next) } });
-    const ended = await sessions(app).deleteMany({ workspaceId: user.workspaceId, userId: user._id });
+    await app.records.users.updateOne({ workspaceId: user.workspaceId, _id: user._id }, { $set: { passwordHash: await hashPassword(next) } });
+    const ended = await app.records.sessions.deleteMany({ workspaceId: user.workspaceId, userId: user._id });
     out(`password of ${user.email} reset; ${ended} session(s) ended`);
     if (!password) out(`new password: ${next}`);
   });

@@ -12,6 +12,7 @@ import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { createLogger } from '../kernel/log.js';
 import { deriveKey } from '../security/secret-box.js';
 import type { DocumentStore } from '../store/types.js';
+import { openRecords } from '../records-root.js';
 
 /** A failure the message explains; exit code 1. */
 export class CommandError extends Error {}
@@ -79,6 +80,8 @@ export async function withApp<T>(config: Config, fn: (app: AppContext) => Promis
   const secret = readSecret(config);
   const app = {
     config, log: createLogger('silent'), clock: systemClock, store,
+    // The server's bot lists lapse on their own (LIST_TTL_MS); the command line does not write bots.
+    records: openRecords(store, { botsChanged: async () => {} }),
     get vectors(): never { throw new Error('the command line does not open the vector store'); },
     get events(): never { throw new Error('the command line does not publish events'); },
     secretKey: deriveKey(secret ?? 'no-secret-yet-0000000000000000000000'),

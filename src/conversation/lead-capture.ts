@@ -1,7 +1,6 @@
 /** Leads from conversations: the capture_lead tool the agent calls, and the widget's lead form. */
 import type { AppContext } from '../app/context.js';
 import { loadBotForChat } from '../bots/bot-source.js';
-import { chatCollections } from '../records/conversations.js';
 import type { AgentTool, ToolSource } from '../tools/registry.js';
 import { validateLeadFields, type LeadField } from '../leads/form.js';
 import { knownLeadValues } from '../leads/known.js';
@@ -50,7 +49,7 @@ export const leadToolSource: ToolSource = {
 export async function submitLeadForm(
   app: AppContext, input: { conversationId: string; visitorId: string; fields: Record<string, unknown>; formShown?: boolean },
 ): Promise<{ ok: true; lead: LeadRecord } | { ok: false; code: 'not_found' | 'forbidden' | 'invalid'; message: string }> {
-  const conv = await chatCollections(app).conversations.findOne({ _id: input.conversationId }, { crossWorkspace: true });
+  const conv = await app.records.conversations.findOne({ _id: input.conversationId }, { crossWorkspace: true });
   if (!conv) return { ok: false, code: 'not_found', message: 'conversation not found' };
   if (conv.visitorId !== input.visitorId) return { ok: false, code: 'forbidden', message: 'this conversation belongs to another visitor' };
   const chat = await loadBotForChat(app, conv.botId, { version: conv.configVersion });

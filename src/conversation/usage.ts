@@ -1,12 +1,12 @@
 import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
-import { chatCollections, utcDay, type UsageDayRecord } from '../records/conversations.js';
+import { utcDay, type UsageDayRecord } from '../records/conversations.js';
 
 /** The usage record of one bot and UTC day (security.caps count against it). */
 export const usageDayId = (botId: string, day: string) => `use_${botId}_${day}`;
 
 export function usageToday(app: AppContext, workspaceId: string, botId: string): Promise<UsageDayRecord | null> {
-  return chatCollections(app).usage.findById(workspaceId, usageDayId(botId, utcDay(app.clock.now())));
+  return app.records.usage.findById(workspaceId, usageDayId(botId, utcDay(app.clock.now())));
 }
 
 /** Which daily cap today's usage has reached, if any (spend and replies; voice also its minutes). */

@@ -5,7 +5,6 @@ import { botLists } from '../bots/list-cache.js';
 import { chatHub } from '../conversation/hub.js';
 import type { EventRecord } from '../app/event-bus.js';
 import { webhooks } from '../events/webhooks/index.js';
-import { handoffs } from '../records/handoffs.js';
 import { liveFrame, liveHub } from '../team/live-hub.js';
 import { workspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
@@ -106,7 +105,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
 async function armWaitingHandoffs(app: AppContext): Promise<void> {
   let after = '';
   for (;;) {
-    const page = await handoffs(app).find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: 500 });
+    const page = await app.records.handoffs.find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: 500 });
     for (const h of page) workspaceActors(app).get(h.workspaceId).send({ type: 'armHandoff', conversationId: h.conversationId, handoffId: h._id, dueAt: h.deadlineAt });
     if (page.length < 500) return;
     after = page[page.length - 1]._id;

@@ -5,7 +5,6 @@
  */
 import type { AppContext } from '../app/context.js';
 import type { LeadField } from './form.js';
-import { leadsCollection } from './service.js';
 
 /** How many of the visitor's leads are read (newest win on a field both carry). */
 const LEADS_READ = 20;
@@ -14,7 +13,7 @@ export async function knownLeadValues(
   app: AppContext, who: { workspaceId: string; botId?: string; visitorId?: string | null },
 ): Promise<Record<string, string>> {
   if (!who.visitorId || !who.botId) return {};
-  const rows = await leadsCollection(app).find(
+  const rows = await app.records.leads.find(
     { workspaceId: who.workspaceId, botId: who.botId, visitorId: who.visitorId }, { sort: [['createdAt', -1]], limit: LEADS_READ },
   );
   const known: Record<string, string> = {};

@@ -3,10 +3,11 @@
  * listed newest first, exported as CSV, their status changed, deleted. Every save publishes lead.captured.
  */
 import { stringify } from 'csv-stringify/sync';
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import { notFound } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
-import type { Doc, Filter } from '../store/types.js';
+import type { Collection, Doc, Filter } from '../store/types.js';
 
 /** Lead statuses (the spec leaves them open): the usual sales pipeline, new first. */
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'won', 'lost'] as const;
@@ -25,13 +26,19 @@ export interface LeadRecord extends Doc {
   updatedAt: number;
 }
 
-export const leadsCollection = perApp((app: AppContext) => app.store.collection<LeadRecord>('leads', {
-  indexes: [
+declare module '../app/records.js' {
+  interface Records {
+    leads: Collection<LeadRecord>;
+  }
+}
+/** Opened once at start-up (src/records-root.ts). */
+export const leadRecords = {
+  leads: { name: 'leads', indexes: [
     { fields: [['workspaceId', 1], ['createdAt', 1]] },
     { fields: [['workspaceId', 1], ['conversationId', 1]] },
     { fields: [['workspaceId', 1], ['visitorId', 1]] },
-  ],
-}));
+  ] },
+} satisfies RecordSpecs<'leads'>;
 
 export const leadView = (l: LeadRecord) => ({
   id: l._id, botId: l.botId, conversationId: l.conversationId, visitorId: l.visitorId, fields: l.fields,
@@ -52,7 +59,7 @@ export interface SaveLeadInput {
 export async function saveLead(app: AppContext, input: SaveLeadInput): Promise<LeadRecord> {
   const now = app.clock.now();
   const lead: LeadRecord = { _id: newId('lead', now), ...input, status: 'new', createdAt: now, updatedAt: now };
-  await leadsCollection(app).insertOne(lead);
+  await app.records.leads.insertOne(lead);
   await app.events.publish(input.workspaceId, 'lead.captured', {
     botId: lead.botId, conversationId: lead.conversationId, leadId: lead._id, fields: lead.fields,
   });
@@ -67,19 +74,19 @@ const filterOf = (workspaceId: string, q: LeadQuery): Filter => ({
 
 export async function listLeads(app: AppContext, workspaceId: string, q: LeadQuery): Promise<{ items: LeadView[]; nextBefore: string | null }> {
   const limit = q.limit ?? 50;
-  const rows = await leadsCollection(app).find(filterOf(workspaceId, q), { limit: limit + 1, before: q.before });
+  const rows = await app.records.leads.find(filterOf(workspaceId, q), { limit: limit + 1, before: q.before });
   const page = rows.slice(0, limit);
   return { items: page.map(leadView), nextBefore: rows.length > limit ? page[page.length - 1]._id : null };
 }
 
 export async function setLeadStatus(app: AppContext, workspaceId: string, id: string, status: LeadStatus): Promise<LeadRecord> {
-  const updated = await leadsCollection(app).updateOne({ workspaceId, _id: id }, { $set: { status, updatedAt: app.clock.now() } });
+  const updated = await app.records.leads.updateOne({ workspaceId, _id: id }, { $set: { status, updatedAt: app.clock.now() } });
   if (!updated) throw notFound('lead');
   return updated;
 }
 
 export async function deleteLead(app: AppContext, workspaceId: string, id: string): Promise<void> {
-  if (!(await leadsCollection(app).deleteOne({ workspaceId, _id: id }))) throw notFound('lead');
+  if (!(await app.records.leads.deleteOne({ workspaceId, _id: id }))) throw notFound('lead');
 }
 
 /** Largest CSV export, newest first: beyond it, narrow by botId or status. */
@@ -95,7 +102,7 @@ export function safeCell(value: string): string {
 
 /** All leads as CSV: fixed columns, then one column per field key in order of first appearance. */
 export async function leadsCsv(app: AppContext, workspaceId: string, q: LeadQuery): Promise<string> {
-  const rows = await leadsCollection(app).find(filterOf(workspaceId, q), { limit: CSV_MAX_ROWS });
+  const rows = await app.records.leads.find(filterOf(workspaceId, q), { limit: CSV_MAX_ROWS });
   const keys: string[] = [];
   for (const l of rows) for (const k of Object.keys(l.fields)) if (!keys.includes(k)) keys.push(k);
   const header = ['leadId', 'createdAt', 'status', 'source', 'botId', 'conversationId', ...keys];

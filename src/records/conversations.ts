@@ -1,5 +1,4 @@
-import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import type { RecordSpecs } from '../app/records.js';
 import type { BotConfig } from '../bots/config/index.js';
 import type { Collection, Doc } from '../store/types.js';
 import type { WidgetMessage } from '../../protocol/widget.js';
@@ -130,29 +129,42 @@ export interface UsageDayRecord extends Doc {
   voiceSeconds?: number;
 }
 
-export interface ChatCollections {
-  conversations: Collection<ConversationRecord>;
-  messages: Collection<MessageRecord>;
-  toolCalls: Collection<ToolCallRecord>;
-  attachments: Collection<AttachmentRecord>;
-  feedback: Collection<FeedbackRecord>;
-  visitors: Collection<VisitorRecord>;
-  usage: Collection<UsageDayRecord>;
+declare module '../app/records.js' {
+  interface Records {
+    conversations: Collection<ConversationRecord>;
+    messages: Collection<MessageRecord>;
+    toolCalls: Collection<ToolCallRecord>;
+    attachments: Collection<AttachmentRecord>;
+    feedback: Collection<FeedbackRecord>;
+    visitors: Collection<VisitorRecord>;
+    usage: Collection<UsageDayRecord>;
+  }
 }
 
-export const chatCollections = perApp((app: AppContext): ChatCollections => ({
-  conversations: app.store.collection<ConversationRecord>('conversations', {
-    indexes: [{ fields: [['workspaceId', 1], ['botId', 1]] }, { fields: [['workspaceId', 1], ['visitorId', 1], ['botId', 1]] }, { fields: [['status', 1], ['idleEndsAt', 1]] }],
-  }),
-  messages: app.store.collection<MessageRecord>('messages', { indexes: [{ fields: [['conversationId', 1], ['seq', 1]], unique: true }] }),
-  toolCalls: app.store.collection<ToolCallRecord>('tool_calls', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['workspaceId', 1], ['createdAt', 1]] }] }),
-  attachments: app.store.collection<AttachmentRecord>('attachments', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['visitorId', 1], ['createdAt', 1]] }] }),
-  feedback: app.store.collection<FeedbackRecord>('feedback', { indexes: [{ fields: [['conversationId', 1]] }, { fields: [['workspaceId', 1], ['createdAt', 1]] }] }),
-  visitors: app.store.collection<VisitorRecord>('visitors', {
-    indexes: [{ fields: [['workspaceId', 1], ['userId', 1]], unique: true, sparse: true }, { fields: [['workspaceId', 1], ['email', 1]] }],
-  }),
-  usage: app.store.collection<UsageDayRecord>('usage_daily', { indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['day', 1]] }] }),
-}));
+/** The conversations' collections and their indexes (opened once at start-up: src/records-root.ts). */
+export const conversationRecords = {
+  conversations: {
+    name: 'conversations',
+    indexes: [
+      { fields: [['workspaceId', 1], ['botId', 1]] }, { fields: [['workspaceId', 1], ['visitorId', 1], ['botId', 1]] }, { fields: [['status', 1], ['idleEndsAt', 1]] },
+      // The retention sweep reads expired conversations by age (src/retention/job.ts).
+      { fields: [['workspaceId', 1], ['lastMessageAt', 1]] },
+    ],
+  },
+  messages: { name: 'messages', indexes: [{ fields: [['conversationId', 1], ['seq', 1]], unique: true }] },
+  toolCalls: { name: 'tool_calls', indexes: [{ fields: [['conversationId', 1]] }, { fields: [['workspaceId', 1], ['createdAt', 1]] }] },
+  attachments: {
+    name: 'attachments',
+    indexes: [
+      { fields: [['conversationId', 1]] }, { fields: [['visitorId', 1], ['createdAt', 1]] },
+      // The camera frames' sweep reads the frames whose time is up (src/retention/camera-frames.ts).
+      { fields: [['camera.keep', 1], ['conversationId', 1]] },
+    ],
+  },
+  feedback: { name: 'feedback', indexes: [{ fields: [['conversationId', 1]] }, { fields: [['workspaceId', 1], ['createdAt', 1]] }] },
+  visitors: { name: 'visitors', indexes: [{ fields: [['workspaceId', 1], ['userId', 1]], unique: true, sparse: true }, { fields: [['workspaceId', 1], ['email', 1]] }] },
+  usage: { name: 'usage_daily', indexes: [{ fields: [['workspaceId', 1], ['botId', 1], ['day', 1]] }] },
+} satisfies RecordSpecs<'conversations' | 'messages' | 'toolCalls' | 'attachments' | 'feedback' | 'visitors' | 'usage'>;
 
 /** The message exactly as the spec shapes it (service-api.md, Resources): message.created, REST. */
 export function publicMessage(m: MessageRecord) {

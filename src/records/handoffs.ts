@@ -1,6 +1,6 @@
 /** Stored handoffs: a conversation handed to the team, its wait and who took it (src/team/handoff.ts writes them). */
-import { perApp, type AppContext } from '../app/context.js';
-import type { Doc } from '../store/types.js';
+import type { RecordSpecs } from '../app/records.js';
+import type { Collection, Doc } from '../store/types.js';
 
 export type HandoffState = 'requested' | 'accepted' | 'resolved' | 'unanswered';
 
@@ -24,12 +24,18 @@ export interface HandoffRecord extends Doc {
 }
 
 
-export const handoffs = perApp((app: AppContext) => app.store.collection<HandoffRecord>('handoffs', {
-  indexes: [
+declare module '../app/records.js' {
+  interface Records {
+    handoffs: Collection<HandoffRecord>;
+  }
+}
+/** Opened once at start-up (src/records-root.ts). */
+export const handoffRecords = {
+  handoffs: { name: 'handoffs', indexes: [
     { fields: [['workspaceId', 1], ['conversationId', 1], ['state', 1]] },
     { fields: [['workspaceId', 1], ['state', 1], ['deadlineAt', 1]] },
     { fields: [['workspaceId', 1], ['requestedAt', 1]] },
     // Start-up: waiting handoffs of every workspace (their timers are re-armed).
     { fields: [['state', 1], ['_id', 1]] },
-  ],
-}));
+  ] },
+} satisfies RecordSpecs<'handoffs'>;

@@ -7,7 +7,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import { perApp, type AppContext } from '../app/context.js';
-import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
+import { type AttachmentRecord } from '../records/conversations.js';
 
 /** A frame goes this long after its conversation ended, at the next run (so within about 1 h 15 min). */
 export const FRAMES_KEPT_AFTER_END_MS = 60 * 60_000;
@@ -16,16 +16,11 @@ export const CAMERA_FRAMES_SCHEDULE = '3,18,33,48 * * * *';
 /** Frames looked at per run; a run that finds more comes back at the next quarter hour. */
 const PAGE = 2000;
 
-/** The attachments collection with the index the sweep reads by. */
-const framesToDelete = perApp((app: AppContext) => app.store.collection<AttachmentRecord>('attachments', {
-  indexes: [{ fields: [['camera.keep', 1], ['conversationId', 1]] }],
-}));
-
 /** Deletes the frames whose time is up; returns how many went. */
 export async function runCameraFrameSweep(app: AppContext): Promise<{ frames: number; conversations: number }> {
-  const db = chatCollections(app);
+  const db = app.records;
   const cutoff = app.clock.now() - FRAMES_KEPT_AFTER_END_MS;
-  const frames = await framesToDelete(app).find({ 'camera.keep': false }, { crossWorkspace: true, limit: PAGE, sort: [['conversationId', 1]] });
+  const frames = await app.records.attachments.find({ 'camera.keep': false }, { crossWorkspace: true, limit: PAGE, sort: [['conversationId', 1]] });
   const byConversation = new Map<string, AttachmentRecord[]>();
   for (const f of frames) if (f.conversationId) byConversation.set(f.conversationId, [...(byConversation.get(f.conversationId) ?? []), f]);
   let deleted = 0;

@@ -7,7 +7,6 @@
  */
 import { conversations as conversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
-import { chatCollections } from '../records/conversations.js';
 import { forgetGapAsks } from '../knowledge/gaps.js';
 import { deleteTeamRecordsOf } from '../team/records.js';
 
@@ -17,7 +16,7 @@ export async function deleteConversations(app: AppContext, workspaceId: string, 
   if (!ids.length) return { conversations: 0, messages: 0, attachments: 0 };
   // An actor still in memory would write again after the records are gone.
   for (const id of ids) await conversationService(app).forget(id);
-  const db = chatCollections(app);
+  const db = app.records;
   const inIds = { $in: ids };
   const files = await db.attachments.find({ workspaceId, conversationId: inIds });
   for (const f of files) await app.store.files.delete(workspaceId, f._id);
@@ -35,7 +34,7 @@ export async function deleteConversations(app: AppContext, workspaceId: string, 
 
 /** Images uploaded before `before` that no message ever claimed: they belong to no conversation, so go by age. */
 export async function deleteUnclaimedAttachments(app: AppContext, workspaceId: string, before: number): Promise<number> {
-  const db = chatCollections(app);
+  const db = app.records;
   const stale = await db.attachments.find({ workspaceId, conversationId: null, createdAt: { $lt: before } }, { limit: 1000 });
   for (const a of stale) await app.store.files.delete(workspaceId, a._id);
   if (stale.length) await db.attachments.deleteMany({ workspaceId, _id: { $in: stale.map((a) => a._id) } });

@@ -5,8 +5,6 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import { perApp, type AppContext } from '../app/context.js';
-import { workspaces } from '../auth/records.js';
-import type { ConversationRecord } from '../records/conversations.js';
 import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
 import { startCameraFramesJob } from './camera-frames.js';
 
@@ -16,23 +14,18 @@ export const RETENTION_SCHEDULE = '7 * * * *';
 const PAGE = 200;
 const DAY_MS = 86_400_000;
 
-/** The conversations collection with the index the sweep reads by (both adapters add an index declared later). */
-const conversationsByAge = perApp((app: AppContext) => app.store.collection<ConversationRecord>('conversations', {
-  indexes: [{ fields: [['workspaceId', 1], ['lastMessageAt', 1]] }],
-}));
-
 export interface RetentionRun { workspaces: number; conversations: number; messages: number; attachments: number }
 
 /** Deletes every expired conversation of every workspace that limits retention; returns what went. */
 export async function runRetention(app: AppContext): Promise<RetentionRun> {
   const now = app.clock.now();
   const run: RetentionRun = { workspaces: 0, conversations: 0, messages: 0, attachments: 0 };
-  const limited = await workspaces(app).find({ 'settings.conversationRetentionDays': { $gte: 1 } }, { crossWorkspace: true, sort: [['_id', 1]] });
+  const limited = await app.records.workspaces.find({ 'settings.conversationRetentionDays': { $gte: 1 } }, { crossWorkspace: true, sort: [['_id', 1]] });
   for (const ws of limited) {
     const cutoff = now - ws.settings.conversationRetentionDays! * DAY_MS;
     const counts: DeletedCounts = { conversations: 0, messages: 0, attachments: 0 };
     for (;;) {
-      const page = await conversationsByAge(app).find(
+      const page = await app.records.conversations.find(
         { workspaceId: ws._id, lastMessageAt: { $lt: cutoff } }, { sort: [['lastMessageAt', 1]], limit: PAGE },
       );
       const done = await deleteConversations(app, ws._id, page.map((c) => c._id));

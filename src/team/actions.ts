@@ -6,14 +6,14 @@
 import { conversations } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
 import type { SessionPrincipal } from '../auth/sessions.js';
-import { chatCollections, type ConversationRecord, type PublicMessage } from '../records/conversations.js';
+import { type ConversationRecord, type PublicMessage } from '../records/conversations.js';
 import { conflict, notFound } from '../kernel/errors.js';
 import { acceptHandoff, resolveHandoff } from './handoff.js';
 
 type Person = Pick<SessionPrincipal, 'workspaceId' | 'userId' | 'userName'>;
 
 async function load(app: AppContext, workspaceId: string, id: string): Promise<ConversationRecord> {
-  const conv = await chatCollections(app).conversations.findById(workspaceId, id);
+  const conv = await app.records.conversations.findById(workspaceId, id);
   if (!conv) throw notFound('conversation');
   return conv;
 }

@@ -9,12 +9,12 @@ import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { loadBotForChat } from '../bots/bot-source.js';
 import type { ServerFrame } from '../conversation/protocol.js';
-import { chatCollections, type ConversationRecord } from '../records/conversations.js';
+import { type ConversationRecord } from '../records/conversations.js';
 import { leadFormFrame, type LeadField, type LeadFormReason } from '../leads/form.js';
 import { newId } from '../store/ids.js';
 import type { ToolSource } from '../tools/registry.js';
 import { isOpen, offlineText } from '../bots/hours.js';
-import { handoffs, type HandoffRecord } from '../records/handoffs.js';
+import { type HandoffRecord } from '../records/handoffs.js';
 import { summarize } from './summary.js';
 import { availableAgents, workspaceActors } from './workspace.js';
 
@@ -24,7 +24,7 @@ export type HandoffOutcome =
 
 /** The open handoff of a conversation (requested or accepted), if any. */
 export function openHandoff(app: AppContext, workspaceId: string, conversationId: string): Promise<HandoffRecord | null> {
-  return handoffs(app).findOne({ workspaceId, conversationId, state: { $in: ['requested', 'accepted'] } });
+  return app.records.handoffs.findOne({ workspaceId, conversationId, state: { $in: ['requested', 'accepted'] } });
 }
 
 /** The rendered texts.offline of a bot. */
@@ -64,7 +64,7 @@ export async function requestHandoff(
   app: AppContext,
   input: { conversationId: string; reason: string | null; source: 'agent' | 'visitor'; config?: BotConfig },
 ): Promise<HandoffOutcome> {
-  const conv = await chatCollections(app).conversations.findOne({ _id: input.conversationId }, { crossWorkspace: true });
+  const conv = await app.records.conversations.findOne({ _id: input.conversationId }, { crossWorkspace: true });
   if (!conv) return { ok: false, code: 'not_found', message: 'conversation not found' };
   if (conv.status !== 'open') return { ok: false, code: 'ended', message: 'this conversation has ended' };
   const config = input.config ?? (await loadBotForChat(app, conv.botId, { version: conv.configVersion }))?.config;
@@ -75,14 +75,14 @@ export async function requestHandoff(
   if (existing) return { ok: true, handoff: existing, available: existing.state === 'accepted' || existing.deadlineAt > app.clock.now() };
 
   const now = app.clock.now();
-  const messages = await chatCollections(app).messages.find({ workspaceId: conv.workspaceId, conversationId: conv._id }, { sort: [['seq', -1]], limit: 40 });
+  const messages = await app.records.messages.find({ workspaceId: conv.workspaceId, conversationId: conv._id }, { sort: [['seq', -1]], limit: 40 });
   const handoff: HandoffRecord = {
     _id: newId('hof', now), workspaceId: conv.workspaceId, botId: conv.botId, conversationId: conv._id, state: 'requested',
     source: input.source, reason: input.reason?.trim() || null, summary: summarize(messages.reverse()),
     requestedAt: now, deadlineAt: now + config.behavior.handoff.acceptTimeoutSec * 1000,
     acceptedBy: null, acceptedAt: null, resolvedAt: null, resolvedBy: null, unansweredReason: null,
   };
-  await handoffs(app).insertOne(handoff);
+  await app.records.handoffs.insertOne(handoff);
   await app.events.publish(conv.workspaceId, 'handoff.requested', {
     botId: conv.botId, conversationId: conv._id, handoffId: handoff._id, reason: handoff.reason, summary: handoff.summary,
   });
@@ -101,7 +101,7 @@ export async function requestHandoff(
 }
 
 async function markUnanswered(app: AppContext, h: HandoffRecord, why: string): Promise<boolean> {
-  const r = await handoffs(app).updateOne({ workspaceId: h.workspaceId, _id: h._id, state: 'requested' }, { $set: { state: 'unanswered', unansweredReason: why } });
+  const r = await app.records.handoffs.updateOne({ workspaceId: h.workspaceId, _id: h._id, state: 'requested' }, { $set: { state: 'unanswered', unansweredReason: why } });
   return !!r;
 }
 
@@ -110,9 +110,9 @@ const RETELL_MS = 5000;
 
 /** The wait ended (workspace actor timer): if nobody took it, the visitor is told and the offline action applies. */
 export async function handoffTimedOut(app: AppContext, workspaceId: string, conversationId: string, handoffId: string): Promise<void> {
-  const h = await handoffs(app).findById(workspaceId, handoffId);
+  const h = await app.records.handoffs.findById(workspaceId, handoffId);
   if (!h || h.state !== 'requested' || !(await markUnanswered(app, h, 'timeout'))) return;
-  const conv = await chatCollections(app).conversations.findById(workspaceId, conversationId);
+  const conv = await app.records.conversations.findById(workspaceId, conversationId);
   if (!conv || conv.status !== 'open' || conv.takenOverBy) return;
   const chat = await loadBotForChat(app, conv.botId, { version: conv.configVersion });
   if (!chat) return;
@@ -127,7 +127,7 @@ export async function handoffTimedOut(app: AppContext, workspaceId: string, conv
 /** A takeover accepts the conversation's requested handoff (handoff.accepted); no-op without one. */
 export async function acceptHandoff(app: AppContext, conv: ConversationRecord, user: { userId: string; userName: string }): Promise<HandoffRecord | null> {
   const now = app.clock.now();
-  const h = await handoffs(app).updateOne(
+  const h = await app.records.handoffs.updateOne(
     { workspaceId: conv.workspaceId, conversationId: conv._id, state: 'requested' },
     { $set: { state: 'accepted', acceptedBy: user, acceptedAt: now } },
   );
@@ -145,7 +145,7 @@ export async function acceptHandoff(app: AppContext, conv: ConversationRecord, u
  */
 export async function resolveHandoff(app: AppContext, conv: ConversationRecord, userId: string): Promise<HandoffRecord | null> {
   const now = app.clock.now();
-  const h = await handoffs(app).updateOne(
+  const h = await app.records.handoffs.updateOne(
     { workspaceId: conv.workspaceId, conversationId: conv._id, state: { $in: ['accepted', 'requested'] } },
     { $set: { state: 'resolved', resolvedAt: now, resolvedBy: userId } },
   );
@@ -160,11 +160,11 @@ export async function resolveHandoff(app: AppContext, conv: ConversationRecord, 
  */
 export async function closeHandoffsOf(app: AppContext, workspaceId: string, conversationId: string): Promise<void> {
   const now = app.clock.now();
-  const open = await handoffs(app).find({ workspaceId, conversationId, state: { $in: ['requested', 'accepted'] } });
+  const open = await app.records.handoffs.find({ workspaceId, conversationId, state: { $in: ['requested', 'accepted'] } });
   if (!open.length) return;
   workspaceActors(app).get(workspaceId).send({ type: 'cancelHandoff', conversationId });
   for (const h of open) {
-    await handoffs(app).updateOne({ workspaceId, _id: h._id, state: h.state }, h.state === 'requested'
+    await app.records.handoffs.updateOne({ workspaceId, _id: h._id, state: h.state }, h.state === 'requested'
       ? { $set: { state: 'unanswered', unansweredReason: 'ended' } }
       : { $set: { state: 'resolved', resolvedAt: now, resolvedBy: null } });
   }

@@ -4,7 +4,6 @@ import { ActorRegistry } from '../../actors/runtime/index.js';
 import { provided, type AppContext } from '../app/context.js';
 import { handoffTimedOut } from './handoff.js';
 import type { LiveHub } from './live-hub.js';
-import { handoffs } from '../records/handoffs.js';
 
 /**
  * Longer than the longest handoff wait (acceptTimeoutSec up to 3600 s), so a pending timer is normally kept;
@@ -33,7 +32,7 @@ export async function wakeWaitingHandoffs(app: AppContext): Promise<number> {
   const woken = new Set<string>();
   let after = '';
   for (;;) {
-    const page = await handoffs(app).find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: WAKE_PAGE });
+    const page = await app.records.handoffs.find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: WAKE_PAGE });
     for (const h of page) {
       if (woken.has(h.workspaceId)) continue;
       woken.add(h.workspaceId);

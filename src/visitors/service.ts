@@ -4,12 +4,11 @@
  */
 import { conversations as conversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
-import { chatCollections, publicMessage, type VisitorRecord } from '../records/conversations.js';
+import { publicMessage, type VisitorRecord } from '../records/conversations.js';
 import { notFound } from '../kernel/errors.js';
 import { forgetGapAsks, gapAsksOf } from '../knowledge/gaps.js';
-import { leadsCollection, leadView, type LeadRecord } from '../leads/service.js';
+import { leadView, type LeadRecord } from '../leads/service.js';
 import { deleteTeamRecordsOf } from '../team/records.js';
-import { handoffs } from '../records/handoffs.js';
 import { rememberErased } from './erased.js';
 
 const visitorView = (v: VisitorRecord) => ({
@@ -23,7 +22,7 @@ const visitorView = (v: VisitorRecord) => ({
  * E-mails match whatever their case (a lead keeps the address as it was typed).
  */
 export async function findVisitors(app: AppContext, workspaceId: string, q: { email?: string; userId?: string }) {
-  const db = chatCollections(app);
+  const db = app.records;
   const found = new Map<string, VisitorRecord>();
   const loose: LeadRecord[] = [];
   if (q.userId) for (const v of await db.visitors.find({ workspaceId, userId: q.userId }, { limit: 100 })) found.set(v._id, v);
@@ -31,7 +30,7 @@ export async function findVisitors(app: AppContext, workspaceId: string, q: { em
     const email = q.email.trim().toLowerCase();
     const variants = [...new Set([email, q.email.trim()])];
     for (const v of await db.visitors.find({ workspaceId, email: { $in: variants } }, { limit: 100 })) found.set(v._id, v);
-    const withEmail = await leadsCollection(app).find({ workspaceId, 'fields.email': { $exists: true } });
+    const withEmail = await app.records.leads.find({ workspaceId, 'fields.email': { $exists: true } });
     for (const lead of withEmail.filter((l) => l.fields.email?.trim().toLowerCase() === email)) {
       const v = lead.visitorId ? found.get(lead.visitorId) ?? await db.visitors.findById(workspaceId, lead.visitorId) : null;
       if (v) found.set(v._id, v);
@@ -43,7 +42,7 @@ export async function findVisitors(app: AppContext, workspaceId: string, q: { em
 
 /** Everything stored about a visitor, as one JSON document; images are included as base64. */
 export async function exportVisitor(app: AppContext, workspaceId: string, visitorId: string) {
-  const db = chatCollections(app);
+  const db = app.records;
   const visitor = await db.visitors.findById(workspaceId, visitorId);
   if (!visitor) throw notFound('visitor');
   const convs = await db.conversations.find({ workspaceId, visitorId }, { sort: [['createdAt', 1]] });
@@ -55,7 +54,7 @@ export async function exportVisitor(app: AppContext, workspaceId: string, visito
       id: c._id, botId: c.botId, status: c.status, endReason: c.endReason, tags: c.tags, page: c.page, createdAt: c.createdAt,
       endedAt: c.endedAt, csat: c.csat, messages: messages.map(publicMessage),
       toolCalls: toolCalls.map((t) => ({ name: t.name, arguments: t.arguments, result: t.result, isError: t.isError, createdAt: t.createdAt })),
-      handoffs: (await handoffs(app).find({ workspaceId, conversationId: c._id })).map((h) => ({
+      handoffs: (await app.records.handoffs.find({ workspaceId, conversationId: c._id })).map((h) => ({
         id: h._id, state: h.state, reason: h.reason, summary: h.summary, requestedAt: h.requestedAt, acceptedBy: h.acceptedBy,
       })),
     });
@@ -70,7 +69,7 @@ export async function exportVisitor(app: AppContext, workspaceId: string, visito
   }
   const convIds = convs.map((c) => c._id);
   const feedback = convIds.length ? await db.feedback.find({ workspaceId, conversationId: { $in: convIds } }) : [];
-  const leads = await leadsCollection(app).find({ workspaceId, $or: [{ visitorId }, ...(convIds.length ? [{ conversationId: { $in: convIds } }] : [])] });
+  const leads = await app.records.leads.find({ workspaceId, $or: [{ visitorId }, ...(convIds.length ? [{ conversationId: { $in: convIds } }] : [])] });
   return {
     exportedAt: new Date(app.clock.now()).toISOString(),
     visitor: visitorView(visitor),
@@ -90,7 +89,7 @@ export async function exportVisitor(app: AppContext, workspaceId: string, visito
  * the visitor's old token cannot bring it back.
  */
 export async function eraseVisitor(app: AppContext, workspaceId: string, visitorId: string): Promise<{ conversations: number; messages: number; leads: number; attachments: number }> {
-  const db = chatCollections(app);
+  const db = app.records;
   const visitor = await db.visitors.findById(workspaceId, visitorId);
   if (!visitor) throw notFound('visitor');
   // First, so a reconnect while the records go cannot re-create this id.
@@ -112,7 +111,7 @@ export async function eraseVisitor(app: AppContext, workspaceId: string, visitor
     attachments++;
   }
   await db.attachments.deleteMany({ workspaceId, visitorId });
-  const leads = await leadsCollection(app).deleteMany({ workspaceId, $or: [{ visitorId }, ...(convIds.length ? [{ conversationId: inConvs }] : [])] });
+  const leads = await app.records.leads.deleteMany({ workspaceId, $or: [{ visitorId }, ...(convIds.length ? [{ conversationId: inConvs }] : [])] });
   await app.events.collection.deleteMany({ workspaceId, 'data.visitorId': visitorId });
   await forgetGapAsks(app, workspaceId, { visitorId, conversationIds: convIds });
   const conversations = convIds.length ? await db.conversations.deleteMany({ workspaceId, _id: inConvs }) : 0;

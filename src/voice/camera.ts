@@ -11,7 +11,7 @@ import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
 import { runTask } from '../../workers/pool.js';
 import type { ChatBot } from '../bots/bot-source.js';
-import { chatCollections, type AttachmentRecord } from '../records/conversations.js';
+import { type AttachmentRecord } from '../records/conversations.js';
 import { describeImageWith, visionProxy } from './vision-proxy.js';
 
 /** per_turn frames are held to one every two seconds, continuous to one a second (bot-config.md). */
@@ -103,7 +103,7 @@ export async function acceptFrame(
   };
   if (!settings.brainSees) rec.camera!.description = await describeFrame(app, input.chat, { mimeType: out.mimeType, data: out.data });
   await app.store.files.put(rec._id, out.data, { workspaceId: rec.workspaceId, contentType: rec.mimeType, size: rec.size, kind: 'chat-attachment' });
-  await chatCollections(app).attachments.insertOne(rec);
+  await app.records.attachments.insertOne(rec);
   return { ok: true, record: rec, data: out.data };
 }
 

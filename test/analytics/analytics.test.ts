@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/records/conversations.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type TeamWorld } from '../team/helpers.js';
@@ -51,8 +50,8 @@ test('analytics figures match a scripted day of activity exactly', async () => {
 
   // What the store holds is the truth the figures must match.
   const ws = w.owner.workspaceId;
-  const replies = await chatCollections(w.server.app).messages.find({ workspaceId: ws, role: 'assistant' });
-  const calls = await chatCollections(w.server.app).toolCalls.find({ workspaceId: ws });
+  const replies = await w.server.app.records.messages.find({ workspaceId: ws, role: 'assistant' });
+  const calls = await w.server.app.records.toolCalls.find({ workspaceId: ws });
   const tokensIn = replies.reduce((s, m) => s + (m.usage?.inputTokens ?? 0), 0);
   const tokensOut = replies.reduce((s, m) => s + (m.usage?.outputTokens ?? 0), 0);
   const cost = replies.reduce((s, m) => s + (m.costUsd ?? 0), 0);

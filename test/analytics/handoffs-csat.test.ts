@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
-import { handoffs } from '../../src/records/handoffs.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type FrameClient, type TeamWorld } from '../team/helpers.js';
 
@@ -64,7 +63,7 @@ test('CSAT and handoff accepted/resolved figures match scripted team work exactl
   await live.close();
 
   const ws = w.owner.workspaceId;
-  const stored = await handoffs(w.server.app).find({ workspaceId: ws }, { sort: [['_id', 1]] });
+  const stored = await w.server.app.records.handoffs.find({ workspaceId: ws }, { sort: [['_id', 1]] });
   assert.equal(stored.map((h) => h.state), ['resolved', 'resolved', 'unanswered'], 'A released, B closed while accepted, C timed out');
 
   const sr = await w.server.request('GET', '/api/v1/analytics/summary', { headers: token.headers });

@@ -11,6 +11,8 @@ import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AppContext } from '../../src/app/context.js';
+import { openRecords } from '../../src/records-root.js';
+import { botListsChanged } from '../../src/bots/list-cache.js';
 import { EventBus } from '../../src/app/event-bus.js';
 import { BotConfigSchema } from '../../src/bots/config/index.js';
 import { composeServices } from '../../src/compose.js';
@@ -33,7 +35,7 @@ function bareApp() {
   const vectors = openEmbeddedVectors(dataDir);
   const app: AppContext = {
     config: loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789' }),
-    log, clock: systemClock, store, vectors, events: new EventBus(store, systemClock, log),
+    log, clock: systemClock, store, records: openRecords(store, { botsChanged: (workspaceId) => botListsChanged(app, workspaceId) }), vectors, events: new EventBus(store, systemClock, log),
     secretKey: Buffer.alloc(32, 1), scale: null, onClose: () => {},
   };
   return { app, async close() { await vectors.close(); await store.close(); rmSync(dataDir, { recursive: true, force: true }); } };

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { sessions } from '../../src/auth/records.js';
 import { hashToken } from '../../src/security/secret-box.js';
 import { DEFAULT_PASSWORD, loginAs, setupOwner } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -56,7 +55,7 @@ test('every login gives a new session and CSRF token, and the store keeps only a
   assert.is.not(a.cookie, b.cookie);
   assert.is.not(a.csrf, b.csrf);
   const value = decodeURIComponent(a.cookie.split('=')[1]);
-  const all = await sessions(s.app).find({ workspaceId: a.workspaceId });
+  const all = await s.app.records.sessions.find({ workspaceId: a.workspaceId });
   assert.not.ok(JSON.stringify(all).includes(value));
 });
 
@@ -119,7 +118,7 @@ test('a session used now and then lives on past 14 days; one left alone expires 
 test('renewal is written at most once an hour', async () => {
   const a = await loginAs(s, 'owner@example.com');
   const tokenHash = hashToken(decodeURIComponent(a.cookie.split('=')[1]));
-  const read = async () => (await sessions(s.app).findOne({ workspaceId: a.workspaceId, tokenHash }))!;
+  const read = async () => (await s.app.records.sessions.findOne({ workspaceId: a.workspaceId, tokenHash }))!;
   const first = await read();
   await clock.advance(10 * 60 * 1000);
   await s.request('GET', '/api/v1/me', { headers: { cookie: a.cookie } });

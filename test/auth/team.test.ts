@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { getPresence } from '../../src/auth/presence.js';
-import { invites } from '../../src/auth/records.js';
 import { hashToken } from '../../src/security/secret-box.js';
 import { addMember, createToken, DEFAULT_PASSWORD, loginAs, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -22,7 +21,7 @@ test('an invitation returns a link; its token is stored only as a hash', async (
   assert.ok(r.body.link.startsWith(`${s.app.config.publicUrl}/admin/#/invite/`));
   assert.is(r.body.invite.email, 'ann@example.com');
   const token = tokenOf(r.body.link);
-  const stored = await invites(s.app).findById(owner.workspaceId, r.body.invite.id);
+  const stored = await s.app.records.invites.findById(owner.workspaceId, r.body.invite.id);
   assert.is(stored!.tokenHash, hashToken(token));
   assert.not.ok(JSON.stringify(stored).includes(token));
   assert.is(stored!.expiresAt, clock.now() + 7 * 24 * 3600 * 1000);

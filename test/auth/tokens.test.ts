@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/credential-cache.js';
-import { apiTokens } from '../../src/auth/records.js';
 import { hashToken } from '../../src/security/secret-box.js';
 import { addMember, createToken, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -21,7 +20,7 @@ test('a new token is returned once, prefixed, and only its hash is stored', asyn
   assert.equal(r.body.token.scopes, ['leads:read', 'settings:read']);
   assert.is(r.body.token.role, 'viewer');
   assert.is(r.body.token.expiresAt, null);
-  const stored = await apiTokens(s.app).findById(owner.workspaceId, r.body.token.id);
+  const stored = await s.app.records.apiTokens.findById(owner.workspaceId, r.body.token.id);
   assert.ok(stored);
   assert.is(stored!.tokenHash, hashToken(r.body.value));
   assert.not.ok(JSON.stringify(stored).includes(r.body.value), 'the value itself is not stored');
@@ -67,7 +66,7 @@ test('a revoked token gets 401 at once', async () => {
 test('a token deleted outside this process (another server, the store edited by hand) is refused within 2 s', async () => {
   const t = await createToken(s, owner, ['settings:read']);
   assert.is((await s.request('GET', '/api/v1/settings', { headers: t.headers })).status, 200);
-  await apiTokens(s.app).deleteOne({ workspaceId: owner.workspaceId, _id: t.id });
+  await s.app.records.apiTokens.deleteOne({ workspaceId: owner.workspaceId, _id: t.id });
   await clock.advance(CREDENTIAL_TTL_MS);
   const r = await s.request('GET', '/api/v1/settings', { headers: t.headers });
   assert.is(r.status, 401);

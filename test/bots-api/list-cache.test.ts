@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { botLists, LIST_TTL_MS, MAX_KEPT_BOTS } from '../../src/bots/list-cache.js';
-import { bots, type BotRecord } from '../../src/bots/records.js';
+import { type BotRecord } from '../../src/bots/records.js';
 import { addMember, createToken, type TestSession } from '../helpers/auth.js';
 import { startWorld, type World } from './setup.js';
 
@@ -171,7 +171,7 @@ test('a workspace with more bots than are kept is listed from the store, page by
     _id: `bot_zz${String(i).padStart(5, '0')}`, workspaceId: w.owner.workspaceId, name: `Bulk ${i}`, status: 'running',
     draft: {} as BotRecord['draft'], revision: 1, published: null, createdAt: now, updatedAt: now,
   }));
-  await bots(w.server.app).insertMany(many);
+  await w.server.app.records.bots.insertMany(many);
   const first = await w.as('GET', '/api/v1/bots');
   assert.is(first.body.items.length, 50);
   assert.is(first.body.items[0].name, `Bulk ${MAX_KEPT_BOTS - 1}`);
@@ -180,7 +180,7 @@ test('a workspace with more bots than are kept is listed from the store, page by
   assert.is(botLists(w.server.app).page(w.owner.workspaceId, unread), null, 'kept as too long: pages come from the store');
   const tail = await w.as('GET', `/api/v1/bots?limit=200&before=bot_zz00000`);
   assert.equal(tail.body, { items: before, nextBefore: null });
-  await bots(w.server.app).deleteMany({ workspaceId: w.owner.workspaceId, _id: { $in: many.map((b) => b._id) } });
+  await w.server.app.records.bots.deleteMany({ workspaceId: w.owner.workspaceId, _id: { $in: many.map((b) => b._id) } });
   assert.equal(await list(w.owner.headers, '?limit=200'), before, 'kept again once it is small');
 });
 

@@ -6,7 +6,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/records/conversations.js';
 import { cameraFramesJobs, FRAMES_KEPT_AFTER_END_MS } from '../../src/retention/camera-frames.js';
 import { startTestServer } from '../helpers/server.js';
 import { startTeamWorld } from '../team/helpers.js';
@@ -36,7 +35,7 @@ test('frames of a conversation that ended before a restart are deleted by the fi
   const again = await startTestServer({ dataDir, clock });
   try {
     await cameraFramesJobs(again.app).current!.running;
-    assert.is(await chatCollections(again.app).attachments.findById(workspaceId, ok.frameId), null, 'the frame record is gone');
+    assert.is(await again.app.records.attachments.findById(workspaceId, ok.frameId), null, 'the frame record is gone');
     assert.is(await again.app.store.files.get(workspaceId, ok.frameId), null, 'and its picture');
   } finally {
     await again.stop();

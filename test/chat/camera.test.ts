@@ -7,7 +7,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/records/conversations.js';
 import { FRAMES_KEPT_AFTER_END_MS, runCameraFrameSweep } from '../../src/retention/camera-frames.js';
 import { republish, startTeamWorld, type FrameClient, type TeamWorld } from '../team/helpers.js';
 
@@ -18,7 +17,7 @@ const webcam = (patch: Record<string, unknown>) => ({ vision: { webcam: { enable
 const jpeg = (width: number, colour = '#2266ff') => sharp({ create: { width, height: Math.round(width * 0.75), channels: 3, background: colour } }).jpeg({ quality: 70 }).toBuffer();
 const b64 = async (width: number, colour?: string) => (await jpeg(width, colour)).toString('base64');
 const ws = () => w.owner.workspaceId;
-const frames = async () => (await chatCollections(w.server.app).attachments.find({ workspaceId: ws() })).filter((a) => a.camera);
+const frames = async () => (await w.server.app.records.attachments.find({ workspaceId: ws() })).filter((a) => a.camera);
 /** Image parts of the last chat completion request the fake model got. */
 const imagesSeen = () => {
   const body = w.fake.lastBody('/chat/completions');
@@ -138,7 +137,7 @@ test('frames not kept are deleted about an hour after their conversation ends; k
   assert.ok(left.length > 0 && left.every((f) => f.camera!.keep), 'only frames taken with persistFrames on are left');
   const gone = all.find((f) => !f.camera!.keep)!;
   assert.is(await w.server.app.store.files.get(ws(), gone._id), null, 'the picture itself is deleted');
-  const msgs = await chatCollections(w.server.app).messages.find({ workspaceId: ws(), conversationId: gone.conversationId! });
+  const msgs = await w.server.app.records.messages.find({ workspaceId: ws(), conversationId: gone.conversationId! });
   assert.ok(msgs.every((m) => m.attachments.every((a) => a.id !== gone._id)), 'no message names it any more');
 });
 

@@ -3,11 +3,8 @@ import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { conversations } from '../../actors/conversation/index.js';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/records/conversations.js';
 import { recordGap } from '../../src/knowledge/gaps.js';
-import { leadsCollection } from '../../src/leads/service.js';
 import { RETENTION_SCHEDULE, retentionJobs, runRetention } from '../../src/retention/job.js';
-import { handoffs } from '../../src/records/handoffs.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { createToken, loginAs, type TestToken } from '../helpers/auth.js';
 import { startTestServer } from '../helpers/server.js';
@@ -98,7 +95,7 @@ test('a conversation past the retention goes with its messages, tool calls, imag
   assert.is(actor?.status, 'running', 'the expired conversation has an actor in memory');
   const before = await analytics();
   assert.equal([before.summary.conversations, before.summary.leads, before.tools.items.length], [3, 1, 1]);
-  const db = chatCollections(w.server.app);
+  const db = w.server.app.records;
   const messagesBefore = await db.messages.count({ workspaceId: ws(), conversationId: old.conversationId });
 
   const run = await runRetention(w.server.app);
@@ -113,11 +110,11 @@ test('a conversation past the retention goes with its messages, tool calls, imag
     assert.is(await w.server.app.store.files.get(ws(), id), null, 'the image file is gone');
   }
   const of = { workspaceId: ws(), conversationId: old.conversationId };
-  assert.equal([await db.messages.count(of), await db.toolCalls.count(of), await db.feedback.count(of), await handoffs(w.server.app).count(of)], [0, 0, 0, 0]);
+  assert.equal([await db.messages.count(of), await db.toolCalls.count(of), await db.feedback.count(of), await w.server.app.records.handoffs.count(of)], [0, 0, 0, 0]);
   assert.is(await w.server.app.events.collection.count({ workspaceId: ws(), 'data.conversationId': old.conversationId }), 0);
   const gaps = (await as('GET', '/api/v1/knowledge/gaps')).body.items.map((g: { question: string }) => g.question);
   assert.not.ok(gaps.includes('Do you repair vintage radios?'));
-  assert.equal((await leadsCollection(w.server.app).find({ workspaceId: ws() })).map((l) => l.fields.email), ['olga@example.com'], 'the lead is a record of its own and stays');
+  assert.equal((await w.server.app.records.leads.find({ workspaceId: ws() })).map((l) => l.fields.email), ['olga@example.com'], 'the lead is a record of its own and stays');
   assert.equal(await analytics(), before, 'analytics counts do not change');
 
   assert.equal(await runRetention(w.server.app), { workspaces: 0, conversations: 0, messages: 0, attachments: 0 }, 'a second run finds nothing');

@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closePool } from '../../workers/pool.js';
 import type { AppContext } from '../../src/app/context.js';
+import { openRecords } from '../../src/records-root.js';
 import { createCredentialCache, credentialCache } from '../../src/auth/credential-cache.js';
 import { deleteWorkspace } from '../../src/auth/workspace-cleanup.js';
 import { systemClock } from '../../src/kernel/clock.js';
@@ -44,7 +45,7 @@ async function machine(dataDir = tempDir()): Promise<Machine> {
   const scale = await ScaleNode.connect(redis.url, log, 1500);
   const closers: Array<() => Promise<void> | void> = [];
   const app: AppContext = {
-    config, log, clock: systemClock, store: shared, vectors: openEmbeddedVectors(dataDir), events: new EventBus(shared, systemClock, log),
+    config, log, clock: systemClock, store: shared, records: openRecords(shared, { botsChanged: async () => {} }), vectors: openEmbeddedVectors(dataDir), events: new EventBus(shared, systemClock, log),
     secretKey: Buffer.alloc(32, 1), scale, onClose: (fn) => { closers.push(fn); },
   };
   // The two services this test uses (deleting a workspace also forgets its kept credentials).

@@ -2,9 +2,7 @@ import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { chatCollections } from '../../src/records/conversations.js';
 import { requestHandoff } from '../../src/team/handoff.js';
-import { handoffs } from '../../src/records/handoffs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { chattingVisitor, startTeamWorld } from './helpers.js';
 import { until } from '../helpers/until.js';
@@ -39,12 +37,12 @@ test('waiting handoffs are timed out after a restart: an overdue one at once, a 
     second = await startTestServer({ dataDir, clock });
     const app = second.app;
     const ws = w.agent.workspaceId;
-    const state = async (id: string) => (await handoffs(app).findById(ws, id))?.state;
-    const told = async (conversationId: string) => (await chatCollections(app).messages.find({ workspaceId: ws, conversationId, role: 'system_event' }))
+    const state = async (id: string) => (await app.records.handoffs.findById(ws, id))?.state;
+    const told = async (conversationId: string) => (await app.records.messages.find({ workspaceId: ws, conversationId, role: 'system_event' }))
       .some((m) => m.text === 'Nobody is here right now.');
 
     await dueUntil(async () => (await state(ra.handoff._id)) === 'unanswered' && told(a.conversationId), 'the overdue handoff timed out at start-up');
-    assert.is((await handoffs(app).findById(ws, ra.handoff._id))?.unansweredReason, 'timeout');
+    assert.is((await app.records.handoffs.findById(ws, ra.handoff._id))?.unansweredReason, 'timeout');
     assert.is(await state(rb.handoff._id), 'requested', 'the second still waits');
     assert.not.ok(await told(b.conversationId));
 

@@ -3,7 +3,6 @@ import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { botOffline } from '../../actors/conversation/offline.js';
-import { handoffs } from '../../src/records/handoffs.js';
 import { loadBotForChat } from '../../src/bots/bot-source.js';
 import { conversations } from '../../actors/conversation/index.js';
 import { until } from '../helpers/until.js';
@@ -41,14 +40,14 @@ test('the agent asks for a person, nobody accepts, and the wait times out into t
   assert.not.ok(visitor.all('lead_form').length, 'no form while someone may still accept');
 
   await clock.advance(29_000);
-  assert.is((await handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId))?.state, 'requested');
+  assert.is((await w.server.app.records.handoffs.findById(w.agent.workspaceId, requested.data.handoffId))?.state, 'requested');
   await clock.advance(1_000);
   const line = await visitor.frame('message', (f) => f.message.role === 'system_event');
   assert.is(line.message.text, 'Nobody is here right now, Ava will pass it on.');
   const form = await visitor.frame('lead_form');
   assert.is(form.reason, 'offline');
   assert.equal(form.fields.map((f: { key: string }) => f.key), ['name', 'email']);
-  const h = await handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId);
+  const h = await w.server.app.records.handoffs.findById(w.agent.workspaceId, requested.data.handoffId);
   assert.is(h?.state, 'unanswered');
   assert.is(h?.unansweredReason, 'timeout');
   await visitor.close();
@@ -117,7 +116,7 @@ test('outside opening hours a handoff goes straight to the offline flow', async 
   assert.ok(r.ok && !r.available);
   await visitor.frame('message', (f) => f.message.role === 'system_event' && f.message.text.startsWith('Nobody is here'));
   await visitor.frame('lead_form', (f) => f.reason === 'offline');
-  assert.is((await handoffs(w.server.app).findOne({ workspaceId: w.agent.workspaceId, conversationId }))?.unansweredReason, 'closed_hours');
+  assert.is((await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId }))?.unansweredReason, 'closed_hours');
   await visitor.close();
   await live.close();
 });
@@ -128,7 +127,7 @@ test('with nobody on the live socket the offline message goes out at once, witho
   const r = await requestHandoff(w.server.app, { conversationId, reason: null, source: 'visitor' });
   assert.ok(r.ok && !r.available);
   await visitor.frame('message', (f) => f.message.role === 'system_event' && f.message.text.startsWith('Nobody is here'));
-  assert.is((await handoffs(w.server.app).findOne({ workspaceId: w.agent.workspaceId, conversationId }))?.unansweredReason, 'nobody_available');
+  assert.is((await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId }))?.unansweredReason, 'nobody_available');
   assert.not.ok(visitor.all('lead_form').length);
   await visitor.close();
 });
@@ -182,10 +181,10 @@ test('a team member who is away is not available, and the form comes before a ha
   // The conversation ends before anyone accepts: no offline flow afterwards.
   assert.is((await w.server.request('POST', `/api/v1/conversations/${second.conversationId}/close`, { headers: w.agent.headers })).status < 300, true);
   await second.visitor.frame('ended');
-  let h = await handoffs(w.server.app).findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
+  let h = await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
   for (let i = 0; i < 50 && h?.state === 'requested'; i++) {
     await new Promise((r) => setTimeout(r, 10));
-    h = await handoffs(w.server.app).findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
+    h = await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
   }
   assert.is(h?.unansweredReason, 'ended');
   await clock.advance(60_000);

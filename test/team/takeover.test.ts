@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chatCollections } from '../../src/records/conversations.js';
 import { isDeliverable } from '../../src/events/webhooks/constants.js';
 import { createToken } from '../helpers/auth.js';
 import { addMember } from '../helpers/auth.js';
@@ -54,7 +53,7 @@ test('a team member takes over, replies, adds a note and releases while a visito
   assert.is(note.body.visibility, 'internal');
   const noted = await live.event('message.created', (d) => d.message.id === note.body.id);
   assert.is(noted.data.message.visibility, 'internal', 'the team sees its note on the live socket');
-  const stored = await chatCollections(w.server.app).messages.findById(w.agent.workspaceId, note.body.id);
+  const stored = await w.server.app.records.messages.findById(w.agent.workspaceId, note.body.id);
   assert.is(stored?.visibility, 'internal');
   assert.not.ok(isDeliverable('message.created', { message: { visibility: 'internal' } }), 'an internal note is never a webhook');
 

@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chatCollections } from '../../src/records/conversations.js';
 import { recordGap } from '../../src/knowledge/gaps.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { chattingVisitor, startTeamWorld, type TeamWorld } from '../team/helpers.js';
@@ -17,7 +16,7 @@ test.after(async () => { await w.stop(); });
 async function asker(text: string) {
   const { visitor, conversationId } = await chattingVisitor(w, text);
   await visitor.close();
-  const conv = await chatCollections(w.server.app).conversations.findById(w.owner.workspaceId, conversationId);
+  const conv = await w.server.app.records.conversations.findById(w.owner.workspaceId, conversationId);
   const visitorId = conv!.visitorId;
   const ask = async (question: string) => {
     // Gaps list newest asked first, by the millisecond: asks in the same one would tie, so each gets its own.

@@ -2,8 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { identityHash } from '../../src/chat/identity.js';
-import { chatCollections } from '../../src/records/conversations.js';
-import { leadsCollection } from '../../src/leads/service.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
 import { startTeamWorld, type TeamWorld } from '../team/helpers.js';
 
@@ -66,7 +64,7 @@ test('a visitor is found, exported with everything stored, and erased so nothing
   assert.equal(erased.body, { conversations: 1, messages: 2, leads: 1, attachments: 1 });
 
   const ws = w.owner.workspaceId;
-  const db = chatCollections(w.server.app);
+  const db = w.server.app.records;
   assert.is((await get(`/api/v1/visitors?userId=${userId}`)).body.items.length, 0);
   assert.is((await get('/api/v1/visitors?email=erin.lead@example.com')).body.items.length, 0);
   assert.is((await get(`/api/v1/visitors/${ready.visitorId}/export`)).status, 404);
@@ -76,7 +74,7 @@ test('a visitor is found, exported with everything stored, and erased so nothing
   assert.is(await db.feedback.count({ workspaceId: ws, conversationId: conv.conversationId }), 0);
   assert.is(await db.attachments.count({ workspaceId: ws, visitorId: ready.visitorId }), 0);
   assert.is(await w.server.app.store.files.get(ws, upload.id), null, 'the image file is gone');
-  assert.is(await leadsCollection(w.server.app).count({ workspaceId: ws }), 0);
+  assert.is(await w.server.app.records.leads.count({ workspaceId: ws }), 0);
   const events = await w.server.app.events.collection.find({ workspaceId: ws });
   assert.not.ok(events.some((e) => JSON.stringify(e.data).includes('broken part') || JSON.stringify(e.data).includes(ready.visitorId)), 'no stored event keeps their words');
   assert.is((await w.server.request('GET', `/api/v1/conversations/${conv.conversationId}`, { headers: w.owner.headers })).status, 404);

@@ -2,16 +2,12 @@
 import type { AppContext } from '../../app/context.js';
 import { changePassword, setupNeeded, setupWorkspace, signIn } from '../../auth/accounts.js';
 import { recordAudit } from '../../auth/audit.js';
-import { users, userView, workspaces, type UserRecord } from '../../auth/records.js';
-import {
-  clearSessionCookie, createSession, endSession, endUserSessions, sessionCookie, sessionRemainingMs, type SessionPrincipal,
-} from '../../auth/sessions.js';
+import { userView, type UserRecord } from '../../auth/records.js';
+import { clearSessionCookie, createSession, endSession, endUserSessions, sessionCookie, sessionRemainingMs, type SessionPrincipal } from '../../auth/sessions.js';
 import { acceptInvite, findInvite } from '../../auth/team.js';
 import { unauthorized } from '../../kernel/errors.js';
 import { reply, route, type ApiContext, type ApiModule } from '../define.js';
-import {
-  AcceptBodySchema, InviteInfoSchema, LoginBodySchema, MeSchema, PasswordBodySchema, SetupBodySchema, SetupStatusSchema, SignedInSchema,
-} from './account-schemas.js';
+import { AcceptBodySchema, InviteInfoSchema, LoginBodySchema, MeSchema, PasswordBodySchema, SetupBodySchema, SetupStatusSchema, SignedInSchema } from './account-schemas.js';
 
 /** The session principal of a route that the operation table limits to signed-in people. */
 export function person(ctx: ApiContext<any, any>): SessionPrincipal {
@@ -20,7 +16,7 @@ export function person(ctx: ApiContext<any, any>): SessionPrincipal {
 }
 
 async function workspaceRef(app: AppContext, workspaceId: string) {
-  const ws = await workspaces(app).findById(workspaceId, workspaceId);
+  const ws = await app.records.workspaces.findById(workspaceId, workspaceId);
   return { id: workspaceId, name: ws?.settings.name ?? '' };
 }
 
@@ -68,7 +64,7 @@ export const authModule: ApiModule = {
       op: 'GET /api/v1/me', response: MeSchema,
       handler: async (ctx) => {
         const p = person(ctx);
-        const user = await users(ctx.app).findById(p.workspaceId, p.userId);
+        const user = await ctx.app.records.users.findById(p.workspaceId, p.userId);
         if (!user) throw unauthorized();
         // Re-sending the cookie with the session's remaining lifetime keeps the browser's copy sliding too.
         const value = ctx.req.cookies.sc_session;

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { conversations } from '../../../actors/conversation/index.js';
-import { chatCollections, publicAttachments, widgetMessage, type ConversationRecord } from '../../records/conversations.js';
+import { publicAttachments, widgetMessage, type ConversationRecord } from '../../records/conversations.js';
 import { transcriptMarkdown } from '../../conversation/transcript.js';
 import { teamMaySee, transcriptAttachments } from '../../voice/camera.js';
 import { notFound } from '../../kernel/errors.js';
 import type { AppContext } from '../../app/context.js';
 import { deleteConversations } from '../../retention/delete-conversations.js';
-import { handoffs, type HandoffRecord } from '../../records/handoffs.js';
-import { leadsCollection } from '../../leads/service.js';
+import { type HandoffRecord } from '../../records/handoffs.js';
 import { reply, route, type ApiModule } from '../define.js';
 
 const ConversationSummary = z.object({
@@ -52,7 +51,7 @@ const handoffView = (h: OpenHandoff | undefined) => (h && (h.state === 'requeste
 /** The open handoffs of these conversations, by conversation (the inbox's "waiting for a person"). */
 async function openHandoffs(app: AppContext, workspaceId: string, ids: string[]): Promise<Map<string, OpenHandoff>> {
   if (!ids.length) return new Map();
-  const open = await handoffs(app).find({ workspaceId, conversationId: { $in: ids }, state: { $in: ['requested', 'accepted'] } });
+  const open = await app.records.handoffs.find({ workspaceId, conversationId: { $in: ids }, state: { $in: ['requested', 'accepted'] } });
   return new Map(open.map((h) => [h.conversationId, h]));
 }
 
@@ -60,7 +59,7 @@ const PREVIEW_CHARS = 140;
 
 /** The inbox's preview line: each conversation's last visible message (one indexed read per conversation). */
 async function lastMessages(app: AppContext, workspaceId: string, ids: string[]): Promise<Map<string, z.infer<typeof LastMessage>>> {
-  const db = chatCollections(app);
+  const db = app.records;
   const rows = await Promise.all(ids.map((conversationId) => db.messages.find({ workspaceId, conversationId, visibility: 'visible' }, { sort: [['seq', -1]], limit: 1 })));
   return new Map(rows.flatMap((r) => r.map((m) => [m.conversationId, { role: m.role, text: m.text.slice(0, PREVIEW_CHARS), createdAt: m.createdAt }] as const)));
 }
@@ -73,8 +72,8 @@ async function visitorsOf(app: AppContext, workspaceId: string, visitorIds: stri
   const out = new Map<string, VisitorInfo>();
   if (!ids.length) return out;
   const [people, leads] = await Promise.all([
-    chatCollections(app).visitors.find({ workspaceId, _id: { $in: ids } }),
-    leadsCollection(app).find({ workspaceId, visitorId: { $in: ids } }),
+    app.records.visitors.find({ workspaceId, _id: { $in: ids } }),
+    app.records.leads.find({ workspaceId, visitorId: { $in: ids } }),
   ]);
   for (const l of leads.sort((a, b) => a.createdAt - b.createdAt)) {
     if (l.visitorId) out.set(l.visitorId, { name: l.fields.name || out.get(l.visitorId)?.name || null, email: l.fields.email || out.get(l.visitorId)?.email || null });
@@ -93,14 +92,14 @@ const summaryOf = (c: ConversationRecord, h?: OpenHandoff) => ({
 });
 
 async function load(app: AppContext, workspaceId: string, id: string): Promise<ConversationRecord> {
-  const c = await chatCollections(app).conversations.findById(workspaceId, id);
+  const c = await app.records.conversations.findById(workspaceId, id);
   if (!c) throw notFound('conversation');
   return c;
 }
 
 /** The whole record of a conversation: messages (with internal notes), tool calls, feedback. */
 export async function transcriptOf(app: AppContext, c: ConversationRecord): Promise<z.infer<typeof Transcript>> {
-  const db = chatCollections(app);
+  const db = app.records;
   const scope = { workspaceId: c.workspaceId, conversationId: c._id };
   const [messages, toolCalls, feedback, open, who, pictures] = await Promise.all([
     db.messages.find(scope, { sort: [['seq', 1]] }),
@@ -127,7 +126,7 @@ export const conversationsModule: ApiModule = {
       query: z.object({ botId: z.string().max(80).optional(), limit: z.coerce.number().int().min(1).max(100).default(25), before: z.string().max(80).optional() }),
       response: z.object({ items: z.array(ConversationSummary.extend({ lastMessage: LastMessage, visitor: VisitorShape })), nextBefore: z.string().nullable() }),
       async handler({ app, workspaceId, query }) {
-        const rows = await chatCollections(app).conversations.find(
+        const rows = await app.records.conversations.find(
           { workspaceId, ...(query.botId ? { botId: query.botId } : {}) }, { limit: query.limit + 1, before: query.before },
         );
         const page = rows.slice(0, query.limit);
@@ -168,7 +167,7 @@ export const conversationsModule: ApiModule = {
       async handler({ app, workspaceId, params, body, audit }) {
         await load(app, workspaceId, params.id);
         const tags = [...new Set(body.tags)];
-        const updated = await chatCollections(app).conversations.updateOne({ workspaceId, _id: params.id }, { $set: { tags, updatedAt: app.clock.now() } });
+        const updated = await app.records.conversations.updateOne({ workspaceId, _id: params.id }, { $set: { tags, updatedAt: app.clock.now() } });
         await app.events.publish(workspaceId, 'conversation.updated', { conversationId: params.id, patch: { tags } });
         await audit('conversation.tags', { type: 'conversation', id: params.id }, { tags });
         return summaryOf(updated!, (await openHandoffs(app, workspaceId, [params.id])).get(params.id));
@@ -198,7 +197,7 @@ export const conversationsModule: ApiModule = {
       produces: { contentTypes: ['image/*'], description: 'the stored image (re-encoded raster: image/jpeg, image/png or image/webp)' },
       async handler({ app, workspaceId, params }) {
         const file = await app.store.files.get(workspaceId, params.id);
-        const rec = await chatCollections(app).attachments.findById(workspaceId, params.id);
+        const rec = await app.records.attachments.findById(workspaceId, params.id);
         // Camera frames taken while the bot did not share them with the team (vision.webcam.shareWithHumanAgents) stay hidden.
         if (!file || !rec || !teamMaySee(rec)) throw notFound('attachment');
         return reply({

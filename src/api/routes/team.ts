@@ -1,13 +1,10 @@
 /** The team (service-api.md, Workspace, team and API tokens): members, invitations, roles, presence. */
 import { setPresence } from '../../auth/presence.js';
-import { users, userView } from '../../auth/records.js';
+import { userView } from '../../auth/records.js';
 import { changeRole, inviteMember, inviteView, openInvites, removeMember } from '../../auth/team.js';
-import { invites } from '../../auth/records.js';
 import { notFound } from '../../kernel/errors.js';
 import { route, type ApiModule } from '../define.js';
-import {
-  InviteBodySchema, InviteCreatedSchema, MembersSchema, PresenceAnswerSchema, PresenceBodySchema, RoleBodySchema, UserSchema,
-} from './account-schemas.js';
+import { InviteBodySchema, InviteCreatedSchema, MembersSchema, PresenceAnswerSchema, PresenceBodySchema, RoleBodySchema, UserSchema } from './account-schemas.js';
 import { person } from './auth.js';
 
 export const teamModule: ApiModule = {
@@ -16,7 +13,7 @@ export const teamModule: ApiModule = {
     route({
       op: 'GET /api/v1/members', response: MembersSchema,
       handler: async ({ app, workspaceId }) => ({
-        items: (await users(app).find({ workspaceId }, { sort: [['createdAt', 1]] })).map(userView),
+        items: (await app.records.users.find({ workspaceId }, { sort: [['createdAt', 1]] })).map(userView),
         invites: (await openInvites(app, workspaceId)).map(inviteView),
       }),
     }),
@@ -31,15 +28,15 @@ export const teamModule: ApiModule = {
     route({
       op: 'DELETE /api/v1/members/invites/{id}', status: 204,
       handler: async (ctx) => {
-        const inv = await invites(ctx.app).findById(ctx.workspaceId, ctx.params.id);
-        if (!inv || !(await invites(ctx.app).deleteOne({ workspaceId: ctx.workspaceId, _id: inv._id }))) throw notFound('invitation');
+        const inv = await ctx.app.records.invites.findById(ctx.workspaceId, ctx.params.id);
+        if (!inv || !(await ctx.app.records.invites.deleteOne({ workspaceId: ctx.workspaceId, _id: inv._id }))) throw notFound('invitation');
         await ctx.audit('invite.cancelled', { type: 'invite', id: inv._id }, { email: inv.email });
       },
     }),
     route({
       op: 'PATCH /api/v1/members/{id}', body: RoleBodySchema, response: UserSchema,
       handler: async (ctx) => {
-        const before = await users(ctx.app).findById(ctx.workspaceId, ctx.params.id);
+        const before = await ctx.app.records.users.findById(ctx.workspaceId, ctx.params.id);
         const updated = await changeRole(ctx.app, person(ctx), ctx.params.id, ctx.body.role);
         await ctx.audit('member.role_changed', { type: 'user', id: updated._id }, { from: before?.role, to: updated.role });
         return userView(updated);

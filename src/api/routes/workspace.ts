@@ -1,15 +1,11 @@
 /** Workspace-wide access (service-api.md, Workspace, team and API tokens): API tokens, settings, deletion, audit. */
-import { auditLog } from '../../auth/audit.js';
-import { apiTokens } from '../../auth/records.js';
 import { clearSessionCookie } from '../../auth/sessions.js';
 import { getSettings, SettingsPatchSchema, updateSettings } from '../../auth/settings.js';
 import { createApiToken, revokeApiToken, tokenView } from '../../auth/tokens.js';
 import { deleteWorkspace } from '../../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../../kernel/errors.js';
 import { reply, route, type ApiModule } from '../define.js';
-import {
-  AuditPageSchema, AuditQuerySchema, SettingsAnswerSchema, TokenBodySchema, TokenCreatedSchema, TokenListSchema,
-} from './account-schemas.js';
+import { AuditPageSchema, AuditQuerySchema, SettingsAnswerSchema, TokenBodySchema, TokenCreatedSchema, TokenListSchema } from './account-schemas.js';
 import { person } from './auth.js';
 
 export const workspaceModule: ApiModule = {
@@ -17,7 +13,7 @@ export const workspaceModule: ApiModule = {
   routes: [
     route({
       op: 'GET /api/v1/tokens', response: TokenListSchema,
-      handler: async ({ app, workspaceId }) => ({ items: (await apiTokens(app).find({ workspaceId })).map(tokenView) }),
+      handler: async ({ app, workspaceId }) => ({ items: (await app.records.apiTokens.find({ workspaceId })).map(tokenView) }),
     }),
     route({
       op: 'POST /api/v1/tokens', body: TokenBodySchema, response: TokenCreatedSchema, status: 201,
@@ -66,7 +62,7 @@ export const workspaceModule: ApiModule = {
     route({
       op: 'GET /api/v1/audit', query: AuditQuerySchema, response: AuditPageSchema,
       handler: async ({ app, workspaceId, query }) => {
-        const rows = await auditLog(app).find({ workspaceId }, { limit: query.limit + 1, before: query.before });
+        const rows = await app.records.audit.find({ workspaceId }, { limit: query.limit + 1, before: query.before });
         const page = rows.slice(0, query.limit);
         return {
           items: page.map((e) => ({ id: e._id, at: e.at, actor: e.actor, action: e.action, target: e.target, ...(e.detail ? { detail: e.detail } : {}) })),
