@@ -36,7 +36,10 @@ import { OfflineWatch } from './chat/offline-watch.js';
 import { PublishedBotWatch } from './chat/published-watch.js';
 import { createProviderClient, providerClient } from './providers/http-client.js';
 import { SileroVad } from './providers/cascade/silero.js';
+import { createVoiceSeats } from './scale/voice-seats.js';
 import type { GuardedClient } from './security/guarded-client.js';
+import { startRetentionJob, stopRetentionJob, type RetentionJob } from './retention/job.js';
+import { startCameraFramesJob, type CameraFramesJob } from './retention/camera-frames.js';
 
 /** Every service of one app, as the root made them. */
 export interface Services {
@@ -63,6 +66,10 @@ export interface Services {
   readonly voice: VoiceService;
   readonly offlineWatch: OfflineWatch;
   readonly publishedBotWatch: PublishedBotWatch;
+  /** The hourly conversation retention sweep (its schedule and the sweep under way). */
+  readonly retention: RetentionJob;
+  /** The quarter-hourly sweep of camera frames whose time is up. */
+  readonly cameraFrames: CameraFramesJob;
 }
 
 export interface Composition {
@@ -101,9 +108,16 @@ export function composeServices(app: AppContext): Composition {
   const live = add('live hub', liveHub.provide(app, new LiveHub()));
   const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
   const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests })), (s) => s.stop());
-  const voice = add('voice sessions', new VoiceService(app, convs, { tools, requests }), (s) => s.close());
+  // Scale-out: the voice sessions' seats counted across the group (none for one process); given back at shutdown.
+  const seats = createVoiceSeats(app);
+  if (seats) add('voice seats', seats, (s) => s.close());
+  const voice = add('voice sessions', new VoiceService(app, convs, { tools, requests, seats }), (s) => s.close());
   const hours = add('offline watch', new OfflineWatch(app));
   const published = add('published bot watch', new PublishedBotWatch(app, hours));
+  // The sweeps stop first at shutdown (a sweep under way finishes before the conversations stop).
+  const retention = add('conversation retention', startRetentionJob(app), stopRetentionJob);
+  // Camera frames have a shorter life of their own (vision.webcam.persistFrames), on the same kind of schedule.
+  const cameraFrames = add('camera frames sweep', startCameraFramesJob(app), stopRetentionJob);
 
   // The agent loop's tools, in the order a reply lists them (the first of two with one name wins).
   tools.addSource(httpToolSource(http));
@@ -120,7 +134,7 @@ export function composeServices(app: AppContext): Composition {
     services: {
       readiness: ready, providerClient: providers, credentials, botLists: lists, chatBots, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
       knowledge: know, webhooks: hooks, analytics, chatHub: hub, visitorRequests: requests, cameraLinks: camera,
-      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published,
+      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published, retention, cameraFrames,
     },
     stop: () => life.stop(),
     order: life.names,

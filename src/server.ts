@@ -18,7 +18,6 @@ import { openStores } from './store/open.js';
 import { joinGroup } from './group/join.js';
 import { groupClock } from './scale/clock.js';
 import { installationPrefix, ScaleNode } from './scale/node.js';
-import { startRetentionJob } from './retention/job.js';
 import { closePool } from '../workers/pool.js';
 import { instrumentStore } from './metrics/store.js';
 import { mountOperations } from './ops/routes.js';
@@ -97,14 +96,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
     };
     composition = composeServices(app);
     const { services } = composition;
-    if (scale) joinGroup(app, scale);
+    if (scale) joinGroup(app, scale, services);
     let openApi: Record<string, unknown> | null = null;
     const modules = [systemModule(() => openApi!), ...(await apiModules(services))];
     const api = buildApi(app, modules);
     openApi = buildOpenApi(api, config.publicUrl);
     const metricsPort = await mountOperations(app, services, api.router, config);
     for (const m of modules) await m.start?.(app);
-    startRetentionJob(app);
     const server = createHttpServer({
       logger: log, router: api.router, bodyLimitBytes: config.bodyLimitBytes, trustProxy: config.trustProxy,
       sockets: modules.flatMap((m) => m.sockets?.(app) ?? []),

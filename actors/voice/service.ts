@@ -7,7 +7,7 @@ import { voiceSetup } from '../../src/voice/voice-setup.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { isLastingFailure } from '../../src/providers/errors.js';
 import { newId } from '../../src/store/ids.js';
-import { leaveVoiceSeats, takeVoiceSeats } from '../../src/scale/voice-seats.js';
+import { leaveVoiceSeats, takeVoiceSeats, type VoiceSeats } from '../../src/scale/voice-seats.js';
 import type { ConversationService } from '../conversation/index.js';
 import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
@@ -43,7 +43,7 @@ export class VoiceService {
   /** Live sessions on this server by what they count against (a bot id, `visitor:…`, `address:…`). */
   private readonly perScope = new Map<string, number>();
 
-  constructor(private readonly app: AppContext, private readonly conversations: ConversationService, private readonly deps: { tools: ToolRegistry; requests: VisitorRequests }) {}
+  constructor(private readonly app: AppContext, private readonly conversations: ConversationService, private readonly deps: { tools: ToolRegistry; requests: VisitorRequests; seats: VoiceSeats | null }) {}
 
   /** At shutdown (the composition root calls it): every live session stops. */
   async close(): Promise<void> {
@@ -81,7 +81,7 @@ export class VoiceService {
 
     const sessionId = newId('vs', this.app.clock.now());
     // Scale-out: the limits count the sessions on every process of the group.
-    const refusedBy = await takeVoiceSeats(this.app, sessionId, claims);
+    const refusedBy = await takeVoiceSeats(this.deps.seats, sessionId, claims);
     if (refusedBy >= 0) return busy(claims[refusedBy]);
     const scopes = claims.map((c) => c.scope);
     const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
@@ -99,7 +99,7 @@ export class VoiceService {
           const n = (this.perScope.get(scope) ?? 0) - 1;
           if (n > 0) this.perScope.set(scope, n); else this.perScope.delete(scope);
         }
-        return leaveVoiceSeats(this.app, sessionId, scopes);
+        return leaveVoiceSeats(this.deps.seats, sessionId, scopes);
       },
     });
     entry.actor = actor;

@@ -1,12 +1,12 @@
 import type { AppContext } from '../app/context.js';
 import { accessEndedHere, type AccessEnded } from '../auth/access-ended.js';
-import { credentialCache } from '../auth/credential-cache.js';
-import { botLists } from '../bots/list-cache.js';
-import { chatHub } from '../conversation/hub.js';
+import type { CredentialCache } from '../auth/credential-cache.js';
+import type { BotLists } from '../bots/list-cache.js';
+import type { ChatHub } from '../conversation/hub.js';
 import type { EventRecord } from '../app/event-bus.js';
-import { webhooks } from '../events/webhooks/index.js';
-import { liveFrame, liveHub } from '../team/live-hub.js';
-import { workspaceActors } from '../team/workspace.js';
+import type { WebhookService } from '../events/webhooks/index.js';
+import { liveFrame, type LiveHub } from '../team/live-hub.js';
+import type { WorkspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from '../scale/node.js';
 import { CrossBatch } from '../scale/cross-batch.js';
@@ -31,13 +31,23 @@ type Invalidation =
  * invalidations both ways.
  * Durable follow-ups (webhooks, analytics, handoff closing) stay with the process that stored the event.
  */
-export function joinGroup(app: AppContext, node: ScaleNode): void {
+/** The services the group's messages reach (the composition root made them). */
+export interface GroupServices {
+  liveHub: LiveHub;
+  chatHub: ChatHub;
+  credentials: CredentialCache;
+  webhooks: WebhookService;
+  botLists: BotLists;
+  workspaceActors: WorkspaceActors;
+}
+
+export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServices): void {
   // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
   // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
   // unparsed), batched (src/scale/cross-batch.ts): a chat turn's events go in one or two messages. Events
   // the live socket does not carry do not cross. Types some listener needs from every process whatever it
   // watches (bot.published: the widgets open here) go to the whole group as events.
-  const live = liveHub(app);
+  const live = services.liveHub;
   const interest = new WorkspaceInterest(node, (workspaceId, frames) => {
     for (const frame of frames) live.sendFrame(workspaceId, frame);
   }, (workspaceId) => live.count(workspaceId));
@@ -69,7 +79,7 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
   // conversation's owner alone when they open or close one (src/scale/conversation-watchers.ts). Frames about a
   // streaming reply say which (r, on) and where it is written (n), so the other processes can tell their widgets
   // when that process dies before finishing it.
-  const hub = chatHub(app);
+  const hub = services.chatHub;
   const remoteReplies = new RemoteReplies(node, hub);
   const watchers = node.watchers;
   hub.onWatch = (conversationId, open) => watchers.watch(conversationId, open);
@@ -84,29 +94,29 @@ export function joinGroup(app: AppContext, node: ScaleNode): void {
 
   node.on('inv', (m: Invalidation) => {
     switch (m.k) {
-      case 'token': credentialCache(app).tokens.delete(m.hash); return;
+      case 'token': services.credentials.tokens.delete(m.hash); return;
       case 'access': accessEndedHere(app, m.e); return;
-      case 'webhooks': webhooks(app).dispatcher.invalidate(m.workspaceId, true); return;
-      case 'bots': botLists(app).drop(m.workspaceId); return;
+      case 'webhooks': services.webhooks.dispatcher.invalidate(m.workspaceId, true); return;
+      case 'bots': services.botLists.drop(m.workspaceId); return;
       case 'lexical': return;
     }
   });
-  startGroupPresence(app, node, liveHub(app));
+  startGroupPresence(app, node, live);
   app.onClose(addSampler(() => { sampled.coordinationUp.set(node.healthy ? 1 : 0); }));
   // Durable timers: a handoff waiting for acceptance is armed by every process of the group (each process's
   // workspace actor re-arms waiting handoffs from the store), so its deadline fires even when the process that
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
-  const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
+  const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app, services.workspaceActors).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
   wake.unref();
   app.onClose(() => { clearInterval(wake); batch.flush(); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */
-async function armWaitingHandoffs(app: AppContext): Promise<void> {
+async function armWaitingHandoffs(app: AppContext, workspaceActors: WorkspaceActors): Promise<void> {
   let after = '';
   for (;;) {
     const page = await app.records.handoffs.find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: 500 });
-    for (const h of page) workspaceActors(app).get(h.workspaceId).send({ type: 'armHandoff', conversationId: h.conversationId, handoffId: h._id, dueAt: h.deadlineAt });
+    for (const h of page) workspaceActors.get(h.workspaceId).send({ type: 'armHandoff', conversationId: h.conversationId, handoffId: h._id, dueAt: h.deadlineAt });
     if (page.length < 500) return;
     after = page[page.length - 1]._id;
   }

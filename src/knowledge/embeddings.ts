@@ -3,7 +3,7 @@ import type { ProviderConnection } from '../providers/index.js';
 import { openProviderKey, providers } from '../providers/connections.js';
 import { runTask, type Lane } from '../../workers/pool.js';
 import { LOCAL_MODEL } from '../providers/local-model.js';
-import { EMBEDDED, knowledgeSettings } from './settings.js';
+import { knowledgeSettings } from './settings.js';
 
 /** Kinds whose adapters have a default embedding model (kind A embeds only when the knowledge settings name one). */
 const EMBEDDING_KINDS = new Set<ProviderConnection['kind']>(['openai', 'gemini']);
@@ -26,6 +26,12 @@ export interface Embedder {
    */
   key: string;
 }
+
+/**
+ * The connectionId that chooses the embedded model (no provider); provider connection ids start with `prov_`.
+ * Declared here, not in settings.ts, which imports this file: LOCAL_EMBEDDER reads it as the modules load.
+ */
+export const EMBEDDED = 'embedded';
 
 /** The embedded model as an embedder (no connection). */
 export const LOCAL_EMBEDDER: Embedder = Object.freeze({ connection: null, model: LOCAL_MODEL, key: `${EMBEDDED}:${LOCAL_MODEL}` });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../app/context.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { openProviderKey, providers } from '../providers/connections.js';
-import { embedTexts } from './embeddings.js';
+import { EMBEDDED, embedTexts } from './embeddings.js';
 
 import { EMBEDDING_CHECK_TEXT } from './embedding-check.js';
 import { LOCAL_MODEL } from '../providers/local-model.js';
@@ -27,9 +27,6 @@ export const KnowledgeSettingsBody = z.object({
   }).strict().nullable().describe('null: no embeddings, lexical search only'),
   reindex: z.boolean().default(false).describe('index every source again with the new embedder (each source reports its progress)'),
 }).strict();
-
-/** The connectionId that chooses the embedded model (no provider); provider connection ids start with `prov_`. */
-export const EMBEDDED = 'embedded';
 
 export const knowledgeSettings = (app: AppContext) => app.store.collection<KnowledgeSettingsRecord>('knowledge_settings');
 

@@ -6,7 +6,7 @@
  * the app's clock, so tests drive it with a fake one.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
 import { type AttachmentRecord } from '../records/conversations.js';
 
 /** A frame goes this long after its conversation ended, at the next run (so within about 1 h 15 min). */
@@ -61,13 +61,6 @@ export function startCameraFramesJob(app: AppContext): CameraFramesJob {
       .catch((err) => { app.log.error({ err }, 'camera frame sweep failed; the next run tries again'); return null; })
       .finally(() => { job.running = null; }),
   };
-  cameraFramesJobs(app).current = job;
   void job.sweep();
-  app.onClose(async () => {
-    await job.task.destroy();
-    await job.running;
-  });
   return job;
 }
-
-export const cameraFramesJobs = perApp((): { current: CameraFramesJob | null } => ({ current: null }));

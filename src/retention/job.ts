@@ -4,9 +4,9 @@
  * node-cron runs it on the wall clock; the sweep itself reads the app's clock, so tests drive it with a fake one.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
 import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
-import { startCameraFramesJob } from './camera-frames.js';
+import type { CameraFramesJob } from './camera-frames.js';
 
 /** Every hour, at seven minutes past (UTC): a conversation goes within the hour after it expires. */
 export const RETENTION_SCHEDULE = '7 * * * *';
@@ -71,15 +71,11 @@ export function startRetentionJob(app: AppContext): RetentionJob {
       .finally(() => { job.running = null; });
     return job.running;
   };
-  retentionJobs(app).current = job;
-  // Camera frames have a shorter life of their own (vision.webcam.persistFrames), on the same kind of schedule.
-  startCameraFramesJob(app);
-  app.onClose(async () => {
-    await job.task.destroy();
-    await job.running;
-  });
   return job;
 }
 
-/** The app's scheduled job, once started (tests and operators read it). */
-export const retentionJobs = perApp((): { current: RetentionJob | null } => ({ current: null }));
+/** Stops the schedule and waits for a sweep under way (the composition root calls it at shutdown). */
+export async function stopRetentionJob(job: RetentionJob | CameraFramesJob): Promise<void> {
+  await job.task.destroy();
+  await job.running;
+}

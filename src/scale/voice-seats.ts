@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 import type { ScaleNode } from './node.js';
 import { nodeOf } from './node-of.js';
 
@@ -22,7 +21,7 @@ export interface VoiceSeatClaim { scope: string; max: number }
  * not matter), taken atomically (seatTake) and repeated every 10 s while the session lives. Alone, or while Redis
  * is away, each process counts its own sessions (VoiceService's count): at most N times the cap, never none.
  */
-class VoiceSeats {
+export class VoiceSeats {
   /** Seats this process holds: scope -> its sessions. */
   private readonly held = new Map<string, Set<string>>();
   private readonly timer: NodeJS.Timeout;
@@ -68,21 +67,21 @@ class VoiceSeats {
   }
 }
 
-const seats = perApp((app: AppContext) => {
+/**
+ * The group's voice seats, or null for a server of one process (whose VoiceService counts by itself). The
+ * composition root makes it once and closes it at shutdown (its seats are given back).
+ */
+export function createVoiceSeats(app: AppContext): VoiceSeats | null {
   const node = nodeOf(app);
-  if (!node) return null;
-  const s = new VoiceSeats(node);
-  app.onClose(() => s.close());
-  return s;
-});
+  return node ? new VoiceSeats(node) : null;
+}
 
 /**
  * Group-wide seats for a new voice session, one per claim, taken in order: the index of the first claim whose
  * `max` sessions are already live (the seats taken before it are given back), or -1 when all were taken (always
  * -1 for a server of one process, whose VoiceService counts by itself).
  */
-export async function takeVoiceSeats(app: AppContext, sessionId: string, claims: readonly VoiceSeatClaim[]): Promise<number> {
-  const s = seats(app);
+export async function takeVoiceSeats(s: VoiceSeats | null, sessionId: string, claims: readonly VoiceSeatClaim[]): Promise<number> {
   if (!s) return -1;
   for (let i = 0; i < claims.length; i++) {
     if (await s.take(claims[i].scope, sessionId, claims[i].max)) continue;
@@ -93,7 +92,6 @@ export async function takeVoiceSeats(app: AppContext, sessionId: string, claims:
 }
 
 /** Gives the session's seats back; the promise (never rejected) settles once the group knows. */
-export async function leaveVoiceSeats(app: AppContext, sessionId: string, scopes: readonly string[]): Promise<void> {
-  const s = seats(app);
+export async function leaveVoiceSeats(s: VoiceSeats | null, sessionId: string, scopes: readonly string[]): Promise<void> {
   if (s) await Promise.all(scopes.map((scope) => s.leave(scope, sessionId)));
 }

@@ -11,7 +11,10 @@ import type { LiveHub } from './live-hub.js';
  */
 const WORKSPACE_IDLE_MS = 2 * 3600_000;
 
-export const workspaceActors = provided<ActorRegistry<WorkspaceActor>>('workspace actors');
+/** The registry of this process's workspace actors. */
+export type WorkspaceActors = ActorRegistry<WorkspaceActor>;
+
+export const workspaceActors = provided<WorkspaceActors>('workspace actors');
 
 /** The registry of workspace actors (the composition root makes it and stops it at shutdown). */
 export function createWorkspaceActors(app: AppContext, hub: LiveHub): ActorRegistry<WorkspaceActor> {

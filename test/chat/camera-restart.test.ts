@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { cameraFramesJobs, FRAMES_KEPT_AFTER_END_MS } from '../../src/retention/camera-frames.js';
+import { FRAMES_KEPT_AFTER_END_MS } from '../../src/retention/camera-frames.js';
 import { startTestServer } from '../helpers/server.js';
 import { startTeamWorld } from '../team/helpers.js';
 
@@ -34,7 +34,7 @@ test('frames of a conversation that ended before a restart are deleted by the fi
   await clock.advance(FRAMES_KEPT_AFTER_END_MS + 10 * 60_000);
   const again = await startTestServer({ dataDir, clock });
   try {
-    await cameraFramesJobs(again.app).current!.running;
+    await again.services.cameraFrames.running;
     assert.is(await again.app.records.attachments.findById(workspaceId, ok.frameId), null, 'the frame record is gone');
     assert.is(await again.app.store.files.get(workspaceId, ok.frameId), null, 'and its picture');
   } finally {

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { conversations } from '../../actors/conversation/index.js';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { recordGap } from '../../src/knowledge/gaps.js';
-import { RETENTION_SCHEDULE, retentionJobs, runRetention } from '../../src/retention/job.js';
+import { RETENTION_SCHEDULE, runRetention } from '../../src/retention/job.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { createToken, loginAs, type TestToken } from '../helpers/auth.js';
 import { startTestServer } from '../helpers/server.js';
@@ -121,7 +121,7 @@ test('a conversation past the retention goes with its messages, tool calls, imag
 });
 
 test('the sweep runs hourly on node-cron, runs the same deletion when fired, and stops with the server', async () => {
-  const job = retentionJobs(w.server.app).current!;
+  const job = w.server.services.retention;
   assert.is(job.task.getPattern(), RETENTION_SCHEDULE);
   assert.is(job.task.getStatus(), 'idle');
   assert.ok(job.task.msToNext()! <= 3600_000);
@@ -131,7 +131,7 @@ test('the sweep runs hourly on node-cron, runs the same deletion when fired, and
   assert.is((await read('/api/v1/conversations')).items.length, 0, `the ${listed} conversations past 30 days went`);
 
   const other = await startTestServer();
-  const task = retentionJobs(other.app).current!.task;
+  const task = other.services.retention.task;
   await other.stop();
   assert.is(task.getStatus(), 'destroyed');
 });

@@ -79,7 +79,7 @@ export function publish(h: Harness, type: string, data: Record<string, unknown> 
  * without HTTP credentials: the auth area is built separately.
  */
 export async function callRoute(h: Harness, op: string, input: { params?: Record<string, string>; body?: unknown; query?: Record<string, string> } = {}): Promise<unknown> {
-  const def = webhooksModule.routes.find((r) => 'op' in r && r.op === op) as SpecRoute | undefined;
+  const def = webhooksModule(h.hooks).routes.find((r) => 'op' in r && r.op === op) as SpecRoute | undefined;
   if (!def) throw new Error(`no route ${op}`);
   const parse = (schema: SpecRoute['body'], value: unknown, prefix: string) => {
     if (!schema) return undefined;

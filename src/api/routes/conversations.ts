@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conversations } from '../../../actors/conversation/index.js';
+import type { ConversationService } from '../../../actors/conversation/index.js';
 import { publicAttachments, widgetMessage, type ConversationRecord } from '../../records/conversations.js';
 import { transcriptMarkdown } from '../../conversation/transcript.js';
 import { teamMaySee, transcriptAttachments } from '../../voice/camera.js';
@@ -118,7 +118,8 @@ export async function transcriptOf(app: AppContext, c: ConversationRecord): Prom
   };
 }
 
-export const conversationsModule: ApiModule = {
+/** The conversations routes; closing one goes through the conversation service the root made. */
+export const conversationsModule = (conversations: ConversationService): ApiModule => ({
   name: 'conversations',
   routes: [
     route({
@@ -178,7 +179,7 @@ export const conversationsModule: ApiModule = {
       response: ConversationSummary,
       async handler({ app, workspaceId, params, audit }) {
         await load(app, workspaceId, params.id);
-        await conversations(app).close(params.id, 'closed_by_team');
+        await conversations.close(params.id, 'closed_by_team');
         await audit('conversation.close', { type: 'conversation', id: params.id });
         return summaryOf(await load(app, workspaceId, params.id));
       },
@@ -209,4 +210,4 @@ export const conversationsModule: ApiModule = {
       },
     }),
   ],
-};
+});

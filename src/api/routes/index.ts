@@ -4,6 +4,9 @@ import type { HttpToolService } from '../../tools/http-tools.js';
 import type { McpServerService } from '../../tools/mcp-servers.js';
 import type { SecretService } from '../../tools/secrets.js';
 import type { AnalyticsRollup } from '../../analytics/rollup.js';
+import type { KnowledgeService } from '../../knowledge/service.js';
+import type { WebhookService } from '../../events/webhooks/index.js';
+import type { LiveServices } from './live.js';
 import { botsModule } from './bots.js';
 import { facesModule } from './faces.js';
 import { knowledgeModule } from './knowledge.js';
@@ -22,11 +25,13 @@ import { analyticsModule } from './analytics.js';
 import { visitorsModule } from './visitors.js';
 
 /** The services the route modules are handed when mounted (the composition root's `Services` has them all). */
-export interface ApiServices extends WidgetServices {
+export interface ApiServices extends WidgetServices, LiveServices {
   httpTools: HttpToolService;
   mcpServers: McpServerService;
   secrets: SecretService;
   analytics: AnalyticsRollup;
+  knowledge: KnowledgeService;
+  webhooks: WebhookService;
 }
 
 /**
@@ -34,6 +39,6 @@ export interface ApiServices extends WidgetServices {
  * Add a module here when its area lands; a module that calls a service takes it as a parameter.
  */
 export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
-  return [authModule, teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule, webhooksModule, conversationsModule, widgetModule(services),
-    liveModule, agentActionsModule, leadsModule, analyticsModule(services), visitorsModule];
+  return [authModule, teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
+    liveModule(services), agentActionsModule, leadsModule, analyticsModule(services), visitorsModule];
 }

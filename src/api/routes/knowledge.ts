@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../../kernel/errors.js';
 import { listGaps } from '../../knowledge/gaps.js';
-import { knowledge } from '../../knowledge/service.js';
+import type { KnowledgeService } from '../../knowledge/service.js';
 import { CreateSourceBody, PatchSourceBody, SearchBody, type KnowledgeDocument, type KnowledgeSource } from '../../knowledge/types.js';
 import { extraRoute, route, type ApiModule } from '../define.js';
 import { getKnowledgeSettings, KnowledgeSettingsBody, saveKnowledgeSettings } from '../../knowledge/settings.js';
@@ -46,20 +46,20 @@ const SettingsResponse = z.object({
 });
 const GapResponse = z.object({ question: z.string(), count: z.number(), firstAskedAt: z.number(), lastAskedAt: z.number(), botIds: z.array(z.string()) });
 
-export const knowledgeModule: ApiModule = {
+/** The knowledge routes, over the knowledge service the root made. */
+export const knowledgeModule = (knowledge: KnowledgeService): ApiModule => ({
   name: 'knowledge',
   start(app) {
-    const service = knowledge(app);
     // Jobs a previous process left running continue in the background.
-    void service.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
+    void knowledge.runner.resumeAll().catch((err) => app.log.error({ err }, 'could not resume knowledge jobs'));
   },
   routes: [
     route({ op: 'GET /api/v1/knowledge', response: listOf(SourceResponse),
-      handler: async (ctx) => ({ items: (await knowledge(ctx.app).list(ctx.workspaceId)).map(sourceView) }) }),
+      handler: async (ctx) => ({ items: (await knowledge.list(ctx.workspaceId)).map(sourceView) }) }),
 
     route({ op: 'POST /api/v1/knowledge', body: CreateSourceBody, status: 201, response: SourceResponse,
       handler: async (ctx) => {
-        const s = await knowledge(ctx.app).create(ctx.workspaceId, ctx.body);
+        const s = await knowledge.create(ctx.workspaceId, ctx.body);
         await ctx.audit('knowledge.create', { type: 'knowledge_source', id: s._id }, { kind: s.kind });
         return sourceView(s);
       } }),
@@ -69,38 +69,38 @@ export const knowledgeModule: ApiModule = {
       handler: async (ctx) => {
         const type = ctx.req.headers['content-type'] ?? '';
         if (type.startsWith('multipart/')) throw badRequest('body: send the file itself as the body with its Content-Type and ?filename=, not multipart form data');
-        const s = await knowledge(ctx.app).upload(ctx.workspaceId, ctx.req.body, type, ctx.query.filename, ctx.query.name);
+        const s = await knowledge.upload(ctx.workspaceId, ctx.req.body, type, ctx.query.filename, ctx.query.name);
         await ctx.audit('knowledge.upload', { type: 'knowledge_source', id: s._id }, { filename: ctx.query.filename, size: ctx.req.body.length });
         return sourceView(s);
       } }),
 
     route({ op: 'PATCH /api/v1/knowledge/{id}', body: PatchSourceBody, response: SourceResponse,
       handler: async (ctx) => {
-        const s = await knowledge(ctx.app).patch(ctx.workspaceId, ctx.params.id, ctx.body);
+        const s = await knowledge.patch(ctx.workspaceId, ctx.params.id, ctx.body);
         await ctx.audit('knowledge.update', { type: 'knowledge_source', id: s._id }, { fields: Object.keys(ctx.body) });
         return sourceView(s);
       } }),
 
     route({ op: 'POST /api/v1/knowledge/{id}/reindex', status: 202, response: SourceResponse,
       handler: async (ctx) => {
-        const s = await knowledge(ctx.app).reindex(ctx.workspaceId, ctx.params.id);
+        const s = await knowledge.reindex(ctx.workspaceId, ctx.params.id);
         await ctx.audit('knowledge.reindex', { type: 'knowledge_source', id: s._id });
         return sourceView(s);
       } }),
 
     route({ op: 'DELETE /api/v1/knowledge/{id}',
       handler: async (ctx) => {
-        await knowledge(ctx.app).remove(ctx.workspaceId, ctx.params.id);
+        await knowledge.remove(ctx.workspaceId, ctx.params.id);
         await ctx.audit('knowledge.delete', { type: 'knowledge_source', id: ctx.params.id });
       } }),
 
     route({ op: 'GET /api/v1/knowledge/{id}/documents', response: listOf(DocumentResponse),
-      handler: async (ctx) => ({ items: (await knowledge(ctx.app).documents(ctx.workspaceId, ctx.params.id)).map(documentView) }) }),
+      handler: async (ctx) => ({ items: (await knowledge.documents(ctx.workspaceId, ctx.params.id)).map(documentView) }) }),
 
     route({ op: 'POST /api/v1/knowledge/search', body: SearchBody, response: SearchResponse,
       handler: async (ctx) => {
         const { query, sourceIds, topK } = ctx.body;
-        const found = await knowledge(ctx.app).search(ctx.workspaceId, query, { sourceIds, topK, signal: ctx.req.signal });
+        const found = await knowledge.search(ctx.workspaceId, query, { sourceIds, topK, signal: ctx.req.signal });
         return {
           mode: found.mode, relevant: found.relevant, ...(found.warning ? { warning: found.warning } : {}),
           results: found.results.map((r) => ({ excerpt: r.excerpt, title: r.title, url: r.url, score: r.score, sourceId: r.sourceId, documentId: r.documentId })),
@@ -117,13 +117,12 @@ export const knowledgeModule: ApiModule = {
         const settings = await saveKnowledgeSettings(ctx.app, ctx.workspaceId, ctx.body, ctx.app.clock.now());
         await ctx.audit('knowledge.settings', { type: 'workspace', id: ctx.workspaceId }, { embedding: settings.embedding, reindex: ctx.body.reindex });
         if (!ctx.body.reindex) return settings;
-        const svc = knowledge(ctx.app);
-        const reindexing: string[] = [];
-        for (const s of await svc.list(ctx.workspaceId)) reindexing.push((await svc.reindex(ctx.workspaceId, s._id))._id);
+                const reindexing: string[] = [];
+        for (const s of await knowledge.list(ctx.workspaceId)) reindexing.push((await knowledge.reindex(ctx.workspaceId, s._id))._id);
         return { ...settings, reindexing };
       } }),
 
     route({ op: 'GET /api/v1/knowledge/gaps', query: GapsQuery, response: pageOf(GapResponse),
       handler: async (ctx) => listGaps(ctx.app, ctx.workspaceId, { limit: ctx.query.limit, before: ctx.query.before }) }),
   ],
-};
+});

@@ -14,8 +14,8 @@ import { forbidden, unauthorized } from '../../kernel/errors.js';
 import type { SchemaMatches } from '../../kernel/validation.js';
 import type { LiveClientFrame } from '../../../protocol/live.js';
 import type { SocketConn, SocketEndpoint, UpgradeRequest } from '../../http/types.js';
-import { liveHub, type LiveConnData } from '../../team/live-hub.js';
-import { workspaceActors } from '../../team/workspace.js';
+import type { LiveConnData, LiveHub } from '../../team/live-hub.js';
+import type { WorkspaceActors } from '../../team/workspace.js';
 import type { ApiModule } from '../define.js';
 
 export const LIVE_PATH = '/api/v1/live';
@@ -40,12 +40,11 @@ function sameOrigin(req: UpgradeRequest): boolean {
 /** The person is known once admitted; until then the socket holds only what authenticate reads. */
 type LiveSocketData = LiveConnData & { credentials: Pick<UpgradeRequest, 'headers' | 'cookies'> | null };
 
-function liveEndpoint(app: AppContext): SocketEndpoint<LiveSocketData> {
-  const hub = liveHub(app);
+function liveEndpoint(app: AppContext, { liveHub: hub, workspaceActors }: LiveServices): SocketEndpoint<LiveSocketData> {
   const tell = (conn: SocketConn<LiveSocketData>, type: string, data: Record<string, unknown>) =>
     conn.send(JSON.stringify({ type, data: { ...data, workspaceId: conn.data.workspaceId } }));
   const toActor = (conn: SocketConn<LiveSocketData>, msg: WorkspaceMsg) => {
-    try { workspaceActors(app).get(conn.data.workspaceId).send(msg); } catch (err) { app.log.warn({ err, type: msg.type }, 'workspace actor did not take a live socket message'); }
+    try { workspaceActors.get(conn.data.workspaceId).send(msg); } catch (err) { app.log.warn({ err, type: msg.type }, 'workspace actor did not take a live socket message'); }
   };
   return {
     path: LIVE_PATH,
@@ -93,14 +92,20 @@ function liveEndpoint(app: AppContext): SocketEndpoint<LiveSocketData> {
   };
 }
 
-export const liveModule: ApiModule = {
+/** What the live socket is handed: the hub of open sockets and the workspace actors it tells. */
+export interface LiveServices {
+  liveHub: LiveHub;
+  workspaceActors: WorkspaceActors;
+}
+
+export const liveModule = (services: LiveServices): ApiModule => ({
   name: 'live',
   routes: [],
-  sockets: (app) => [liveEndpoint(app)],
+  sockets: (app) => [liveEndpoint(app, services)],
   start(app) {
-    const hub = liveHub(app);
+    const hub = services.liveHub;
     const unsubscribe = app.events.subscribe((event) => { hub.broadcast(event); }, { volatileFor: (workspaceId) => hub.count(workspaceId) > 0, everywhere: true });
     const stopClosing = onAccessEnded(app, (e) => { hub.closeFor(e); });
     app.onClose(() => { unsubscribe(); stopClosing(); hub.closeAll(); });
   },
-};
+});

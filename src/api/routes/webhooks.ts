@@ -1,7 +1,7 @@
 /** Webhooks area (service-api.md, Webhooks): endpoints, secret rotation, test ping, delivery log, redelivery. */
 import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../../events/webhooks/constants.js';
-import { startWebhooks, webhooks } from '../../events/webhooks/index.js';
+import { startWebhooks, type WebhookService } from '../../events/webhooks/index.js';
 import { route, type ApiModule } from '../define.js';
 import { listOf, pageOf } from './list-schemas.js';
 
@@ -38,48 +38,49 @@ export { EndpointShape, DeliveryShape };
 
 const target = (id: string) => ({ type: 'webhook', id });
 
-export const webhooksModule: ApiModule = {
+/** The webhooks routes, over the webhook service the root made. */
+export const webhooksModule = (webhooks: WebhookService): ApiModule => ({
   name: 'webhooks',
-  start: (app) => startWebhooks(webhooks(app)),
+  start: () => startWebhooks(webhooks),
   routes: [
     route({ op: 'GET /api/v1/webhooks', response: ListResponse,
-      handler: ({ app, workspaceId }) => webhooks(app).endpoints.list(workspaceId) }),
+      handler: ({ workspaceId }) => webhooks.endpoints.list(workspaceId) }),
     route({ op: 'POST /api/v1/webhooks', body: AddBody, response: CreatedResponse, status: 201,
       handler: async (ctx) => {
-        const created = await webhooks(ctx.app).endpoints.add(ctx.workspaceId, ctx.body);
+        const created = await webhooks.endpoints.add(ctx.workspaceId, ctx.body);
         await ctx.audit('webhook.create', target(created.id), { url: created.url, events: created.events });
         return created;
       } }),
     route({ op: 'PATCH /api/v1/webhooks/{id}', body: PatchBody, response: EndpointShape,
       handler: async (ctx) => {
-        const updated = await webhooks(ctx.app).endpoints.update(ctx.workspaceId, ctx.params.id, ctx.body);
+        const updated = await webhooks.endpoints.update(ctx.workspaceId, ctx.params.id, ctx.body);
         await ctx.audit('webhook.update', target(updated.id), { fields: Object.keys(ctx.body) });
         return updated;
       } }),
     route({ op: 'POST /api/v1/webhooks/{id}/secret', response: SecretResponse,
       handler: async (ctx) => {
-        const rotated = await webhooks(ctx.app).endpoints.rotateSecret(ctx.workspaceId, ctx.params.id);
+        const rotated = await webhooks.endpoints.rotateSecret(ctx.workspaceId, ctx.params.id);
         await ctx.audit('webhook.secret_rotate', target(rotated.id));
         return rotated;
       } }),
     route({ op: 'POST /api/v1/webhooks/{id}/test', response: TestResponse, status: 202,
       handler: async (ctx) => {
-        const sent = await webhooks(ctx.app).endpoints.sendTest(ctx.workspaceId, ctx.params.id);
+        const sent = await webhooks.endpoints.sendTest(ctx.workspaceId, ctx.params.id);
         await ctx.audit('webhook.test', target(ctx.params.id), { deliveryId: sent.delivery.id, eventId: sent.eventId });
         return sent;
       } }),
     route({ op: 'GET /api/v1/webhooks/{id}/deliveries', query: DeliveriesQuery, response: DeliveriesResponse,
-      handler: ({ app, workspaceId, params, query }) => webhooks(app).endpoints.deliveries(workspaceId, params.id, query) }),
+      handler: ({ workspaceId, params, query }) => webhooks.endpoints.deliveries(workspaceId, params.id, query) }),
     route({ op: 'POST /api/v1/webhooks/deliveries/{id}/redeliver', response: DeliveryShape, status: 202,
       handler: async (ctx) => {
-        const d = await webhooks(ctx.app).endpoints.redeliver(ctx.workspaceId, ctx.params.id);
+        const d = await webhooks.endpoints.redeliver(ctx.workspaceId, ctx.params.id);
         await ctx.audit('webhook.redeliver', target(d.endpointId), { deliveryId: ctx.params.id, eventId: d.eventId });
         return d;
       } }),
     route({ op: 'DELETE /api/v1/webhooks/{id}',
       handler: async (ctx) => {
-        await webhooks(ctx.app).endpoints.remove(ctx.workspaceId, ctx.params.id);
+        await webhooks.endpoints.remove(ctx.workspaceId, ctx.params.id);
         await ctx.audit('webhook.delete', target(ctx.params.id));
       } }),
   ],
-};
+});
