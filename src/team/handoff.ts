@@ -119,7 +119,7 @@ export async function handoffTimedOut(app: AppContext, workspaceId: string, conv
   await runOfflineFlow(app, conv, chat.config, async () => {
     // The visitor was not told (in a group: the conversation's process could not be reached in time): the wait is
     // open again and fires again shortly, here or on any process of the group, so the notice is not lost.
-    await handoffs(app).updateOne({ workspaceId, _id: h._id, state: 'unanswered' }, { $set: { state: 'requested', unansweredReason: null } });
+    await app.records.handoffs.updateOne({ workspaceId, _id: h._id, state: 'unanswered' }, { $set: { state: 'requested', unansweredReason: null } });
     workspaceActors(app).get(workspaceId).send({ type: 'armHandoff', conversationId, handoffId, dueAt: app.clock.now() + RETELL_MS });
   });
 }

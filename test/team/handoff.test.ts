@@ -69,14 +69,14 @@ test('a visitor who could not be told that nobody came is told on the next try, 
     : ask(id, msg as never))) as typeof service.ask;
   try {
     await clock.advance(30_000);
-    const h = await until(() => handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId), { ok: () => tries === 1 });
+    const h = await until(() => w.server.app.records.handoffs.findById(w.agent.workspaceId, requested.data.handoffId), { ok: () => tries === 1 });
     assert.is(h?.state, 'requested', 'the wait is open again, not closed as told');
     await clock.advance(5_000);
     await visitor.frame('message', (f) => f.message.role === 'system_event');
     await visitor.frame('lead_form');
     const t = (await w.server.request('GET', `/api/v1/conversations/${conversationId}`, { headers: w.owner.headers })).body;
     assert.is(t.messages.filter((m: { role: string }) => m.role === 'system_event').length, 1, 'told once');
-    assert.is((await handoffs(w.server.app).findById(w.agent.workspaceId, requested.data.handoffId))?.state, 'unanswered');
+    assert.is((await w.server.app.records.handoffs.findById(w.agent.workspaceId, requested.data.handoffId))?.state, 'unanswered');
   } finally {
     service.ask = ask;
   }
