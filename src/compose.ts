@@ -37,6 +37,9 @@ import { PublishedBotWatch } from './chat/published-watch.js';
 import { createProviderClient, providerClient } from './providers/http-client.js';
 import { SileroVad } from './providers/cascade/silero.js';
 import { createVoiceSeats } from './scale/voice-seats.js';
+import { createSharedLimits, type SharedLimits } from './scale/limits.js';
+import { UploadLimits } from './chat/uploads.js';
+import { AccountThrottles } from './auth/accounts.js';
 import type { GuardedClient } from './security/guarded-client.js';
 import { startRetentionJob, stopRetentionJob, type RetentionJob } from './retention/job.js';
 import { startCameraFramesJob, type CameraFramesJob } from './retention/camera-frames.js';
@@ -66,6 +69,10 @@ export interface Services {
   readonly voice: VoiceService;
   readonly offlineWatch: OfflineWatch;
   readonly publishedBotWatch: PublishedBotWatch;
+  /** Rate limits counted across the scale-out group (null: one process). */
+  readonly sharedLimits: SharedLimits | null;
+  readonly uploadLimits: UploadLimits;
+  readonly accountThrottles: AccountThrottles;
   /** The hourly conversation retention sweep (its schedule and the sweep under way). */
   readonly retention: RetentionJob;
   /** The quarter-hourly sweep of camera frames whose time is up. */
@@ -85,6 +92,10 @@ export function composeServices(app: AppContext): Composition {
   const life = new Lifecycle(app.log);
   const add = life.add.bind(life);
 
+  // Scale-out: rate limits counted across the group, each at its home process (none for one process).
+  const shared = add('shared limits', createSharedLimits(app));
+  const uploads = add('upload limits', new UploadLimits(app.clock, shared));
+  const throttles = add('sign-in throttles', new AccountThrottles(app));
   const ready = add('readiness', readiness.provide(app, new Readiness(app)));
   const providers = add('provider HTTP client', providerClient.provide(app, createProviderClient(app)), (c) => c.close());
   // The voice-activity model's thread (started by the first cascade voice session) is released after the sessions stop.
@@ -107,7 +118,7 @@ export function composeServices(app: AppContext): Composition {
   const camera = add('camera links', new CameraLinks(app));
   const live = add('live hub', liveHub.provide(app, new LiveHub()));
   const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
-  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests })), (s) => s.stop());
+  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests }, shared)), (s) => s.stop());
   // Scale-out: the voice sessions' seats counted across the group (none for one process); given back at shutdown.
   const seats = createVoiceSeats(app);
   if (seats) add('voice seats', seats, (s) => s.close());
@@ -134,7 +145,7 @@ export function composeServices(app: AppContext): Composition {
     services: {
       readiness: ready, providerClient: providers, credentials, botLists: lists, chatBots, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
       knowledge: know, webhooks: hooks, analytics, chatHub: hub, visitorRequests: requests, cameraLinks: camera,
-      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published, retention, cameraFrames,
+      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published, sharedLimits: shared, uploadLimits: uploads, accountThrottles: throttles, retention, cameraFrames,
     },
     stop: () => life.stop(),
     order: life.names,

@@ -7,7 +7,7 @@ import type { ServerFrame } from '../../src/conversation/protocol.js';
 import { RateLimiter } from '../../src/security/rate-limiter.js';
 import { type ConversationRecord, type EndReason } from '../../src/records/conversations.js';
 import { newId } from '../../src/store/ids.js';
-import { takeShared } from '../../src/scale/limits.js';
+import { takeShared, type SharedLimits } from '../../src/scale/limits.js';
 import { ConversationRouter } from '../../src/scale/ownership.js';
 import { nodeOf } from '../../src/scale/node-of.js';
 import { ActorRegistry, isMailboxFullError } from '../runtime/index.js';
@@ -41,7 +41,7 @@ export class ConversationService {
   private readonly router: ConversationRouter | null;
   private closed = false;
 
-  constructor(private readonly app: AppContext, deps: ConversationDeps) {
+  constructor(private readonly app: AppContext, deps: ConversationDeps, private readonly sharedLimits: SharedLimits | null) {
     this.hub = deps.hub;
     this.registry = new ActorRegistry<ConversationActor>({
       factory: (id, ctx) => {
@@ -108,7 +108,7 @@ export class ConversationService {
     const { chat } = input;
     // Redis lost (scale-out): no new conversation until it returns; the open ones owned here go on.
     if (this.app.scale && !this.app.scale.healthy) return { ok: false, retryAfterMs: 5000 };
-    const wait = await takeShared(this.app, this.newConversations, 'conv', `${chat.bot._id}|${input.ip}`, chat.config.security.rateLimits.conversationsPerIpPerHour, 3600_000);
+    const wait = await takeShared(this.sharedLimits, this.newConversations, 'conv', `${chat.bot._id}|${input.ip}`, chat.config.security.rateLimits.conversationsPerIpPerHour, 3600_000);
     if (wait > 0) return { ok: false, retryAfterMs: wait };
     const now = this.app.clock.now();
     const ctx = contextFromIdentity(chat.config.identity, { page: input.page, visitor: { ...input.visitor, verified: input.verified } });

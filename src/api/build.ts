@@ -12,7 +12,7 @@ import { buildOpenApi } from './openapi.js';
 import { getOperation, OPERATIONS, operationKey } from './operations.js';
 import type { Access } from '../auth/roles.js';
 import { diskState, isDiskFull } from '../store/disk-full.js';
-import { isRateLimitedPath, limitAddress, limitToken } from './rate-limit.js';
+import { ApiRateLimits, isRateLimitedPath } from './rate-limit.js';
 import { responseChecker, type ResponseCheck } from './response-check.js';
 
 export interface BuiltApi {
@@ -26,6 +26,7 @@ const isExtra = (r: RouteDef): r is ExtraRoute => 'path' in r;
 /** Mounts every module's routes; spec operations without an implementation answer 501 not_implemented. */
 export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   const router = new Router();
+  const limits = new ApiRateLimits(app);
   // Under test every answer is checked against the description built below (src/api/response-check.ts).
   let check: ResponseCheck | undefined;
   const checked = (method: string, path: string, def: Omit<RouteDef, 'op'>) =>
@@ -41,7 +42,7 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const m of modules) {
     for (const def of m.routes) {
       if (isExtra(def)) {
-        router.add(def.method, def.path, handlerFor(app, def, def.access, isRateLimitedPath(def.path), def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
+        router.add(def.method, def.path, handlerFor(app, limits, def, def.access, isRateLimitedPath(def.path), def.hidden ? undefined : checked(def.method, def.path, def)), { cors: def.cors, bodyLimitBytes: bodyLimit(app, def) });
         if (!def.hidden) described.push({ method: def.method, path: def.path, access: def.access, tag: def.tag, summary: def.summary, def });
         continue;
       }
@@ -53,8 +54,8 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
   for (const op of OPERATIONS) {
     const def = impls.get(operationKey(op));
     const handler = def
-      ? handlerFor(app, def, op.access, isRateLimitedPath(op.path), checked(op.method, op.path, def))
-      : handlerFor(app, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access, isRateLimitedPath(op.path));
+      ? handlerFor(app, limits, def, op.access, isRateLimitedPath(op.path), checked(op.method, op.path, def))
+      : handlerFor(app, limits, { handler: () => { throw notImplemented(`${op.method} ${op.path}`); } }, op.access, isRateLimitedPath(op.path));
     router.add(op.method, op.path, handler, { bodyLimitBytes: def && bodyLimit(app, def) });
     described.push({ ...op, def });
   }
@@ -65,16 +66,16 @@ export function buildApi(app: AppContext, modules: ApiModule[]): BuiltApi {
 const bodyLimit = (app: AppContext, def: RouteDef) =>
   def.bodyLimitBytes === 'upload' ? app.config.uploadLimitBytes : def.bodyLimitBytes;
 
-function handlerFor(app: AppContext, def: Omit<RouteDef, 'op'>, access: Access, limited: boolean, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
+function handlerFor(app: AppContext, limits: ApiRateLimits, def: Omit<RouteDef, 'op'>, access: Access, limited: boolean, conform?: (answer: HttpResponse, req: HttpRequest) => void) {
   // Most requests send no query: its parse (the schema's defaults) is made once, frozen, not per request.
   let parsedEmpty: unknown;
   const noQuery = () => (parsedEmpty ??= Object.freeze(validate(def.query!, {}, { prefix: 'query' })));
   const handle = async (req: HttpRequest): Promise<HttpResponse> => {
-    if (limited) limitAddress(app, req);
+    if (limited) limits.limitAddress(req);
     // A public route answers anyone: a stale or unknown token a client still sends (a widget on a page that also
     // calls the API, a script after its token was revoked) is ignored there, not refused.
     const principal = access.kind === 'public' ? await authenticate(app, req).catch(ignoreUnauthorized) : await authenticate(app, req);
-    if (limited) limitToken(app, principal);
+    if (limited) limits.limitToken(principal);
     checkAccess(access, principal, req.method, req.headers['x-csrf-token']);
     const query = def.query ? (req.rawQuery === '' ? noQuery() : validate(def.query, Object.fromEntries(req.query), { prefix: 'query' })) : undefined;
     let body: unknown;

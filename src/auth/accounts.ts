@@ -1,6 +1,5 @@
 /** First-run setup, signing in with e-mail and password, and changing a password. */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 import { conflict, invalid, rateLimited, unauthorized } from '../kernel/errors.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId } from '../store/ids.js';
@@ -12,13 +11,25 @@ import { nodeOf } from '../scale/node-of.js';
 import { normalizeEmail, SETUP_LOCK_ID, type UserRecord, type WorkspaceRecord } from './records.js';
 import { defaultSettings } from './settings.js';
 
-/** Failed sign-in attempts (see SignInThrottle). */
-const signInThrottle = perApp((app) => new SignInThrottle(app.clock));
-const groupSignInThrottle = perApp((app) => new GroupSignInThrottle(nodeOf(app)!, app, SIGN_IN_LIMITS));
+/**
+ * Failed sign-in attempts (see SignInThrottle; counted across the scale-out group when there is one) and wrong
+ * current passwords. The composition root makes one; the sign-in routes are handed it.
+ */
+export class AccountThrottles {
+  readonly signIn: SignInThrottle;
+  readonly groupSignIn: GroupSignInThrottle | null;
+  readonly passwordChecks: RateLimiter;
+
+  constructor(app: AppContext) {
+    this.signIn = new SignInThrottle(app.clock);
+    const node = nodeOf(app);
+    this.groupSignIn = node ? new GroupSignInThrottle(node, app, SIGN_IN_LIMITS) : null;
+    this.passwordChecks = new RateLimiter(app.clock, 15 * 60 * 1000);
+  }
+}
 /** Wrong current passwords when changing a password, per person (they are signed in: no one else can lock them out). */
 /** Wrong current passwords per account (changePassword). */
 const PASSWORD_CHECKS = 10;
-const passwordChecks = perApp((app) => new RateLimiter(app.clock, 15 * 60 * 1000));
 
 /** True until the first workspace exists (again, after a workspace was deleted). */
 export async function setupNeeded(app: AppContext): Promise<boolean> {
@@ -53,12 +64,12 @@ export async function setupWorkspace(
  * SignInThrottle); a good one is taken back. Over a limit answers 429 with Retry-After, before the password is
  * even looked at.
  */
-export async function signIn(app: AppContext, emailInput: string, password: string, ip: string): Promise<UserRecord> {
+export async function signIn(app: AppContext, throttles: AccountThrottles, emailInput: string, password: string, ip: string): Promise<UserRecord> {
   const email = normalizeEmail(emailInput);
   const address = ip || 'unknown';
   // Scale-out: counted across the group (src/scale/sign-in.ts); alone, or while Redis is away, here.
-  const group = app.scale?.healthy ? groupSignInThrottle(app) : null;
-  const throttle = signInThrottle(app);
+  const group = app.scale?.healthy ? throttles.groupSignIn : null;
+  const throttle = throttles.signIn;
   const waitMs = group ? await group.waitMs(email, address) : throttle.waitMs(email, address);
   if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many failed sign-ins from your address; try again after the number of seconds in Retry-After');
   const attempt = group ? await group.attempt(email, address) : (throttle.attempt(email, address), '');
@@ -73,10 +84,10 @@ export async function signIn(app: AppContext, emailInput: string, password: stri
 }
 
 /** Changes a password after checking the current one (wrong attempts count against the account limit). */
-export async function changePassword(app: AppContext, workspaceId: string, userId: string, current: string, next: string): Promise<void> {
+export async function changePassword(app: AppContext, throttles: AccountThrottles, workspaceId: string, userId: string, current: string, next: string): Promise<void> {
   const user = await app.records.users.findById(workspaceId, userId);
   if (!user) throw unauthorized();
-  const limits = passwordChecks(app);
+  const limits = throttles.passwordChecks;
   const waitMs = limits.waitMs(user._id, PASSWORD_CHECKS);
   if (waitMs > 0) throw rateLimited(waitMs / 1000, 'too many wrong current passwords; try again after the number of seconds in Retry-After');
   if (!(await verifyPassword(current, user.passwordHash))) {

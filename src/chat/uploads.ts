@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
+import type { Clock } from '../kernel/clock.js';
 import { ApiError, badRequest, forbidden, invalid, rateLimited } from '../kernel/errors.js';
 import { newId } from '../store/ids.js';
 import { isImageTooLarge, sniffImageType } from '../../workers/image-types.js';
@@ -8,7 +8,7 @@ import { readVisitorToken } from './identity.js';
 import { wasErased } from '../visitors/erased.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
-import { takeShared } from '../scale/limits.js';
+import { takeShared, type SharedLimits } from '../scale/limits.js';
 import { RateLimiter } from '../security/rate-limiter.js';
 import { type AttachmentRecord } from '../records/conversations.js';
 
@@ -17,15 +17,22 @@ export const UPLOAD_MAX_EDGE_PX = 1568;
 /** vision.uploads.maxMB is at most 25. */
 export const UPLOAD_BODY_LIMIT_BYTES = 25 * 1024 * 1024;
 
-/** uploadsPerHour per visitor; counted across the group when scaled out (src/scale/limits.ts). */
-const uploadLimiter = perApp((app: AppContext) => new RateLimiter(app.clock, 3600_000));
+/** uploadsPerHour per visitor; counted across the group when scaled out (src/scale/limits.ts). The root makes one. */
+export class UploadLimits {
+  private readonly local: RateLimiter;
+  constructor(clock: Clock, private readonly shared: SharedLimits | null) { this.local = new RateLimiter(clock, 3600_000); }
+  /** 0 when the visitor may upload one more image of this bot, else milliseconds to wait. */
+  take(botId: string, visitorId: string, perHour: number): Promise<number> {
+    return takeShared(this.shared, this.local, 'upl', `${botId}|${visitorId}`, perHour, 3600_000);
+  }
+}
 
 /**
  * A widget image upload (the draft's settings with a preview token): the bot takes images (vision.uploads and a brain that can see), the visitor token
  * is valid, size within maxMB, magic bytes name an image, uploadsPerHour per visitor; then resized in the
  * worker pool and stored. The attachment is claimed by the message that names it.
  */
-export async function acceptUpload(app: AppContext, input: { botId: string; visitorToken: string; preview?: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
+export async function acceptUpload(app: AppContext, limits: UploadLimits, input: { botId: string; visitorToken: string; preview?: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
   const chat = await loadWidgetBot(app, input.botId, input.preview);
   if (!chat.preview && !originAllowed(input.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot (security.allowedOrigins)');
   const visitorId = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
@@ -37,7 +44,7 @@ export async function acceptUpload(app: AppContext, input: { botId: string; visi
   if (input.body.length > uploads.maxMB * 1024 * 1024) throw new ApiError('payload_too_large', 413, `image is larger than ${uploads.maxMB} MB (vision.uploads.maxMB)`);
   const type = sniffImageType(input.body);
   if (!type) throw invalid('body: not a JPEG, PNG, WebP or GIF image');
-  const wait = await takeShared(app, uploadLimiter(app), 'upl', `${chat.bot._id}|${visitorId}`, chat.config.security.rateLimits.uploadsPerHour, 3600_000);
+  const wait = await limits.take(chat.bot._id, visitorId, chat.config.security.rateLimits.uploadsPerHour);
   if (wait > 0) throw rateLimited(wait / 1000, `too many images; at most ${chat.config.security.rateLimits.uploadsPerHour} an hour (security.rateLimits.uploadsPerHour)`);
 
   let out;

@@ -1,4 +1,5 @@
-import { takeInGroup, takeShared } from '../scale/limits.js';
+import { takeInGroup, takeShared, type SharedLimits } from '../scale/limits.js';
+import type { UploadLimits } from './uploads.js';
 import { toldVisitors, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app/context.js';
@@ -93,6 +94,10 @@ export interface WidgetServices {
   /** Page tool calls waiting for the visitor's page. */
   visitorRequests: VisitorRequests;
   cameraLinks: CameraLinks;
+  /** Limits counted across the scale-out group (null: one process). */
+  sharedLimits: SharedLimits | null;
+  /** Images a visitor may upload an hour. */
+  uploadLimits: UploadLimits;
 }
 
 export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndpoint<WidgetSocketData> {
@@ -285,7 +290,7 @@ async function handleFrame(app: AppContext, s: WidgetServices, conn: SocketConn<
     case 'message': {
       const clientId = frame.clientId;
       const perMinute = d.chat.config.security.rateLimits.messagesPerMinute;
-      const wait = await takeShared(app, limiter, 'wmsg', `${d.chat.bot._id}|${d.visitor.visitorId}`, perMinute, 60_000);
+      const wait = await takeShared(s.sharedLimits, limiter, 'wmsg', `${d.chat.bot._id}|${d.visitor.visitorId}`, perMinute, 60_000);
       if (wait > 0) return void send({ t: 'error', code: 'rate_limited', message: `too many messages; at most ${perMinute} a minute`, retryAfterMs: wait, ...(clientId ? { clientId } : {}) });
       // leadCapture.when start: the form's answer opens the conversation; a message before it gets the form again.
       const lc = d.chat.config.behavior.leadCapture;

@@ -1,4 +1,4 @@
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { ScaleNode } from './node.js';
 import { nodeOf } from './node-of.js';
@@ -21,13 +21,15 @@ const SWEEP_MS = 60_000;
  * counted are forgotten (a visitor may send up to the limit again within that window), and while the home does
  * not answer each process counts alone.
  */
-class SharedLimits {
+export class SharedLimits {
   /** Keys this process is the home of: until when (performance.now()) surely, and when to renew. */
   private readonly homes = new Map<string, { until: number; renewAt: number }>();
   /** Keys another process is the home of, as last learnt. */
   private readonly elsewhere = new Map<string, { node: string; until: number }>();
   private readonly limiters = new Map<string, RateLimiter>();
   private sweepAt = performance.now() + SWEEP_MS;
+
+  get healthy(): boolean { return this.node.healthy; }
 
   constructor(private readonly node: ScaleNode) {
     node.serve('limit', async (p: { name: string; key: string; limit: number }) => {
@@ -92,7 +94,11 @@ class SharedLimits {
   }
 }
 
-const sharedLimits = perApp((app: AppContext) => new SharedLimits(nodeOf(app)!));
+/** The group's shared limits, or null for a server of one process (the composition root makes it once). */
+export function createSharedLimits(app: AppContext): SharedLimits | null {
+  const node = nodeOf(app);
+  return node ? new SharedLimits(node) : null;
+}
 
 /**
  * A rate limit counted across the scale-out group (see SharedLimits: no round trip per hit), or by this process
@@ -100,11 +106,10 @@ const sharedLimits = perApp((app: AppContext) => new SharedLimits(nodeOf(app)!))
  * itself: at most N times the limit, never none). `local` counts this process's hits (its window is
  * `windowMs`). Returns 0 when allowed, else milliseconds to wait.
  */
-export async function takeShared(app: AppContext, local: RateLimiter, name: string, key: string, limit: number, windowMs: number): Promise<number> {
-  const node = app.scale;
-  if (!node?.healthy) return local.take(key, limit);
+export async function takeShared(shared: SharedLimits | null, local: RateLimiter, name: string, key: string, limit: number, windowMs: number): Promise<number> {
+  if (!shared?.healthy) return local.take(key, limit);
   try {
-    return await sharedLimits(app).take(local, name, key, limit, windowMs);
+    return await shared.take(local, name, key, limit, windowMs);
   } catch {
     return local.take(key, limit);
   }

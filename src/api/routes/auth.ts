@@ -1,6 +1,6 @@
 /** Sign-in and setup (service-api.md): first-run setup, sign-in and out, the signed-in user, invitations. */
 import type { AppContext } from '../../app/context.js';
-import { changePassword, setupNeeded, setupWorkspace, signIn } from '../../auth/accounts.js';
+import { changePassword, setupNeeded, setupWorkspace, signIn, type AccountThrottles } from '../../auth/accounts.js';
 import { recordAudit } from '../../auth/audit.js';
 import { userView, type UserRecord } from '../../auth/records.js';
 import { clearSessionCookie, createSession, endSession, endUserSessions, sessionCookie, sessionRemainingMs, type SessionPrincipal } from '../../auth/sessions.js';
@@ -30,7 +30,8 @@ async function signedIn(app: AppContext, user: UserRecord, status: number, actio
   });
 }
 
-export const authModule: ApiModule = {
+/** Accounts and sign-in; failed attempts count against the throttles the root made. */
+export const authModule = (throttles: AccountThrottles): ApiModule => ({
   name: 'auth',
   routes: [
     route({
@@ -47,7 +48,7 @@ export const authModule: ApiModule = {
     route({
       op: 'POST /api/v1/auth/login', body: LoginBodySchema, response: SignedInSchema,
       handler: async ({ app, body, req }) => {
-        const user = await signIn(app, body.email, body.password, req.ip);
+        const user = await signIn(app, throttles, body.email, body.password, req.ip);
         return signedIn(app, user, 200, 'auth.login', { ip: req.ip });
       },
     }),
@@ -79,7 +80,7 @@ export const authModule: ApiModule = {
       op: 'POST /api/v1/me/password', body: PasswordBodySchema, status: 204,
       handler: async (ctx) => {
         const p = person(ctx);
-        await changePassword(ctx.app, p.workspaceId, p.userId, ctx.body.currentPassword, ctx.body.newPassword);
+        await changePassword(ctx.app, throttles, p.workspaceId, p.userId, ctx.body.currentPassword, ctx.body.newPassword);
         const ended = await endUserSessions(ctx.app, p.workspaceId, p.userId, 'password changed', p.sessionId);
         await ctx.audit('user.password_changed', { type: 'user', id: p.userId }, { sessionsEnded: ended });
       },
@@ -99,4 +100,4 @@ export const authModule: ApiModule = {
       },
     }),
   ],
-};
+});

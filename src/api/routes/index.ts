@@ -7,6 +7,7 @@ import type { AnalyticsRollup } from '../../analytics/rollup.js';
 import type { KnowledgeService } from '../../knowledge/service.js';
 import type { WebhookService } from '../../events/webhooks/index.js';
 import type { LiveServices } from './live.js';
+import type { AccountThrottles } from '../../auth/accounts.js';
 import { botsModule } from './bots.js';
 import { facesModule } from './faces.js';
 import { knowledgeModule } from './knowledge.js';
@@ -32,6 +33,7 @@ export interface ApiServices extends WidgetServices, LiveServices {
   analytics: AnalyticsRollup;
   knowledge: KnowledgeService;
   webhooks: WebhookService;
+  accountThrottles: AccountThrottles;
 }
 
 /**
@@ -39,6 +41,6 @@ export interface ApiServices extends WidgetServices, LiveServices {
  * Add a module here when its area lands; a module that calls a service takes it as a parameter.
  */
 export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
-  return [authModule, teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
+  return [authModule(services.accountThrottles), teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
     liveModule(services), agentActionsModule, leadsModule, analyticsModule(services), visitorsModule];
 }

@@ -84,7 +84,7 @@ export const widgetModule = (services: WidgetServices): ApiModule => ({
       query: z.object({ botId: z.string().min(1).max(80), visitorToken: z.string().min(1).max(300), preview: z.string().max(2000).optional() }),
       response: UploadResponse,
       async handler({ app, req, query }) {
-        const rec = await acceptUpload(app, { botId: query.botId, visitorToken: query.visitorToken, preview: query.preview, origin: req.headers.origin, body: req.body, signal: req.signal });
+        const rec = await acceptUpload(app, services.uploadLimits, { botId: query.botId, visitorToken: query.visitorToken, preview: query.preview, origin: req.headers.origin, body: req.body, signal: req.signal });
         return { id: rec._id, mimeType: rec.mimeType, width: rec.width, height: rec.height, size: rec.size };
       },
     }),
