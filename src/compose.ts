@@ -17,7 +17,7 @@ import { HttpToolService } from './tools/http-tools.js';
 import { httpToolSource } from './tools/http-source.js';
 import { McpServerService } from './tools/mcp-servers.js';
 import { mcpToolSource } from './tools/mcp-source.js';
-import { pageToolSource, setPageToolBridge } from './tools/page-tools.js';
+import { pageToolSource } from './tools/page-tools.js';
 import { KnowledgeService, knowledge } from './knowledge/service.js';
 import { registerKnowledgeHooks } from './knowledge/agent.js';
 import { createWebhooks, stopWebhooks, webhooks, type WebhookService } from './events/webhooks/index.js';
@@ -133,8 +133,7 @@ export function composeServices(app: AppContext): Composition {
   // The agent loop's tools, in the order a reply lists them (the first of two with one name wins).
   tools.addSource(httpToolSource(http));
   tools.addSource(mcpToolSource(mcp));
-  tools.addSource(pageToolSource);
-  setPageToolBridge(app, requests);
+  tools.addSource(pageToolSource(requests));
   registerKnowledgeHooks(tools);
   tools.addSource(cameraToolSource(camera));
   tools.addSource(handoffToolSource);

@@ -5,14 +5,14 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 import { unauthorized } from '../kernel/errors.js';
 import { safeEqual } from '../security/secret-box.js';
 
 export const PREVIEW_TOKEN_PREFIX = 'bpv_';
 export const PREVIEW_TOKEN_TTL_MS = 30 * 60 * 1000;
 
-const signingKey = perApp((app: AppContext) => Buffer.from(hkdfSync('sha256', app.secretKey, 'service-chat', 'bot preview token v1', 32)));
+/** Derived when a token is made or checked (a few microseconds; previews are rare), not kept. */
+const signingKey = (app: AppContext) => Buffer.from(hkdfSync('sha256', app.secretKey, 'service-chat', 'bot preview token v1', 32));
 
 const sign = (app: AppContext, payload: string) => createHmac('sha256', signingKey(app)).update(payload).digest('base64url');
 

@@ -2,7 +2,7 @@
  * Bots (service-api.md, Bots): create from a template, the draft with revision checks, delete, duplicate,
  * restore, status, identity secret. Publishing is in publish.ts.
  */
-import { perApp, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
 import { getSettings } from '../auth/settings.js';
 import type { HostedAgentPort } from './hosted-agent-port.js';
 import { ApiError, badRequest, notFound } from '../kernel/errors.js';
@@ -58,16 +58,17 @@ async function readList(app: AppContext, workspaceId: string, page: { limit: num
  */
 export function listBots(app: AppContext, workspaceId: string, page: { limit?: number; before?: string }): Buffer | Promise<Buffer> {
   const limit = page.limit ?? DEFAULT_PAGE;
-  const kept = botLists(app).page(workspaceId, loaderFor(app), limit, page.before);
+  const kept = botLists(app).page(workspaceId, (id) => loadKeptList(app, id), limit, page.before);
   if (Buffer.isBuffer(kept)) return kept;
   if (kept === null) return fromStore(app, workspaceId, limit, page.before);
   return kept.then((b) => b ?? fromStore(app, workspaceId, limit, page.before));
 }
 
-const loaderFor = perApp((app: AppContext): ListLoader => async (workspaceId) => {
+/** The workspace's whole list for the bot lists to keep, or null when it has too many bots to keep. */
+async function loadKeptList(app: AppContext, workspaceId: string): ReturnType<ListLoader> {
   const all = await readList(app, workspaceId, { limit: MAX_KEPT_BOTS + 1 });
   return all.length > MAX_KEPT_BOTS ? null : all;
-});
+}
 
 async function fromStore(app: AppContext, workspaceId: string, limit: number, before?: string): Promise<Buffer> {
   const list = await readList(app, workspaceId, { limit: limit + 1, before });

@@ -1,5 +1,4 @@
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 import { embedTexts, type Embedder } from './embeddings.js';
 
 /** Vector bytes kept at most (512-dimension vectors: ~8,000 queries); the least recently used go first. */
@@ -11,7 +10,7 @@ export const QUERY_CACHE_BYTES = 16 * 1024 * 1024;
  * flight at once share that call. Failures are not kept. The workspace is in the key so that how fast a search
  * answers never tells one workspace what another searched for.
  */
-class QueryEmbeddings {
+export class QueryEmbeddings {
   private kept = new Map<string, Float32Array>();
   private pending = new Map<string, Promise<Float32Array>>();
   private bytes = 0;
@@ -59,8 +58,3 @@ function abortable<T>(job: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-const cache = perApp((app) => new QueryEmbeddings(app, QUERY_CACHE_BYTES));
-
-/** A search query's vector, from the cache or one embedding call. */
-export const embedQuery = (app: AppContext, workspaceId: string, embedder: Embedder, text: string, signal?: AbortSignal) =>
-  cache(app).get(workspaceId, embedder, text, signal);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import type { LexicalIndex } from '../store/lexical-embedded.js';
 import { findEmbedder, vectorCollection } from './embeddings.js';
-import { embedQuery } from './query-embeddings.js';
+import type { QueryEmbeddings } from './query-embeddings.js';
 import { diversify, dropNearDuplicates, fuse, LOCAL_FUSION, looksEnglish, PROVIDER_FUSION, RELEVANT_MIN, type FusionParams, type LexicalCandidate, type VectorCandidate } from './fusion.js';
 import { loadCalibration, type SimilarityCalibration } from './calibration.js';
 import { knowledgeCollections } from './collections.js';
@@ -66,7 +66,7 @@ export function queryTerms(query: string): string[] {
   return [...new Set(kept.length ? kept : words)].slice(0, 32);
 }
 
-export async function hybridSearch(app: AppContext, lexical: LexicalIndex, workspaceId: string, query: string, opts: SearchOptions): Promise<SearchOutcome> {
+export async function hybridSearch(app: AppContext, lexical: LexicalIndex, queries: QueryEmbeddings, workspaceId: string, query: string, opts: SearchOptions): Promise<SearchOutcome> {
   const terms = queryTerms(query);
   const want = opts.mode ?? 'hybrid';
   const lexHits = want === 'vector' ? [] : await lexical.search(workspaceId, terms, { sourceIds: opts.sourceIds, limit: CANDIDATES });
@@ -83,7 +83,7 @@ export async function hybridSearch(app: AppContext, lexical: LexicalIndex, works
       // fusion would drop its list); mode stays hybrid, the pipeline a workspace with vectors runs.
       if (embedder && !embedder.connection && LOCAL_FUSION.englishOnly && !looksEnglish(query)) usedVectors = true;
       else if (embedder) {
-        const v = await embedQuery(app, workspaceId, embedder, query, opts.signal);
+        const v = await queries.get(workspaceId, embedder, query, opts.signal);
         const filter = { workspaceId, embedder: embedder.key, ...(opts.sourceIds ? { sourceId: opts.sourceIds } : {}) };
         [vecHits, calibration] = await Promise.all([
           app.vectors.search(vectorCollection(v.length), v, { filter, limit: CANDIDATES }),

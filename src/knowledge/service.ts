@@ -11,6 +11,7 @@ import { IngestRunner } from './jobs.js';
 import { replicateLexical, storeIsShared } from './lexical-replica.js';
 import { sniffDocumentType, UnsupportedDocumentError } from '../documents/parse.js';
 import { hybridSearch, type SearchOptions, type SearchOutcome } from './search.js';
+import { QUERY_CACHE_BYTES, QueryEmbeddings } from './query-embeddings.js';
 import { titleOfText } from '../documents/parse.js';
 import { SETTINGS_DEFAULTS, type CreateSourceInput, type KnowledgeDocument, type KnowledgeSource, type PatchSourceInput } from './types.js';
 
@@ -19,6 +20,8 @@ export class KnowledgeService {
   readonly lexical: LexicalIndex;
   readonly client: GuardedClient;
   readonly runner: IngestRunner;
+  /** Search queries' vectors, kept (docs/knowledge.md, "Search"). */
+  private readonly queries: QueryEmbeddings;
 
   constructor(private app: AppContext) {
     // The lexical index is a file beside the embedded store; with MongoDB, each machine's file is a replica of
@@ -27,6 +30,7 @@ export class KnowledgeService {
       onMigrationError: (err) => app.log.warn({ err }, 'lexical index: older passages keep their heading in the title field until the next start or a reindex'),
     });
     this.lexical = storeIsShared(app) ? replicateLexical(app, local) : local;
+    this.queries = new QueryEmbeddings(app, QUERY_CACHE_BYTES);
     this.client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, clock: app.clock });
     this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));
     // Deleting a workspace also removes its derived indexes (the records themselves go with the store).
@@ -137,7 +141,7 @@ export class KnowledgeService {
   }
 
   async search(workspaceId: string, query: string, opts: SearchOptions): Promise<SearchOutcome> {
-    return hybridSearch(this.app, this.lexical, workspaceId, query, opts);
+    return hybridSearch(this.app, this.lexical, this.queries, workspaceId, query, opts);
   }
 }
 

@@ -4,8 +4,6 @@
  * and waits for the page's answer. They are offered only when tools.client.enabled and allowed by
  * tools.client.allow ('*' or names; an empty list allows none).
  */
-import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 import { argsProblem, argsSchemaProblem } from './json-schema.js';
 import type { AgentTool, ToolCallContext, ToolResult, ToolSource } from './registry.js';
 import { TOOL_NAME } from './schemas.js';
@@ -27,19 +25,10 @@ export interface PageToolBridge {
   call(conversationId: string, name: string, args: Record<string, unknown>, timeoutMs: number): Promise<ToolResult>;
 }
 
-class BridgeHolder {
-  bridge: PageToolBridge | null = null;
-}
-const holder = perApp(() => new BridgeHolder());
-
-/** The chat engine calls this once at start-up. */
-export function setPageToolBridge(app: AppContext, bridge: PageToolBridge | null): void {
-  holder(app).bridge = bridge;
-}
-
 const MAX_PAGE_TOOLS = 50;
 
-export const pageToolSource: ToolSource = {
+/** The page tools, run in the visitor's page through `bridge` (the chat engine's visitor requests). */
+export const pageToolSource = (bridge: PageToolBridge): ToolSource => ({
   name: 'page',
   tools(ctx) {
     const client = ctx.config?.tools?.client as { enabled?: boolean; allow?: '*' | string[]; timeoutMs?: number } | undefined;
@@ -56,13 +45,13 @@ export const pageToolSource: ToolSource = {
       const parameters = spec.parameters ?? { type: 'object', properties: {} };
       if (argsSchemaProblem(parameters)) continue;
       seen.add(spec.name);
-      out.push(pageTool(spec, parameters, timeoutMs));
+      out.push(pageTool(bridge, spec, parameters, timeoutMs));
     }
     return out;
   },
-};
+});
 
-function pageTool(spec: PageToolSpec, parameters: Record<string, unknown>, timeoutMs: number): AgentTool {
+function pageTool(bridge: PageToolBridge, spec: PageToolSpec, parameters: Record<string, unknown>, timeoutMs: number): AgentTool {
   return {
     name: spec.name,
     description: String(spec.description ?? '').slice(0, 1024) || spec.name,
@@ -71,8 +60,6 @@ function pageTool(spec: PageToolSpec, parameters: Record<string, unknown>, timeo
     async run(args, ctx: ToolCallContext) {
       const problem = argsProblem(parameters, args);
       if (problem) return { content: `Invalid arguments: ${problem}`, isError: true };
-      const bridge = holder(ctx.app).bridge;
-      if (!bridge) return { content: 'Page tools are not available in this conversation.', isError: true };
       try {
         return await bridge.call(ctx.conversationId, spec.name, args, timeoutMs);
       } catch (err) {

@@ -1,8 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { setPageToolBridge, type PageToolSpec } from '../../src/tools/page-tools.js';
+import { pageToolSource, type PageToolBridge, type PageToolSpec } from '../../src/tools/page-tools.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { callContext, toolContext, toolsFor } from './helpers.js';
+
+/** The page tools as the root registers them, over a page that answers as `bridge` says. */
+const pageTools$ = (bridge: PageToolBridge, ctx: ReturnType<typeof toolContext>) => pageToolSource(bridge).tools(ctx);
 
 let s: TestServer;
 const WS = 'ws_page';
@@ -18,10 +21,7 @@ const ctxWith = (client: Record<string, unknown>, tools: PageToolSpec[] = pageTo
   toolContext(s.app, WS, { client: { enabled: true, allow: '*', timeoutMs: 15000, ...client } }, { pageTools: tools });
 
 test.before(async () => { s = await startTestServer(); });
-test.after(async () => {
-  setPageToolBridge(s.app, null);
-  await s.stop();
-});
+test.after(async () => { await s.stop(); });
 
 test('page tools are ignored while tools.client.enabled is off', async () => {
   assert.equal(await toolsFor(ctxWith({ enabled: false })), []);
@@ -40,23 +40,22 @@ test('an allow list picks tools by name, and an empty list allows none', async (
 
 test('running a page tool goes through the bridge with tools.client.timeoutMs', async () => {
   const calls: unknown[] = [];
-  setPageToolBridge(s.app, {
+  const bridge: PageToolBridge = {
     async call(conversationId, name, args, timeoutMs) {
       calls.push({ conversationId, name, args, timeoutMs });
       return { content: `added ${String(args.sku)}` };
     },
-  });
+  };
   const ctx = ctxWith({ timeoutMs: 7000 });
-  const [cart] = await toolsFor(ctx);
+  const [cart] = await pageTools$(bridge, ctx);
   assert.equal(await cart.run({ sku: 'A-1' }, callContext(ctx)), { content: 'added A-1' });
   assert.equal(calls, [{ conversationId: 'conv_test', name: 'add_to_cart', args: { sku: 'A-1' }, timeoutMs: 7000 }]);
 });
 
 test('bad arguments are refused before the page is asked', async () => {
   let asked = 0;
-  setPageToolBridge(s.app, { async call() { asked++; return { content: 'x' }; } });
   const ctx = ctxWith({});
-  const [cart] = await toolsFor(ctx);
+  const [cart] = await pageTools$({ async call() { asked++; return { content: 'x' }; } }, ctx);
   const r = await cart.run({}, callContext(ctx));
   assert.ok(r.isError);
   assert.match(r.content, /sku/);
@@ -64,9 +63,8 @@ test('bad arguments are refused before the page is asked', async () => {
 });
 
 test('a page that does not answer gives an error result, not a thrown error', async () => {
-  setPageToolBridge(s.app, { async call(_c, _n, _a, timeoutMs) { throw new Error(`no answer within ${timeoutMs} ms`); } });
   const ctx = ctxWith({ timeoutMs: 1000 });
-  const [cart] = await toolsFor(ctx);
+  const [cart] = await pageTools$({ async call(_c, _n, _a, timeoutMs) { throw new Error(`no answer within ${timeoutMs} ms`); } }, ctx);
   const r = await cart.run({ sku: 'B' }, callContext(ctx));
   assert.equal(r, { content: 'The page did not answer: no answer within 1000 ms', isError: true });
 });
