@@ -40,6 +40,8 @@ import { createVoiceSeats } from './scale/voice-seats.js';
 import { createSharedLimits, type SharedLimits } from './scale/limits.js';
 import { UploadLimits } from './chat/uploads.js';
 import { AccountThrottles } from './auth/accounts.js';
+import { AccessEndings } from './auth/access-ended.js';
+import { WorkspaceDeletion } from './auth/workspace-cleanup.js';
 import type { GuardedClient } from './security/guarded-client.js';
 import { startRetentionJob, stopRetentionJob, type RetentionJob } from './retention/job.js';
 import { startCameraFramesJob, type CameraFramesJob } from './retention/camera-frames.js';
@@ -73,6 +75,10 @@ export interface Services {
   readonly sharedLimits: SharedLimits | null;
   readonly uploadLimits: UploadLimits;
   readonly accountThrottles: AccountThrottles;
+  /** Tells the live sockets and the credential cache that sessions ended or rights changed. */
+  readonly accessEndings: AccessEndings;
+  /** Deletes a workspace with every area's cleanup step. */
+  readonly workspaceDeletion: WorkspaceDeletion;
   /** The hourly conversation retention sweep (its schedule and the sweep under way). */
   readonly retention: RetentionJob;
   /** The quarter-hourly sweep of camera frames whose time is up. */
@@ -100,14 +106,16 @@ export function composeServices(app: AppContext): Composition {
   const providers = add('provider HTTP client', providerClient.provide(app, createProviderClient(app)), (c) => c.close());
   // The voice-activity model's thread (started by the first cascade voice session) is released after the sessions stop.
   add('voice activity model', SileroVad, (vad) => vad.shutdown());
-  const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app)));
-  const lists = add('bot lists', botLists.provide(app, createBotLists(app)));
+  const endings = add('access endings', new AccessEndings(app));
+  const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app, endings)));
+  const deletion = add('workspace deletion', new WorkspaceDeletion(app, endings, credentials));
+  const lists = add('bot lists', botLists.provide(app, createBotLists(app, deletion)));
   const chatBots = add('chat bot cache', chatBotCache.provide(app, createChatBotCache(app, lists, (botId) => loadBotForChat(app, botId))));
   const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
   const secretService = add('secrets', new SecretService(app));
   const http = add('HTTP tools', new HttpToolService(app, secretService), (s) => s.close());
   const mcp = add('MCP servers', new McpServerService(app), (s) => s.close());
-  const know = add('knowledge', knowledge.provide(app, new KnowledgeService(app)), (s) => s.close());
+  const know = add('knowledge', knowledge.provide(app, new KnowledgeService(app, deletion)), (s) => s.close());
   const hooks = add('webhooks', webhooks.provide(app, createWebhooks(app)), stopWebhooks);
   // Counting starts here, so no stored event of the start-up is missed; stopping writes what was gathered.
   const analytics = new AnalyticsRollup(app);
@@ -144,7 +152,7 @@ export function composeServices(app: AppContext): Composition {
     services: {
       readiness: ready, providerClient: providers, credentials, botLists: lists, chatBots, tools, secrets: secretService, httpTools: http, mcpServers: mcp,
       knowledge: know, webhooks: hooks, analytics, chatHub: hub, visitorRequests: requests, cameraLinks: camera,
-      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published, sharedLimits: shared, uploadLimits: uploads, accountThrottles: throttles, retention, cameraFrames,
+      liveHub: live, workspaceActors: workspaces, conversations: convs, voice, offlineWatch: hours, publishedBotWatch: published, sharedLimits: shared, uploadLimits: uploads, accountThrottles: throttles, accessEndings: endings, workspaceDeletion: deletion, retention, cameraFrames,
     },
     stop: () => life.stop(),
     order: life.names,

@@ -1,10 +1,9 @@
 /**
  * Tells holders of long-lived connections (the live socket) that a person's sessions ended or their rights
  * changed, so nothing keeps acting on a session the server no longer honours. Listeners register with
- * `onAccessEnded`; `announceAccessEnded` runs them and never throws.
+ * `AccessEndings.on`; `announce` runs them and never throws.
  */
 import type { AppContext } from '../app/context.js';
-import { perApp } from '../app/context.js';
 
 /**
  * Which sessions are affected: every session of the workspace, narrowed to one user and/or one session;
@@ -22,23 +21,27 @@ export interface AccessEnded {
 
 export type AccessEndedListener = (e: AccessEnded) => void;
 
-const listeners = perApp((): AccessEndedListener[] => []);
+/** This process's listeners (the composition root makes one; the live socket and the credential cache listen). */
+export class AccessEndings {
+  private readonly listeners: AccessEndedListener[] = [];
 
-export function onAccessEnded(app: AppContext, fn: AccessEndedListener): () => void {
-  const list = listeners(app);
-  list.push(fn);
-  return () => { const i = list.indexOf(fn); if (i >= 0) list.splice(i, 1); };
-}
+  constructor(private readonly app: AppContext) {}
 
-/** Runs the listeners here and (scale-out) on the group's other processes, whose sockets and caches hold it too. */
-export function announceAccessEnded(app: AppContext, e: AccessEnded): void {
-  app.scale?.broadcast('inv', { k: 'access', e });
-  accessEndedHere(app, e);
-}
+  on(fn: AccessEndedListener): () => void {
+    this.listeners.push(fn);
+    return () => { const i = this.listeners.indexOf(fn); if (i >= 0) this.listeners.splice(i, 1); };
+  }
 
-/** The listeners of this process only (an announcement from another process of the group arrives here). */
-export function accessEndedHere(app: AppContext, e: AccessEnded): void {
-  for (const fn of listeners(app)) {
-    try { fn(e); } catch (err) { app.log.error({ err, workspaceId: e.workspaceId }, 'access-ended listener failed'); }
+  /** Runs the listeners here and (scale-out) on the group's other processes, whose sockets and caches hold it too. */
+  announce(e: AccessEnded): void {
+    this.app.scale?.broadcast('inv', { k: 'access', e });
+    this.here(e);
+  }
+
+  /** The listeners of this process only (an announcement from another process of the group arrives here). */
+  here(e: AccessEnded): void {
+    for (const fn of this.listeners) {
+      try { fn(e); } catch (err) { this.app.log.error({ err, workspaceId: e.workspaceId }, 'access-ended listener failed'); }
+    }
   }
 }

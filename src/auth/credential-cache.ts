@@ -12,7 +12,7 @@
 import type { AppContext } from '../app/context.js';
 import { provided } from '../app/context.js';
 import type { Clock } from '../kernel/clock.js';
-import { onAccessEnded, type AccessEnded } from './access-ended.js';
+import type { AccessEnded, AccessEndings } from './access-ended.js';
 import type { ApiTokenRecord, SessionRecord, UserRecord } from './records.js';
 
 export const CREDENTIAL_TTL_MS = 2_000;
@@ -72,10 +72,10 @@ export interface CredentialCache { tokens: Cache<ApiTokenRecord>; sessions: Cach
 export const credentialCache = provided<CredentialCache>('credential cache');
 
 /** The kept sessions and tokens of this process (the composition root makes them): access that ended is forgotten. */
-export function createCredentialCache(app: AppContext): CredentialCache {
+export function createCredentialCache(app: AppContext, endings: AccessEndings): CredentialCache {
   const tokens = new Cache<ApiTokenRecord>(app.clock);
   const sessions = new Cache<CachedSession>(app.clock);
-  onAccessEnded(app, (e: AccessEnded) => {
+  endings.on((e: AccessEnded) => {
     // Rights that changed (sessionEnded false) are re-read too: the role is part of what is kept.
     sessions.dropWhere(({ session: s }) => s.workspaceId === e.workspaceId && (!e.userId || s.userId === e.userId) && (!e.sessionId || s._id === e.sessionId));
     if (!e.userId && !e.sessionId) tokens.dropWhere((t) => t.workspaceId === e.workspaceId);
@@ -93,8 +93,7 @@ export async function forgetToken(app: AppContext, hash: string): Promise<void> 
 }
 
 /** Drops every kept session and token of a workspace (after its records are deleted). */
-export function forgetWorkspaceCredentials(app: AppContext, workspaceId: string): void {
-  const { tokens, sessions } = credentialCache(app);
+export function forgetWorkspaceCredentials({ tokens, sessions }: CredentialCache, workspaceId: string): void {
   tokens.dropWhere((t) => t.workspaceId === workspaceId);
   sessions.dropWhere(({ session }) => session.workspaceId === workspaceId);
 }

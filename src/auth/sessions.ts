@@ -6,7 +6,7 @@ import type { AppContext } from '../app/context.js';
 import { serializeCookie } from '../http/cookies.js';
 import { hashToken } from '../security/secret-box.js';
 import { newId, newSecret } from '../store/ids.js';
-import { announceAccessEnded } from './access-ended.js';
+import type { AccessEndings } from './access-ended.js';
 import { credentialCache, type CachedSession } from './credential-cache.js';
 import type { Principal } from './principal.js';
 import { type SessionRecord, type UserRecord } from './records.js';
@@ -120,14 +120,14 @@ export async function sessionRemainingMs(app: AppContext, p: SessionPrincipal): 
 }
 
 /** Ends one session (signing out); its open live sockets close too. */
-export async function endSession(app: AppContext, workspaceId: string, sessionId: string): Promise<void> {
+export async function endSession(app: AppContext, endings: AccessEndings, workspaceId: string, sessionId: string): Promise<void> {
   await app.records.sessions.deleteOne({ workspaceId, _id: sessionId });
-  announceAccessEnded(app, { workspaceId, sessionId, sessionEnded: true, reason: 'signed out' });
+  endings.announce({ workspaceId, sessionId, sessionEnded: true, reason: 'signed out' });
 }
 
 /** Ends every session of a user, except `keepSessionId` (the one changing its password); their live sockets close too. */
-export async function endUserSessions(app: AppContext, workspaceId: string, userId: string, reason: string, keepSessionId?: string): Promise<number> {
+export async function endUserSessions(app: AppContext, endings: AccessEndings, workspaceId: string, userId: string, reason: string, keepSessionId?: string): Promise<number> {
   const ended = await app.records.sessions.deleteMany({ workspaceId, userId, ...(keepSessionId ? { _id: { $ne: keepSessionId } } : {}) });
-  announceAccessEnded(app, { workspaceId, userId, keepSessionId, sessionEnded: true, reason });
+  endings.announce({ workspaceId, userId, keepSessionId, sessionEnded: true, reason });
   return ended;
 }

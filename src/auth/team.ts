@@ -8,7 +8,7 @@ import { conflict, forbidden, invalid, notFound } from '../kernel/errors.js';
 import { hashToken } from '../security/secret-box.js';
 import { DuplicateKeyError } from '../store/types.js';
 import { newId, newSecret } from '../store/ids.js';
-import { announceAccessEnded } from './access-ended.js';
+import type { AccessEndings } from './access-ended.js';
 import { hashPassword } from './passwords.js';
 import { normalizeEmail, type InviteRecord, type UserRecord } from './records.js';
 import { endUserSessions, type SessionPrincipal } from './sessions.js';
@@ -94,7 +94,7 @@ async function targetOf(app: AppContext, actor: SessionPrincipal, userId: string
   return target;
 }
 
-export async function changeRole(app: AppContext, actor: SessionPrincipal, userId: string, role: Role): Promise<UserRecord> {
+export async function changeRole(app: AppContext, endings: AccessEndings, actor: SessionPrincipal, userId: string, role: Role): Promise<UserRecord> {
   const target = await targetOf(app, actor, userId);
   mayAssign(actor, role);
   if (target.role === 'owner' && role !== 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
@@ -102,19 +102,19 @@ export async function changeRole(app: AppContext, actor: SessionPrincipal, userI
   }
   const updated = await app.records.users.updateOne({ workspaceId: actor.workspaceId, _id: userId }, { $set: { role } });
   if (!updated) throw notFound('member');
-  if (updated.role !== target.role) announceAccessEnded(app, { workspaceId: actor.workspaceId, userId, sessionEnded: false, reason: `role changed to ${role}` });
+  if (updated.role !== target.role) endings.announce({ workspaceId: actor.workspaceId, userId, sessionEnded: false, reason: `role changed to ${role}` });
   return updated;
 }
 
 /** Removes a member; their sessions end at once. */
 /** Removes a member: their sessions end and the API tokens they made are revoked (both at once). */
-export async function removeMember(app: AppContext, actor: SessionPrincipal, userId: string): Promise<{ removed: UserRecord; revokedTokens: number }> {
+export async function removeMember(app: AppContext, endings: AccessEndings, actor: SessionPrincipal, userId: string): Promise<{ removed: UserRecord; revokedTokens: number }> {
   const target = await targetOf(app, actor, userId);
   if (target.role === 'owner' && (await ownerCount(app, actor.workspaceId)) <= 1) {
     throw conflict('the workspace must keep at least one owner');
   }
   await app.records.users.deleteOne({ workspaceId: actor.workspaceId, _id: userId });
-  await endUserSessions(app, actor.workspaceId, userId, 'removed from the workspace');
+  await endUserSessions(app, endings, actor.workspaceId, userId, 'removed from the workspace');
   const revoked = await revokeTokensOf(app, actor.workspaceId, userId);
   return { removed: target, revokedTokens: revoked.length };
 }

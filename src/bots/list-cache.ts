@@ -13,7 +13,7 @@
  */
 import type { AppContext } from '../app/context.js';
 import { provided } from '../app/context.js';
-import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
+import type { WorkspaceDeletion } from '../auth/workspace-cleanup.js';
 import type { Collection, Doc, Filter } from '../store/types.js';
 import type { BotStatus } from './records.js';
 
@@ -133,9 +133,9 @@ function bodyOf(e: Entry, limit: number, before: string | undefined): Buffer | n
 export const botLists = provided<BotLists>('bot lists');
 
 /** The bot lists of this process (the composition root makes one): a deleted workspace's list is dropped everywhere. */
-export function createBotLists(app: AppContext): BotLists {
+export function createBotLists(app: AppContext, deletion: WorkspaceDeletion): BotLists {
   const lists = new BotLists(app);
-  onWorkspaceDelete(app, (workspaceId) => botListsChanged(app, workspaceId));
+  deletion.onDelete((workspaceId) => botListsChanged(app, workspaceId));
   return lists;
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app/context.js';
-import { accessEndedHere, type AccessEnded } from '../auth/access-ended.js';
+import type { AccessEnded, AccessEndings } from '../auth/access-ended.js';
 import type { CredentialCache } from '../auth/credential-cache.js';
 import type { BotLists } from '../bots/list-cache.js';
 import type { ChatHub } from '../conversation/hub.js';
@@ -39,6 +39,7 @@ export interface GroupServices {
   webhooks: WebhookService;
   botLists: BotLists;
   workspaceActors: WorkspaceActors;
+  accessEndings: AccessEndings;
 }
 
 export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServices): void {
@@ -95,7 +96,7 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
   node.on('inv', (m: Invalidation) => {
     switch (m.k) {
       case 'token': services.credentials.tokens.delete(m.hash); return;
-      case 'access': accessEndedHere(app, m.e); return;
+      case 'access': services.accessEndings.here(m.e); return;
       case 'webhooks': services.webhooks.dispatcher.invalidate(m.workspaceId, true); return;
       case 'bots': services.botLists.drop(m.workspaceId); return;
       case 'lexical': return;

@@ -1,5 +1,5 @@
 import { provided, type AppContext } from '../app/context.js';
-import { onWorkspaceDelete } from '../auth/workspace-cleanup.js';
+import type { WorkspaceDeletion } from '../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../kernel/errors.js';
 import { createGuardedClient, type GuardedClient } from '../security/guarded-client.js';
 import { openEmbeddedLexical, type LexicalIndex } from '../store/lexical-embedded.js';
@@ -23,7 +23,7 @@ export class KnowledgeService {
   /** Search queries' vectors, kept (docs/knowledge.md, "Search"). */
   private readonly queries: QueryEmbeddings;
 
-  constructor(private app: AppContext) {
+  constructor(private app: AppContext, deletion: WorkspaceDeletion) {
     // The lexical index is a file beside the embedded store; with MongoDB, each machine's file is a replica of
     // the store's chunk records, kept up to date across machines (lexical-replica.ts).
     const local = openEmbeddedLexical(app.config.dataDir, {
@@ -34,7 +34,7 @@ export class KnowledgeService {
     this.client = createGuardedClient({ allowPrivateNetwork: app.config.allowPrivateNetwork, clock: app.clock });
     this.runner = new IngestRunner(app, this.lexical, this.client, new HostLimiter(app.clock));
     // Deleting a workspace also removes its derived indexes (the records themselves go with the store).
-    onWorkspaceDelete(app, (workspaceId) => this.dropIndexes(workspaceId));
+    deletion.onDelete((workspaceId) => this.dropIndexes(workspaceId));
   }
 
   /** At shutdown (the composition root calls it): ingestion stops, then the client and the lexical index close. */

@@ -1,6 +1,7 @@
 /** What the server keeps of credentials (src/auth/credential-cache.ts): reads racing a revocation, read-ahead. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { AccessEndings } from '../../src/auth/access-ended.js';
 import type { AppContext } from '../../src/app/context.js';
 import { CREDENTIAL_TTL_MS, createCredentialCache, REFRESH_AHEAD_MS } from '../../src/auth/credential-cache.js';
 import type { ApiTokenRecord } from '../../src/auth/records.js';
@@ -8,7 +9,8 @@ import { FakeClock } from '../../src/kernel/clock.js';
 
 const world = () => {
   const clock = new FakeClock();
-  return { clock, tokens: createCredentialCache({ clock, log: { error() {} } } as unknown as AppContext).tokens };
+  const app = { clock, log: { error() {} } } as unknown as AppContext;
+  return { clock, tokens: createCredentialCache(app, new AccessEndings(app)).tokens };
 };
 const record = { _id: 'tok_1', workspaceId: 'ws_1' } as ApiTokenRecord;
 

@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { onWorkspaceDelete } from '../../src/auth/workspace-cleanup.js';
 import { addMember, createToken, DEFAULT_PASSWORD, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -90,7 +89,7 @@ test('deleting the workspace removes everything, runs cleanups and ends every se
   await s.app.vectors.ensureCollection('test_vectors', 3);
   await s.app.vectors.upsert('test_vectors', [{ id: 'p1', vector: [1, 0, 0], payload: { workspaceId: owner.workspaceId } }]);
   const cleaned: string[] = [];
-  onWorkspaceDelete(s.app, async (ws) => { cleaned.push(ws); await s.app.vectors.deleteByFilter('test_vectors', { workspaceId: ws }); });
+  s.services.workspaceDeletion.onDelete(async (ws) => { cleaned.push(ws); await s.app.vectors.deleteByFilter('test_vectors', { workspaceId: ws }); });
   const agent = await addMember(s, owner, 'agent');
   const t = await createToken(s, owner, ['settings:read']);
   // Each credential is used first, so what the server keeps of it (src/auth/credential-cache.ts) must go too.

@@ -12,8 +12,9 @@ import * as assert from 'uvu/assert';
 import { closePool } from '../../workers/pool.js';
 import type { AppContext } from '../../src/app/context.js';
 import { openRecords } from '../../src/records-root.js';
-import { createCredentialCache, credentialCache } from '../../src/auth/credential-cache.js';
-import { deleteWorkspace } from '../../src/auth/workspace-cleanup.js';
+import { createCredentialCache } from '../../src/auth/credential-cache.js';
+import { WorkspaceDeletion } from '../../src/auth/workspace-cleanup.js';
+import { AccessEndings } from '../../src/auth/access-ended.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import { loadConfig } from '../../src/config/index.js';
 import { EventBus } from '../../src/app/event-bus.js';
@@ -31,7 +32,7 @@ const WS = 'ws_lexreplica';
 const dirs: string[] = [];
 const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'sc-lexrep-')); dirs.push(d); return d; };
 
-interface Machine { app: AppContext; dataDir: string; lexical: LexicalReplica; close(): Promise<void> }
+interface Machine { app: AppContext; dataDir: string; lexical: LexicalReplica; deletion: WorkspaceDeletion; close(): Promise<void> }
 
 let redis: Redis;
 let store: DocumentStore;
@@ -48,14 +49,15 @@ async function machine(dataDir = tempDir()): Promise<Machine> {
     config, log, clock: systemClock, store: shared, records: openRecords(shared, { botsChanged: async () => {} }), vectors: openEmbeddedVectors(dataDir), events: new EventBus(shared, systemClock, log),
     secretKey: Buffer.alloc(32, 1), scale, onClose: (fn) => { closers.push(fn); },
   };
-  // The two services this test uses (deleting a workspace also forgets its kept credentials).
-  credentialCache.provide(app, createCredentialCache(app));
-  const service = knowledge.provide(app, new KnowledgeService(app));
+  // The services this test uses: knowledge, and deleting a workspace (which also forgets its kept credentials).
+  const endings = new AccessEndings(app);
+  const deletion = new WorkspaceDeletion(app, endings, createCredentialCache(app, endings));
+  const service = knowledge.provide(app, new KnowledgeService(app, deletion));
   closers.push(() => service.close());
   const lexical = service.lexical as LexicalReplica;
   await lexical.started;
   return {
-    app, dataDir, lexical,
+    app, dataDir, lexical, deletion,
     async close() { for (const fn of closers.reverse()) await fn(); await scale.close(); },
   };
 }
@@ -167,7 +169,7 @@ test("a process sharing the writer's file finds its documents without copying th
 test("a workspace deleted on one machine leaves the other machine's file", async () => {
   const id = await addText(a, 'Hedge trimming', 'Trim beech hedges in late summer after birds have nested.');
   assert.ok((await until(() => entries(b, id), { ok: (n) => n > 0, timeout: 10_000, interval: 50 })) > 0, 'the other machine copied it');
-  await deleteWorkspace(a.app, WS);
+  await a.deletion.delete(WS);
   assert.is(await until(() => b.lexical.count({ workspaceId: WS }), { ok: (n) => n === 0, timeout: 10_000, interval: 50 }), 0);
   assert.is(await a.lexical.count({ workspaceId: WS }), 0);
 });

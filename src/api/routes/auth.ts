@@ -1,6 +1,7 @@
 /** Sign-in and setup (service-api.md): first-run setup, sign-in and out, the signed-in user, invitations. */
 import type { AppContext } from '../../app/context.js';
 import { changePassword, setupNeeded, setupWorkspace, signIn, type AccountThrottles } from '../../auth/accounts.js';
+import type { AccessEndings } from '../../auth/access-ended.js';
 import { recordAudit } from '../../auth/audit.js';
 import { userView, type UserRecord } from '../../auth/records.js';
 import { clearSessionCookie, createSession, endSession, endUserSessions, sessionCookie, sessionRemainingMs, type SessionPrincipal } from '../../auth/sessions.js';
@@ -30,8 +31,14 @@ async function signedIn(app: AppContext, user: UserRecord, status: number, actio
   });
 }
 
+/** What the account routes are handed: the sign-in throttles, and who is told when sessions end. */
+export interface AuthServices {
+  accountThrottles: AccountThrottles;
+  accessEndings: AccessEndings;
+}
+
 /** Accounts and sign-in; failed attempts count against the throttles the root made. */
-export const authModule = (throttles: AccountThrottles): ApiModule => ({
+export const authModule = (services: AuthServices): ApiModule => ({
   name: 'auth',
   routes: [
     route({
@@ -48,7 +55,7 @@ export const authModule = (throttles: AccountThrottles): ApiModule => ({
     route({
       op: 'POST /api/v1/auth/login', body: LoginBodySchema, response: SignedInSchema,
       handler: async ({ app, body, req }) => {
-        const user = await signIn(app, throttles, body.email, body.password, req.ip);
+        const user = await signIn(app, services.accountThrottles, body.email, body.password, req.ip);
         return signedIn(app, user, 200, 'auth.login', { ip: req.ip });
       },
     }),
@@ -56,7 +63,7 @@ export const authModule = (throttles: AccountThrottles): ApiModule => ({
       op: 'POST /api/v1/auth/logout', status: 204,
       handler: async (ctx) => {
         const p = person(ctx);
-        await endSession(ctx.app, p.workspaceId, p.sessionId);
+        await endSession(ctx.app, services.accessEndings, p.workspaceId, p.sessionId);
         await ctx.audit('auth.logout', { type: 'user', id: p.userId });
         return reply({ status: 204, cookies: [clearSessionCookie(ctx.app)] });
       },
@@ -80,8 +87,8 @@ export const authModule = (throttles: AccountThrottles): ApiModule => ({
       op: 'POST /api/v1/me/password', body: PasswordBodySchema, status: 204,
       handler: async (ctx) => {
         const p = person(ctx);
-        await changePassword(ctx.app, throttles, p.workspaceId, p.userId, ctx.body.currentPassword, ctx.body.newPassword);
-        const ended = await endUserSessions(ctx.app, p.workspaceId, p.userId, 'password changed', p.sessionId);
+        await changePassword(ctx.app, services.accountThrottles, p.workspaceId, p.userId, ctx.body.currentPassword, ctx.body.newPassword);
+        const ended = await endUserSessions(ctx.app, services.accessEndings, p.workspaceId, p.userId, 'password changed', p.sessionId);
         await ctx.audit('user.password_changed', { type: 'user', id: p.userId }, { sessionsEnded: ended });
       },
     }),

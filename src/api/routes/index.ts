@@ -7,7 +7,8 @@ import type { AnalyticsRollup } from '../../analytics/rollup.js';
 import type { KnowledgeService } from '../../knowledge/service.js';
 import type { WebhookService } from '../../events/webhooks/index.js';
 import type { LiveServices } from './live.js';
-import type { AccountThrottles } from '../../auth/accounts.js';
+import type { AuthServices } from './auth.js';
+import type { WorkspaceDeletion } from '../../auth/workspace-cleanup.js';
 import { botsModule } from './bots.js';
 import { facesModule } from './faces.js';
 import { knowledgeModule } from './knowledge.js';
@@ -26,14 +27,14 @@ import { analyticsModule } from './analytics.js';
 import { visitorsModule } from './visitors.js';
 
 /** The services the route modules are handed when mounted (the composition root's `Services` has them all). */
-export interface ApiServices extends WidgetServices, LiveServices {
+export interface ApiServices extends WidgetServices, LiveServices, AuthServices {
   httpTools: HttpToolService;
   mcpServers: McpServerService;
   secrets: SecretService;
   analytics: AnalyticsRollup;
   knowledge: KnowledgeService;
   webhooks: WebhookService;
-  accountThrottles: AccountThrottles;
+  workspaceDeletion: WorkspaceDeletion;
 }
 
 /**
@@ -41,6 +42,6 @@ export interface ApiServices extends WidgetServices, LiveServices {
  * Add a module here when its area lands; a module that calls a service takes it as a parameter.
  */
 export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
-  return [authModule(services.accountThrottles), teamModule, workspaceModule, toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
+  return [authModule(services), teamModule(services.accessEndings), workspaceModule(services.workspaceDeletion), toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
     liveModule(services), agentActionsModule, leadsModule, analyticsModule(services), visitorsModule];
 }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { WorkspaceMsg } from '../../../actors/workspace/messages.js';
 import type { AppContext } from '../../app/context.js';
-import { onAccessEnded } from '../../auth/access-ended.js';
+import type { AccessEndings } from '../../auth/access-ended.js';
 import { authenticate } from '../../auth/authenticate.js';
 import { forbidden, unauthorized } from '../../kernel/errors.js';
 import type { SchemaMatches } from '../../kernel/validation.js';
@@ -96,6 +96,8 @@ function liveEndpoint(app: AppContext, { liveHub: hub, workspaceActors }: LiveSe
 export interface LiveServices {
   liveHub: LiveHub;
   workspaceActors: WorkspaceActors;
+  /** Ended sessions close their live sockets. */
+  accessEndings: AccessEndings;
 }
 
 export const liveModule = (services: LiveServices): ApiModule => ({
@@ -105,7 +107,7 @@ export const liveModule = (services: LiveServices): ApiModule => ({
   start(app) {
     const hub = services.liveHub;
     const unsubscribe = app.events.subscribe((event) => { hub.broadcast(event); }, { volatileFor: (workspaceId) => hub.count(workspaceId) > 0, everywhere: true });
-    const stopClosing = onAccessEnded(app, (e) => { hub.closeFor(e); });
+    const stopClosing = services.accessEndings.on((e) => { hub.closeFor(e); });
     app.onClose(() => { unsubscribe(); stopClosing(); hub.closeAll(); });
   },
 });

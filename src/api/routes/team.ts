@@ -1,4 +1,5 @@
 /** The team (service-api.md, Workspace, team and API tokens): members, invitations, roles, presence. */
+import type { AccessEndings } from '../../auth/access-ended.js';
 import { setPresence } from '../../auth/presence.js';
 import { userView } from '../../auth/records.js';
 import { changeRole, inviteMember, inviteView, openInvites, removeMember } from '../../auth/team.js';
@@ -7,7 +8,8 @@ import { route, type ApiModule } from '../define.js';
 import { InviteBodySchema, InviteCreatedSchema, MembersSchema, PresenceAnswerSchema, PresenceBodySchema, RoleBodySchema, UserSchema } from './account-schemas.js';
 import { person } from './auth.js';
 
-export const teamModule: ApiModule = {
+/** The team routes; a role change or removal tells `endings` (live sockets close, kept sessions are read again). */
+export const teamModule = (endings: AccessEndings): ApiModule => ({
   name: 'team',
   routes: [
     route({
@@ -37,7 +39,7 @@ export const teamModule: ApiModule = {
       op: 'PATCH /api/v1/members/{id}', body: RoleBodySchema, response: UserSchema,
       handler: async (ctx) => {
         const before = await ctx.app.records.users.findById(ctx.workspaceId, ctx.params.id);
-        const updated = await changeRole(ctx.app, person(ctx), ctx.params.id, ctx.body.role);
+        const updated = await changeRole(ctx.app, endings, person(ctx), ctx.params.id, ctx.body.role);
         await ctx.audit('member.role_changed', { type: 'user', id: updated._id }, { from: before?.role, to: updated.role });
         return userView(updated);
       },
@@ -45,7 +47,7 @@ export const teamModule: ApiModule = {
     route({
       op: 'DELETE /api/v1/members/{id}', status: 204,
       handler: async (ctx) => {
-        const { removed, revokedTokens } = await removeMember(ctx.app, person(ctx), ctx.params.id);
+        const { removed, revokedTokens } = await removeMember(ctx.app, endings, person(ctx), ctx.params.id);
         await ctx.audit('member.removed', { type: 'user', id: removed._id }, { email: removed.email, role: removed.role, tokensRevoked: revokedTokens });
       },
     }),
@@ -58,4 +60,4 @@ export const teamModule: ApiModule = {
       },
     }),
   ],
-};
+});

@@ -2,13 +2,14 @@
 import { clearSessionCookie } from '../../auth/sessions.js';
 import { getSettings, SettingsPatchSchema, updateSettings } from '../../auth/settings.js';
 import { createApiToken, revokeApiToken, tokenView } from '../../auth/tokens.js';
-import { deleteWorkspace } from '../../auth/workspace-cleanup.js';
+import type { WorkspaceDeletion } from '../../auth/workspace-cleanup.js';
 import { invalid, notFound } from '../../kernel/errors.js';
 import { reply, route, type ApiModule } from '../define.js';
 import { AuditPageSchema, AuditQuerySchema, SettingsAnswerSchema, TokenBodySchema, TokenCreatedSchema, TokenListSchema } from './account-schemas.js';
 import { person } from './auth.js';
 
-export const workspaceModule: ApiModule = {
+/** The workspace routes; deleting one goes through the root's WorkspaceDeletion (every area's cleanup runs). */
+export const workspaceModule = (deletion: WorkspaceDeletion): ApiModule => ({
   name: 'workspace',
   routes: [
     route({
@@ -55,7 +56,7 @@ export const workspaceModule: ApiModule = {
         const p = person(ctx);
         // The audit log goes with the workspace, so the server log keeps the record of who deleted it.
         ctx.app.log.warn({ workspaceId: p.workspaceId, userId: p.userId }, 'workspace deleted by its owner');
-        await deleteWorkspace(ctx.app, p.workspaceId);
+        await deletion.delete(p.workspaceId);
         return reply({ status: 204, cookies: [clearSessionCookie(ctx.app)] });
       },
     }),
@@ -71,4 +72,4 @@ export const workspaceModule: ApiModule = {
       },
     }),
   ],
-};
+});
