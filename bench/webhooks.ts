@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/index.js';
 import { MAX_IN_FLIGHT_PER_ENDPOINT as IN_FLIGHT } from '../src/events/webhooks/constants.js';
-import { signatureHeader, webhookBody, webhooks } from '../src/events/webhooks/index.js';
+import { signatureHeader, webhookBody } from '../src/events/webhooks/index.js';
 import { createLogger } from '../src/kernel/log.js';
 import { newId } from '../src/store/ids.js';
 import { startServer } from '../src/server.js';
@@ -71,7 +71,7 @@ async function queued(): Promise<{ rate: number; p50: number; p99: number }> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_NETWORK: 'true', SECRET_KEY: 'bench-secret-key-0123456789abcdef0123' });
   const server = await startServer(config, { logger: createLogger('silent') });
   try {
-    const hooks = webhooks(server.app);
+    const hooks = server.services.webhooks;
     const { id } = await hooks.endpoints.add(WS, { url, events: ['conversation.started'] });
     const start = performance.now();
     const done = waitFor(N);

@@ -6,7 +6,7 @@
  */
 import type { AppContext } from './app/context.js';
 import { Lifecycle } from './app/lifecycle.js';
-import { Readiness, readiness } from './app/readiness.js';
+import { Readiness } from './app/readiness.js';
 import { createCredentialCache, credentialCache, type CredentialCache } from './auth/credential-cache.js';
 import { BotLists, botLists, createBotLists } from './bots/list-cache.js';
 import { ChatBotCache, chatBotCache, createChatBotCache } from './bots/chat-bot-cache.js';
@@ -20,14 +20,14 @@ import { mcpToolSource } from './tools/mcp-source.js';
 import { pageToolSource } from './tools/page-tools.js';
 import { KnowledgeService, knowledge } from './knowledge/service.js';
 import { registerKnowledgeHooks } from './knowledge/agent.js';
-import { createWebhooks, stopWebhooks, webhooks, type WebhookService } from './events/webhooks/index.js';
+import { createWebhooks, stopWebhooks, type WebhookService } from './events/webhooks/index.js';
 import { AnalyticsRollup } from './analytics/rollup.js';
 import { ChatHub, chatHub } from './conversation/hub.js';
 import { VisitorRequests } from './conversation/visitor-requests.js';
 import { builtinToolSource } from './conversation/builtins.js';
 import { leadToolSource } from './conversation/lead-capture.js';
 import { CameraLinks, cameraToolSource } from './voice/camera-tool.js';
-import { LiveHub, liveHub } from './team/live-hub.js';
+import { LiveHub } from './team/live-hub.js';
 import { createWorkspaceActors, workspaceActors } from './team/workspace.js';
 import { handoffToolSource } from './team/handoff.js';
 import { ConversationService, conversations } from '../actors/conversation/index.js';
@@ -102,7 +102,7 @@ export function composeServices(app: AppContext): Composition {
   const shared = add('shared limits', createSharedLimits(app));
   const uploads = add('upload limits', new UploadLimits(app.clock, shared));
   const throttles = add('sign-in throttles', new AccountThrottles(app));
-  const ready = add('readiness', readiness.provide(app, new Readiness(app)));
+  const ready = add('readiness', new Readiness(app));
   const providers = add('provider HTTP client', providerClient.provide(app, createProviderClient(app)), (c) => c.close());
   // The voice-activity model's thread (started by the first cascade voice session) is released after the sessions stop.
   add('voice activity model', SileroVad, (vad) => vad.shutdown());
@@ -116,7 +116,7 @@ export function composeServices(app: AppContext): Composition {
   const http = add('HTTP tools', new HttpToolService(app, secretService), (s) => s.close());
   const mcp = add('MCP servers', new McpServerService(app), (s) => s.close());
   const know = add('knowledge', knowledge.provide(app, new KnowledgeService(app, deletion)), (s) => s.close());
-  const hooks = add('webhooks', webhooks.provide(app, createWebhooks(app)), stopWebhooks);
+  const hooks = add('webhooks', createWebhooks(app), stopWebhooks);
   // Counting starts here, so no stored event of the start-up is missed; stopping writes what was gathered.
   const analytics = new AnalyticsRollup(app);
   const stopCounting = analytics.start();
@@ -124,9 +124,9 @@ export function composeServices(app: AppContext): Composition {
   const hub = add('chat hub', chatHub.provide(app, new ChatHub()));
   const requests = add('visitor requests', new VisitorRequests(app, hub));
   const camera = add('camera links', new CameraLinks(app));
-  const live = add('live hub', liveHub.provide(app, new LiveHub()));
+  const live = add('live hub', new LiveHub());
   const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
-  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests }, shared)), (s) => s.stop());
+  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests, readiness: ready }, shared)), (s) => s.stop());
   // Scale-out: the voice sessions' seats counted across the group (none for one process); given back at shutdown.
   const seats = createVoiceSeats(app);
   if (seats) add('voice seats', seats, (s) => s.close());

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../src/app/context.js';
+import type { Readiness } from '../../src/app/readiness.js';
 import type { BotConfig } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
 import type { ChatHub } from '../../src/conversation/hub.js';
@@ -20,6 +21,8 @@ import type { VoicePort } from './messages.js';
 /** What each conversation actor is handed (by its service, from the composition root). */
 export interface ConversationDeps {
   hub: ChatHub;
+  /** A draining process hands its conversations over (scale-out). */
+  readiness: Readiness;
   tools: ToolRegistry;
   requests: VisitorRequests;
 }

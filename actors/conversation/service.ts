@@ -53,7 +53,7 @@ export class ConversationService {
     });
     this.newConversations = new RateLimiter(app.clock, 3600_000);
     const node = nodeOf(app);
-    this.router = node ? new ConversationRouter(app, node, this.registry) : null;
+    this.router = node ? new ConversationRouter(app, node, this.registry, deps.readiness) : null;
     this.hub.onPresence = (conversationId, open) => this.trySend(conversationId, { type: 'presence', open });
   }
 

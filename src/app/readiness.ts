@@ -4,7 +4,7 @@
  * add their own with `readiness.add(name, check)`; scale-out reports its coordination server (Redis) as a
  * check that is not required: the process can serve without it.
  */
-import { provided, type AppContext } from './context.js';
+import type { AppContext } from './context.js';
 import { diskState } from '../store/disk-full.js';
 
 /** Resolves null when fine, or a sentence saying what is wrong and what to look at. */
@@ -67,4 +67,3 @@ export class Readiness {
   }
 }
 
-export const readiness = provided<Readiness>('readiness');

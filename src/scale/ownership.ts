@@ -1,7 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import type { ActorRegistry } from '../../actors/runtime/index.js';
 import { m, metricsEnabled } from '../metrics/registry.js';
-import { readiness } from '../app/readiness.js';
+import type { Readiness } from '../app/readiness.js';
 import { CoordinationDownError, NodeGoneError, type ScaleNode } from './node.js';
 
 /** The current owner stopped writing: its lease lapsed and another process holds the conversation now. */
@@ -63,6 +63,7 @@ export class ConversationRouter {
     private readonly app: AppContext,
     private readonly node: ScaleNode,
     private readonly registry: ActorRegistry<any>,
+    private readonly readiness: Readiness,
   ) {
     // Run only by the owner the sender saw (same token), never passed on: a request that reaches a process that
     // lost the lease meanwhile is answered "moved" and the sender looks the owner up again, so it runs once.
@@ -70,7 +71,7 @@ export class ConversationRouter {
       if (this.held.get(p.id) !== p.token || this.leaving.has(p.id)) throw movedError(p.id);
       // Stopping gracefully (a restart): the conversation goes to the process that asked, which serves this
       // message and the next ones; its running reply is finished and stored here first.
-      if (p.from && readiness(this.app).isDraining) {
+      if (p.from && this.readiness.isDraining) {
         await this.handOver(p.id, p.token, p.from, 'this process is stopping').catch(() => {});
         throw movedError(p.id);
       }

@@ -3,7 +3,6 @@
  * once; a slow socket only fills its own buffer (the transport closes it past maxBackpressureBytes), so it never
  * slows the others or the publisher.
  */
-import { provided } from '../app/context.js';
 import type { EventRecord } from '../app/event-bus.js';
 import type { SocketConn } from '../http/types.js';
 import type { Role } from '../auth/roles.js';
@@ -157,4 +156,3 @@ export class LiveHub {
   }
 }
 
-export const liveHub = provided<LiveHub>('live hub');

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isOpen, localTime } from '../../src/bots/hours.js';
-import { LiveHub, liveFrame, liveHub, type LiveConn } from '../../src/team/live-hub.js';
+import { LiveHub, liveFrame, type LiveConn } from '../../src/team/live-hub.js';
 import { systemClock } from '../../src/kernel/clock.js';
 import { EventBus, type EventRecord } from '../../src/app/event-bus.js';
 import { createLogger } from '../../src/kernel/log.js';
@@ -75,7 +75,7 @@ let w: TeamWorld;
 test('over the wire, a paused reader is cut off while a healthy one gets every frame', async () => {
   w = await startTeamWorld();
   try {
-    const hub = liveHub(w.server.app);
+    const hub = w.server.services.liveHub;
     const workspaceId = w.owner.workspaceId;
     const slow = await w.live(w.agent);
     const fast = await w.live(w.owner);

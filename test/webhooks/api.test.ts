@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { webhooks } from '../../src/events/webhooks/index.js';
 import { createToken, setupOwner } from '../helpers/auth.js';
 import { startTestServer } from '../helpers/server.js';
 import { harness } from './helpers.js';
@@ -119,7 +118,7 @@ test('the signing secret is stored encrypted', async () => {
   const { h, owner, call } = await apiHarness();
   try {
     const added = (await call('POST', '', { url: h.receiver.url, events: ['lead.captured'] })).body;
-    const raw = await webhooks(h.server.app).dispatcher.endpoints.findById(owner.workspaceId, added.id);
+    const raw = await h.server.services.webhooks.dispatcher.endpoints.findById(owner.workspaceId, added.id);
     assert.ok(raw);
     assert.not.ok(JSON.stringify(raw).includes(added.secret.slice(6)));
     assert.match(raw!.secretSealed, /^v1:/);
@@ -129,7 +128,7 @@ test('the signing secret is stored encrypted', async () => {
 test('in production only https URLs are accepted', async () => {
   const server = await startTestServer({ config: { production: true } });
   try {
-    const hooks = webhooks(server.app);
+    const hooks = server.services.webhooks;
     await rejects(() => hooks.endpoints.add('ws_1', { url: 'http://127.0.0.1:9/hook', events: ['lead.captured'] }), /url: must use https/);
     const ok = await hooks.endpoints.add('ws_1', { url: 'https://127.0.0.1:9/hook', events: ['lead.captured'] });
     assert.is(ok.url, 'https://127.0.0.1:9/hook');
@@ -139,7 +138,7 @@ test('in production only https URLs are accepted', async () => {
 test('private targets are refused unless ALLOW_PRIVATE_NETWORK is set', async () => {
   const server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORK: 'false' } });
   try {
-    const hooks = webhooks(server.app);
+    const hooks = server.services.webhooks;
     for (const url of ['http://127.0.0.1:8080/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook', 'http://localhost/hook', 'http://169.254.169.254/latest']) {
       await rejects(() => hooks.endpoints.add('ws_1', { url, events: ['lead.captured'] }), /url: .*not on the public internet/, url);
     }

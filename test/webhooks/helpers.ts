@@ -5,7 +5,7 @@ import { FakeClock } from '../../src/kernel/clock.js';
 import type { ApiContext, SpecRoute } from '../../src/api/define.js';
 import { webhooksModule } from '../../src/api/routes/webhooks.js';
 import { fromZodIssues } from '../../src/kernel/errors.js';
-import { webhooks, type WebhookService } from '../../src/events/webhooks/index.js';
+import type { WebhookService } from '../../src/events/webhooks/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export const WS = 'ws_hooks_test';
@@ -61,7 +61,7 @@ export async function harness(opts: { env?: Record<string, string> } = {}): Prom
   const clock = new FakeClock();
   const server = await startTestServer({ clock, env: opts.env });
   const receiver = await startReceiver();
-  const hooks = webhooks(server.app);
+  const hooks = server.services.webhooks;
   const settle = () => hooks.dispatcher.settled();
   return {
     clock, server, hooks, receiver, settle,

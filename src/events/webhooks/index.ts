@@ -1,5 +1,5 @@
 /** Webhooks: one dispatcher and one guarded client per app, made by the composition root, started with the API module. */
-import { provided, type AppContext } from '../../app/context.js';
+import type { AppContext } from '../../app/context.js';
 import { createGuardedClient, type GuardedClient } from '../../security/guarded-client.js';
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from './constants.js';
 import { WebhookDispatcher } from './dispatcher.js';
@@ -16,7 +16,6 @@ export interface WebhookService {
   client: GuardedClient;
 }
 
-export const webhooks = provided<WebhookService>('webhooks');
 
 /** The webhook area of this app (the composition root makes it and calls `stopWebhooks` at shutdown). */
 export function createWebhooks(app: AppContext): WebhookService {
