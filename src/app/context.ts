@@ -84,7 +84,10 @@ export function provided<T>(service: string): Provided<T> {
   });
 }
 
-/** Memoises one service instance per app: `export const bots = perApp((app) => new BotService(app))`. */
+/**
+ * Memoises a module-private cache per app, made on first use. Left only for the seven caches docs/development.md
+ * ("Composition") names; services, limits, listener lists and record collections are made by the root instead.
+ */
 export function perApp<T>(factory: (app: AppContext) => T): (app: AppContext) => T {
   const cache = new WeakMap<AppContext, T>();
   return (app) => {
