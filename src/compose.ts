@@ -9,7 +9,7 @@ import { Lifecycle } from './app/lifecycle.js';
 import { Readiness } from './app/readiness.js';
 import { createCredentialCache, credentialCache, type CredentialCache } from './auth/credential-cache.js';
 import { BotLists, botLists, createBotLists } from './bots/list-cache.js';
-import { ChatBotCache, chatBotCache, createChatBotCache } from './bots/chat-bot-cache.js';
+import { ChatBotCache, createChatBotCache } from './bots/chat-bot-cache.js';
 import { loadBotForChat } from './bots/bot-source.js';
 import { ToolRegistry, toolRegistry } from './tools/registry.js';
 import { SecretService } from './tools/secrets.js';
@@ -110,7 +110,7 @@ export function composeServices(app: AppContext): Composition {
   const credentials = add('credential cache', credentialCache.provide(app, createCredentialCache(app, endings)));
   const deletion = add('workspace deletion', new WorkspaceDeletion(app, endings, credentials));
   const lists = add('bot lists', botLists.provide(app, createBotLists(app, deletion)));
-  const chatBots = add('chat bot cache', chatBotCache.provide(app, createChatBotCache(app, lists, (botId) => loadBotForChat(app, botId))));
+  const chatBots = add('chat bot cache', createChatBotCache(app, lists, (botId) => loadBotForChat(app, botId)));
   const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
   const secretService = add('secrets', new SecretService(app));
   const http = add('HTTP tools', new HttpToolService(app, secretService), (s) => s.close());

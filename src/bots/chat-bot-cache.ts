@@ -11,7 +11,7 @@
  * provider connection's new key or base URL, a store edited by hand, a group whose Redis was away).
  * A kept ChatBot is shared by every socket of the bot: read-only.
  */
-import { provided, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
 import type { ChatBot } from './bot-source.js';
 import { BotConfigSchema } from './config/index.js';
 import type { BotLists } from './list-cache.js';
@@ -80,8 +80,6 @@ export class ChatBotCache {
     this.entries.set(botId, entry);
   }
 }
-
-export const chatBotCache = provided<ChatBotCache>('chat bot cache');
 
 let parserReady = false;
 

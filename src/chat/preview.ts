@@ -2,7 +2,7 @@ import type { AppContext } from '../app/context.js';
 import { verifyPreviewToken } from '../bots/preview-token.js';
 import { forbidden, notFound } from '../kernel/errors.js';
 import { loadBotForChat, type ChatBot } from '../bots/bot-source.js';
-import { chatBotCache } from '../bots/chat-bot-cache.js';
+import type { ChatBotCache } from '../bots/chat-bot-cache.js';
 
 /**
  * The bot a widget request talks to: the published config, or the draft with a preview token (`preview`
@@ -11,9 +11,9 @@ import { chatBotCache } from '../bots/chat-bot-cache.js';
  * (chat.preview): the token stands in for it, so a preview opens from the dashboard or any test page.
  * The published bot comes from memory once read (src/bots/chat-bot-cache.ts); a preview reads the draft each time.
  */
-export async function loadWidgetBot(app: AppContext, botId: string, previewToken: string | null | undefined): Promise<ChatBot> {
+export async function loadWidgetBot(app: AppContext, chatBots: ChatBotCache, botId: string, previewToken: string | null | undefined): Promise<ChatBot> {
   if (!previewToken) {
-    const chat = await chatBotCache(app).get(botId);
+    const chat = await chatBots.get(botId);
     if (!chat) throw notFound('bot');
     return chat;
   }

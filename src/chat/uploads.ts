@@ -8,6 +8,7 @@ import { readVisitorToken } from './identity.js';
 import { wasErased } from '../visitors/erased.js';
 import { originAllowed } from './origin.js';
 import { loadWidgetBot } from './preview.js';
+import type { ChatBotCache } from '../bots/chat-bot-cache.js';
 import { takeShared, type SharedLimits } from '../scale/limits.js';
 import { RateLimiter } from '../security/rate-limiter.js';
 import { type AttachmentRecord } from '../records/conversations.js';
@@ -32,8 +33,8 @@ export class UploadLimits {
  * is valid, size within maxMB, magic bytes name an image, uploadsPerHour per visitor; then resized in the
  * worker pool and stored. The attachment is claimed by the message that names it.
  */
-export async function acceptUpload(app: AppContext, limits: UploadLimits, input: { botId: string; visitorToken: string; preview?: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
-  const chat = await loadWidgetBot(app, input.botId, input.preview);
+export async function acceptUpload(app: AppContext, { uploadLimits: limits, chatBots }: { uploadLimits: UploadLimits; chatBots: ChatBotCache }, input: { botId: string; visitorToken: string; preview?: string; origin?: string; body: Buffer; signal: AbortSignal }): Promise<AttachmentRecord> {
+  const chat = await loadWidgetBot(app, chatBots, input.botId, input.preview);
   if (!chat.preview && !originAllowed(input.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot (security.allowedOrigins)');
   const visitorId = readVisitorToken(app.secretKey, chat.bot._id, input.visitorToken);
   if (!visitorId) throw new ApiError('unauthorized', 401, 'visitorToken: missing or not valid for this bot (take it from the ready frame)');

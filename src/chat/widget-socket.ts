@@ -1,5 +1,6 @@
 import { takeInGroup, takeShared, type SharedLimits } from '../scale/limits.js';
 import type { UploadLimits } from './uploads.js';
+import type { ChatBotCache } from '../bots/chat-bot-cache.js';
 import { toldVisitors, type ConversationService } from '../../actors/conversation/index.js';
 import { ActorStoppedError, isMailboxFullError } from '../../actors/runtime/index.js';
 import type { AppContext } from '../app/context.js';
@@ -98,6 +99,8 @@ export interface WidgetServices {
   sharedLimits: SharedLimits | null;
   /** Images a visitor may upload an hour. */
   uploadLimits: UploadLimits;
+  /** Published bots kept in memory for connects, the widget's config and uploads. */
+  chatBots: ChatBotCache;
 }
 
 export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndpoint<WidgetSocketData> {
@@ -136,7 +139,7 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
       await connects.take();
       const wait = await takeInGroup(app, 'wconn', conn.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
       if (wait > 0) throw connectionLimit(wait);
-      const chat = await loadWidgetBot(app, c.botId, c.preview);
+      const chat = await loadWidgetBot(app, s.chatBots, c.botId, c.preview);
       // A bot read from the store is waited for by every connect that came meanwhile: they go on in slices too.
       await connects.take();
       if (!chat.preview && !originAllowed(c.origin, chat.config.security.allowedOrigins)) {

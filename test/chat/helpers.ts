@@ -3,7 +3,6 @@ import type { Clock } from '../../src/kernel/clock.js';
 import { BotConfigSchema, type BotConfigInput } from '../../src/bots/config/index.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
-import { bots } from '../../src/bots/records.js';
 import { startFakeGemini } from '../fakes/gemini.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
@@ -55,7 +54,7 @@ export async function startChatWorld(opts: { kind?: Kind; config?: BotConfigInpu
     tryConnect: (q = {}, h = {}) => tryConnect(urlFor(q), h),
     async setBot(patch) {
       // Through the bots area's collection, as every change the server makes (the kept bots and lists hear of it).
-      await bots(app).updateOne({ workspaceId, _id: botId }, { $set: patch });
+      await app.records.bots.updateOne({ workspaceId, _id: botId }, { $set: patch });
     },
     async close() {
       await server.stop();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
-import { CHAT_BOT_TTL_MS, chatBotCache } from '../../src/bots/chat-bot-cache.js';
+import { CHAT_BOT_TTL_MS } from '../../src/bots/chat-bot-cache.js';
 import { startChatWorld } from './helpers.js';
 
 // Issue 37: a widget connect reads nothing of the bot that memory holds (the published record, its parsed config
@@ -18,7 +18,7 @@ test('a connect uses the kept bot; a publish or a pause shows at the next connec
   const w = await startChatWorld({ clock, config: { welcome: { message: 'Hello from A' } } });
   try {
     assert.is(await welcome(w), 'Hello from A');
-    assert.ok(chatBotCache(w.server.app).keeps(w.botId));
+    assert.ok(w.server.services.chatBots.keeps(w.botId));
     // Edited in the store by hand (not through the server): the kept bot is served, so the record was not read.
     const raw = w.server.app.store.collection<any>('bots');
     const rec: any = await raw.findById(w.workspaceId, w.botId);

@@ -46,7 +46,7 @@ export const widgetModule = (services: WidgetServices): ApiModule => ({
       query: z.object({ preview: z.string().max(2000).optional() }),
       response: WidgetConfigResponse,
       async handler({ app, req, params, query }) {
-        const chat = await loadWidgetBot(app, params.id, query.preview);
+        const chat = await loadWidgetBot(app, services.chatBots, params.id, query.preview);
         if (!chat.preview && req.headers.origin && !originAllowed(req.headers.origin, chat.config.security.allowedOrigins)) throw forbidden('origin is not allowed to embed this bot');
         const c = chat.config;
         const ctx = contextFromIdentity(c.identity);
@@ -84,7 +84,7 @@ export const widgetModule = (services: WidgetServices): ApiModule => ({
       query: z.object({ botId: z.string().min(1).max(80), visitorToken: z.string().min(1).max(300), preview: z.string().max(2000).optional() }),
       response: UploadResponse,
       async handler({ app, req, query }) {
-        const rec = await acceptUpload(app, services.uploadLimits, { botId: query.botId, visitorToken: query.visitorToken, preview: query.preview, origin: req.headers.origin, body: req.body, signal: req.signal });
+        const rec = await acceptUpload(app, services, { botId: query.botId, visitorToken: query.visitorToken, preview: query.preview, origin: req.headers.origin, body: req.body, signal: req.signal });
         return { id: rec._id, mimeType: rec.mimeType, width: rec.width, height: rec.height, size: rec.size };
       },
     }),
