@@ -52,6 +52,14 @@ export class VoiceService {
     await Promise.all(live.map((a) => a.stop()));
   }
 
+  /** Adds `by` to the live sessions of each scope (a bot id, `visitor:…`, `address:…`). */
+  private count(scopes: readonly string[], by: 1 | -1): void {
+    for (const scope of scopes) {
+      const n = (this.perScope.get(scope) ?? 0) + by;
+      if (n > 0) this.perScope.set(scope, n); else this.perScope.delete(scope);
+    }
+  }
+
   /** Live sessions of a bot on this server. */
   liveFor(botId: string): number { return this.perScope.get(botId) ?? 0; }
   get live(): number { return this.bySocket.size; }
@@ -76,14 +84,21 @@ export class VoiceService {
     const busy = (c: VoiceLimitClaim): VoiceRefusal => ({ ok: false, code: 'rate_limited', message: busyMessage(c), ...(c.limit !== 'bot' ? { limit: c.limit } : {}) });
     const full = claims.find((c) => (this.perScope.get(c.scope) ?? 0) >= c.max);
     if (full) return busy(full);
-    const capped = capReached(config.security.caps, await usageToday(this.app, chat.bot.workspaceId, chat.bot._id), true);
-    if (capped) return { ok: false, code: 'rate_limited', message: `voice is not available any more today (${CAP_NAMES[capped]} reached); you can keep chatting by text` };
-
-    const sessionId = newId('vs', this.app.clock.now());
-    // Scale-out: the limits count the sessions on every process of the group.
-    const refusedBy = await takeVoiceSeats(this.deps.seats, sessionId, claims);
-    if (refusedBy >= 0) return busy(claims[refusedBy]);
+    // Counted from the check on, before anything is waited for: two starts at once never both take the last seat.
     const scopes = claims.map((c) => c.scope);
+    this.count(scopes, 1);
+    let counted = false;
+    const sessionId = newId('vs', this.app.clock.now());
+    try {
+      const capped = capReached(config.security.caps, await usageToday(this.app, chat.bot.workspaceId, chat.bot._id), true);
+      if (capped) return { ok: false, code: 'rate_limited', message: `voice is not available any more today (${CAP_NAMES[capped]} reached); you can keep chatting by text` };
+      // Scale-out: the limits count the sessions on every process of the group.
+      const refusedBy = await takeVoiceSeats(this.deps.seats, sessionId, claims);
+      if (refusedBy >= 0) return busy(claims[refusedBy]);
+      counted = true;
+    } finally {
+      if (!counted) this.count(scopes, -1);
+    }
     const entry = { actor: null as unknown as VoiceSessionActor, tokens: AUDIO_BURST_FRAMES, at: performance.now() };
     let ended = false;
     holdVoiceHeap();
@@ -95,16 +110,12 @@ export class VoiceService {
         ended = true;
         releaseVoiceHeap();
         if (this.bySocket.get(socket.id)?.actor === actor) this.bySocket.delete(socket.id);
-        for (const scope of scopes) {
-          const n = (this.perScope.get(scope) ?? 0) - 1;
-          if (n > 0) this.perScope.set(scope, n); else this.perScope.delete(scope);
-        }
+        this.count(scopes, -1);
         return leaveVoiceSeats(this.deps.seats, sessionId, scopes);
       },
     });
     entry.actor = actor;
     this.bySocket.set(socket.id, entry);
-    for (const scope of scopes) this.perScope.set(scope, (this.perScope.get(scope) ?? 0) + 1);
     try {
       await actor.start();
     } catch (err) {

@@ -76,6 +76,22 @@ test('security.caps.concurrentVoiceSessions: one more session than allowed is re
   }
 });
 
+test('security.caps.concurrentVoiceSessions holds when visitors start voice at the same moment', async () => {
+  const w = await startVoiceWorld({ config: { security: { caps: { concurrentVoiceSessions: 2 } } } });
+  try {
+    const visitors = [await w.visitor(), await w.visitor(), await w.visitor(), await w.visitor()];
+    for (const v of visitors) v.send({ t: 'voice_start' });
+    const outcomes = await Promise.all(visitors.map((v) => Promise.race([
+      v.next('voice', (f) => f.state === 'listening', 10_000).then(() => 'listening'),
+      v.next('error', () => true, 10_000).then((e) => e.code),
+    ])));
+    assert.equal(outcomes.slice().sort(), ['listening', 'listening', 'rate_limited', 'rate_limited'], JSON.stringify(outcomes));
+    for (const v of visitors) await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
 test('security.caps.dailyVoiceMinutes counts audio both ways and stops voice at the cap, during a session and at the next start', async () => {
   const clock = new FakeClock();
   // 0.05 minutes: 3 seconds of audio a day.
