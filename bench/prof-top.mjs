@@ -1,12 +1,19 @@
 // Summarises a V8 .cpuprofile (from `npx tsx bench/chat.ts --prof`): top functions by self time, and files.
-//   node bench/prof-top.mjs <file.cpuprofile> [rows=40]
+//   node bench/prof-top.mjs <file.cpuprofile> [rows=40] [--window=FROM,TO]
+// --window: only the samples from FROM to TO seconds before the profile's end (an idle stretch before a shutdown).
 import { readFileSync } from 'node:fs';
 
 const prof = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const rows = Number(process.argv[3]) || 40;
+const win = process.argv.find((a) => a.startsWith('--window='))?.slice(9).split(',').map(Number);
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const dt = new Map();
-for (let i = 0; i < prof.samples.length; i++) dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+let t = prof.startTime;
+for (let i = 0; i < prof.samples.length; i++) {
+  t += prof.timeDeltas[i] ?? 0;
+  if (win && (t < prof.endTime - win[0] * 1e6 || t > prof.endTime - win[1] * 1e6)) continue;
+  dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+}
 const total = [...dt.values()].reduce((a, b) => a + b, 0);
 const self = new Map();
 const files = new Map();

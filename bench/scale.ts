@@ -22,16 +22,10 @@
  *   measured: it costs Redis CPU, so the figures of such a run are not the CPU's).
  * --apparatus=test drives with the tests' frame client and fake provider (bench/scale-drive.ts, scale-fake.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { setupOwner } from '../test/helpers/auth.js';
-import { at, freePort, startGroup, startRedis, type Group, type Redis as RedisProc } from '../test/scale/world.js';
-import { connect, type FrameClient } from '../test/team/helpers.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from '../src/scale/scripts.js';
+import { redisCounters, roundTrips, startOne, startWorkers, type Config } from './scale-configs.js';
 import { startChild } from './child.js';
 import { cpuMeter, drive, type Cpu, type DriveResult } from './scale-drive.js';
 
@@ -46,104 +40,8 @@ const APPARATUS = arg('apparatus', 'lean') === 'test' ? 'test' : 'lean';
 const MONITOR = process.argv.includes('--monitor');
 const PROF = arg('prof', '') ? ['--cpu-prof', `--cpu-prof-dir=${arg('prof', '')}`] : [];
 const client = APPARATUS === 'test' ? 'frames' as const : 'lean' as const;
-const METRICS_TOKEN = 'bench-metrics-token-0123456789';
-/**
- * Visitors at a rate: one turn a second each (a socket may send 240 frames a minute), at least 20. At saturation
- * --visitors (240). Servers run with TRUST_PROXY=true and each visitor has its own X-Forwarded-For address, so
- * the 30 chat connections an address a minute do not cap them.
- */
+/** Visitors at a rate: one turn a second each (a socket may send 240 frames a minute), at least 20. At saturation --visitors (240). */
 const visitorsAt = (rate: number) => (rate ? Math.max(20, rate) : Number(arg('visitors', '240')));
-const ENV = {
-  HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'info', ALLOW_PRIVATE_NETWORK: 'true', TRUST_PROXY: 'true',
-  API_RATE_PER_TOKEN: '0', API_RATE_PER_ADDRESS: '0', METRICS_TOKEN, SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
-};
-
-async function seed(url: string, fakeBase: string, apiKey: string) {
-  const s = at(url);
-  const owner = await setupOwner(s as never);
-  const provider = (await s.request('POST', '/api/v1/providers', { body: { kind: 'openai_compatible', name: 'Fake', apiKey, baseUrl: fakeBase }, headers: owner.headers })).body;
-  const bot = (await s.request('POST', '/api/v1/bots', { body: { name: 'Bench' }, headers: owner.headers })).body;
-  const botId = bot.id ?? bot.bot?.id;
-  await s.request('PATCH', `/api/v1/bots/${botId}`, { body: { revision: bot.revision ?? bot.bot?.revision, patch: { brain: { connectionId: provider.id ?? provider.connection?.id, model: 'gpt-4o-mini' }, security: { rateLimits: { messagesPerMinute: 600, conversationsPerIpPerHour: 10000 } } } }, headers: owner.headers });
-  await s.request('POST', `/api/v1/bots/${botId}/publish`, { body: {}, headers: owner.headers });
-  return { owner, botId };
-}
-
-/** One configuration under test: its processes, where visitors connect, and its Redis (none for one process). */
-interface Config {
-  name: string;
-  procs: number;
-  /** Where visitors connect (the group's shared port: the kernel spreads them). */
-  url: string;
-  /** Each process's own URL (metrics, the live sockets). */
-  own: string[];
-  pids: number[];
-  redis: RedisProc | null;
-  stats: Redis | null;
-  botId: string;
-  live: FrameClient[];
-  stop(): Promise<void>;
-}
-
-async function startOne(fakeBase: string, apiKey: string): Promise<Config> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'sc-bench-'));
-  const p: ChildProcess = spawn(process.execPath, [...PROF, '--import', 'tsx', 'src/main.ts'], { env: { ...process.env, ...ENV, PORT: String(port), DATA_DIR: dataDir }, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  // Up to 60 s: on a busy machine the first start (tsx compiling the server) takes well over 20 s.
-  for (let i = 0; i < 300; i++) { try { await fetch(url + '/healthz'); break; } catch { await new Promise((r) => setTimeout(r, 200)); } }
-  const { owner, botId } = await seed(url, fakeBase, apiKey);
-  const live = await openLive(url, owner.cookie);
-  return {
-    name: '1 process', procs: 1, url, own: [url], pids: [p.pid!], redis: null, stats: null, botId, live,
-    async stop() {
-      await Promise.all(live.map((c) => c.close()));
-      p.kill('SIGTERM');
-      await new Promise((res) => p.once('exit', res));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function startWorkers(n: number, fakeBase: string, apiKey: string): Promise<Config> {
-  const redis = await startRedis();
-  let group: Group;
-  try { group = await startGroup({ ...ENV, REDIS_URL: redis.url }, n, PROF); } catch (err) { await redis.stop(); throw err; }
-  const own = group.workers.map((w) => w.url);
-  const { owner, botId } = await seed(own[0], fakeBase, apiKey);
-  const live = await openLive(own[0], owner.cookie);
-  const stats = new Redis(redis.url);
-  return {
-    name: `${n} processes`, procs: n, url: `http://127.0.0.1:${group.port}`, own, pids: [...group.workers.map((w) => w.pid), group.supervisor.pid!], redis, stats, botId, live,
-    async stop() {
-      await Promise.all(live.map((c) => c.close()));
-      stats.disconnect();
-      await group.stop();
-      await redis.stop();
-    },
-  };
-}
-
-async function openLive(url: string, cookie: string): Promise<FrameClient[]> {
-  const out: FrameClient[] = [];
-  for (let i = 0; i < LIVE; i++) {
-    const c = await connect(`${url.replace('http', 'ws')}/api/v1/live`, { cookie });
-    // The live socket's frames are not kept: a long run would hold thousands of them.
-    c.ws.removeAllListeners('message');
-    out.push(c);
-  }
-  return out;
-}
-
-/** Redis's counters: network reads (client writes), commands by name. */
-async function redisCounters(c: Config): Promise<{ reads: number; commands: number }> {
-  if (!c.stats) return { reads: 0, commands: 0 };
-  const [stats, cmds] = await Promise.all([c.stats.info('stats'), c.stats.info('commandstats')]);
-  const reads = Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? 0);
-  const commands = [...cmds.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].filter((x) => x[1] !== 'info').reduce((s, x) => s + Number(x[2]), 0);
-  return { reads, commands };
-}
-
 /** SHA1 of each Lua script the processes define (ioredis EVALSHA), to name them in the monitor's counts. */
 const scriptNames = new Map(Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS }).map(([name, d]) => [createHash('sha1').update(d.lua).digest('hex'), name]));
 
@@ -163,13 +61,6 @@ async function monitorRedis(c: Config): Promise<() => Map<string, number>> {
     counts.set(k, (counts.get(k) ?? 0) + 1);
   });
   return () => { mon.disconnect(); base.disconnect(); return counts; };
-}
-
-/** The group's own count of commands sent to Redis, from every process's metrics. */
-async function roundTrips(c: Config): Promise<number> {
-  if (!c.redis) return 0;
-  const texts = await Promise.all(c.own.map(async (u) => (await fetch(`${u}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()));
-  return texts.reduce((s, t) => s + Number(/^servicechat_redis_round_trips_total (\d+)/m.exec(t)?.[1] ?? 0), 0);
 }
 
 interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number; byKind: Map<string, number> | null }
@@ -218,7 +109,7 @@ const fake = await startChild('scale-fake.ts', [APPARATUS]);
 const { baseUrl, apiKey } = fake.ready as { baseUrl: string; apiKey: string };
 const configs: Config[] = [];
 try {
-  for (const n of PROCS) configs.push(n === 1 ? await startOne(baseUrl, apiKey) : await startWorkers(n, baseUrl, apiKey));
+  for (const n of PROCS) configs.push(n === 1 ? await startOne(baseUrl, apiKey, { nodeArgs: PROF, live: LIVE }) : await startWorkers(n, baseUrl, apiKey, { nodeArgs: PROF, live: LIVE }));
   console.log(`apparatus ${APPARATUS}; ${configs.map((c) => c.name).join(', ')}; rates ${RATES.map((r) => r || 'max').join(', ')} turns/s; ${ROUNDS} rounds of ${SECONDS} s; ${LIVE} live socket(s); load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const c of configs) await warm(c);
   const idleBefore = await idle(configs, 5);

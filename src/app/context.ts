@@ -39,11 +39,11 @@ export interface GroupPort {
   /** How long a lease or claim lasts unless renewed. */
   readonly leaseMs: number;
   /** Tells the other processes of the group (topic `inv`: a cache entry changed), without waiting. */
-  broadcast(topic: 'ev' | 'inv' | 'hub' | 'int', message: unknown): void;
+  broadcast(topic: 'ev' | 'inv' | 'int', message: unknown): void;
   /** Tells the other processes and waits until each has handled it (at most `timeoutMs`); resolves with how many were asked. */
   broadcastAcked(topic: 'inv' | 'int', message: unknown, timeoutMs?: number): Promise<number>;
   /** Calls `fn` with each message another process broadcast on `topic`. */
-  on(topic: 'ev' | 'inv' | 'hub' | 'int', fn: (message: any) => void): void;
+  on(topic: 'ev' | 'inv' | 'int', fn: (message: any) => void): void;
   /** Calls `fn` when the coordination server goes away (false) and comes back (true). */
   onHealth(fn: (up: boolean) => void): void;
   /** A sliding-window hit counted across the group: 0 when allowed (and counted), else milliseconds to wait. */

@@ -107,9 +107,8 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
   // Durable timers: a handoff waiting for acceptance is armed by every process of the group (each process's
   // workspace actor re-arms waiting handoffs from the store), so its deadline fires even when the process that
   // asked for it died; the first to fire marks it (a conditional update) and the others find it done.
-  const wake = setInterval(() => { if (node.healthy) armWaitingHandoffs(app, services.workspaceActors).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); }, HANDOFF_WAKE_MS);
-  wake.unref();
-  app.onClose(() => { clearInterval(wake); batch.flush(); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
+  const stopWaking = node.heartbeat.every(HANDOFF_WAKE_MS, () => { if (node.healthy) armWaitingHandoffs(app, services.workspaceActors).catch((err) => app.log.warn({ err }, 'arming waiting handoffs failed')); });
+  app.onClose(() => { stopWaking(); batch.flush(); remoteReplies.close(); interest.close(); app.events.setRelay(null); hub.relay = null; hub.onWatch = null; live.beforeOpen = null; live.onChange.delete(changed); });
 }
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */

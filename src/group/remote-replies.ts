@@ -32,13 +32,12 @@ export class RemoteReplies {
   private readonly streaming = new Map<string, { r: string; owner: string }>();
   /** When Redis last came back (performance.now()): memberships are renewed within MEMBERSHIP_MS after. */
   private backAt = -Infinity;
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopChecking: () => void;
   private checking = false;
 
   constructor(private readonly node: ScaleNode, private readonly hub: ChatHub) {
     node.onHealth((up) => { if (up) this.backAt = performance.now(); });
-    this.timer = setInterval(() => void this.check(), CHECK_MS);
-    this.timer.unref();
+    this.stopChecking = node.heartbeat.every(CHECK_MS, () => void this.check());
   }
 
   /** A frame of conversation `c` relayed from process `owner`, with what it says about the reply (replyMark). */
@@ -69,5 +68,5 @@ export class RemoteReplies {
     }
   }
 
-  close(): void { clearInterval(this.timer); this.streaming.clear(); }
+  close(): void { this.stopChecking(); this.streaming.clear(); }
 }

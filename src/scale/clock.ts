@@ -52,13 +52,13 @@ export async function groupClock(node: ScaleNode, base: Clock, log: Logger): Pro
     if (s && (!best || s.rtt < best.rtt)) best = s;
   }
   apply(best, true);
-  const timer = setInterval(() => { sample().then(apply, () => { /* Redis away: keep the last offset */ }); }, SAMPLE_EVERY_MS);
-  timer.unref();
+  // With the heartbeat (src/scale/heartbeat.ts): the sample goes in the same write as the membership.
+  const stop = node.heartbeat.every(SAMPLE_EVERY_MS, () => { sample().then(apply, () => { /* Redis away: keep the last offset */ }); });
   return {
     get offsetMs() { return offset; },
     now: () => base.now() + offset,
     setTimeout: (fn, ms) => base.setTimeout(fn, ms),
     clearTimeout: (handle) => base.clearTimeout(handle),
-    stop: () => clearInterval(timer),
+    stop,
   };
 }

@@ -3,6 +3,12 @@ import { CrossBatch } from './cross-batch.js';
 
 /** How long the set of processes with a widget open on a conversation is kept in Redis after its last change. */
 const WATCH_TTL_MS = 24 * 3600_000;
+/**
+ * How long a notice for a conversation not owned here is kept (between one and two of these): it waits for a
+ * lease grant whose answer is on its way (milliseconds; a command fails after 2 s), or it came after this process
+ * let the conversation go and will never be needed.
+ */
+const EARLY_MS = 5000;
 
 /** A widget frame crossing to another process (r, on, n: what it says about a streaming reply, and who writes it). */
 export interface CrossingFrame { c: string; t: string; x: string; r?: string; on?: boolean; n?: string }
@@ -21,8 +27,12 @@ interface WatchNotice { w: string; open: boolean; n: string }
 export class ConversationWatchers {
   /** Conversations owned here -> the other processes with a widget open on each. */
   private readonly owned = new Map<string, Set<string>>();
-  /** Notices heard for conversations not (yet) owned here: the lease's grant may come back after them. */
-  private readonly early = new Map<string, Set<string>>();
+  /**
+   * Notices heard for conversations not (yet) owned here: the lease's grant may come back after them. Two
+   * generations, the older dropped every EARLY_MS, so those no grant follows do not pile up (and nothing walks them).
+   */
+  private early = new Map<string, Set<string>>();
+  private earlier = new Map<string, Set<string>>();
   /** Conversations with a widget open here (told again when Redis comes back: it may have lost the sets). */
   private readonly open = new Set<string>();
   /** Frames waiting to cross, per process. */
@@ -30,7 +40,20 @@ export class ConversationWatchers {
   private readonly batch = new CrossBatch(() => this.flush());
   private onFrame: ((f: CrossingFrame) => void) | null = null;
 
-  constructor(private readonly node: ScaleNode) {}
+  constructor(private readonly node: ScaleNode) {
+    node.heartbeat.every(EARLY_MS, () => { this.earlier = this.early; this.early = new Map(); });
+  }
+
+  /** The early notices of a conversation (taken out of the generations). */
+  private takeEarly(conversationId: string): Set<string> | undefined {
+    const set = this.early.get(conversationId) ?? this.earlier.get(conversationId);
+    this.early.delete(conversationId);
+    this.earlier.delete(conversationId);
+    return set;
+  }
+
+  /** How many conversations have notices waiting for a grant (for the tests). */
+  get earlyCount(): number { return this.early.size + this.earlier.size; }
 
   private get myChannel(): string { return `w:${this.node.id}`; }
   private get channelPrefix(): string { return `${this.node.prefix}w:`; }
@@ -49,8 +72,7 @@ export class ConversationWatchers {
 
   /** This process took the conversation's lease; `watchers`: the set in Redis at the grant. */
   ownedNow(conversationId: string, watchers: string[]): void {
-    const set = this.owned.get(conversationId) ?? this.early.get(conversationId) ?? new Set<string>();
-    this.early.delete(conversationId);
+    const set = this.owned.get(conversationId) ?? this.takeEarly(conversationId) ?? new Set<string>();
     for (const n of watchers) if (n !== this.node.id) set.add(n);
     this.owned.set(conversationId, set);
   }
@@ -58,7 +80,7 @@ export class ConversationWatchers {
   /** This process no longer owns the conversation (lost, released, handed over). */
   dropped(conversationId: string): void {
     this.owned.delete(conversationId);
-    this.early.delete(conversationId);
+    this.takeEarly(conversationId);
   }
 
   /** This process's first widget of a conversation opened (true) or its last closed (false). */
@@ -87,7 +109,7 @@ export class ConversationWatchers {
 
   close(): void {
     this.batch.flush();
-    this.owned.clear(); this.early.clear(); this.open.clear();
+    this.owned.clear(); this.early.clear(); this.earlier.clear(); this.open.clear();
   }
 
   private flush(): void {
@@ -107,10 +129,10 @@ export class ConversationWatchers {
   }
 
   private heard(m: WatchNotice): void {
-    const set = this.owned.get(m.w) ?? this.early.get(m.w) ?? new Set<string>();
+    const owned = this.owned.get(m.w);
+    const set = owned ?? this.takeEarly(m.w) ?? new Set<string>();
     if (m.open) set.add(m.n); else set.delete(m.n);
-    if (this.owned.has(m.w)) return;
-    if (set.size) this.early.set(m.w, set); else this.early.delete(m.w);
+    if (!owned && set.size) this.early.set(m.w, set);
   }
 
   private key(conversationId: string): string { return `${this.node.prefix}watch:${conversationId}`; }

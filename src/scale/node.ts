@@ -7,6 +7,7 @@ import { m, metricsEnabled } from '../metrics/registry.js';
 import type { Logger } from '../kernel/log.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS, WATCH_SCRIPTS } from './scripts.js';
 import { ConversationWatchers } from './conversation-watchers.js';
+import { Heartbeat } from './heartbeat.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
@@ -17,9 +18,12 @@ export class CoordinationDownError extends ApiError {
   }
 }
 
-/** How often Redis is pinged, and how many missed answers in a row mean it is away (a frozen Redis keeps its sockets). */
-const PROBE_MS = 1000;
-const PROBE_MISSES = 2;
+/**
+ * How often the heartbeat goes at most (src/scale/heartbeat.ts: membership, leases, presence, the clock in one
+ * pipelined write), and how long it may go unanswered before Redis counts as away (a frozen Redis keeps its sockets).
+ */
+const BEAT_MS = 1000;
+const UNANSWERED_MS = 2000;
 /** A command Redis does not answer within this time fails (a frozen or overloaded Redis never hangs a caller). */
 const COMMAND_TIMEOUT_MS = 2000;
 
@@ -70,9 +74,11 @@ export class ScaleNode {
   private nextRpc = 1;
   private wasHealthy = true;
   private closing = false;
-  /** Pings in a row that Redis did not answer in time (its sockets open: frozen, overloaded, cut off). */
-  private missedProbes = 0;
-  private probeTimer: NodeJS.Timeout | null = null;
+  /** When the oldest beat Redis has not answered yet was sent (null: the last one was answered). */
+  private unansweredSince: number | null = null;
+  private beatInFlight = false;
+  /** Redis left a beat unanswered for UNANSWERED_MS (its sockets open: frozen, overloaded, cut off). */
+  private stalled = false;
   private readonly healthListeners: Array<(up: boolean) => void> = [];
   /** How this process's broadcasts begin (JSON.stringify keeps the key order of { o, m }). */
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
@@ -86,9 +92,15 @@ export class ScaleNode {
   readonly membershipPrefix: string;
   /** Which processes have a widget open on the conversations owned here (their frames go there only). */
   readonly watchers: ConversationWatchers;
+  /**
+   * The process's one periodic timer (src/scale/heartbeat.ts): renews its membership each beat and runs the
+   * group's periodic parts with it. A beat is every second, or every third of LEASE_MS when that is shorter.
+   */
+  readonly heartbeat: Heartbeat;
 
   private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number, readonly prefix: string) {
     this.membershipPrefix = `${prefix}node:`;
+    this.heartbeat = new Heartbeat(Math.min(BEAT_MS, Math.max(100, Math.floor(leaseMs / 3))), () => this.beat(), log);
     this.watchers = new ConversationWatchers(this);
   }
 
@@ -128,7 +140,7 @@ export class ScaleNode {
     return node;
   }
 
-  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready' && this.missedProbes < PROBE_MISSES; }
+  get healthy(): boolean { return this.cmd.status === 'ready' && this.sub.status === 'ready' && !this.stalled; }
 
   private async listen(): Promise<void> {
     this.sub.on('message', (channel: string, raw: string) => {
@@ -152,25 +164,41 @@ export class ScaleNode {
     });
     await this.sub.subscribe(`${this.prefix}ev`, `${this.prefix}inv`, `${this.prefix}int`, `${this.prefix}n:${this.id}`);
     await this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS);
-    const check = () => {
-      if (this.closing) return;
-      const up = this.healthy;
-      if (up === this.wasHealthy) return;
-      this.wasHealthy = up;
-      this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: conversations owned here go on; new conversations and requests for other processes are refused until it returns');
-      for (const fn of this.healthListeners) fn(up);
-    };
-    for (const c of [this.cmd, this.sub]) for (const e of ['ready', 'close', 'end', 'reconnecting']) c.on(e, check);
-    // A Redis that is frozen (SIGSTOP, a paused VM) keeps its connections open: only unanswered pings show it.
-    let probing = false;
-    this.probeTimer = setInterval(() => {
-      if (probing || this.cmd.status !== 'ready') return;
-      probing = true;
-      const timer = setTimeout(() => { this.missedProbes++; if (metricsEnabled()) m.redisErrors.inc(); check(); }, PROBE_MS);
-      // The probe renews this process's membership (a lapsed one frees its voice seats: scripts.ts seatTake).
-      this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS).then(() => { this.missedProbes = 0; }, () => {}).finally(() => { probing = false; clearTimeout(timer); check(); });
-    }, PROBE_MS);
-    this.probeTimer.unref();
+    // A connection made again answered its handshake: what was unanswered on the old one says nothing of Redis now.
+    this.cmd.on('ready', () => { this.unansweredSince = null; this.stalled = false; });
+    for (const c of [this.cmd, this.sub]) for (const e of ['ready', 'close', 'end', 'reconnecting']) c.on(e, this.check);
+    this.heartbeat.start();
+  }
+
+  /** Tells the health listeners when `healthy` changed. */
+  private readonly check = (): void => {
+    if (this.closing) return;
+    const up = this.healthy;
+    if (up === this.wasHealthy) return;
+    this.wasHealthy = up;
+    this.log[up ? 'info' : 'error']({ node: this.id }, up ? 'coordination server (REDIS_URL) is back' : 'coordination server (REDIS_URL) lost: conversations owned here go on; new conversations and requests for other processes are refused until it returns');
+    for (const fn of this.healthListeners) fn(up);
+  };
+
+  /**
+   * The beat's own part: renews this process's membership (a lapsed one frees its voice seats: scripts.ts
+   * seatTake), which is also the probe of Redis: a frozen Redis keeps its connections open, only an unanswered
+   * beat shows it. While one is unanswered no other is sent; unanswered for UNANSWERED_MS, Redis counts as away.
+   */
+  private beat(): void {
+    if (this.closing) return;
+    const now = performance.now();
+    if (this.unansweredSince !== null && now - this.unansweredSince >= UNANSWERED_MS && !this.stalled) {
+      this.stalled = true;
+      this.check();
+    }
+    if (this.beatInFlight || this.cmd.status !== 'ready') { if (this.beatInFlight && metricsEnabled()) m.redisErrors.inc(); return; }
+    this.beatInFlight = true;
+    this.unansweredSince ??= now;
+    this.cmd.set(this.membershipPrefix + this.id, '1', 'PX', MEMBERSHIP_MS).then(() => {
+      this.unansweredSince = null;
+      this.stalled = false;
+    }, () => { if (metricsEnabled()) m.redisErrors.inc(); }).finally(() => { this.beatInFlight = false; this.check(); });
   }
 
   /** Calls `fn` when Redis goes away (false) and comes back (true). */
@@ -369,7 +397,7 @@ export class ScaleNode {
   async close(): Promise<void> {
     this.closing = true;
     this.watchers.close();
-    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.heartbeat.stop();
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.reject(new NodeGoneError('process stopping')); }
     this.pending.clear();
     // QUIT when Redis answers; disconnect in any case, so a process stopped while Redis is away does not stay

@@ -37,7 +37,7 @@ const movedError = (id: string) => Object.assign(new Error(`conversation ${id} m
 /**
  * One owner per conversation across the group. A message for a conversation runs where its lease is: here
  * when this process holds it or can take it (free, or lapsed after its owner died), else it is sent to the
- * owner and the answer comes back. Leases are renewed in one round trip every third of their life; a lease
+ * owner and the answer comes back. Leases are renewed in one call every third of their life, in the heartbeat; a lease
  * found lost stops the local actor (a running reply is aborted), and every stored write of the actor checks
  * the lease first (fence), so a process that was paused past its lease never writes over the new owner.
  * The check is local while the last grant or renewal is surely still in force (nobody else can hold the lease
@@ -53,7 +53,7 @@ export class ConversationRouter {
   private validUntil = new Map<string, number>();
   /** Conversations being handed over to another process: messages for them wait, then go to the new owner. */
   private leaving = new Map<string, Promise<unknown>>();
-  private timer: NodeJS.Timeout;
+  private readonly stopRenewing: () => void;
   /** When Redis last came back (performance.now()): free leases are not taken for RECLAIM_GRACE_MS after. */
   private backAt = -Infinity;
   /** The renewal running now (a fence past its local validity waits for it rather than asking Redis again). */
@@ -82,8 +82,8 @@ export class ConversationRouter {
     // lapsed meanwhile: a renewal at once takes back those nobody else took (and stops those another process
     // did); until it answers, each fence waits for it.
     node.onHealth((up) => { if (up) { this.backAt = performance.now(); this.validUntil.clear(); void this.renew(); } });
-    this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(node.leaseMs / 3)));
-    this.timer.unref();
+    // With the heartbeat (src/scale/heartbeat.ts): the renewal goes in the same write as the membership.
+    this.stopRenewing = node.heartbeat.every(Math.floor(node.leaseMs / 3), () => void this.renew());
   }
 
   /** Whether messages for this conversation run here without a round trip. */
@@ -233,11 +233,12 @@ export class ConversationRouter {
 
   private async renewNow(): Promise<void> {
     try {
+      // Issued in this turn of the event loop (no await before the renewal): one write with the rest of the beat.
       for (const [id, token] of this.held) {
         if (this.registry.peek(id)) continue;
         this.held.delete(id);
         this.validUntil.delete(id);
-        await this.node.release(id, token);
+        this.node.release(id, token).catch(() => { /* it lapses by itself */ });
       }
       const asked = performance.now();
       const lost = await this.node.renew(this.held);
@@ -261,7 +262,7 @@ export class ConversationRouter {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopRenewing();
     for (const [id, token] of this.held) await this.node.release(id, token).catch(() => {});
     this.held.clear();
   }

@@ -20,8 +20,8 @@ export const presenceKey = (node: ScaleNode, workspaceId: string) => `${node.pre
 /**
  * Who has a live socket open in a workspace, over the whole group: each process writes its own people into a
  * Redis sorted set per workspace (member "<process>|<user>", score = until when it holds), on every change and
- * every few seconds; a dead process's entries lapse on their own. Readers add the other processes' entries to
- * this process's own sockets (always current here).
+ * every few seconds (with the heartbeat); a dead process's entries lapse on their own. Readers add the other
+ * processes' entries to this process's own sockets (always current here).
  */
 export function startGroupPresence(app: AppContext, node: ScaleNode, hub: OpenSockets): void {
   const published = new Map<string, Set<string>>();
@@ -31,21 +31,24 @@ export function startGroupPresence(app: AppContext, node: ScaleNode, hub: OpenSo
     const users = new Set(hub.openUsers(workspaceId).keys());
     const before = published.get(workspaceId) ?? new Set<string>();
     const gone = [...before].filter((u) => !users.has(u)).map((u) => `${node.id}|${u}`);
-    const multi = node.cmd.multi();
-    if (users.size) multi.zadd(presenceKey(node, workspaceId), ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`]));
-    if (gone.length) multi.zrem(presenceKey(node, workspaceId), ...gone);
-    multi.zremrangebyscore(presenceKey(node, workspaceId), '-inf', now).pexpire(presenceKey(node, workspaceId), ENTRY_TTL_MS * 4);
-    await multi.exec();
+    // Issued in this turn of the event loop, so they go out in one write (with the heartbeat's, on a refresh). No
+    // transaction is needed: each process writes only its own entries, and lapsed ones may go in any order.
+    const key = presenceKey(node, workspaceId);
+    await Promise.all([
+      users.size ? node.cmd.zadd(key, ...[...users].flatMap((u) => [now + ENTRY_TTL_MS, `${node.id}|${u}`])) : null,
+      gone.length ? node.cmd.zrem(key, ...gone) : null,
+      node.cmd.zremrangebyscore(key, '-inf', now),
+      node.cmd.pexpire(key, ENTRY_TTL_MS * 4),
+    ]);
     if (users.size) published.set(workspaceId, users); else published.delete(workspaceId);
   };
   const changed = (workspaceId: string) => { publish(workspaceId).catch(() => { /* the next refresh tries again */ }); };
   hub.onChange.add(changed);
-  const timer = setInterval(() => {
+  const stop = node.heartbeat.every(REFRESH_MS, () => {
     for (const ws of new Set([...hub.workspaces(), ...published.keys()])) publish(ws).catch(() => {});
-  }, REFRESH_MS);
-  timer.unref();
+  });
   app.onClose(async () => {
-    clearInterval(timer);
+    stop();
     hub.onChange.delete(changed);
     for (const [ws, users] of published) await node.cmd.zrem(presenceKey(node, ws), ...[...users].map((u) => `${node.id}|${u}`)).catch(() => {});
   });

@@ -24,11 +24,10 @@ export interface VoiceSeatClaim { scope: string; max: number }
 export class VoiceSeats {
   /** Seats this process holds: scope -> its sessions. */
   private readonly held = new Map<string, Set<string>>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopRefreshing: () => void;
 
   constructor(private readonly node: ScaleNode) {
-    this.timer = setInterval(() => void this.refresh(), REFRESH_MS);
-    this.timer.unref();
+    this.stopRefreshing = node.heartbeat.every(REFRESH_MS, () => void this.refresh());
   }
 
   private key(scope: string): string { return `${this.node.prefix}voice:${scope}`; }
@@ -56,13 +55,12 @@ export class VoiceSeats {
 
   private async refresh(): Promise<void> {
     if (!this.node.healthy || !this.held.size) return;
-    for (const [scope, sessions] of this.held) {
-      await this.node.cmd.seatKeep(this.key(scope), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {});
-    }
+    // Issued in this turn of the event loop: one write with the rest of the heartbeat.
+    await Promise.all([...this.held].map(([scope, sessions]) => this.node.cmd.seatKeep(this.key(scope), SEAT_TTL_MS, ...[...sessions].map((s) => `${this.node.id}|${s}`)).catch(() => {})));
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopRefreshing();
     await Promise.all([...this.held].flatMap(([scope, sessions]) => [...sessions].map((s) => this.leave(scope, s))));
   }
 }
