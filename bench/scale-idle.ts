@@ -10,8 +10,9 @@
  *
  * Each configuration first gets --visitors visitors chatting as fast as answered for 8 s (its JIT warmed up, and
  * their conversations' actors and leases held afterwards, as after real traffic), then all are measured together
- * for --seconds, idle. --prof=dir: a --cpu-prof of every process (read them with bench/prof-top.mjs). --lease:
- * LEASE_MS of the groups (10 s by default, as the server's).
+ * for --seconds, idle. Redis's network reads (INFO total_reads_processed; the bench's own INFO between is taken
+ * off) count the writes clients made, however many commands each carried. --prof=dir: a --cpu-prof of every
+ * process (read them with bench/prof-top.mjs --window). --lease: LEASE_MS of the groups (10 s, the server's default).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { startChild } from './child.js';
@@ -66,7 +67,7 @@ try {
     const b = before[i], a = after[i];
     const servers = a.cpu.procs.reduce((s, p, k) => s + p.total - b.cpu.procs[k].total, 0);
     const redis = a.cpu.redis - b.cpu.redis;
-    console.log(`\n${c.name}: ${perSec(servers + redis)} CPU ms a second (servers ${perSec(servers)}, redis-server ${perSec(redis)}); round trips ${perSec(a.trips - b.trips)} a second; Redis commands ${perSec(a.redis.commands - b.redis.commands)} a second`);
+    console.log(`\n${c.name}: ${perSec(servers + redis)} CPU ms a second (servers ${perSec(servers)}, redis-server ${perSec(redis)}); round trips ${perSec(a.trips - b.trips)} a second; Redis commands ${perSec(a.redis.commands - b.redis.commands)} and network reads ${perSec(Math.max(0, a.redis.reads - b.redis.reads - 1))} a second`);
     for (const [k, p] of a.cpu.procs.entries()) {
       const was = b.cpu.procs[k];
       const by = [...p.threads].map(([name, ms]) => [name, ms - (was.threads.get(name) ?? 0)] as const).filter(([, ms]) => ms > 0).sort((x, y) => y[1] - x[1]);

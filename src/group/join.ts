@@ -14,6 +14,12 @@ import { channel, WorkspaceInterest } from '../scale/interest.js';
 import { startGroupPresence } from '../scale/presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
 
+/**
+ * Events of a reply's stream and other passing states: they may wait for the crossing batch's window (a chat turn
+ * makes several, milliseconds apart). Every other event (a stored message, a handoff, a lead) crosses at once.
+ */
+const STREAMED = new Set(['message.delta', 'agent.status', 'visitor.typing', 'tool.called', 'conversation.updated', 'presence.changed']);
+
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
 
@@ -45,9 +51,9 @@ export interface GroupServices {
 export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServices): void {
   // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
   // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
-  // unparsed), batched (src/scale/cross-batch.ts): a chat turn's events go in one or two messages. Events
-  // the live socket does not carry do not cross. Types some listener needs from every process whatever it
-  // watches (bot.published: the widgets open here) go to the whole group as events.
+  // unparsed), batched (src/scale/cross-batch.ts): a chat turn's streamed events go in one or two messages, a
+  // stored message at once. Events the live socket does not carry do not cross. Types some listener needs from
+  // every process whatever it watches (bot.published: the widgets open here) go to the whole group as events.
   const live = services.liveHub;
   const interest = new WorkspaceInterest(node, (workspaceId, frames) => {
     for (const frame of frames) live.sendFrame(workspaceId, frame);
@@ -69,9 +75,8 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
     const frame = liveFrame(event);
     if (!frame) return;
     const frames = outbox.get(event.workspaceId);
-    if (frames) { frames.push(frame); return; }
-    outbox.set(event.workspaceId, [frame]);
-    batch.due();
+    if (frames) frames.push(frame); else outbox.set(event.workspaceId, [frame]);
+    batch.due(!STREAMED.has(event.type));
   });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
   void interest.hello();

@@ -104,7 +104,8 @@ export class ConversationWatchers {
       const lines = this.outbox.get(n);
       if (lines) lines.push(line); else this.outbox.set(n, [line]);
     }
-    this.batch.due();
+    // A stored message goes at once; a reply's stream (status, text) may wait for the batch's window.
+    this.batch.due(frame.t === 'message');
   }
 
   close(): void {

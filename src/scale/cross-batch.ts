@@ -1,16 +1,16 @@
 /**
- * How long what is due to cross to another process (a workspace's events for a panel there, a conversation's
- * frames for a widget there) may wait after a send to go with what follows: a chat turn's events come a few ms
- * apart, each from its own turn of the event loop.
+ * How long what streams across to another process (a reply's status and text, typing) may wait after a send to
+ * go with what follows: a chat turn's events come a few ms apart, each from its own turn of the event loop.
  */
 export const CROSS_BATCH_MS = 5;
 
 /**
  * When what is due to cross to other processes is sent (issue 38's round trips, issue 25's crossing latency):
  * the first thing after a quiet spell goes at once (at the end of this turn of the event loop, with whatever the
- * turn adds); what follows within CROSS_BATCH_MS of a send waits for the window's end and goes with the rest as one.
- * So a lone event crosses without waiting, and a chat turn's burst of events, each from its own loop turn, costs
- * a publish or two instead of one each.
+ * turn adds); what streams within CROSS_BATCH_MS of a send waits for the window's end and goes with the rest as
+ * one. What a person reads as it comes (a stored message: `due(true)`) never waits for the window: it goes at the
+ * end of this turn of the loop, taking what waits with it. So a lone event or a message crosses without waiting,
+ * and a chat turn's burst of events, each from its own loop turn, costs a publish or two instead of one each.
  */
 export class CrossBatch {
   private timer: NodeJS.Timeout | null = null;
@@ -19,10 +19,15 @@ export class CrossBatch {
 
   constructor(private readonly send: () => void, private readonly windowMs = CROSS_BATCH_MS) {}
 
-  /** Something was queued: arranges its sending (once per batch). */
-  due(): void {
-    if (this.timer || this.immediate) return;
-    const wait = this.sentAt + this.windowMs - performance.now();
+  /** Something was queued (`now`: it goes at the end of this loop turn, whatever the window): arranges its sending. */
+  due(now = false): void {
+    if (this.immediate) return;
+    if (this.timer) {
+      if (!now) return;
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const wait = now ? 0 : this.sentAt + this.windowMs - performance.now();
     if (wait <= 0) this.immediate = setImmediate(this.run);
     else this.timer = setTimeout(this.run, wait);
   }
