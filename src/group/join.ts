@@ -15,10 +15,12 @@ import { startGroupPresence } from '../scale/presence.js';
 import { RemoteReplies, replyMark } from './remote-replies.js';
 
 /**
- * Events of a reply's stream and other passing states: they may wait for the crossing batch's window (a chat turn
- * makes several, milliseconds apart). Every other event (a stored message, a handoff, a lead) crosses at once.
+ * What crosses at once (src/scale/cross-batch.ts): what a person waits for from another person, a team member's
+ * message and a handoff's steps (issue 25's crossing target). Everything else (a chat turn's events: the visitor's
+ * message, the reply's status, text and stored answer) may wait for the batch's window and go as one.
  */
-const STREAMED = new Set(['message.delta', 'agent.status', 'visitor.typing', 'tool.called', 'conversation.updated', 'presence.changed']);
+const crossesAtOnce = (event: Pick<EventRecord, 'type' | 'data'>) => event.type.startsWith('handoff.')
+  || (event.type === 'message.created' && (event.data.message as { role?: string } | undefined)?.role === 'human_agent');
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
@@ -51,8 +53,8 @@ export interface GroupServices {
 export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServices): void {
   // A workspace's events (stored and streamed) cross only to the processes that watch it (hold live sockets of
   // it), on its own channel, as the live sockets' frames (encoded once, here; the other process sends them on
-  // unparsed), batched (src/scale/cross-batch.ts): a chat turn's streamed events go in one or two messages, a
-  // stored message at once. Events the live socket does not carry do not cross. Types some listener needs from
+  // unparsed), batched (src/scale/cross-batch.ts): a chat turn's events go in one or two messages, a team
+  // member's message at once. Events the live socket does not carry do not cross. Types some listener needs from
   // every process whatever it watches (bot.published: the widgets open here) go to the whole group as events.
   const live = services.liveHub;
   const interest = new WorkspaceInterest(node, (workspaceId, frames) => {
@@ -76,7 +78,7 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
     if (!frame) return;
     const frames = outbox.get(event.workspaceId);
     if (frames) frames.push(frame); else outbox.set(event.workspaceId, [frame]);
-    batch.due(!STREAMED.has(event.type));
+    batch.due(crossesAtOnce(event));
   });
   node.on('ev', (m: { e: EventRecord; v: boolean }) => app.events.deliverRemote(m.e, m.v));
   void interest.hello();
@@ -91,7 +93,8 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
   hub.onWatch = (conversationId, open) => watchers.watch(conversationId, open);
   hub.relay = (conversationId, frame, text, replyId) => {
     const mark = replyMark(frame, replyId);
-    watchers.send(conversationId, { c: conversationId, t: frame.t, x: text, ...(mark ? { ...mark, n: node.id } : {}) });
+    // A team member's message crosses at once; a chat turn's frames may wait for the batch's window.
+    watchers.send(conversationId, { c: conversationId, t: frame.t, x: text, ...(mark ? { ...mark, n: node.id } : {}) }, frame.t === 'message' && frame.message.role === 'human_agent');
   };
   void watchers.listen((m) => {
     if (m.r !== undefined && m.n && hub.openCount(m.c)) remoteReplies.seen(m.c, m.n, { r: m.r, on: !!m.on });

@@ -89,8 +89,8 @@ export class ConversationWatchers {
     this.tell(conversationId, open);
   }
 
-  /** A frame for the conversation's widgets on other processes. */
-  send(conversationId: string, frame: CrossingFrame): void {
+  /** A frame for the conversation's widgets on other processes (`now`: without waiting for the batch's window). */
+  send(conversationId: string, frame: CrossingFrame, now = false): void {
     const to = this.owned.get(conversationId);
     if (!to) {
       // Not owned here: the set in Redis says where (rare: most frames come from the conversation's owner).
@@ -104,8 +104,7 @@ export class ConversationWatchers {
       const lines = this.outbox.get(n);
       if (lines) lines.push(line); else this.outbox.set(n, [line]);
     }
-    // A stored message goes at once; a reply's stream (status, text) may wait for the batch's window.
-    this.batch.due(frame.t === 'message');
+    this.batch.due(now);
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 /**
- * How long what streams across to another process (a reply's status and text, typing) may wait after a send to
- * go with what follows: a chat turn's events come a few ms apart, each from its own turn of the event loop.
+ * How long what crosses to another process (a reply's status, text and stored answer, typing) may wait after a
+ * send to go with what follows: a chat turn's events come a few ms apart, each from its own turn of the event loop.
  */
 export const CROSS_BATCH_MS = 5;
 
@@ -8,9 +8,9 @@ export const CROSS_BATCH_MS = 5;
  * When what is due to cross to other processes is sent (issue 38's round trips, issue 25's crossing latency):
  * the first thing after a quiet spell goes at once (at the end of this turn of the event loop, with whatever the
  * turn adds); what streams within CROSS_BATCH_MS of a send waits for the window's end and goes with the rest as
- * one. What a person reads as it comes (a stored message: `due(true)`) never waits for the window: it goes at the
- * end of this turn of the loop, taking what waits with it. So a lone event or a message crosses without waiting,
- * and a chat turn's burst of events, each from its own loop turn, costs a publish or two instead of one each.
+ * one. What must not wait (a team member's message: `due(true)`) goes at the end of this turn of the loop
+ * whatever the window, taking what waits with it. So a lone event or a team member's message crosses without
+ * waiting, and a chat turn's burst of events, each from its own loop turn, costs a publish or two instead of one each.
  */
 export class CrossBatch {
   private timer: NodeJS.Timeout | null = null;

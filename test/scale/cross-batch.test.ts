@@ -40,15 +40,15 @@ test('what streams within the window after a send waits for its end, then goes a
   assert.equal(sent, [['status'], ['delta 1', 'delta 2']]);
 });
 
-test('a stored message within the window goes at the end of its turn of the loop, taking what waits with it', async () => {
+test('a team member\'s message within the window goes at the end of its turn of the loop, taking what waits with it', async () => {
   const { sent, queue } = batch();
   queue('status');
   await nextTurn();
   queue('delta');
-  queue('message', true);
+  queue('team message', true);
   await nextTurn();
   // Before, it waited for the window's end (up to 5 ms: team messages crossed at p99 5.8 ms, issue 25's target 5).
-  assert.equal(sent, [['status'], ['delta', 'message']]);
+  assert.equal(sent, [['status'], ['delta', 'team message']]);
   queue('status idle');
   await nextTurn();
   assert.equal(sent.length, 2, 'what streams after it waits for the window again');
