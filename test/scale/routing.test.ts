@@ -4,9 +4,8 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Redis } from 'ioredis';
 import { until } from '../helpers/until.js';
-import { must, startGroupWorld, type GroupWorld } from './world.js';
+import { monitorRedis, must, startGroupWorld, type GroupWorld } from './world.js';
 
 const METRICS_TOKEN = 'routing-test-metrics-token-0123';
 let world: GroupWorld;
@@ -86,9 +85,7 @@ test("a widget reopened on another process: its owner alone is told, and the rep
   await first.close();
   // Everything the processes publish from now on (Redis MONITOR sees each PUBLISH, a script's included).
   const published: string[] = [];
-  const client = new Redis(world.redis.url);
-  const mon = await client.monitor();
-  mon.on('monitor', (_t: string, args: string[]) => { if (args[0].toLowerCase() === 'publish') published.push(args[1]); });
+  const mon = await monitorRedis(world.redis.url, (args) => { if (args[0] === 'publish') published.push(args[1]); });
   const [owner, widgetSide, bystander] = [0, 1, 2].map(nodeId);
   assert.ok(owner && widgetSide && bystander);
   const to = (suffix: string) => published.filter((c) => c.endsWith(suffix)).length;
@@ -101,7 +98,7 @@ test("a widget reopened on another process: its owner alone is told, and the rep
     await back.close();
     await until(() => to(`w:${owner}`) >= 2, { message: "the owner told of the widget's open and close" });
   } finally {
-    mon.disconnect(); client.disconnect();
+    mon.close();
   }
   assert.is(published.filter((c) => /:(hub|ev)$/.test(c)).length, 0, `nothing broadcast to every process: ${published.join(' ')}`);
   assert.is(to(bystander), 0, 'the third process hears nothing of it');

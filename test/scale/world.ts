@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect as tcpConnect, createServer } from 'node:net';
 import * as assert from 'uvu/assert';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +52,35 @@ export async function startRedis(port?: number): Promise<Redis> {
     port, url: `redis://127.0.0.1:${port}`, proc,
     stop: () => new Promise((resolve) => { if (proc.exitCode !== null || proc.signalCode !== null) return resolve(); proc.once('exit', () => resolve()); proc.kill('SIGKILL'); }),
   };
+}
+
+/**
+ * Every command Redis runs from now on (MONITOR), each as its arguments (`['publish', 'sc:…:w:node', '…']`), until
+ * close(). A plain socket: ioredis's monitor() can fail with "Command queue state error" when the first lines come
+ * with the MONITOR's own answer (redis/ioredis#1981).
+ */
+export async function monitorRedis(url: string, onCommand: (args: string[]) => void): Promise<{ close(): void }> {
+  const { hostname, port } = new URL(url);
+  const socket = tcpConnect(Number(port), hostname);
+  let buf = '';
+  let ready: () => void;
+  const started = new Promise<void>((resolve, reject) => { ready = resolve; socket.once('error', reject); });
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buf += chunk;
+    let nl: number;
+    while ((nl = buf.indexOf('\r\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 2);
+      if (line === '+OK') { ready(); continue; }
+      const args = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+      if (args.length) onCommand([args[0].toLowerCase(), ...args.slice(1)]);
+    }
+  });
+  socket.on('error', () => { /* closed with Redis */ });
+  socket.write('MONITOR\r\n');
+  await started;
+  return { close: () => socket.destroy() };
 }
 
 export interface Worker { index: number; pid: number; url: string }
