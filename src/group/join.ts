@@ -6,7 +6,7 @@ import type { ChatHub } from '../conversation/hub.js';
 import type { EventRecord } from '../app/event-bus.js';
 import type { WebhookService } from '../events/webhooks/index.js';
 import { liveFrame, type LiveHub } from '../team/live-hub.js';
-import type { WorkspaceActors } from '../team/workspace.js';
+import { waitingHandoffs, type WorkspaceActors } from '../team/workspace.js';
 import { addSampler, sampled } from '../metrics/registry.js';
 import type { ScaleNode } from '../scale/node.js';
 import { CrossBatch } from '../scale/cross-batch.js';
@@ -121,11 +121,7 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
 
 /** Arms every waiting handoff's deadline on this process (setting a timer again replaces it). */
 async function armWaitingHandoffs(app: AppContext, workspaceActors: WorkspaceActors): Promise<void> {
-  let after = '';
-  for (;;) {
-    const page = await app.records.handoffs.find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: 500 });
-    for (const h of page) workspaceActors.get(h.workspaceId).send({ type: 'armHandoff', conversationId: h.conversationId, handoffId: h._id, dueAt: h.deadlineAt });
-    if (page.length < 500) return;
-    after = page[page.length - 1]._id;
+  for await (const h of waitingHandoffs(app)) {
+    workspaceActors.get(h.workspaceId).send({ type: 'armHandoff', conversationId: h.conversationId, handoffId: h._id, dueAt: h.deadlineAt });
   }
 }

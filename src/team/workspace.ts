@@ -4,6 +4,7 @@ import { ActorRegistry } from '../../actors/runtime/index.js';
 import { provided, type AppContext } from '../app/context.js';
 import { handoffTimedOut } from './handoff.js';
 import type { LiveHub } from './live-hub.js';
+import type { HandoffRecord } from '../records/handoffs.js';
 
 /**
  * Longer than the longest handoff wait (acceptTimeoutSec up to 3600 s), so a pending timer is normally kept;
@@ -24,8 +25,19 @@ export function createWorkspaceActors(app: AppContext, hub: LiveHub): ActorRegis
   });
 }
 
-/** Requested handoffs read per page when waking workspace actors at start-up. */
-const WAKE_PAGE = 1000;
+/** Requested handoffs read per page. */
+const WAITING_PAGE = 1000;
+
+/** Every handoff of the server still waiting for acceptance, read page by page (every workspace). */
+export async function* waitingHandoffs(app: AppContext): AsyncGenerator<HandoffRecord> {
+  let after = '';
+  for (;;) {
+    const page = await app.records.handoffs.find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: WAITING_PAGE });
+    yield* page;
+    if (page.length < WAITING_PAGE) return;
+    after = page[page.length - 1]._id;
+  }
+}
 
 /**
  * At start-up: handoffs still waiting for acceptance were armed in a process that is gone. Starting each such
@@ -33,17 +45,12 @@ const WAKE_PAGE = 1000;
  */
 export async function wakeWaitingHandoffs(app: AppContext): Promise<number> {
   const woken = new Set<string>();
-  let after = '';
-  for (;;) {
-    const page = await app.records.handoffs.find({ state: 'requested', _id: { $gt: after } }, { crossWorkspace: true, sort: [['_id', 1]], limit: WAKE_PAGE });
-    for (const h of page) {
-      if (woken.has(h.workspaceId)) continue;
-      woken.add(h.workspaceId);
-      workspaceActors(app).get(h.workspaceId);
-    }
-    if (page.length < WAKE_PAGE) return woken.size;
-    after = page[page.length - 1]._id;
+  for await (const h of waitingHandoffs(app)) {
+    if (woken.has(h.workspaceId)) continue;
+    woken.add(h.workspaceId);
+    workspaceActors(app).get(h.workspaceId);
   }
+  return woken.size;
 }
 
 /** Team members who can take a handoff now: agents or higher, online, with the admin panel (live socket) open. */
