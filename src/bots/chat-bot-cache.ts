@@ -15,6 +15,7 @@ import type { AppContext } from '../app/context.js';
 import type { ChatBot } from './bot-source.js';
 import { BotConfigSchema } from './config/index.js';
 import type { BotLists } from './list-cache.js';
+import { KeptReads } from '../kernel/kept-reads.js';
 
 export const CHAT_BOT_TTL_MS = 2_000;
 /** Bots kept at most (the longest kept go first). */
@@ -29,55 +30,30 @@ interface Entry {
 }
 
 export class ChatBotCache {
-  private entries = new Map<string, Entry>();
-  private loads = new Map<string, { version: number; promise: Promise<ChatBot | null> }>();
-  /** Bumped by every drop: a read that began before it is neither kept nor joined. */
-  private version = 0;
+  private readonly kept: KeptReads<Entry>;
 
-  constructor(private app: AppContext, private load: Loader) {}
+  constructor(private app: AppContext, private load: Loader) {
+    this.kept = new KeptReads<Entry>(MAX_BOTS, () => app.clock.now());
+  }
 
   /** The published bot: at once when kept (no promise, no microtask), else once it is read. */
   get(botId: string): ChatBot | null | Promise<ChatBot | null> {
-    const kept = this.entries.get(botId);
-    if (!kept) return this.fill(botId);
-    if (kept.until <= this.app.clock.now() && !this.loads.has(botId)) {
-      this.fill(botId).catch((err) => {
-        // Not served on and on while the store fails: the next connect reads it (and sees the failure).
-        if (this.entries.get(botId) === kept) this.entries.delete(botId);
-        this.app.log.warn({ err, botId }, 'reading a published bot again failed');
-      });
-    }
-    return kept.chat;
+    const read = () => this.load(botId).then((chat) => ({ chat, until: this.app.clock.now() + CHAT_BOT_TTL_MS }));
+    const kept = this.kept.kept(botId, read, (err) => this.app.log.warn({ err, botId }, 'reading a published bot again failed'));
+    return kept ? kept.chat : this.kept.read(botId, read).then((e) => e.chat);
   }
 
   /** Whether a bot is kept now (for tests). */
   keeps(botId: string): boolean {
-    return this.entries.has(botId);
+    return this.kept.entries.has(botId);
   }
 
   /** Forgets the bots of a workspace (null: every bot), and every id that named no published bot. */
   drop(workspaceId: string | null): void {
-    this.version++;
-    if (workspaceId === null) { this.entries.clear(); return; }
-    for (const [id, e] of this.entries) if (!e.chat || e.chat.bot.workspaceId === workspaceId) this.entries.delete(id);
-  }
-
-  private fill(botId: string): Promise<ChatBot | null> {
-    const running = this.loads.get(botId);
-    if (running && running.version === this.version) return running.promise;
-    const version = this.version;
-    const promise = this.load(botId).then((chat) => {
-      if (this.version === version) this.keep(botId, { chat, until: this.app.clock.now() + CHAT_BOT_TTL_MS });
-      return chat;
-    }).finally(() => { if (this.loads.get(botId)?.promise === promise) this.loads.delete(botId); });
-    this.loads.set(botId, { version, promise });
-    return promise;
-  }
-
-  private keep(botId: string, entry: Entry): void {
-    this.entries.delete(botId);
-    if (this.entries.size >= MAX_BOTS) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(botId, entry);
+    this.kept.drop();
+    const entries = this.kept.entries;
+    if (workspaceId === null) { entries.clear(); return; }
+    for (const [id, e] of entries) if (!e.chat || e.chat.bot.workspaceId === workspaceId) entries.delete(id);
   }
 }
 

@@ -11,6 +11,7 @@
  * while it is read again beside the request: that bounds how long a change made outside this server's code (a
  * store edited by hand, a group whose Redis was away) goes unseen, without making a request wait.
  */
+import { KeptReads } from '../kernel/kept-reads.js';
 import type { AppContext } from '../app/context.js';
 import { provided } from '../app/context.js';
 import type { WorkspaceDeletion } from '../auth/workspace-cleanup.js';
@@ -53,67 +54,41 @@ export function pageOf(items: readonly BotListItem[], limit: number, before?: st
 }
 
 export class BotLists {
-  private entries = new Map<string, Entry>();
-  private loads = new Map<string, { version: number; promise: Promise<Entry> }>();
-  /** Bumped by every drop: a read that began before it is neither kept nor joined. */
-  private version = 0;
+  private readonly kept: KeptReads<Entry>;
   /** Told of every drop: other memory of a workspace's bots (chat-bot-cache.ts) goes with its list. */
   private readonly dropListeners: Array<(workspaceId: string | null) => void> = [];
 
-  constructor(private app: AppContext) {}
+  constructor(private app: AppContext) {
+    this.kept = new KeptReads<Entry>(MAX_WORKSPACES, () => app.clock.now());
+  }
 
   /**
    * The page's JSON bytes: at once when the list is kept, else once it is read. Null when the workspace has too
    * many bots to keep (the caller reads the page from the store).
    */
   page(workspaceId: string, load: ListLoader, limit = DEFAULT_PAGE, before?: string): Buffer | null | Promise<Buffer | null> {
-    const kept = this.entries.get(workspaceId);
-    if (!kept) return this.fill(workspaceId, load).then((e) => bodyOf(e, limit, before));
-    if (kept.until <= this.app.clock.now() && !this.loads.has(workspaceId)) {
-      this.fill(workspaceId, load).catch((err) => {
-        // Not served on and on while the store fails: the next request reads it (and sees the failure).
-        if (this.entries.get(workspaceId) === kept) this.entries.delete(workspaceId);
-        this.app.log.warn({ err, workspaceId }, 'reading the bots list again failed');
-      });
-    }
+    const read = () => load(workspaceId).then((items): Entry => ({ items, until: this.app.clock.now() + LIST_TTL_MS, first: null, others: new Map() }));
+    const kept = this.kept.kept(workspaceId, read, (err) => this.app.log.warn({ err, workspaceId }, 'reading the bots list again failed'));
+    if (!kept) return this.kept.read(workspaceId, read).then((e) => bodyOf(e, limit, before));
     return bodyOf(kept, limit, before);
   }
 
   /** Whether a workspace's list is kept now (for tests). */
   keeps(workspaceId: string): boolean {
-    return this.entries.has(workspaceId);
+    return this.kept.entries.has(workspaceId);
   }
 
   /** Forgets a workspace's list (null: every workspace's), on this process only. */
   drop(workspaceId: string | null): void {
-    this.version++;
-    if (workspaceId === null) this.entries.clear();
-    else this.entries.delete(workspaceId);
+    this.kept.drop();
+    if (workspaceId === null) this.kept.entries.clear();
+    else this.kept.entries.delete(workspaceId);
     for (const fn of this.dropListeners) fn(workspaceId);
   }
 
   /** Calls `fn` with every drop (a write to the workspace's bots here, or one another process told of). */
   onDrop(fn: (workspaceId: string | null) => void): void {
     this.dropListeners.push(fn);
-  }
-
-  private fill(workspaceId: string, load: ListLoader): Promise<Entry> {
-    const running = this.loads.get(workspaceId);
-    if (running && running.version === this.version) return running.promise;
-    const version = this.version;
-    const promise: Promise<Entry> = load(workspaceId).then((items) => {
-      const entry: Entry = { items, until: this.app.clock.now() + LIST_TTL_MS, first: null, others: new Map() };
-      if (this.version === version) this.keep(workspaceId, entry);
-      return entry;
-    }).finally(() => { if (this.loads.get(workspaceId)?.promise === promise) this.loads.delete(workspaceId); });
-    this.loads.set(workspaceId, { version, promise });
-    return promise;
-  }
-
-  private keep(workspaceId: string, entry: Entry): void {
-    this.entries.delete(workspaceId);
-    if (this.entries.size >= MAX_WORKSPACES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(workspaceId, entry);
   }
 }
 
