@@ -156,6 +156,24 @@ test('an attached image is uploaded and sent with the message; a file that is no
   assert.is(stored.message.attachments.length, 1);
 });
 
+test('an image picked before the chat has connected waits for the connection and uploads (no error)', async () => {
+  // A slow network: the server's frames reach the page 1.5 s late, so the visitor picks the image before `ready`.
+  const slow = await w.openChat(botId, {
+    before: (p) => p.routeWebSocket(/\/widget\/v1\/chat/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((m) => { setTimeout(() => ws.send(m), 1500); });
+    }),
+  });
+  const uploads: string[] = [];
+  slow.on('request', (r) => { if (r.url().includes('/widget/v1/uploads')) uploads.push(new URL(r.url()).searchParams.get('visitorToken') ?? ''); });
+  await slow.setInputFiles('.cp input[type=file]', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+  await slow.locator('.th img:not(.up)').waitFor();
+  assert.is(await slow.locator('.line.error').count(), 0);
+  assert.is(uploads.length, 1);
+  assert.is(uploads[0], await slow.evaluate((id) => localStorage.getItem(`sc:vt:${id}`), botId));
+  await slow.close();
+});
+
 test('when the team closes the conversation the visitor rates it from 1 to 5', async () => {
   const conv = (await framesOf(page, 'conversation')).filter((f) => f.conversationId).pop();
   const r = await w.server.request('POST', `/api/v1/conversations/${conv.conversationId}/close`, { headers: w.owner.headers, body: {} });

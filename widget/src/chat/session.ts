@@ -125,6 +125,22 @@ export class Session {
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * The visitor's token: at once when known, else when the socket's ready frame brings it (an upload picked right after
+   * opening needs it). Rejects after `timeoutMs` without a connection.
+   */
+  visitorToken(timeoutMs = 15_000): Promise<string> {
+    const known = this.state.visitorToken;
+    if (known) return Promise.resolve(known);
+    return new Promise((resolve, reject) => {
+      const timer = window.setTimeout(() => { off(); reject(new Error('not connected')); }, timeoutMs);
+      const off = this.subscribe(() => {
+        const token = this.state.visitorToken;
+        if (token) { clearTimeout(timer); off(); resolve(token); }
+      });
+    });
+  }
+
   private set(patch: Partial<State>) {
     this.state = { ...this.state, ...patch };
     this.listeners.forEach((fn) => fn());

@@ -132,7 +132,7 @@ export function App({ core, s, v, sp, parts, t, open }: { core: Core; s: Session
       if (file.size > cfg.uploads.maxMB * 1024 * 1024) { s.addLine('error', t('error.tooBig', { max: cfg.uploads.maxMB })); continue; }
       const p: Pending = { key: Math.random().toString(36).slice(2), url: URL.createObjectURL(file), id: null };
       setFiles((fs) => [...fs, p]);
-      uploadImage(core.base, core.botId, st.visitorToken ?? '', file, core.previewToken)
+      s.visitorToken().then((token) => uploadImage(core.base, core.botId, token, file, core.previewToken))
         .then((id) => setFiles((fs) => fs.map((f) => (f.key === p.key ? { ...f, id } : f))))
         .catch((err: Error) => {
           setFiles((fs) => fs.filter((f) => f.key !== p.key));
