@@ -23,10 +23,10 @@
  * --apparatus=test drives with the tests' frame client and fake provider (bench/scale-drive.ts, scale-fake.ts).
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from '../src/scale/scripts.js';
 import { redisCounters, roundTrips, startOne, startWorkers, type Config } from './scale-configs.js';
 import { startChild } from './child.js';
+import { monitorRedis } from '../test/scale/world.js';
 import { cpuMeter, drive, type Cpu, type DriveResult } from './scale-drive.js';
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d;
@@ -48,19 +48,17 @@ const scriptNames = new Map(Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS,
 /** A key or channel without the installation prefix and ids: `ev:<workspace>` -> `ev:*`. */
 const kind = (k: string) => k.replace(/^sc:[0-9a-f]{12}:/, '').replace(/^(n|node):.*$/, '$1:*').replace(/:[^:]+$/, ':*');
 
-/** Starts counting what the group sends Redis (MONITOR): call the result to stop and get the counts by kind. */
-async function monitorRedis(c: Config): Promise<() => Map<string, number>> {
+/** Starts counting what the group sends Redis (MONITOR, read through a plain socket): call the result to stop and get the counts by kind. */
+async function countRedisCommands(c: Config): Promise<() => Map<string, number>> {
   const counts = new Map<string, number>();
-  const base = new Redis(c.redis!.url);
-  const mon = await base.monitor();
-  mon.on('monitor', (_time: string, args: string[], source: string) => {
-    const cmd = args[0].toLowerCase();
+  const mon = await monitorRedis(c.redis!.url, (args, source) => {
+    const cmd = args[0];
     if (cmd === 'info' || cmd === 'monitor') return;
     const what = cmd === 'evalsha' ? `evalsha ${scriptNames.get(args[1]) ?? args[1].slice(0, 8)} ${kind(args[3] ?? '')}` : `${cmd} ${kind(args[1] ?? '')}`;
     const k = (source === 'lua' ? '  (in lua) ' : '') + what;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   });
-  return () => { mon.disconnect(); base.disconnect(); return counts; };
+  return () => { mon.close(); return counts; };
 }
 
 interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number; byKind: Map<string, number> | null }
@@ -83,7 +81,7 @@ async function measure(c: Config, rate: number, round: number, fakePid: number):
   let monitored: (() => Map<string, number>) | null = null;
   let byKind: Map<string, number> | null = null;
   const r = await drive({ urls: [c.url], botId: c.botId, visitors: visitorsAt(rate), warmup: 0, seconds: SECONDS, client, rate: rate || undefined }, {
-    start: async () => { if (MONITOR && c.redis) monitored = await monitorRedis(c); before = await counters(); stop = cpuMeter(roles); },
+    start: async () => { if (MONITOR && c.redis) monitored = await countRedisCommands(c); before = await counters(); stop = cpuMeter(roles); },
     stop: async () => { cpu = stop(); after = await counters(); byKind = monitored?.() ?? null; },
   });
   const zero = { user: 0, sys: 0, main: 0 };

@@ -59,7 +59,7 @@ export async function startRedis(port?: number): Promise<Redis> {
  * close(). A plain socket: ioredis's monitor() can fail with "Command queue state error" when the first lines come
  * with the MONITOR's own answer (redis/ioredis#1981).
  */
-export async function monitorRedis(url: string, onCommand: (args: string[]) => void): Promise<{ close(): void }> {
+export async function monitorRedis(url: string, onCommand: (args: string[], source: 'client' | 'lua') => void): Promise<{ close(): void }> {
   const { hostname, port } = new URL(url);
   const socket = tcpConnect(Number(port), hostname);
   let buf = '';
@@ -74,7 +74,8 @@ export async function monitorRedis(url: string, onCommand: (args: string[]) => v
       buf = buf.slice(nl + 2);
       if (line === '+OK') { ready(); continue; }
       const args = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
-      if (args.length) onCommand([args[0].toLowerCase(), ...args.slice(1)]);
+      // `<time> [<db> <client address>|lua] "cmd" "arg"...`: the source says whether a Lua script made the call.
+      if (args.length) onCommand([args[0].toLowerCase(), ...args.slice(1)], /^\S+ \[\d+ lua\]/.test(line) ? 'lua' : 'client');
     }
   });
   socket.on('error', () => { /* closed with Redis */ });
