@@ -126,7 +126,7 @@ export function composeServices(app: AppContext): Composition {
   const camera = add('camera links', new CameraLinks(app));
   const live = add('live hub', new LiveHub());
   const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
-  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests, readiness: ready }, shared)), (s) => s.stop());
+  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests, readiness: ready, bots: lists }, shared)), (s) => s.stop());
   // Scale-out: the voice sessions' seats counted across the group (none for one process); given back at shutdown.
   const seats = createVoiceSeats(app);
   if (seats) add('voice seats', seats, (s) => s.close());

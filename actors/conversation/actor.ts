@@ -2,6 +2,7 @@ import type { AppContext } from '../../src/app/context.js';
 import type { Readiness } from '../../src/app/readiness.js';
 import type { BotConfig } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
+import type { BotLists } from '../../src/bots/list-cache.js';
 import type { ChatHub } from '../../src/conversation/hub.js';
 import type { VisitorRequests } from '../../src/conversation/visitor-requests.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
@@ -25,11 +26,15 @@ export interface ConversationDeps {
   readiness: Readiness;
   tools: ToolRegistry;
   requests: VisitorRequests;
+  /** Tells when the workspace's bots or provider connections changed (then the conversation reads its bot again). */
+  bots: Pick<BotLists, 'generation'>;
 }
 
 export interface ConversationState {
   conv: ConversationRecord | null;
   chat: ChatBot | null;
+  /** The workspace's bots generation `chat` was read at (BotLists.generation). */
+  chatGeneration: string;
   reply: RunningReply | null;
   /** A visitor message arrived while a reply was running: answer again when it is done. */
   pendingReply: boolean;
@@ -69,13 +74,15 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   readonly tools: ToolRegistry;
   /** Page tool calls and confirmations waiting for the visitor's page. */
   readonly requests: VisitorRequests;
+  private readonly bots: ConversationDeps['bots'];
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, deps: ConversationDeps) {
-    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
+    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, chatGeneration: '', reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
     this.db = app.records;
     this.hub = deps.hub;
     this.tools = deps.tools;
     this.requests = deps.requests;
+    this.bots = deps.bots;
   }
 
   get conv(): ConversationRecord {
@@ -84,11 +91,28 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   }
   get s(): ConversationState { return this.state; }
 
+  /**
+   * The bot as this conversation uses it (the config version it started with, the bot's status and brain now): read
+   * again when the workspace's bots or provider connections changed since, so a rotated key answers the next reply.
+   */
+  async currentChat(): Promise<ChatBot | null> {
+    if (this.state.chatGeneration !== this.bots.generation(this.conv.workspaceId)) await this.readChat();
+    return this.state.chat;
+  }
+
+  private async readChat(): Promise<void> {
+    const conv = this.conv;
+    // Taken before the read: a change made while it runs makes the next reply read again.
+    const generation = this.bots.generation(conv.workspaceId);
+    this.state.chat = await loadBotForChat(this.app, conv.botId, conv.previewConfig ? { draft: conv.previewConfig } : { version: conv.configVersion });
+    this.state.chatGeneration = generation;
+  }
+
   protected override async onStart(): Promise<void> {
     const conv = await this.db.conversations.findOne({ _id: this.id }, { crossWorkspace: true });
     if (!conv) throw new Error(`conversation ${this.id} not found`);
     this.state.conv = conv;
-    this.state.chat = await loadBotForChat(this.app, conv.botId, conv.previewConfig ? { draft: conv.previewConfig } : { version: conv.configVersion });
+    await this.readChat();
     if (conv.status === 'open' && this.hub.openCount(conv._id) === 0) {
       // No idle end while no widget has it open: the process stopped while one had. Count from the last message.
       if (conv.idleEndsAt === null) {

@@ -33,9 +33,10 @@ export const LINES = {
 export async function requestReply(a: ConversationActor): Promise<void> {
   const began = performance.now();
   const { conv } = a;
-  const chat = a.s.chat;
-  if (conv.status !== 'open' || conv.takenOverBy || !chat) return;
+  if (conv.status !== 'open' || conv.takenOverBy) return;
   if (a.s.reply) { a.s.pendingReply = true; return; }
+  const chat = await a.currentChat();
+  if (!chat) return;
   // Pausing takes effect at once for conversations already under way.
   const live = await botStatus(a.app, conv.botId);
   if (live) chat.bot.status = live;

@@ -57,6 +57,9 @@ export class BotLists {
   private readonly kept: KeptReads<Entry>;
   /** Told of every drop: other memory of a workspace's bots (chat-bot-cache.ts) goes with its list. */
   private readonly dropListeners: Array<(workspaceId: string | null) => void> = [];
+  /** Drops so far: of every workspace at once, and of each workspace (generation()). */
+  private droppedAll = 0;
+  private readonly dropped = new Map<string, number>();
 
   constructor(private app: AppContext) {
     this.kept = new KeptReads<Entry>(MAX_WORKSPACES, () => app.clock.now());
@@ -81,9 +84,19 @@ export class BotLists {
   /** Forgets a workspace's list (null: every workspace's), on this process only. */
   drop(workspaceId: string | null): void {
     this.kept.drop();
-    if (workspaceId === null) this.kept.entries.clear();
-    else this.kept.entries.delete(workspaceId);
+    if (workspaceId === null) { this.kept.entries.clear(); this.droppedAll++; } else {
+      this.kept.entries.delete(workspaceId);
+      this.dropped.set(workspaceId, (this.dropped.get(workspaceId) ?? 0) + 1);
+    }
     for (const fn of this.dropListeners) fn(workspaceId);
+  }
+
+  /**
+   * Changes whenever the workspace's bots or provider connections change (a drop here or told by another process):
+   * what a conversation holds of its bot (status, brain: the connection's key and base URL) is read again then.
+   */
+  generation(workspaceId: string): string {
+    return `${this.droppedAll}.${this.dropped.get(workspaceId) ?? 0}`;
   }
 
   /** Calls `fn` with every drop (a write to the workspace's bots here, or one another process told of). */

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { CHAT_BOT_TTL_MS } from '../../src/bots/chat-bot-cache.js';
 import { startChatWorld } from './helpers.js';
+import { startFakeOpenAI } from '../fakes/openai.js';
 
 // Issue 37: a widget connect reads nothing of the bot that memory holds (the published record, its parsed config
 // and its brain are kept per bot), yet a change the server makes shows at the next connect, on this process.
@@ -47,6 +48,35 @@ test('a connect uses the kept bot; a publish or a pause shows at the next connec
     assert.is(v.ready.paused, true);
     await v.close();
   } finally {
+    await w.close();
+  }
+});
+
+test('a provider connection\'s new key and base URL answer the next reply of a conversation under way', async () => {
+  // Rotating a leaked key: the old one stops working at the provider, so every reply must use the new one at once.
+  const w = await startChatWorld();
+  const rotated = await startFakeOpenAI({ apiKey: 'rotated-key' });
+  try {
+    const v = await w.visitor();
+    w.fake.script({ text: 'From the old connection.' });
+    v.say('hello');
+    assert.is((await v.reply()).message.text, 'From the old connection.');
+    const list = await w.server.request('GET', '/api/v1/providers', { headers: w.owner.headers });
+    const patched = await w.server.request('PATCH', `/api/v1/providers/${list.body.items[0].id}`, { headers: w.owner.headers, body: { apiKey: rotated.apiKey, baseUrl: rotated.baseUrl } });
+    assert.is(patched.status, 200, JSON.stringify(patched.body));
+    rotated.script({ text: 'From the new connection.' });
+    v.say('and again');
+    assert.is((await v.reply()).message.text, 'From the new connection.');
+    assert.is(rotated.requests.filter((r) => r.path.includes('/chat/completions')).length, 1);
+    // A new visitor's first reply too.
+    const v2 = await w.visitor();
+    rotated.script({ text: 'Hello, new visitor.' });
+    v2.say('hi');
+    assert.is((await v2.reply()).message.text, 'Hello, new visitor.');
+    await v.close();
+    await v2.close();
+  } finally {
+    await rotated.close();
     await w.close();
   }
 });

@@ -1,5 +1,6 @@
 /** Providers area (service-api.md, Providers): catalog, connections (key checked first, never returned), models, voices. */
 import { z } from 'zod';
+import { botListsChanged } from '../../bots/list-cache.js';
 import { botsUsing, connectionIdsOf } from '../../bots/records.js';
 import { catalog } from '../../providers/index.js';
 import {
@@ -48,12 +49,17 @@ export const providersModule: ApiModule = {
     route({ op: 'POST /api/v1/providers', body: ConnectBody, response: ConnectionShape, status: 201,
       handler: async (ctx) => {
         const doc = await connect(ctx.app, ctx.workspaceId, ctx.body);
+        // A bot without a connection of its own uses the first one connected.
+        await botListsChanged(ctx.app, ctx.workspaceId);
         await ctx.audit('provider.connect', target(doc._id), { kind: doc.kind, name: doc.name });
         return connectionView(ctx.app, doc);
       } }),
     route({ op: 'PATCH /api/v1/providers/{id}', body: UpdateBody, response: ConnectionShape,
       handler: async (ctx) => {
         const doc = await updateConnection(ctx.app, ctx.workspaceId, ctx.params.id, ctx.body);
+        // The kept bots and the conversations under way hold the connection's key and base URL: read again at their
+        // next connect or reply, here and on every process of a group, before this answer.
+        await botListsChanged(ctx.app, ctx.workspaceId);
         // Field names only: the key itself never reaches the audit log.
         await ctx.audit('provider.update', target(doc._id), { fields: Object.keys(ctx.body) });
         return connectionView(ctx.app, doc);
@@ -62,6 +68,7 @@ export const providersModule: ApiModule = {
       handler: async (ctx) => {
         const { app, workspaceId } = ctx;
         await removeConnection(app, workspaceId, ctx.params.id, (id) => botsUsing(app, workspaceId, (c) => connectionIdsOf(c).includes(id)));
+        await botListsChanged(app, workspaceId);
         await ctx.audit('provider.delete', target(ctx.params.id));
       } }),
     route({ op: 'POST /api/v1/providers/{id}/test', response: z.object({ ok: z.boolean(), message: z.string(), checkedAt: z.number() }),
