@@ -8,7 +8,8 @@
  * broadcast). A read that began before a drop is neither kept nor joined, so a connect after a publish, a pause
  * or a new identity secret never gets the bot as it was. Past CHAT_BOT_TTL_MS an entry is served once more while
  * it is read again beside the connect: that bounds how long a change made outside the bots area shows late (a
- * provider connection's new key or base URL, a store edited by hand, a group whose Redis was away).
+ * store edited by hand, a group whose Redis was away; a provider connection's change drops them too, see
+ * src/api/routes/providers.ts).
  * A kept ChatBot is shared by every socket of the bot: read-only.
  */
 import type { AppContext } from '../app/context.js';
