@@ -28,8 +28,9 @@ import { builtinToolSource } from './conversation/builtins.js';
 import { leadToolSource } from './conversation/lead-capture.js';
 import { CameraLinks, cameraToolSource } from './voice/camera-tool.js';
 import { LiveHub } from './team/live-hub.js';
-import { createWorkspaceActors, workspaceActors } from './team/workspace.js';
-import { handoffToolSource } from './team/handoff.js';
+import { createWorkspaceActors, type WorkspaceActors } from './team/workspace.js';
+import { handoffTimedOut, handoffToolSource } from './team/handoff.js';
+import type { TeamServices } from './team/services.js';
 import { ConversationService, conversations } from '../actors/conversation/index.js';
 import { VoiceService } from '../actors/voice/index.js';
 import { OfflineWatch } from './chat/offline-watch.js';
@@ -66,7 +67,7 @@ export interface Services {
   readonly visitorRequests: VisitorRequests;
   readonly cameraLinks: CameraLinks;
   readonly liveHub: LiveHub;
-  readonly workspaceActors: ReturnType<typeof createWorkspaceActors>;
+  readonly workspaceActors: WorkspaceActors;
   readonly conversations: ConversationService;
   readonly voice: VoiceService;
   readonly offlineWatch: OfflineWatch;
@@ -125,8 +126,11 @@ export function composeServices(app: AppContext): Composition {
   const requests = add('visitor requests', new VisitorRequests(app, hub));
   const camera = add('camera links', new CameraLinks(app));
   const live = add('live hub', new LiveHub());
-  const workspaces = add('workspace actors', workspaceActors.provide(app, createWorkspaceActors(app, live)), (r) => r.stopAll());
+  // A handoff's wait ends in a workspace actor and reaches the conversation, made after the workspace actors (so it
+  // stops before them): the timers read `team` once both exist (a wait is armed only after start-up).
+  const workspaces = add('workspace actors', createWorkspaceActors(app, live, (_, w, c, h) => handoffTimedOut(app, team, w, c, h)), (r) => r.stopAll());
   const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests, readiness: ready, bots: lists }, shared)), (s) => s.stop());
+  const team: TeamServices = { conversations: convs, workspaceActors: workspaces };
   // Scale-out: the voice sessions' seats counted across the group (none for one process); given back at shutdown.
   const seats = createVoiceSeats(app);
   if (seats) add('voice seats', seats, (s) => s.close());
@@ -144,7 +148,7 @@ export function composeServices(app: AppContext): Composition {
   tools.addSource(pageToolSource(requests));
   registerKnowledgeHooks(tools);
   tools.addSource(cameraToolSource(camera));
-  tools.addSource(handoffToolSource);
+  tools.addSource(handoffToolSource(team));
   tools.addSource(leadToolSource);
   tools.addSource(builtinToolSource);
 

@@ -17,6 +17,7 @@ import { widgetMessage, type WidgetMessage } from '../records/conversations.js';
 import { resolveVisitor, type ResolvedVisitor } from './visitors.js';
 import type { VisitorRequests } from '../conversation/visitor-requests.js';
 import { requestHandoff } from '../team/handoff.js';
+import type { TeamServices } from '../team/services.js';
 import { submitLeadForm } from '../conversation/lead-capture.js';
 import { leadFormFrame } from '../leads/form.js';
 import type { VoiceService } from '../../actors/voice/index.js';
@@ -84,8 +85,11 @@ const PAUSED_FRAMES: ReadonlySet<string> = new Set(['lead', 'tools']);
  * The widget chat socket (docs/widget-protocol.md): the upgrade is decided from memory; admit then loads the bot,
  * the visitor and the conversation (a refusal is an error frame and a 4xxx close), and open sends `ready`.
  */
-/** What the widget socket works with (made by the composition root, src/compose.ts). */
-export interface WidgetServices {
+/**
+ * What the widget socket works with (made by the composition root, src/compose.ts); the team's services start the
+ * handoff a visitor asks for.
+ */
+export interface WidgetServices extends TeamServices {
   conversations: ConversationService;
   voice: VoiceService;
   /** Open sockets by bot, so a publish reaches them. */
@@ -250,7 +254,7 @@ async function handleFrame(app: AppContext, s: WidgetServices, conn: SocketConn<
     case 'handoff': {
       // Asking for a person before saying anything opens the conversation, as a lead form does.
       if (!d.conversationId && !(await openConversation(app, s, conn))) return;
-      const r = await requestHandoff(app, { conversationId: d.conversationId!, reason: frame.reason ?? null, source: 'visitor' });
+      const r = await requestHandoff(app, s, { conversationId: d.conversationId!, reason: frame.reason ?? null, source: 'visitor' });
       if (!r.ok) return void send({ t: 'error', code: r.code === 'ended' ? 'not_found' : r.code, message: r.message });
       return void send({ t: 'handoff', handoffId: r.handoff._id, available: r.available });
     }

@@ -4,7 +4,6 @@
  * within acceptTimeoutSec, or nobody is available at all, and then the offline flow runs.
  */
 import { fieldsLeftToAsk } from '../leads/known.js';
-import { conversations } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
 import type { BotConfig } from '../bots/config/index.js';
 import { loadBotForChat } from '../bots/bot-source.js';
@@ -16,7 +15,8 @@ import type { ToolSource } from '../tools/registry.js';
 import { isOpen, offlineText } from '../bots/hours.js';
 import { type HandoffRecord } from '../records/handoffs.js';
 import { summarize } from './summary.js';
-import { availableAgents, workspaceActors } from './workspace.js';
+import { availableAgents } from './workspace.js';
+import type { TeamServices } from './services.js';
 
 export type HandoffOutcome =
   | { ok: true; handoff: HandoffRecord; available: boolean }
@@ -30,28 +30,28 @@ export function openHandoff(app: AppContext, workspaceId: string, conversationId
 /** The rendered texts.offline of a bot. */
 
 /** Shows the visitor the lead form (a lead_form frame; the widget answers with { t: 'lead', fields }). */
-export async function showLeadForm(app: AppContext, conv: ConversationRecord, config: BotConfig, reason: LeadFormReason): Promise<void> {
+export async function showLeadForm(app: AppContext, team: TeamServices, conv: ConversationRecord, config: BotConfig, reason: LeadFormReason): Promise<void> {
   // Only what the visitor has not told us yet (the start form, an earlier lead); nothing left: no form.
   const fields = await fieldsLeftToAsk(app, conv, config.behavior.leadCapture.fields as LeadField[]);
   if (!fields.length) return;
   const conversationId = conv._id;
   const frame = leadFormFrame(conversationId, reason, fields);
   // lead_form is this area's frame; the chat protocol's ServerFrame union does not list it yet.
-  conversations(app).pushToVisitor(conversationId, frame as unknown as ServerFrame);
+  team.conversations.pushToVisitor(conversationId, frame as unknown as ServerFrame);
 }
 
 /**
  * Nobody can take the conversation: the visitor gets texts.offline as a system line, and with
  * offlineAction lead_form also the lead form (message and none show only the text, as the spec says).
  */
-export async function runOfflineFlow(app: AppContext, conv: ConversationRecord, config: BotConfig, untold?: () => Promise<void>): Promise<void> {
+export async function runOfflineFlow(app: AppContext, team: TeamServices, conv: ConversationRecord, config: BotConfig, untold?: () => Promise<void>): Promise<void> {
   try {
-    await conversations(app).ask(conv._id, { type: 'systemLine', text: offlineText(config) });
+    await team.conversations.ask(conv._id, { type: 'systemLine', text: offlineText(config) });
   } catch (err) {
     await untold?.();
     throw err;
   }
-  if (config.behavior.handoff.offlineAction === 'lead_form') await showLeadForm(app, conv, config, 'offline');
+  if (config.behavior.handoff.offlineAction === 'lead_form') await showLeadForm(app, team, conv, config, 'offline');
 }
 
 /**
@@ -62,6 +62,7 @@ export async function runOfflineFlow(app: AppContext, conv: ConversationRecord, 
  */
 export async function requestHandoff(
   app: AppContext,
+  team: TeamServices,
   input: { conversationId: string; reason: string | null; source: 'agent' | 'visitor'; config?: BotConfig },
 ): Promise<HandoffOutcome> {
   const conv = await app.records.conversations.findOne({ _id: input.conversationId }, { crossWorkspace: true });
@@ -89,14 +90,14 @@ export async function requestHandoff(
 
   const lc = config.behavior.leadCapture;
   const open = isOpen(config.behavior.hours, now);
-  const available = open && (await availableAgents(app, conv.workspaceId)).length > 0;
+  const available = open && (await availableAgents(team.workspaceActors, conv.workspaceId)).length > 0;
   if (!available) {
     await markUnanswered(app, handoff, open ? 'nobody_available' : 'closed_hours');
-    await runOfflineFlow(app, conv, config);
+    await runOfflineFlow(app, team, conv, config);
     return { ok: true, handoff: { ...handoff, state: 'unanswered' }, available: false };
   }
-  if (lc.enabled && lc.when === 'before_handoff') await showLeadForm(app, conv, config, 'before_handoff');
-  workspaceActors(app).get(conv.workspaceId).send({ type: 'armHandoff', conversationId: conv._id, handoffId: handoff._id, dueAt: handoff.deadlineAt });
+  if (lc.enabled && lc.when === 'before_handoff') await showLeadForm(app, team, conv, config, 'before_handoff');
+  team.workspaceActors.get(conv.workspaceId).send({ type: 'armHandoff', conversationId: conv._id, handoffId: handoff._id, dueAt: handoff.deadlineAt });
   return { ok: true, handoff, available: true };
 }
 
@@ -109,30 +110,30 @@ async function markUnanswered(app: AppContext, h: HandoffRecord, why: string): P
 const RETELL_MS = 5000;
 
 /** The wait ended (workspace actor timer): if nobody took it, the visitor is told and the offline action applies. */
-export async function handoffTimedOut(app: AppContext, workspaceId: string, conversationId: string, handoffId: string): Promise<void> {
+export async function handoffTimedOut(app: AppContext, team: TeamServices, workspaceId: string, conversationId: string, handoffId: string): Promise<void> {
   const h = await app.records.handoffs.findById(workspaceId, handoffId);
   if (!h || h.state !== 'requested' || !(await markUnanswered(app, h, 'timeout'))) return;
   const conv = await app.records.conversations.findById(workspaceId, conversationId);
   if (!conv || conv.status !== 'open' || conv.takenOverBy) return;
   const chat = await loadBotForChat(app, conv.botId, { version: conv.configVersion });
   if (!chat) return;
-  await runOfflineFlow(app, conv, chat.config, async () => {
+  await runOfflineFlow(app, team, conv, chat.config, async () => {
     // The visitor was not told (in a group: the conversation's process could not be reached in time): the wait is
     // open again and fires again shortly, here or on any process of the group, so the notice is not lost.
     await app.records.handoffs.updateOne({ workspaceId, _id: h._id, state: 'unanswered' }, { $set: { state: 'requested', unansweredReason: null } });
-    workspaceActors(app).get(workspaceId).send({ type: 'armHandoff', conversationId, handoffId, dueAt: app.clock.now() + RETELL_MS });
+    team.workspaceActors.get(workspaceId).send({ type: 'armHandoff', conversationId, handoffId, dueAt: app.clock.now() + RETELL_MS });
   });
 }
 
 /** A takeover accepts the conversation's requested handoff (handoff.accepted); no-op without one. */
-export async function acceptHandoff(app: AppContext, conv: ConversationRecord, user: { userId: string; userName: string }): Promise<HandoffRecord | null> {
+export async function acceptHandoff(app: AppContext, team: TeamServices, conv: ConversationRecord, user: { userId: string; userName: string }): Promise<HandoffRecord | null> {
   const now = app.clock.now();
   const h = await app.records.handoffs.updateOne(
     { workspaceId: conv.workspaceId, conversationId: conv._id, state: 'requested' },
     { $set: { state: 'accepted', acceptedBy: user, acceptedAt: now } },
   );
   if (!h) return null;
-  workspaceActors(app).get(conv.workspaceId).send({ type: 'cancelHandoff', conversationId: conv._id });
+  team.workspaceActors.get(conv.workspaceId).send({ type: 'cancelHandoff', conversationId: conv._id });
   await app.events.publish(conv.workspaceId, 'handoff.accepted', {
     botId: conv.botId, conversationId: conv._id, handoffId: h._id, userId: user.userId, userName: user.userName,
   });
@@ -143,13 +144,13 @@ export async function acceptHandoff(app: AppContext, conv: ConversationRecord, u
  * A release hands back to the agent: handoff.resolved, by the releasing user. handoffId is null when the
  * takeover did not answer a handoff request (the spec allows null).
  */
-export async function resolveHandoff(app: AppContext, conv: ConversationRecord, userId: string): Promise<HandoffRecord | null> {
+export async function resolveHandoff(app: AppContext, team: TeamServices, conv: ConversationRecord, userId: string): Promise<HandoffRecord | null> {
   const now = app.clock.now();
   const h = await app.records.handoffs.updateOne(
     { workspaceId: conv.workspaceId, conversationId: conv._id, state: { $in: ['accepted', 'requested'] } },
     { $set: { state: 'resolved', resolvedAt: now, resolvedBy: userId } },
   );
-  if (h) workspaceActors(app).get(conv.workspaceId).send({ type: 'cancelHandoff', conversationId: conv._id });
+  if (h) team.workspaceActors.get(conv.workspaceId).send({ type: 'cancelHandoff', conversationId: conv._id });
   await app.events.publish(conv.workspaceId, 'handoff.resolved', { botId: conv.botId, conversationId: conv._id, handoffId: h?._id ?? null, by: userId });
   return h;
 }
@@ -158,11 +159,11 @@ export async function resolveHandoff(app: AppContext, conv: ConversationRecord, 
  * A conversation that ends closes its handoff quietly: a waiting one will not time out into an offline flow,
  * an accepted one is over (no handoff.resolved: nobody handed it back).
  */
-export async function closeHandoffsOf(app: AppContext, workspaceId: string, conversationId: string): Promise<void> {
+export async function closeHandoffsOf(app: AppContext, team: TeamServices, workspaceId: string, conversationId: string): Promise<void> {
   const now = app.clock.now();
   const open = await app.records.handoffs.find({ workspaceId, conversationId, state: { $in: ['requested', 'accepted'] } });
   if (!open.length) return;
-  workspaceActors(app).get(workspaceId).send({ type: 'cancelHandoff', conversationId });
+  team.workspaceActors.get(workspaceId).send({ type: 'cancelHandoff', conversationId });
   for (const h of open) {
     await app.records.handoffs.updateOne({ workspaceId, _id: h._id, state: h.state }, h.state === 'requested'
       ? { $set: { state: 'unanswered', unansweredReason: 'ended' } }
@@ -171,7 +172,7 @@ export async function closeHandoffsOf(app: AppContext, workspaceId: string, conv
 }
 
 /** handoff_to_human: offered when behavior.handoff.enabled and not switched off in tools.builtins. */
-export const handoffToolSource: ToolSource = {
+export const handoffToolSource = (team: TeamServices): ToolSource => ({
   name: 'handoff',
   tools(ctx) {
     if (!ctx.config?.behavior?.handoff?.enabled || ctx.config?.tools?.builtins?.handoff_to_human === false) return [];
@@ -182,14 +183,14 @@ export const handoffToolSource: ToolSource = {
       source: 'builtin',
       label: 'Asking a team member',
       async run(args, ctx) {
-        const r = await requestHandoff(ctx.app, { conversationId: ctx.conversationId, reason: typeof args.reason === 'string' ? args.reason.slice(0, 500) : null, source: 'agent', config: ctx.config });
+        const r = await requestHandoff(ctx.app, team, { conversationId: ctx.conversationId, reason: typeof args.reason === 'string' ? args.reason.slice(0, 500) : null, source: 'agent', config: ctx.config });
         if (!r.ok) return { content: `Could not ask for a person: ${r.message}.`, isError: true };
         // The widget shows the agent's request as it shows the visitor's (the same frame).
-        conversations(ctx.app).pushToVisitor(ctx.conversationId, { t: 'handoff', handoffId: r.handoff._id, available: r.available });
+        team.conversations.pushToVisitor(ctx.conversationId, { t: 'handoff', handoffId: r.handoff._id, available: r.available });
         return r.available
           ? { content: 'A team member has been asked to join. Tell the visitor someone will be with them shortly.' }
           : { content: 'Nobody from the team is available right now; the visitor has been told and offered to leave their details. Keep helping if you can.' };
       },
     }];
   },
-};
+});

@@ -1,8 +1,7 @@
-/** The workspace actors of this process, one per workspace: `workspaceActors(app).get(workspaceId)`. */
-import { WorkspaceActor } from '../../actors/workspace/actor.js';
+/** The workspace actors of this process, one per workspace (made by the composition root, handed as `WorkspaceActors`). */
+import { WorkspaceActor, type HandoffDueHandler } from '../../actors/workspace/actor.js';
 import { ActorRegistry } from '../../actors/runtime/index.js';
-import { provided, type AppContext } from '../app/context.js';
-import { handoffTimedOut } from './handoff.js';
+import type { AppContext } from '../app/context.js';
 import type { LiveHub } from './live-hub.js';
 import type { HandoffRecord } from '../records/handoffs.js';
 
@@ -15,12 +14,13 @@ const WORKSPACE_IDLE_MS = 2 * 3600_000;
 /** The registry of this process's workspace actors. */
 export type WorkspaceActors = ActorRegistry<WorkspaceActor>;
 
-export const workspaceActors = provided<WorkspaceActors>('workspace actors');
-
-/** The registry of workspace actors (the composition root makes it and stops it at shutdown). */
-export function createWorkspaceActors(app: AppContext, hub: LiveHub): ActorRegistry<WorkspaceActor> {
+/**
+ * The registry of workspace actors (the composition root makes it and stops it at shutdown). `onHandoffDue` runs
+ * when a handoff's wait ends (the root hands src/team/handoff.ts's handoffTimedOut with the team's services).
+ */
+export function createWorkspaceActors(app: AppContext, hub: LiveHub, onHandoffDue: HandoffDueHandler): WorkspaceActors {
   return new ActorRegistry<WorkspaceActor>({
-    factory: (id, ctx) => new WorkspaceActor(id, ctx, app, hub, handoffTimedOut),
+    factory: (id, ctx) => new WorkspaceActor(id, ctx, app, hub, onHandoffDue),
     clock: app.clock, log: app.log, idleMs: WORKSPACE_IDLE_MS, kind: 'workspace',
   });
 }
@@ -43,17 +43,17 @@ export async function* waitingHandoffs(app: AppContext): AsyncGenerator<HandoffR
  * At start-up: handoffs still waiting for acceptance were armed in a process that is gone. Starting each such
  * workspace's actor re-arms their timers from the store (an overdue one fires at once), so the visitor is told.
  */
-export async function wakeWaitingHandoffs(app: AppContext): Promise<number> {
+export async function wakeWaitingHandoffs(app: AppContext, actors: WorkspaceActors): Promise<number> {
   const woken = new Set<string>();
   for await (const h of waitingHandoffs(app)) {
     if (woken.has(h.workspaceId)) continue;
     woken.add(h.workspaceId);
-    workspaceActors(app).get(h.workspaceId);
+    actors.get(h.workspaceId);
   }
   return woken.size;
 }
 
 /** Team members who can take a handoff now: agents or higher, online, with the admin panel (live socket) open. */
-export async function availableAgents(app: AppContext, workspaceId: string): Promise<string[]> {
-  return (await workspaceActors(app).get(workspaceId).ask({ type: 'available' })).userIds;
+export async function availableAgents(actors: WorkspaceActors, workspaceId: string): Promise<string[]> {
+  return (await actors.get(workspaceId).ask({ type: 'available' })).userIds;
 }

@@ -39,7 +39,7 @@ test('analytics figures match a scripted day of activity exactly', async () => {
   await w.server.request('POST', `/api/v1/conversations/${b.conversationId}/messages`, { body: { text: 'Hi from the team' }, headers: h });
   await w.server.request('POST', `/api/v1/conversations/${b.conversationId}/messages`, { body: { text: 'note to self', internal: true }, headers: h });
   await w.server.request('POST', `/api/v1/conversations/${b.conversationId}/release`, { headers: h });
-  const handoff = await requestHandoff(w.server.app, { conversationId: b.conversationId, reason: null, source: 'visitor' });
+  const handoff = await requestHandoff(w.server.app, w.server.services, { conversationId: b.conversationId, reason: null, source: 'visitor' });
   assert.ok(handoff.ok && !handoff.available);
   b.visitor.send({ t: 'message', text: 'ok' });
   await b.visitor.frame('message', (f) => f.message.role === 'assistant' && f.message.text === 'You said: ok');

@@ -32,7 +32,7 @@ test('CSAT and handoff accepted/resolved figures match scripted team work exactl
 
   // A: handoff requested, accepted by a takeover, resolved by the release; rated 4.
   const a = await chattingVisitor(w, 'I need a person');
-  const ha = await requestHandoff(w.server.app, { conversationId: a.conversationId, reason: null, source: 'visitor' });
+  const ha = await requestHandoff(w.server.app, w.server.services, { conversationId: a.conversationId, reason: null, source: 'visitor' });
   assert.ok(ha.ok && ha.available);
   await call('POST', `/api/v1/conversations/${a.conversationId}/takeover`);
   await call('POST', `/api/v1/conversations/${a.conversationId}/release`);
@@ -45,7 +45,7 @@ test('CSAT and handoff accepted/resolved figures match scripted team work exactl
   await call('POST', `/api/v1/conversations/${b.conversationId}/takeover`);
   await call('POST', `/api/v1/conversations/${b.conversationId}/release`);
   await live.event('handoff.resolved', (d) => d.conversationId === b.conversationId && d.handoffId === null);
-  const hb = await requestHandoff(w.server.app, { conversationId: b.conversationId, reason: 'billing', source: 'agent' });
+  const hb = await requestHandoff(w.server.app, w.server.services, { conversationId: b.conversationId, reason: 'billing', source: 'agent' });
   assert.ok(hb.ok && hb.available);
   await call('POST', `/api/v1/conversations/${b.conversationId}/takeover`);
   await live.event('handoff.accepted', (d) => d.conversationId === b.conversationId);
@@ -53,7 +53,7 @@ test('CSAT and handoff accepted/resolved figures match scripted team work exactl
 
   // C: a request nobody takes (times out); no rating.
   const c = await chattingVisitor(w, 'anyone?');
-  const hc = await requestHandoff(w.server.app, { conversationId: c.conversationId, reason: null, source: 'visitor' });
+  const hc = await requestHandoff(w.server.app, w.server.services, { conversationId: c.conversationId, reason: null, source: 'visitor' });
   assert.ok(hc.ok && hc.available);
   await clock.advance(60_000);
   await c.visitor.frame('message', (f) => f.message.role === 'system_event');

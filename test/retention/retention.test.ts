@@ -68,7 +68,7 @@ test('with no retention set, nothing is ever deleted for age', async () => {
   old.visitor.send({ t: 'feedback', messageId: old.answer.message.id, value: 1 });
   await old.visitor.frame('feedback_ok');
   unclaimed = await upload(old.ready!.visitorToken);
-  const handoff = await requestHandoff(w.server.app, { conversationId: old.conversationId, reason: null, source: 'visitor' });
+  const handoff = await requestHandoff(w.server.app, w.server.services, { conversationId: old.conversationId, reason: null, source: 'visitor' });
   assert.ok(handoff.ok);
   await recordGap(w.server.app, ws(), 'Do you repair vintage radios?', { botId: w.botId, conversationId: old.conversationId, visitorId: old.ready!.visitorId });
   await old.visitor.close();

@@ -24,10 +24,10 @@ test('waiting handoffs are timed out after a restart: an overdue one at once, a 
     const live = await w.live(w.agent);
     await live.event('presence.changed', (d) => d.presence === 'online');
     const a = await chattingVisitor(w, 'first visitor');
-    const ra = await requestHandoff(w.server.app, { conversationId: a.conversationId, reason: null, source: 'visitor' });
+    const ra = await requestHandoff(w.server.app, w.server.services, { conversationId: a.conversationId, reason: null, source: 'visitor' });
     await clock.advance(20_000);
     const b = await chattingVisitor(w, 'second visitor');
-    const rb = await requestHandoff(w.server.app, { conversationId: b.conversationId, reason: null, source: 'visitor' });
+    const rb = await requestHandoff(w.server.app, w.server.services, { conversationId: b.conversationId, reason: null, source: 'visitor' });
     assert.ok(ra.ok && ra.available && rb.ok && rb.available, 'both wait for acceptance');
     for (const c of [a.visitor, b.visitor, live]) await c.close();
     await w.server.stop({ keepData: true });

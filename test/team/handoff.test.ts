@@ -88,7 +88,7 @@ test('a takeover accepts a waiting handoff and a release resolves it', async () 
   const live = await w.live(w.agent);
   await live.event('hello');
   const { visitor, conversationId } = await chattingVisitor(w, 'hello');
-  const r = await requestHandoff(w.server.app, { conversationId, reason: null, source: 'visitor' });
+  const r = await requestHandoff(w.server.app, w.server.services, { conversationId, reason: null, source: 'visitor' });
   assert.ok(r.ok && r.available);
   const requested = await live.event('handoff.requested', (d) => d.conversationId === conversationId);
   assert.is(requested.data.reason, null);
@@ -112,7 +112,7 @@ test('outside opening hours a handoff goes straight to the offline flow', async 
   const live = await w.live(w.agent);
   await live.event('hello');
   const { visitor, conversationId } = await chattingVisitor(w, 'anyone there?');
-  const r = await requestHandoff(w.server.app, { conversationId, reason: 'visitor asked', source: 'visitor' });
+  const r = await requestHandoff(w.server.app, w.server.services, { conversationId, reason: 'visitor asked', source: 'visitor' });
   assert.ok(r.ok && !r.available);
   await visitor.frame('message', (f) => f.message.role === 'system_event' && f.message.text.startsWith('Nobody is here'));
   await visitor.frame('lead_form', (f) => f.reason === 'offline');
@@ -124,7 +124,7 @@ test('outside opening hours a handoff goes straight to the offline flow', async 
 test('with nobody on the live socket the offline message goes out at once, without a form for offlineAction message', async () => {
   await republish(w, { behavior: { hours: ALWAYS_OPEN, handoff: { offlineAction: 'message' } } });
   const { visitor, conversationId } = await chattingVisitor(w, 'help');
-  const r = await requestHandoff(w.server.app, { conversationId, reason: null, source: 'visitor' });
+  const r = await requestHandoff(w.server.app, w.server.services, { conversationId, reason: null, source: 'visitor' });
   assert.ok(r.ok && !r.available);
   await visitor.frame('message', (f) => f.message.role === 'system_event' && f.message.text.startsWith('Nobody is here'));
   assert.is((await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId }))?.unansweredReason, 'nobody_available');
@@ -135,7 +135,7 @@ test('with nobody on the live socket the offline message goes out at once, witho
 test('a bot with handoff off refuses a handoff request', async () => {
   await republish(w, { behavior: { handoff: { enabled: false } } });
   const { visitor, conversationId } = await chattingVisitor(w, 'hi');
-  const r = await requestHandoff(w.server.app, { conversationId, reason: null, source: 'visitor' });
+  const r = await requestHandoff(w.server.app, w.server.services, { conversationId, reason: null, source: 'visitor' });
   assert.equal(r.ok ? null : r.code, 'forbidden');
   await visitor.close();
 });
@@ -165,17 +165,17 @@ test('a team member who is away is not available, and the form comes before a ha
   live.send({ t: 'presence', presence: 'away' });
   await live.event('presence.changed', (d) => d.userId === w.agent.userId && d.presence === 'away');
   const first = await chattingVisitor(w, 'one');
-  const away = await requestHandoff(w.server.app, { conversationId: first.conversationId, reason: null, source: 'visitor' });
+  const away = await requestHandoff(w.server.app, w.server.services, { conversationId: first.conversationId, reason: null, source: 'visitor' });
   assert.ok(away.ok && !away.available, 'away means not available');
   await first.visitor.frame('lead_form', (f) => f.reason === 'offline');
 
   live.send({ t: 'presence', presence: 'online' });
   await live.event('presence.changed', (d) => d.userId === w.agent.userId && d.presence === 'online');
   const second = await chattingVisitor(w, 'two');
-  const online = await requestHandoff(w.server.app, { conversationId: second.conversationId, reason: null, source: 'visitor' });
+  const online = await requestHandoff(w.server.app, w.server.services, { conversationId: second.conversationId, reason: null, source: 'visitor' });
   assert.ok(online.ok && online.available);
   await second.visitor.frame('lead_form', (f) => f.reason === 'before_handoff');
-  const again = await requestHandoff(w.server.app, { conversationId: second.conversationId, reason: 'again', source: 'agent' });
+  const again = await requestHandoff(w.server.app, w.server.services, { conversationId: second.conversationId, reason: 'again', source: 'agent' });
   assert.is(again.ok && again.handoff._id, online.ok && online.handoff._id, 'a second request returns the open one');
 
   // The conversation ends before anyone accepts: no offline flow afterwards.

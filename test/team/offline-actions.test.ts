@@ -27,7 +27,7 @@ const modelCalls = () => w.fake.requests.length;
 
 test('offlineAction none: nobody available gives the offline text only, no lead form', async () => {
   const { visitor, conversationId } = await chattingVisitor(w, 'a person please');
-  const r = await requestHandoff(w.server.app, { conversationId, reason: null, source: 'visitor' });
+  const r = await requestHandoff(w.server.app, w.server.services, { conversationId, reason: null, source: 'visitor' });
   assert.ok(r.ok && !r.available);
   const line = await visitor.frame('message', (f) => f.message.role === 'system_event');
   assert.is(line.message.text, OFFLINE_TEXT);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { release, takeover, teamMessage, teamTyping } from '../../team/actions.js';
 import { closeHandoffsOf } from '../../team/handoff.js';
 import { wakeWaitingHandoffs } from '../../team/workspace.js';
+import type { TeamServices } from '../../team/services.js';
 import { route, type ApiModule } from '../define.js';
 import { person } from './auth.js';
 
@@ -22,39 +23,40 @@ const MessageShape = z.object({
 
 const conversation = (id: string) => ({ type: 'conversation', id });
 
-export const agentActionsModule: ApiModule = {
+/** The routes are handed the team's services (the conversation service and the workspace actors). */
+export const agentActionsModule = (team: TeamServices): ApiModule => ({
   name: 'agent-actions',
   async start(app) {
     const unsubscribe = app.events.subscribe((e) => {
       if (e.type !== 'conversation.ended' || typeof e.data.conversationId !== 'string') return;
-      closeHandoffsOf(app, e.workspaceId, e.data.conversationId).catch((err) => app.log.error({ err, conversationId: e.data.conversationId }, 'closing handoffs of an ended conversation failed'));
+      closeHandoffsOf(app, team, e.workspaceId, e.data.conversationId).catch((err) => app.log.error({ err, conversationId: e.data.conversationId }, 'closing handoffs of an ended conversation failed'));
     });
     app.onClose(unsubscribe);
-    await wakeWaitingHandoffs(app);
+    await wakeWaitingHandoffs(app, team.workspaceActors);
   },
   routes: [
     route({ op: 'POST /api/v1/conversations/{id}/takeover', response: TakenOver,
       handler: async (ctx) => {
-        const { changed, ...r } = await takeover(ctx.app, person(ctx), ctx.params.id);
+        const { changed, ...r } = await takeover(ctx.app, team, person(ctx), ctx.params.id);
         // Taking over a conversation you already have changes nothing, so it is not logged again.
         if (changed) await ctx.audit('conversation.takeover', conversation(ctx.params.id));
         return r;
       } }),
     route({ op: 'POST /api/v1/conversations/{id}/release', response: TakenOver,
       handler: async (ctx) => {
-        const r = await release(ctx.app, person(ctx), ctx.params.id);
+        const r = await release(ctx.app, team, person(ctx), ctx.params.id);
         await ctx.audit('conversation.release', conversation(ctx.params.id));
         return r;
       } }),
     route({ op: 'POST /api/v1/conversations/{id}/messages', body: TeamMessageBody, response: MessageShape, status: 201,
       handler: async (ctx) => {
-        const { message, tookOver } = await teamMessage(ctx.app, person(ctx), ctx.params.id, ctx.body);
+        const { message, tookOver } = await teamMessage(ctx.app, team, person(ctx), ctx.params.id, ctx.body);
         if (tookOver) await ctx.audit('conversation.takeover', conversation(ctx.params.id));
         // Which message, never its words: the audit log outlives a visitor's erasure.
         await ctx.audit(ctx.body.internal ? 'conversation.note' : 'conversation.reply', conversation(ctx.params.id), { messageId: message.id });
         return message;
       } }),
     route({ op: 'POST /api/v1/conversations/{id}/typing', body: TypingBody,
-      handler: (ctx) => teamTyping(ctx.app, person(ctx), ctx.params.id, ctx.body.active) }),
+      handler: (ctx) => teamTyping(ctx.app, team, person(ctx), ctx.params.id, ctx.body.active) }),
   ],
-};
+});
