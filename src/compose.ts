@@ -22,7 +22,7 @@ import { KnowledgeService, knowledge } from './knowledge/service.js';
 import { registerKnowledgeHooks } from './knowledge/agent.js';
 import { createWebhooks, stopWebhooks, type WebhookService } from './events/webhooks/index.js';
 import { AnalyticsRollup } from './analytics/rollup.js';
-import { ChatHub, chatHub } from './conversation/hub.js';
+import { ChatHub } from './conversation/hub.js';
 import { VisitorRequests } from './conversation/visitor-requests.js';
 import { builtinToolSource } from './conversation/builtins.js';
 import { leadToolSource } from './conversation/lead-capture.js';
@@ -122,7 +122,7 @@ export function composeServices(app: AppContext): Composition {
   const analytics = new AnalyticsRollup(app);
   const stopCounting = analytics.start();
   add('analytics rollup', analytics, () => stopCounting());
-  const hub = add('chat hub', chatHub.provide(app, new ChatHub()));
+  const hub = add('chat hub', new ChatHub());
   const requests = add('visitor requests', new VisitorRequests(app, hub));
   const camera = add('camera links', new CameraLinks(app));
   const live = add('live hub', new LiveHub());

@@ -60,7 +60,7 @@ export async function requestReply(a: ConversationActor): Promise<void> {
   const events = a.app.events;
   const requests = a.requests;
   // textReplies speak: read aloud as it streams, beside the mailbox (its cost comes back as voiceUsage).
-  const spoken = a.s.voice ? null : startSpokenReply(a.app, {
+  const spoken = a.s.voice ? null : startSpokenReply(a.app, a.hub, {
     conversationId: conv._id, workspaceId: conv.workspaceId, config: chat.config, messageId, log: a.app.log,
     charge: (costUsd) => { if (a.status === 'running') { try { a.send({ type: 'voiceUsage', costUsd, voiceSeconds: 0 }); } catch { /* stopping */ } } },
   });

@@ -1,4 +1,3 @@
-import { provided } from '../app/context.js';
 import { encodeFrame, type ServerFrame } from './protocol.js';
 
 /** The part of a socket the hub needs (src/http SocketConn fits). */
@@ -82,4 +81,3 @@ export class ChatHub {
 
 const NONE: ReadonlySet<FrameSink> = new Set();
 
-export const chatHub = provided<ChatHub>('chat hub');

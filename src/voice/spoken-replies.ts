@@ -17,7 +17,7 @@ import { guardedAdapter, openProviderKey, providers, TEXT_KINDS } from '../provi
 import { estimateSpeechCostUsd } from '../providers/prices.js';
 import { SPEECH_STREAM_RATE, type ProviderAdapter, type ProviderKind, type SpeechAlignment } from '../providers/types.js';
 import { providerClient } from '../providers/http-client.js';
-import { chatHub, type FrameSink } from '../conversation/hub.js';
+import type { ChatHub, FrameSink } from '../conversation/hub.js';
 import { encodeFrame, type ServerFrame } from '../conversation/protocol.js';
 import { audioFrame } from '../conversation/voice-frames.js';
 
@@ -95,11 +95,11 @@ export interface SpokenReplyInput {
 
 /**
  * Starts reading a reply aloud, or returns null when the bot does not speak replies or no widget of the
- * conversation has sound on (the reply is mimed there).
+ * conversation has sound on (the reply is mimed there). `hub` has the conversation's open widgets.
  */
-export function startSpokenReply(app: AppContext, input: SpokenReplyInput): SpokenReply | null {
+export function startSpokenReply(app: AppContext, hub: Pick<ChatHub, 'sinks'>, input: SpokenReplyInput): SpokenReply | null {
   if (input.config.appearance.face.textReplies !== 'speak') return null;
-  const reply = new SpokenReply(speaking(app), chatHub(app).sinks(input.conversationId), input);
+  const reply = new SpokenReply(speaking(app), hub.sinks(input.conversationId), input);
   if (!reply.targets().length) return null;
   reply.begin(resolveTts(app, input.workspaceId, input.config));
   return reply;
