@@ -16,7 +16,7 @@ import type { HostedAgentConnection } from '../providers/hosted-agent/engine.js'
 import { agentBody, HOSTED_AGENT_LABEL, type AgentDefinition } from '../providers/hosted-agent/wire.js';
 import { openProviderKey, providerFetch, providers, type ProviderDoc } from '../providers/connections.js';
 import type { Doc } from '../store/types.js';
-import { toolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { expressTool } from '../conversation/builtins.js';
 import { buildSystemPrompt } from '../conversation/prompt.js';
 import { imageDescriber } from './vision-proxy.js';
@@ -49,14 +49,16 @@ const SPOKEN = 'You are talking with the visitor by voice: your words are spoken
 const API_TIMEOUT_MS = 15_000;
 
 /** What the agent is made of, from the config. Each conversation sends its own prompt; this one is the fallback. */
-export async function agentDefinition(app: AppContext, workspaceId: string, bot: { _id: string; name: string }, config: BotConfig): Promise<AgentDefinition> {
+export async function agentDefinition(
+  app: AppContext, tools: Pick<ToolRegistry, 'toolsFor'>, workspaceId: string, bot: { _id: string; name: string }, config: BotConfig,
+): Promise<AgentDefinition> {
   const ctx = contextFromIdentity(config.identity);
   const prompt = buildSystemPrompt({
     config, now: 0, context: [], expressions: false, summary: null, canEnd: config.tools.builtins.end_conversation,
     prompt: { instructions: renderField('identity.instructions', config.identity.instructions, ctx), guardrails: renderField('identity.guardrails', config.identity.guardrails, ctx) },
   }).split('\n\n').filter((p) => !p.startsWith('Current date and time:')).join('\n\n');
-  const tools = await toolRegistry(app).toolsFor({ app, workspaceId, botId: bot._id, conversationId: '', visitorId: '', config });
-  if (config.face.expressions && config.tools.builtins.express) tools.push(expressTool);
+  const offered = await tools.toolsFor({ app, workspaceId, botId: bot._id, conversationId: '', visitorId: '', config });
+  if (config.face.expressions && config.tools.builtins.express) offered.push(expressTool);
   const v = config.voice;
   const welcome = renderField('welcome.message', config.welcome.message, ctx).trim();
   return {
@@ -66,7 +68,7 @@ export async function agentDefinition(app: AppContext, workspaceId: string, bot:
     language: config.identity.language,
     voice: v.hostedAgent.voice, ttsModel: v.hostedAgent.ttsModel, llm: v.hostedAgent.llm,
     temperature: config.brain.temperature, maxOutputTokens: Math.min(2048, config.brain.maxOutputTokens),
-    tools: tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    tools: offered.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
     bargeIn: v.bargeIn, maxDurationSeconds: Math.round(v.maxSessionMinutes * 60),
   };
 }
@@ -75,12 +77,14 @@ export async function agentDefinition(app: AppContext, workspaceId: string, bot:
 const NOTHING: AgentSync = { undo: async () => {}, commit: async () => {} };
 
 /** HostedAgentPort.sync (src/bots/hosted-agent-port.ts). */
-async function syncHostedAgent(app: AppContext, workspaceId: string, bot: { _id: string; name: string }, config: BotConfig): Promise<AgentSync> {
+async function syncHostedAgent(
+  app: AppContext, tools: Pick<ToolRegistry, 'toolsFor'>, workspaceId: string, bot: { _id: string; name: string }, config: BotConfig,
+): Promise<AgentSync> {
   const v = config.voice;
   if (!v.enabled || v.mode !== 'hosted_agent' || !v.hostedAgent.connectionId) return NOTHING;
   const doc = await providers(app).findById(workspaceId, v.hostedAgent.connectionId);
   if (!doc) return NOTHING;
-  const body = agentBody(await agentDefinition(app, workspaceId, bot, config));
+  const body = agentBody(await agentDefinition(app, tools, workspaceId, bot, config));
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const api = apiFor(app, doc);
   const records = hostedAgents(app);
@@ -200,5 +204,11 @@ export async function hostedAgentSetup(app: AppContext, workspaceId: string, bot
   };
 }
 
-/** The bots' hosted-agent port: the API's publish and delete hand it to publishBot and deleteBot. */
-export const hostedAgentPort: HostedAgentPort = { sync: syncHostedAgent, remove: removeHostedAgent };
+/**
+ * The bots' hosted-agent port: the API's publish and delete hand it to publishBot and deleteBot. `tools` gives the
+ * agent the tools a conversation of the bot would have (the root's tool registry).
+ */
+export const hostedAgentPort = (tools: Pick<ToolRegistry, 'toolsFor'>): HostedAgentPort => ({
+  sync: (app, workspaceId, bot, config) => syncHostedAgent(app, tools, workspaceId, bot, config),
+  remove: removeHostedAgent,
+});

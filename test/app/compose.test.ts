@@ -47,7 +47,7 @@ test('a freshly composed app gives a bot its built-in tools before any conversat
   try {
     const config = BotConfigSchema.parse({ behavior: { leadCapture: { enabled: true } }, face: { expressions: true } });
     // What a hosted voice agent is given when its bot is published (no conversation has been asked for yet).
-    const names = (await agentDefinition(app, 'ws_1', { _id: 'bot_1', name: 'Shop' }, config)).tools.map((t) => t.name);
+    const names = (await agentDefinition(app, composed.services.tools, 'ws_1', { _id: 'bot_1', name: 'Shop' }, config)).tools.map((t) => t.name);
     assert.ok(names.includes('end_conversation'), `end_conversation is offered: ${names.join()}`);
     assert.ok(names.includes('capture_lead'), `capture_lead is offered: ${names.join()}`);
     const off = BotConfigSchema.parse({ tools: { builtins: { end_conversation: false } } });

@@ -6,7 +6,7 @@ import { BotConfigSchema } from '../../bots/config/index.js';
 import { embedInfo } from '../../bots/embed.js';
 import { createPreviewToken } from '../../bots/preview-token.js';
 import { publishBot } from '../../bots/publish.js';
-import { hostedAgentPort } from '../../voice/hosted-agent.js';
+import type { HostedAgentPort } from '../../bots/hosted-agent-port.js';
 import { getBot } from '../../bots/records.js';
 import {
   botView, createBot, deleteBot, duplicateBot, editDraft, listBots, listVersions, newIdentitySecret,
@@ -70,7 +70,8 @@ const HealthResponse = z.object({
   }),
 });
 
-export const botsModule: ApiModule = {
+/** The routes are handed the hosted-agent port that publish and delete keep in step (src/voice/hosted-agent.ts). */
+export const botsModule = (hostedAgents: HostedAgentPort): ApiModule => ({
   name: 'bots',
   routes: [
     route({ op: 'GET /api/v1/bots/templates', response: TemplatesResponse, handler: () => ({ items: BOT_TEMPLATES }) }),
@@ -97,7 +98,7 @@ export const botsModule: ApiModule = {
       } }),
     route({ op: 'DELETE /api/v1/bots/{id}',
       handler: async (ctx) => {
-        await deleteBot(ctx.app, hostedAgentPort, ctx.workspaceId, ctx.params.id);
+        await deleteBot(ctx.app, hostedAgents, ctx.workspaceId, ctx.params.id);
         await ctx.audit('bot.delete', target(ctx.params.id));
       } }),
     route({ op: 'POST /api/v1/bots/{id}/duplicate', body: DuplicateBody, response: BotResponse, status: 201,
@@ -109,7 +110,7 @@ export const botsModule: ApiModule = {
     route({ op: 'POST /api/v1/bots/{id}/publish', body: RevisionBody, response: BotResponse,
       handler: async (ctx) => {
         const by = ctx.principal ? actorOf(ctx.principal) : null;
-        const bot = await publishBot(ctx.app, hostedAgentPort, ctx.workspaceId, ctx.params.id, by && { id: by.id, name: by.name }, ctx.body.revision);
+        const bot = await publishBot(ctx.app, hostedAgents, ctx.workspaceId, ctx.params.id, by && { id: by.id, name: by.name }, ctx.body.revision);
         await ctx.audit('bot.publish', target(bot._id), { version: bot.published?.version });
         return botView(ctx.app, bot);
       } }),
@@ -155,4 +156,4 @@ export const botsModule: ApiModule = {
         return embedInfo(app.config.publicUrl, bot._id, bot.published?.config ?? bot.draft, bot.published !== null);
       } }),
   ],
-};
+});

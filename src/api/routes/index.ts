@@ -9,6 +9,8 @@ import type { WebhookService } from '../../events/webhooks/index.js';
 import type { LiveServices } from './live.js';
 import type { AuthServices } from './auth.js';
 import type { WorkspaceDeletion } from '../../auth/workspace-cleanup.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { hostedAgentPort } from '../../voice/hosted-agent.js';
 import { botsModule } from './bots.js';
 import { facesModule } from './faces.js';
 import { knowledgeModule } from './knowledge.js';
@@ -35,6 +37,8 @@ export interface ApiServices extends WidgetServices, LiveServices, AuthServices 
   knowledge: KnowledgeService;
   webhooks: WebhookService;
   workspaceDeletion: WorkspaceDeletion;
+  /** A hosted voice agent is given the tools its bot's conversations have. */
+  tools: ToolRegistry;
 }
 
 /**
@@ -42,6 +46,6 @@ export interface ApiServices extends WidgetServices, LiveServices, AuthServices 
  * Add a module here when its area lands; a module that calls a service takes it as a parameter.
  */
 export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
-  return [authModule(services), teamModule(services.accessEndings), workspaceModule(services.workspaceDeletion), toolsModule(services), providersModule, botsModule, facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
+  return [authModule(services), teamModule(services.accessEndings), workspaceModule(services.workspaceDeletion), toolsModule(services), providersModule, botsModule(hostedAgentPort(services.tools)), facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
     liveModule(services), agentActionsModule(services), leadsModule, analyticsModule(services), visitorsModule];
 }
