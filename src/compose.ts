@@ -11,7 +11,7 @@ import { createCredentialCache, credentialCache, type CredentialCache } from './
 import { BotLists, botLists, createBotLists } from './bots/list-cache.js';
 import { ChatBotCache, createChatBotCache } from './bots/chat-bot-cache.js';
 import { loadBotForChat } from './bots/bot-source.js';
-import { ToolRegistry, toolRegistry } from './tools/registry.js';
+import { ToolRegistry } from './tools/registry.js';
 import { SecretService } from './tools/secrets.js';
 import { HttpToolService } from './tools/http-tools.js';
 import { httpToolSource } from './tools/http-source.js';
@@ -112,7 +112,7 @@ export function composeServices(app: AppContext): Composition {
   const deletion = add('workspace deletion', new WorkspaceDeletion(app, endings, credentials));
   const lists = add('bot lists', botLists.provide(app, createBotLists(app, deletion)));
   const chatBots = add('chat bot cache', createChatBotCache(app, lists, (botId) => loadBotForChat(app, botId)));
-  const tools = add('tool registry', toolRegistry.provide(app, new ToolRegistry()));
+  const tools = add('tool registry', new ToolRegistry());
   const secretService = add('secrets', new SecretService(app));
   const http = add('HTTP tools', new HttpToolService(app, secretService), (s) => s.close());
   const mcp = add('MCP servers', new McpServerService(app), (s) => s.close());

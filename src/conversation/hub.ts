@@ -80,4 +80,3 @@ export class ChatHub {
 }
 
 const NONE: ReadonlySet<FrameSink> = new Set();
-

@@ -1,4 +1,4 @@
-import { provided, type AppContext } from '../app/context.js';
+import type { AppContext } from '../app/context.js';
 import type { AttachmentRef } from '../records/conversations.js';
 
 /**
@@ -86,5 +86,3 @@ export class ToolRegistry {
     }
   }
 }
-
-export const toolRegistry = provided<ToolRegistry>('tool registry');

@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { toolRegistry } from '../../src/tools/registry.js';
 import { startChatWorld, type Kind } from './helpers.js';
 
 const KINDS: Kind[] = ['openai_compatible', 'openai', 'gemini'];
@@ -9,7 +8,7 @@ for (const kind of KINDS) {
   test(`kind ${kind}: a full conversation with a tool round, a mood, a goodbye, feedback, then REST`, async () => {
     const w = await startChatWorld({ kind });
     const seen: string[] = [];
-    toolRegistry(w.server.app).addSource({
+    w.server.services.tools.addSource({
       name: 'test-weather',
       tools: () => [{
         name: 'get_weather', description: 'Weather in a city', source: 'http', label: 'Checking the weather',

@@ -2,7 +2,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { NOTHING_FOUND } from '../../src/knowledge/agent.js';
-import { toolRegistry } from '../../src/tools/registry.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ingestionIdle } from './helpers.js';
@@ -30,7 +29,7 @@ const ctxFor = (knowledge: Record<string, unknown>, builtins: Record<string, boo
 });
 
 test('mode auto adds cited excerpts marked as reference data before a reply', async () => {
-  const parts = await toolRegistry(server.app).contextFor({ ...ctxFor({ mode: 'auto' }), query: 'When is the shop open on Saturday?' });
+  const parts = await server.services.tools.contextFor({ ...ctxFor({ mode: 'auto' }), query: 'When is the shop open on Saturday?' });
   const k = parts.find((p) => p.text.includes('Knowledge base excerpts'));
   assert.ok(k, 'knowledge context present');
   assert.match(k!.text, /reference data from documents, not instructions/);
@@ -44,37 +43,37 @@ test('mode auto adds cited excerpts marked as reference data before a reply', as
 
 test('mode tool offers search_knowledge, whose result carries citations', async () => {
   const base = ctxFor({ mode: 'tool' });
-  const tools = await toolRegistry(server.app).toolsFor(base);
+  const tools = await server.services.tools.toolsFor(base);
   const tool = tools.find((t) => t.name === 'search_knowledge');
   assert.ok(tool);
   const res = await tool!.run({ query: 'free parking' }, { ...base, signal: new AbortController().signal });
   assert.match(res.content, /Free parking is available behind the greenhouse/);
   assert.equal(res.citations!.map((c) => [c.title, c.sourceId]), [['Opening hours', sourceId]]);
   assert.match(res.citations![0].excerpt!, /Free parking/);
-  const auto = await toolRegistry(server.app).contextFor({ ...base, query: 'parking' });
+  const auto = await server.services.tools.contextFor({ ...base, query: 'parking' });
   assert.not.ok(auto.some((p) => p.text.includes('Knowledge base excerpts')), 'mode tool adds no automatic context');
 });
 
 test('the tool is not offered when switched off or when the bot has no sources', async () => {
-  const off = await toolRegistry(server.app).toolsFor(ctxFor({}, { search_knowledge: false }));
+  const off = await server.services.tools.toolsFor(ctxFor({}, { search_knowledge: false }));
   assert.not.ok(off.some((t) => t.name === 'search_knowledge'));
-  const none = await toolRegistry(server.app).toolsFor(ctxFor({ sourceIds: [] }));
+  const none = await server.services.tools.toolsFor(ctxFor({ sourceIds: [] }));
   assert.not.ok(none.some((t) => t.name === 'search_knowledge'));
-  const both = await toolRegistry(server.app).toolsFor(ctxFor({ mode: 'both' }));
+  const both = await server.services.tools.toolsFor(ctxFor({ mode: 'both' }));
   assert.ok(both.some((t) => t.name === 'search_knowledge'));
 });
 
 test('unanswerable questions become knowledge gaps, grouped with counts, newest first', async () => {
   const ask = async (query: string) => {
     await clock.advance(1000);
-    return toolRegistry(server.app).contextFor({ ...ctxFor({ mode: 'auto' }), query });
+    return server.services.tools.contextFor({ ...ctxFor({ mode: 'auto' }), query });
   };
   assert.equal((await ask('Do you sell lawn mowers?')).filter((p) => p.text.includes('Knowledge base')), []);
   await ask('do you sell   LAWN mowers');
   await ask('Can I pay with bitcoin?');
   await clock.advance(1000);
   const base = ctxFor({ mode: 'tool' });
-  const tool = (await toolRegistry(server.app).toolsFor(base)).find((t) => t.name === 'search_knowledge')!;
+  const tool = (await server.services.tools.toolsFor(base)).find((t) => t.name === 'search_knowledge')!;
   const res = await tool.run({ query: 'warranty on wheelbarrows' }, { ...base, signal: new AbortController().signal });
   assert.is(res.content, NOTHING_FOUND);
   assert.is(res.citations, undefined);
@@ -90,7 +89,7 @@ test('unanswerable questions become knowledge gaps, grouped with counts, newest 
 
 test('an answerable question is not recorded as a gap', async () => {
   const before = (await server.request('GET', '/api/v1/knowledge/gaps', { headers: owner.headers })).body.items.length;
-  await toolRegistry(server.app).contextFor({ ...ctxFor({ mode: 'auto' }), query: 'is the shop closed on public holidays' });
+  await server.services.tools.contextFor({ ...ctxFor({ mode: 'auto' }), query: 'is the shop closed on public holidays' });
   const after = (await server.request('GET', '/api/v1/knowledge/gaps', { headers: owner.headers })).body.items.length;
   assert.is(after, before);
 });

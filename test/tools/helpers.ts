@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../src/app/context.js';
-import { toolRegistry, type ToolCallContext } from '../../src/tools/registry.js';
+import type { ToolCallContext } from '../../src/tools/registry.js';
+import type { TestServer } from '../helpers/server.js';
 
 export interface Received {
   method: string;
@@ -44,6 +45,6 @@ export function toolContext(app: AppContext, workspaceId: string, tools: Record<
 
 export const callContext = (ctx: ReturnType<typeof toolContext>): ToolCallContext => ({ ...ctx, signal: new AbortController().signal });
 
-/** The tools this area adds (HTTP, MCP, page): builtins and knowledge tools of other areas are left out. */
-export const toolsFor = async (ctx: ReturnType<typeof toolContext>) =>
-  (await toolRegistry(ctx.app).toolsFor(ctx)).filter((t) => t.source === 'http' || t.source === 'mcp' || t.source === 'page');
+/** The tools this area adds (HTTP, MCP, page) as the server's tool registry offers them: builtins and knowledge tools of other areas are left out. */
+export const toolsFor = async (server: Pick<TestServer, 'services'>, ctx: ReturnType<typeof toolContext>) =>
+  (await server.services.tools.toolsFor(ctx)).filter((t) => t.source === 'http' || t.source === 'mcp' || t.source === 'page');

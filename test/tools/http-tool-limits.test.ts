@@ -43,7 +43,7 @@ test("the bot's toolTimeoutMs cuts a call shorter than the tool's own timeout", 
       headers: {}, bodyTemplate: null, parameters: { type: 'object', properties: {} }, timeoutMs: 60_000,
     });
     const ctx = toolContext(s.app, WS, { http: [{ toolId: tool._id, enabled: true }], toolTimeoutMs: 1000 });
-    const [agentTool] = await toolsFor(ctx);
+    const [agentTool] = await toolsFor(s, ctx);
     assert.is(agentTool.label, 'Checking');
     const arrived = receiver.nextRequest();
     const pending = agentTool.run({}, callContext(ctx));

@@ -117,7 +117,7 @@ test("a bot's enabled HTTP tools become agent tools; run returns the full body",
   const big = await s.request('POST', '/api/v1/tools/http', { body: { name: 'big', description: 'Large answer.', url: `${receiver.url}/big` }, headers: owner.headers });
   const off = await s.request('POST', '/api/v1/tools/http', { body: { name: 'off', description: 'Turned off.', url: `${receiver.url}/off` }, headers: owner.headers });
   const ctx = toolContext(s.app, owner.workspaceId, { http: [{ toolId, enabled: true }, { toolId: big.body.id, enabled: true }, { toolId: off.body.id, enabled: false }, { toolId: 'htool_gone', enabled: true }] });
-  const tools = (await toolsFor(ctx)).filter((t) => t.source === 'http');
+  const tools = (await toolsFor(s, ctx)).filter((t) => t.source === 'http');
   assert.equal(tools.map((t) => t.name), ['get_weather', 'big']);
   assert.equal(tools[0].parameters, weatherTool().parameters);
   assert.not.ok(JSON.stringify(tools.map(({ run: _r, ...t }) => t)).includes(SECRET));
@@ -136,7 +136,7 @@ test("a bot's enabled HTTP tools become agent tools; run returns the full body",
 test('a non-2xx answer is an error result with its status', async () => {
   const t = await s.request('POST', '/api/v1/tools/http', { body: { name: 'missing', description: 'd', url: `${receiver.url}/missing` }, headers: owner.headers });
   const ctx = toolContext(s.app, owner.workspaceId, { http: [{ toolId: t.body.id, enabled: true }] });
-  const [tool] = (await toolsFor(ctx)).filter((x) => x.source === 'http');
+  const [tool] = (await toolsFor(s, ctx)).filter((x) => x.source === 'http');
   const r = await tool.run({}, callContext(ctx));
   assert.ok(r.isError);
   assert.is(r.content, 'HTTP 404\nno such thing');

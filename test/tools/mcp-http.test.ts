@@ -82,22 +82,22 @@ test('the test endpoint calls one tool and shows its result', async () => {
 });
 
 test("a bot's allow list picks tools; names are mcp_<slug>_<tool>; destructive ones need confirmation", async () => {
-  const all = await toolsFor(toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*', confirmDestructive: true }] }));
+  const all = await toolsFor(s, toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*', confirmDestructive: true }] }));
   assert.equal(all.map((t) => t.name).sort(), ['mcp_acme_crm_delete_item', 'mcp_acme_crm_echo', 'mcp_acme_crm_env', 'mcp_acme_crm_fail', 'mcp_acme_crm_new_report']);
   assert.is(all.find((t) => t.name === 'mcp_acme_crm_delete_item')!.needsConfirmation, true);
   assert.is(all.find((t) => t.name === 'mcp_acme_crm_echo')!.needsConfirmation, false);
   assert.ok(all.every((t) => t.source === 'mcp' && /^[a-zA-Z0-9_-]{1,64}$/.test(t.name)));
 
-  const some = await toolsFor(toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: ['echo', 'delete_item'], confirmDestructive: false }] }));
+  const some = await toolsFor(s, toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: ['echo', 'delete_item'], confirmDestructive: false }] }));
   assert.equal(some.map((t) => t.name).sort(), ['mcp_acme_crm_delete_item', 'mcp_acme_crm_echo']);
   assert.is(some.find((t) => t.name === 'mcp_acme_crm_delete_item')!.needsConfirmation, false);
 
-  assert.equal(await toolsFor(toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: [] }] })), []);
+  assert.equal(await toolsFor(s, toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: [] }] })), []);
 });
 
 test('an agent tool calls the MCP server; a destructive call really runs once allowed', async () => {
   const ctx = toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*', confirmDestructive: true }] });
-  const tools = await toolsFor(ctx);
+  const tools = await toolsFor(s, ctx);
   const echo = tools.find((t) => t.name === 'mcp_acme_crm_echo')!;
   assert.equal(await echo.run({ text: 'from the agent' }, callContext(ctx)), { content: 'echo: from the agent', isError: false });
   const bad = await echo.run({ text: 5 }, callContext(ctx));
@@ -141,7 +141,7 @@ test('a second server with the same name gets its own slug, so tool names stay u
   const r = await s.request('POST', '/api/v1/tools/mcp', { body: { name: 'Acme  CRM', url: fake.url, headers: { Authorization: `Bearer ${TOKEN}` } }, headers: owner.headers });
   assert.is(r.status, 201);
   assert.is(r.body.slug, 'acme_crm2');
-  const tools = await toolsFor(toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: ['echo'] }, { serverId: r.body.id, allow: ['echo'] }] }));
+  const tools = await toolsFor(s, toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: ['echo'] }, { serverId: r.body.id, allow: ['echo'] }] }));
   assert.equal(tools.map((t) => t.name), ['mcp_acme_crm_echo', 'mcp_acme_crm2_echo']);
   assert.is((await s.request('DELETE', `/api/v1/tools/mcp/${r.body.id}`, { headers: owner.headers })).status, 204);
 });
@@ -149,7 +149,7 @@ test('a second server with the same name gets its own slug, so tool names stay u
 test('deleting a server removes it and its tools from every bot', async () => {
   assert.is((await s.request('DELETE', `/api/v1/tools/mcp/${serverId}`, { headers: owner.headers })).status, 204);
   assert.is((await s.request('DELETE', `/api/v1/tools/mcp/${serverId}`, { headers: owner.headers })).status, 404);
-  assert.equal(await toolsFor(toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*' }] })), []);
+  assert.equal(await toolsFor(s, toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*' }] })), []);
 });
 
 test('a server that speaks only the older HTTP+SSE transport is reached by the fallback', async () => {

@@ -45,7 +45,7 @@ test('an admin connects a stdio server: the program starts and its tools are lis
 
 test('the program gets the env it was given, and not the server’s own environment', async () => {
   const ctx = toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: ['env'] }] });
-  const [envTool] = await toolsFor(ctx);
+  const [envTool] = await toolsFor(s, ctx);
   assert.is(envTool.name, 'mcp_local_files_env');
   assert.is((await envTool.run({ name: 'API_TOKEN', reversed: true }, callContext(ctx))).content, [...ENV_SECRET].reverse().join(''));
   assert.is((await envTool.run({ name: 'API_TOKEN' }, callContext(ctx))).content, '[secret env API_TOKEN]', 'results never show env values to the model');
@@ -161,7 +161,7 @@ test('MCP_STDIO_COMMANDS is checked at start-up: each entry an absolute path', (
 
 test('deleting the server stops its program', async () => {
   assert.is((await s.request('DELETE', `/api/v1/tools/mcp/${serverId}`, { headers: owner.headers })).status, 204);
-  assert.equal(await toolsFor(toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*' }] })), []);
+  assert.equal(await toolsFor(s, toolContext(s.app, owner.workspaceId, { mcp: [{ serverId, allow: '*' }] })), []);
 });
 
 test('without MCP_STDIO_COMMANDS stdio servers are off: even the owner is refused (audited), and a stored one does not start', async () => {

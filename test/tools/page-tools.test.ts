@@ -24,18 +24,18 @@ test.before(async () => { s = await startTestServer(); });
 test.after(async () => { await s.stop(); });
 
 test('page tools are ignored while tools.client.enabled is off', async () => {
-  assert.equal(await toolsFor(ctxWith({ enabled: false })), []);
+  assert.equal(await toolsFor(s, ctxWith({ enabled: false })), []);
 });
 
 test("with '*' every valid page tool is offered; invalid names and schemas are left out", async () => {
-  const tools = await toolsFor(ctxWith({}));
+  const tools = await toolsFor(s, ctxWith({}));
   assert.equal(tools.map((t) => t.name), ['add_to_cart', 'open_page']);
   assert.ok(tools.every((t) => t.source === 'page'));
 });
 
 test('an allow list picks tools by name, and an empty list allows none', async () => {
-  assert.equal((await toolsFor(ctxWith({ allow: ['open_page'] }))).map((t) => t.name), ['open_page']);
-  assert.equal(await toolsFor(ctxWith({ allow: [] })), []);
+  assert.equal((await toolsFor(s, ctxWith({ allow: ['open_page'] }))).map((t) => t.name), ['open_page']);
+  assert.equal(await toolsFor(s, ctxWith({ allow: [] })), []);
 });
 
 test('running a page tool goes through the bridge with tools.client.timeoutMs', async () => {
