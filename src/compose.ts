@@ -31,7 +31,7 @@ import { LiveHub } from './team/live-hub.js';
 import { createWorkspaceActors, type WorkspaceActors } from './team/workspace.js';
 import { handoffTimedOut, handoffToolSource } from './team/handoff.js';
 import type { TeamServices } from './team/services.js';
-import { ConversationService, conversations } from '../actors/conversation/index.js';
+import { ConversationService } from '../actors/conversation/index.js';
 import { VoiceService } from '../actors/voice/index.js';
 import { OfflineWatch } from './chat/offline-watch.js';
 import { PublishedBotWatch } from './chat/published-watch.js';
@@ -129,7 +129,7 @@ export function composeServices(app: AppContext): Composition {
   // A handoff's wait ends in a workspace actor and reaches the conversation, made after the workspace actors (so it
   // stops before them): the timers read `team` once both exist (a wait is armed only after start-up).
   const workspaces = add('workspace actors', createWorkspaceActors(app, live, (_, w, c, h) => handoffTimedOut(app, team, w, c, h)), (r) => r.stopAll());
-  const convs = add('conversations', conversations.provide(app, new ConversationService(app, { hub, tools, requests, readiness: ready, bots: lists }, shared)), (s) => s.stop());
+  const convs = add('conversations', new ConversationService(app, { hub, tools, requests, readiness: ready, bots: lists }, shared), (s) => s.stop());
   const team: TeamServices = { conversations: convs, workspaceActors: workspaces };
   // Scale-out: the voice sessions' seats counted across the group (none for one process); given back at shutdown.
   const seats = createVoiceSeats(app);
@@ -138,7 +138,7 @@ export function composeServices(app: AppContext): Composition {
   const hours = add('offline watch', new OfflineWatch(app));
   const published = add('published bot watch', new PublishedBotWatch(app, hours));
   // The sweeps stop first at shutdown (a sweep under way finishes before the conversations stop).
-  const retention = add('conversation retention', startRetentionJob(app), stopRetentionJob);
+  const retention = add('conversation retention', startRetentionJob(app, convs), stopRetentionJob);
   // Camera frames have a shorter life of their own (vision.webcam.persistFrames), on the same kind of schedule.
   const cameraFrames = add('camera frames sweep', startCameraFramesJob(app), stopRetentionJob);
 

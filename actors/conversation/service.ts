@@ -1,5 +1,4 @@
 import type { AppContext } from '../../src/app/context.js';
-import { provided } from '../../src/app/context.js';
 import { renderField, contextFromIdentity } from '../../src/bots/config/index.js';
 import { loadBotForChat, type ChatBot } from '../../src/bots/bot-source.js';
 import type { ChatHub } from '../../src/conversation/hub.js';
@@ -28,8 +27,9 @@ export interface StartConversationInput {
 }
 
 /**
- * The conversation engine's front door, one per app: `conversations(app)`. Sockets, REST routes and other
- * areas (takeover, handoff) reach a conversation only through `send`/`ask`, so its actor is the one writer.
+ * The conversation engine's front door, one per app (the composition root makes it and hands it to who uses it).
+ * Sockets, REST routes and other areas (takeover, handoff) reach a conversation only through `send`/`ask`, so its
+ * actor is the one writer.
  */
 export class ConversationService {
   readonly registry: ActorRegistry<ConversationActor>;
@@ -192,5 +192,3 @@ export class ConversationService {
     }
   }
 }
-
-export const conversations = provided<ConversationService>('conversations');

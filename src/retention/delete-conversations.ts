@@ -5,17 +5,20 @@
  * events that carry their words. Leads, visitors and the analytics counters stay: counters are anonymous history,
  * and leads and visitors are records of their own (erased with DELETE /visitors/{id}).
  */
-import { conversations as conversationService } from '../../actors/conversation/index.js';
+import type { ConversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
 import { forgetGapAsks } from '../knowledge/gaps.js';
 import { deleteTeamRecordsOf } from '../team/records.js';
 
 export interface DeletedCounts { conversations: number; messages: number; attachments: number }
 
-export async function deleteConversations(app: AppContext, workspaceId: string, ids: string[]): Promise<DeletedCounts> {
+/** `conversations` stops their actors (the root's conversation service). */
+export async function deleteConversations(
+  app: AppContext, conversations: Pick<ConversationService, 'forget'>, workspaceId: string, ids: string[],
+): Promise<DeletedCounts> {
   if (!ids.length) return { conversations: 0, messages: 0, attachments: 0 };
   // An actor still in memory would write again after the records are gone.
-  for (const id of ids) await conversationService(app).forget(id);
+  for (const id of ids) await conversations.forget(id);
   const db = app.records;
   const inIds = { $in: ids };
   const files = await db.attachments.find({ workspaceId, conversationId: inIds });

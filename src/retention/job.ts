@@ -4,6 +4,7 @@
  * node-cron runs it on the wall clock; the sweep itself reads the app's clock, so tests drive it with a fake one.
  */
 import cron, { type ScheduledTask } from 'node-cron';
+import type { ConversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
 import { deleteConversations, deleteUnclaimedAttachments, type DeletedCounts } from './delete-conversations.js';
 import type { CameraFramesJob } from './camera-frames.js';
@@ -16,8 +17,8 @@ const DAY_MS = 86_400_000;
 
 export interface RetentionRun { workspaces: number; conversations: number; messages: number; attachments: number }
 
-/** Deletes every expired conversation of every workspace that limits retention; returns what went. */
-export async function runRetention(app: AppContext): Promise<RetentionRun> {
+/** Deletes every expired conversation of every workspace that limits retention (their actors stopped first); returns what went. */
+export async function runRetention(app: AppContext, conversations: Pick<ConversationService, 'forget'>): Promise<RetentionRun> {
   const now = app.clock.now();
   const run: RetentionRun = { workspaces: 0, conversations: 0, messages: 0, attachments: 0 };
   const limited = await app.records.workspaces.find({ 'settings.conversationRetentionDays': { $gte: 1 } }, { crossWorkspace: true, sort: [['_id', 1]] });
@@ -28,7 +29,7 @@ export async function runRetention(app: AppContext): Promise<RetentionRun> {
       const page = await app.records.conversations.find(
         { workspaceId: ws._id, lastMessageAt: { $lt: cutoff } }, { sort: [['lastMessageAt', 1]], limit: PAGE },
       );
-      const done = await deleteConversations(app, ws._id, page.map((c) => c._id));
+      const done = await deleteConversations(app, conversations, ws._id, page.map((c) => c._id));
       counts.conversations += done.conversations; counts.messages += done.messages; counts.attachments += done.attachments;
       // Fewer deleted than found means something else is deleting them too: stop rather than loop.
       if (page.length < PAGE || done.conversations < page.length) break;
@@ -52,7 +53,7 @@ export interface RetentionJob {
 }
 
 /** Schedules the sweep for this app; the task is destroyed (and a running sweep awaited) at shutdown. */
-export function startRetentionJob(app: AppContext): RetentionJob {
+export function startRetentionJob(app: AppContext, conversations: Pick<ConversationService, 'forget'>): RetentionJob {
   const job: RetentionJob = {
     task: cron.schedule(RETENTION_SCHEDULE, () => sweep(), {
       name: 'conversation-retention', timezone: 'UTC', noOverlap: true, unref: true,
@@ -66,7 +67,7 @@ export function startRetentionJob(app: AppContext): RetentionJob {
     running: null,
   };
   const sweep = () => {
-    job.running ??= runRetention(app)
+    job.running ??= runRetention(app, conversations)
       .catch((err) => { app.log.error({ err }, 'conversation retention sweep failed; the next run tries again'); return null; })
       .finally(() => { job.running = null; });
     return job.running;

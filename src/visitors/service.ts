@@ -2,7 +2,7 @@
  * Visitor data requests (service-api.md, Visitors): find a visitor by e-mail or by the customer's own user id,
  * export everything stored about them, erase them and everything of theirs.
  */
-import { conversations as conversationService } from '../../actors/conversation/index.js';
+import type { ConversationService } from '../../actors/conversation/index.js';
 import type { AppContext } from '../app/context.js';
 import { publicMessage, type VisitorRecord } from '../records/conversations.js';
 import { notFound } from '../kernel/errors.js';
@@ -88,14 +88,16 @@ export async function exportVisitor(app: AppContext, workspaceId: string, visito
  * is physical (the store scrubs what was deleted from its files), and the erased id is remembered by its hash so
  * the visitor's old token cannot bring it back.
  */
-export async function eraseVisitor(app: AppContext, workspaceId: string, visitorId: string): Promise<{ conversations: number; messages: number; leads: number; attachments: number }> {
+export async function eraseVisitor(
+  app: AppContext, service: Pick<ConversationService, 'close'>, workspaceId: string, visitorId: string,
+): Promise<{ conversations: number; messages: number; leads: number; attachments: number }> {
   const db = app.records;
   const visitor = await db.visitors.findById(workspaceId, visitorId);
   if (!visitor) throw notFound('visitor');
   // First, so a reconnect while the records go cannot re-create this id.
   await rememberErased(app, workspaceId, visitorId);
   const convs = await db.conversations.find({ workspaceId, visitorId });
-  for (const c of convs) if (c.status === 'open') await conversationService(app).close(c._id, 'closed_by_team').catch(() => undefined);
+  for (const c of convs) if (c.status === 'open') await service.close(c._id, 'closed_by_team').catch(() => undefined);
   const convIds = convs.map((c) => c._id);
   const inConvs = { $in: convIds };
   let messages = 0, attachments = 0;

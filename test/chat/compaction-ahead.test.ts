@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { conversations } from '../../actors/conversation/index.js';
 import type { ScriptedTurn } from '../fakes/script.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
 import { until } from '../helpers/until.js';
@@ -17,7 +16,7 @@ const conversationRecord = async (w: ChatWorld, id: string) => (await w.server.a
 const storedMessages = (w: ChatWorld, id: string) => w.server.app.store.collection<any>('messages').find({ workspaceId: w.workspaceId, conversationId: id }, { sort: [['seq', 1]] });
 
 /** No summary is being made for the conversation (its job settled, or its actor is gone). */
-const summaryIdle = (w: ChatWorld, id: string) => until(() => !conversations(w.server.app).registry.peek(id)?.s.summarizing, { message: 'the background summary to settle' });
+const summaryIdle = (w: ChatWorld, id: string) => until(() => !w.server.services.conversations.registry.peek(id)?.s.summarizing, { message: 'the background summary to settle' });
 
 /**
  * Two long turns: the second crosses the watermark, so once its answer is stored a summary starts in the
@@ -169,7 +168,7 @@ test('a takeover drops the summary being made', async () => {
     const v = await w.visitor();
     const id = await twoLongTurns(w, v, { text: 'SUMMARY: dropped', delayMs: 2000 });
     await until(() => summaryCalls(w) === 1, { message: 'the summary call' });
-    await conversations(w.server.app).ask(id, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
+    await w.server.services.conversations.ask(id, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
     await summaryIdle(w, id);
     assert.is((await conversationRecord(w, id)).summary, null);
     await v.close();

@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { conversations } from '../../actors/conversation/index.js';
 import { loadBotForChat } from '../../src/bots/bot-source.js';
 import { FakeClock, flushMicrotasks } from '../../src/kernel/clock.js';
 import { newId } from '../../src/store/ids.js';
@@ -36,7 +35,7 @@ test('after a crash, open conversations left without an idle end end endAfterIdl
   const w = await startChatWorld({ clock, config: { behavior: { endAfterIdleMinutes: 30 } } });
   try {
     const { app } = w.server;
-    const service = conversations(app);
+    const service = w.server.services.conversations;
     const chat = (await loadBotForChat(app, w.botId))!;
     // As a stopped process leaves them: open, idleEndsAt null (a widget had them open), no actor, no widget.
     const left = async (minutesAgo: number) => {
@@ -133,7 +132,7 @@ test('while a team member has taken over, the AI stays quiet; the team replies; 
     v.say('I want a human');
     const { conversationId } = await v.next('conversation');
     await v.reply();
-    const service = conversations(w.server.app);
+    const service = w.server.services.conversations;
     await service.ask(conversationId, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
     const calls = w.fake.requests.length;
     v.say('hello?');

@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { conversations } from '../../actors/conversation/index.js';
 import { BotConfigSchema } from '../../src/bots/config/index.js';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { newId } from '../../src/store/ids.js';
@@ -101,7 +100,7 @@ test('a chat with an unpublished bot works with a preview token and keeps its dr
     await app.store.collection('bots').updateOne({ workspaceId: w.workspaceId, _id: botId }, {
       $set: { draft: later, published: { version: 1, config: later, publishedAt: app.clock.now() }, updatedAt: app.clock.now() + 1 },
     });
-    await conversations(app).forget(conversationId);
+    await w.server.services.conversations.forget(conversationId);
     v.say('again');
     await v.reply();
     const again = w.fake.lastBody('/chat/completions').messages[0].content;

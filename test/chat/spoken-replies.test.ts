@@ -4,7 +4,6 @@ import type { FakeOpenAI } from '../fakes/openai.js';
 import { startFakeSpeech } from '../fakes/speech.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
-import { conversations } from '../../actors/conversation/index.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
 import { until } from '../helpers/until.js';
 
@@ -176,7 +175,7 @@ test('a reply dropped by a team takeover stops its speech with it', async () => 
     v.say('when are you open?');
     await until(() => v.audio.length >= 2);
     const conversationId = v.frames.find((f) => f.t === 'conversation').conversationId;
-    await conversations(w.server.app).ask(conversationId, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
+    await w.server.services.conversations.ask(conversationId, { type: 'takeover', userId: 'usr_1', userName: 'Tom' });
     await v.next('delta_reset');
     await until(() => fake.speech.open === 0, { timeout: 3000 });
     const heard = v.audio.length;

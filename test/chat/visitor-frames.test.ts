@@ -1,6 +1,5 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { conversations } from '../../actors/conversation/index.js';
 import { leadFormFrame } from '../../src/leads/form.js';
 import { startChatWorld } from './helpers.js';
 
@@ -72,7 +71,7 @@ test('a lead frame is refused while lead capture is off, unless an offline flow 
     assert.is(refused.code, 'forbidden');
     assert.match(refused.message, /leadCapture/);
     // An offline flow (handoff offlineAction lead_form) shows the form even with lead capture off.
-    conversations(w.server.app).pushToVisitor(conversationId, leadFormFrame(conversationId, 'offline', [
+    w.server.services.conversations.pushToVisitor(conversationId, leadFormFrame(conversationId, 'offline', [
       { key: 'name', label: 'Name', type: 'text', required: true }, { key: 'email', label: 'Email', type: 'email', required: true },
     ]));
     await v.next('lead_form');

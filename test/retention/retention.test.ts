@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import sharp from 'sharp';
-import { conversations } from '../../actors/conversation/index.js';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { recordGap } from '../../src/knowledge/gaps.js';
 import { RETENTION_SCHEDULE, runRetention } from '../../src/retention/job.js';
@@ -74,7 +73,7 @@ test('with no retention set, nothing is ever deleted for age', async () => {
   await old.visitor.close();
 
   await clock.advance(200 * DAY);
-  assert.equal(await runRetention(w.server.app), { workspaces: 0, conversations: 0, messages: 0, attachments: 0 });
+  assert.equal(await runRetention(w.server.app, w.server.services.conversations), { workspaces: 0, conversations: 0, messages: 0, attachments: 0 });
   assert.is((await read(`/api/v1/conversations/${old.conversationId}`)).id, old.conversationId);
 });
 
@@ -91,14 +90,14 @@ test('a conversation past the retention goes with its messages, tool calls, imag
 
   // An actor still in memory for the expired conversation: closing it through the API loads it.
   assert.is((await as('POST', `/api/v1/conversations/${old.conversationId}/close`)).status, 200);
-  const actor = conversations(w.server.app).registry.peek(old.conversationId);
+  const actor = w.server.services.conversations.registry.peek(old.conversationId);
   assert.is(actor?.status, 'running', 'the expired conversation has an actor in memory');
   const before = await analytics();
   assert.equal([before.summary.conversations, before.summary.leads, before.tools.items.length], [3, 1, 1]);
   const db = w.server.app.records;
   const messagesBefore = await db.messages.count({ workspaceId: ws(), conversationId: old.conversationId });
 
-  const run = await runRetention(w.server.app);
+  const run = await runRetention(w.server.app, w.server.services.conversations);
   assert.equal(run, { workspaces: 1, conversations: 1, messages: messagesBefore, attachments: 2 });
   assert.is(actor!.status, 'stopped', 'its actor was stopped first');
 
@@ -117,7 +116,7 @@ test('a conversation past the retention goes with its messages, tool calls, imag
   assert.equal((await w.server.app.records.leads.find({ workspaceId: ws() })).map((l) => l.fields.email), ['olga@example.com'], 'the lead is a record of its own and stays');
   assert.equal(await analytics(), before, 'analytics counts do not change');
 
-  assert.equal(await runRetention(w.server.app), { workspaces: 0, conversations: 0, messages: 0, attachments: 0 }, 'a second run finds nothing');
+  assert.equal(await runRetention(w.server.app, w.server.services.conversations), { workspaces: 0, conversations: 0, messages: 0, attachments: 0 }, 'a second run finds nothing');
 });
 
 test('the sweep runs hourly on node-cron, runs the same deletion when fired, and stops with the server', async () => {

@@ -4,7 +4,6 @@ import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { botOffline } from '../../actors/conversation/offline.js';
 import { loadBotForChat } from '../../src/bots/bot-source.js';
-import { conversations } from '../../actors/conversation/index.js';
 import { until } from '../helpers/until.js';
 import { chattingVisitor, republish, startTeamWorld, type TeamWorld } from './helpers.js';
 
@@ -61,7 +60,7 @@ test('a visitor who could not be told that nobody came is told on the next try, 
   const { visitor, conversationId } = await chattingVisitor(w, 'A person, please');
   const requested = await live.event('handoff.requested', (d) => d.conversationId === conversationId);
   // The first try to tell the visitor fails as it does in a group when the conversation's process cannot be reached.
-  const service = conversations(w.server.app);
+  const service = w.server.services.conversations;
   const ask = service.ask.bind(service);
   let tries = 0;
   service.ask = ((id: string, msg: { type: string }) => (id === conversationId && msg.type === 'systemLine' && tries++ === 0

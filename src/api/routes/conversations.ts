@@ -189,7 +189,7 @@ export const conversationsModule = (conversations: ConversationService): ApiModu
       async handler({ app, workspaceId, params, audit }) {
         await load(app, workspaceId, params.id);
         // The same deletion retention runs: actor stopped first, then everything of the conversation.
-        const { attachments } = await deleteConversations(app, workspaceId, [params.id]);
+        const { attachments } = await deleteConversations(app, conversations, workspaceId, [params.id]);
         await audit('conversation.delete', { type: 'conversation', id: params.id }, { files: attachments });
       },
     }),

@@ -47,5 +47,5 @@ export interface ApiServices extends WidgetServices, LiveServices, AuthServices 
  */
 export async function apiModules(services: ApiServices): Promise<ApiModule[]> {
   return [authModule(services), teamModule(services.accessEndings), workspaceModule(services.workspaceDeletion), toolsModule(services), providersModule, botsModule(hostedAgentPort(services.tools)), facesModule, knowledgeModule(services.knowledge), webhooksModule(services.webhooks), conversationsModule(services.conversations), widgetModule(services),
-    liveModule(services), agentActionsModule(services), leadsModule, analyticsModule(services), visitorsModule];
+    liveModule(services), agentActionsModule(services), leadsModule, analyticsModule(services), visitorsModule(services.conversations)];
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { reply, route, type ApiModule } from '../define.js';
 import { listOf } from './list-schemas.js';
+import type { ConversationService } from '../../../actors/conversation/index.js';
 import { eraseVisitor, exportVisitor, findVisitors } from '../../visitors/service.js';
 
 export const FindQuery = z.strictObject({
@@ -26,7 +27,8 @@ const ExportResponse = z.object({
 });
 const ErasedResponse = z.object({ conversations: z.number(), messages: z.number(), leads: z.number(), attachments: z.number() });
 
-export const visitorsModule: ApiModule = {
+/** The routes are handed the conversation service (an erasure closes the visitor's open conversations first). */
+export const visitorsModule = (conversations: ConversationService): ApiModule => ({
   name: 'visitors',
   routes: [
     route({ op: 'GET /api/v1/visitors', query: FindQuery, response: FindResponse,
@@ -42,9 +44,9 @@ export const visitorsModule: ApiModule = {
       } }),
     route({ op: 'DELETE /api/v1/visitors/{id}', response: ErasedResponse,
       handler: async (ctx) => {
-        const erased = await eraseVisitor(ctx.app, ctx.workspaceId, ctx.params.id);
+        const erased = await eraseVisitor(ctx.app, conversations, ctx.workspaceId, ctx.params.id);
         await ctx.audit('visitor.erase', { type: 'visitor', id: ctx.params.id }, erased);
         return erased;
       } }),
   ],
-};
+});
