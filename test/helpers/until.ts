@@ -37,3 +37,17 @@ function shown(v: unknown): string {
   try { s = JSON.stringify(v) ?? String(v); } catch { s = String(v); }
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
+
+/**
+ * The one way a test gives the system time in which something must NOT happen ("no second webhook", "no reply
+ * while paused"): wait `ms` of real time, then the caller asserts that nothing came. `why` names what must not
+ * happen (it reads as the comment at the call). Prefer a positive signal when there is one (a later event that
+ * proves the earlier one was skipped); never use this to wait for something to happen: that is `until`.
+ *
+ *   await quietFor(500, 'a second delivery of the same event');
+ *   assert.is(receiver.seen.length, 1);
+ */
+export function quietFor(ms: number, why: string): Promise<void> {
+  if (!why) throw new Error('quietFor needs to say what must not happen');
+  return new Promise((r) => setTimeout(r, ms));
+}
