@@ -128,7 +128,7 @@ test('a backup taken while the server writes is consistent, and restore brings i
   const notes = server.app.store.collection<any>('ops_notes');
   let written = 0, writing = true;
   const writer = (async () => { while (writing) { await notes.insertOne({ _id: `note_${written}`, workspaceId: owner.workspaceId, n: written }); written++; } })();
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => written >= 20, { message: 'the writer under way (20 notes written)' });
   const out = join(scratch, 'backup-1');
   const b = await cli('backup', '--out', out);
   const atEnd = written;

@@ -5,6 +5,7 @@ import { startReceiver } from '../tools/helpers.js';
 import { startChatWorld, type ChatWorld } from '../chat/helpers.js';
 import { ingestionIdle } from '../knowledge/helpers.js';
 import { parseMetrics, value, type Sample } from './prom.js';
+import { until } from '../helpers/until.js';
 
 // Issue 26: /metrics scraped during a scripted conversation with a tool; the numbers are checked against what
 // happened (one reply of two model calls, one HTTP tool call, one widget socket), and the label sets stay
@@ -56,12 +57,8 @@ test('a conversation with a tool shows up in the metrics as it happened', async 
   v.say('Where is my order A-17?');
   const { message } = await v.reply();
   assert.match(message.text, /shipped/);
-  let during = await scrape();
   // The webhook of the conversation's start is sent in the background.
-  for (let i = 0; i < 50 && value(during, 'servicechat_webhook_attempts_total') === value(before, 'servicechat_webhook_attempts_total'); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    during = await scrape();
-  }
+  const during = await until(scrape, { ok: (now) => value(now, 'servicechat_webhook_attempts_total') !== value(before, 'servicechat_webhook_attempts_total'), timeout: 10_000, interval: 100, message: 'the conversation-start webhook counted in the metrics' });
   const d = (name: string, labels: Record<string, string> = {}) => value(during, name, labels) - value(before, name, labels);
   assert.is(d('servicechat_webhook_attempts_total', { result: 'delivered' }), 1, 'one webhook delivered');
   assert.is(d('servicechat_webhook_attempt_duration_seconds_count'), 1);
@@ -90,8 +87,7 @@ test('a conversation with a tool shows up in the metrics as it happened', async 
   assert.ok(d('servicechat_http_request_duration_seconds_count', { operation: 'GET /metrics', status: '200' }) >= 1, 'the scrapes before this one');
 
   await v.close();
-  await new Promise((r) => setTimeout(r, 50));
-  assert.is(value(await scrape(), 'servicechat_sockets_open', { endpoint: 'widget' }), 0, 'the socket closed');
+  await until(async () => value(await scrape(), 'servicechat_sockets_open', { endpoint: 'widget' }) === 0, { message: 'the widget socket counted closed (servicechat_sockets_open 0)' });
 });
 
 test('a knowledge source indexed shows as one finished job and its worker tasks', async () => {

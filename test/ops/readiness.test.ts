@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/server.js';
 import { freePort, startRedis } from '../scale/world.js';
+import { until } from '../helpers/until.js';
 
 // Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers
 // during SHUTDOWN_DELAY_MS, then exits 0) and when the store is lost.
@@ -73,14 +74,13 @@ test('scaled out, losing the coordination server is reported while the process s
     assert.is(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.checks.coordination, { ok: true });
     await redis.stop();
-    let res = await s.request('GET', '/readyz');
-    for (let i = 0; i < 50 && res.body.checks.coordination.ok; i++) { await new Promise((r) => setTimeout(r, 100)); res = await s.request('GET', '/readyz'); }
+    let res = await until(() => s.request('GET', '/readyz'), { ok: (r) => !r.body.checks.coordination.ok, timeout: 10_000, interval: 100, message: '/readyz to report coordination down' });
     assert.is(res.body.checks.coordination.ok, false);
     assert.match(res.body.checks.coordination.problem, /REDIS_URL/);
     assert.is(res.status, 200, 'still ready: a balancer keeps sending it traffic');
     assert.is(res.body.ready, true);
     redis = await startRedis(redis.port);
-    for (let i = 0; i < 100 && !res.body.checks.coordination.ok; i++) { await new Promise((r) => setTimeout(r, 100)); res = await s.request('GET', '/readyz'); }
+    res = await until(() => s.request('GET', '/readyz'), { ok: (r) => r.body.checks.coordination.ok, timeout: 15_000, interval: 100, message: '/readyz to report coordination fine again' });
     assert.equal(res.body.checks.coordination, { ok: true }, 'reported fine again once Redis is back');
   } finally {
     await s.stop().catch(() => {});
@@ -109,13 +109,8 @@ test('on SIGTERM the process stops being ready at once, still answers during the
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const t0 = Date.now();
     child.kill('SIGTERM');
-    let draining: any = null;
-    while (Date.now() - t0 < 1200) {
-      const r = await fetch(`${base}/readyz`);
-      if (r.status === 503) { draining = await r.json(); break; }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.ok(draining, 'readyz answered 503 during the delay');
+    // Within the 1.2 s delay before the server stops listening.
+    const draining: any = await until(async () => { const r = await fetch(`${base}/readyz`); return r.status === 503 ? r.json() : null; }, { timeout: Math.max(0, t0 + 1200 - Date.now()), interval: 20, message: 'readyz to answer 503 during the delay' });
     assert.is(draining.checks.draining.ok, false);
     assert.is((await fetch(`${base}/healthz`)).status, 200, 'requests are still served during the delay');
     const code = await exited;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReceiver } from './helpers.js';
+import { until, quietFor } from '../helpers/until.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/server.ts', import.meta.url));
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,9 +33,7 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => {
 
 /** Waits (real time, up to 15 s) for the receiver's first request and checks it is this event, signed with this secret. */
 async function assertReceived(receiver: Awaited<ReturnType<typeof startReceiver>>, eventId: string, secret: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (receiver.seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(receiver.seen.length >= 1, 'delivered after the restart');
+  await until(() => receiver.seen.length > 0, { timeout: 15_000, interval: 20, message: 'the delivery after the restart' });
   const seen = receiver.seen[receiver.seen.length - 1];
   assert.is(seen.headers['service-event-id'], eventId);
   assert.is(JSON.parse(seen.body).id, eventId);
@@ -64,8 +63,7 @@ test('a queued delivery survives kill -9 and arrives after a restart with the sa
     const second = await spawnServer({ MODE: 'resume', DATA_DIR: dataDir, CLOCK_OFFSET_MS: '120000' });
     children.push(second.child);
     assert.ok(second.first.ready);
-    const deadline = Date.now() + 15_000;
-    while (receiver.seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => receiver.seen.length > 0, { timeout: 15_000, interval: 20, message: 'the delivery after the restart' });
     assert.is(receiver.seen.length, 1, 'delivered once after the restart');
     const seen = receiver.seen[0];
     assert.is(seen.headers['service-event-id'], seeded.eventId);
@@ -93,7 +91,7 @@ test('an event stored just before a kill -9 (its delivery record not yet written
     const second = await spawnServer({ MODE: 'resume', DATA_DIR: dataDir });
     children.push(second.child);
     await assertReceived(receiver, first.first.eventId, first.first.secret);
-    await new Promise((r) => setTimeout(r, 300));
+    await quietFor(300, 'a second delivery of the same event'); // must not come: the event is sent once
     assert.is(receiver.seen.length, 1, 'sent once');
   } finally {
     for (const c of children) { if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); await exited(c); }
@@ -110,8 +108,7 @@ test('a try cut off by kill -9 while the receiver holds it open is sent again af
   try {
     const first = await spawnServer({ MODE: 'in-flight', DATA_DIR: dataDir, RECEIVER_URL: receiver.url });
     children.push(first.child);
-    const deadline = Date.now() + 15_000;
-    while (receiver.seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => receiver.seen.length > 0, { timeout: 15_000, interval: 20, message: 'the first try reaching the receiver' });
     assert.is(receiver.seen.length, 1, 'the first try reached the receiver');
     first.child.kill('SIGKILL');
     await exited(first.child);

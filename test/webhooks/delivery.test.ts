@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PING_MESSAGE } from '../../src/events/webhooks/index.js';
 import { harness, publish, WS, type Harness } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 async function withEndpoint(events = ['conversation.started', 'message.created']) {
   const h = await harness();
@@ -122,7 +123,7 @@ test('a receiver slower than 10 seconds counts as a failure and is retried', asy
   h.receiver.handle = () => { /* never answers */ };
   try {
     await publish(h, 'conversation.started', { visitorId: 'vis_1' });
-    while (h.receiver.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await until(() => h.receiver.seen.length > 0, { interval: 5, message: 'the first try reaching the receiver' });
     await h.clock.advance(10_000);
     await h.settle();
     const [d] = (await h.hooks.endpoints.deliveries(WS, created.id)).items;
