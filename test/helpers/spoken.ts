@@ -34,3 +34,24 @@ export function spokenBytes(pcm: Buffer): number {
   while (last > first && Math.abs(pcm.readInt16LE(last * 2)) < 300) last--;
   return (last - first + 1) * 2;
 }
+
+/**
+ * A microphone: sends `pcm` (PCM16 mono, 16 kHz) to `engine` in 20 ms frames on a real-time clock that does not
+ * drift, as the widget does, and resolves when its last frame was sent, with that time (Date.now()). `onFrame` is
+ * called after each frame with its byte offset; `stopWhen` ends the speech early (checked before each frame).
+ * This paces audio, it does not wait for anything: tests wait with test/helpers/until.ts.
+ */
+export async function speakInRealTime(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, opts: { onFrame?: (offset: number) => void; stopWhen?: () => boolean } = {}): Promise<number> {
+  const FRAME = 640;
+  const t0 = performance.now();
+  let sentAt = Date.now();
+  for (let k = 0; k * FRAME < pcm.length; k++) {
+    if (opts.stopWhen?.()) break;
+    const due = t0 + k * 20 - performance.now();
+    if (due > 0) await new Promise((r) => setTimeout(r, due));
+    engine.appendAudio(pcm.subarray(k * FRAME, (k + 1) * FRAME));
+    sentAt = Date.now();
+    opts.onFrame?.(k * FRAME);
+  }
+  return sentAt;
+}

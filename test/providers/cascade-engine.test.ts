@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor, until } from '../helpers/until.js';
 import type { ChatRequest } from '../../src/providers/types.js';
 import { silentPcm, spokenPcm } from '../helpers/spoken.js';
 import { adapter, bytesFor, cascade, feed, gemini, openai, speech, useFakes } from './cascade-harness.js';
@@ -100,13 +101,12 @@ test('hands-free: Silero hears the question, a mid-sentence pause does not end t
   await c.until('speech_started', 2);
   const cancelled = await c.until('response_done');
   assert.is(cancelled.status, 'cancelled');
-  const end = Date.now() + 2000;
-  while ((openai.speech.open > 0 || !brainAborted) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  await until(() => openai.speech.open === 0 && brainAborted, { message: 'the speech stream closed and the brain stopped' });
   assert.is(openai.speech.open, 0, 'the speech stream was closed');
   assert.ok(brainAborted, 'the brain was stopped');
   const sentBytes = c.audioBytes(item.itemId);
   const audioEvents = c.all('audio').length;
-  await new Promise((r) => setTimeout(r, 150));
+  await quietFor(150, 'audio after the barge-in'); // must not come: the reply was cut
   assert.is(c.all('audio').length, audioEvents, 'no audio after the barge-in');
   // The widget played 300 ms before it stopped: the brain's memory keeps only what was heard.
   c.engine.interrupt(item.itemId, 300);

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor } from '../helpers/until.js';
 import { bytesFor, cascade, openai, speech, useFakes } from './cascade-harness.js';
 
 useFakes(test);
@@ -124,7 +125,7 @@ test('push-to-talk released at once sends nothing and says why; closing stops a 
   await c.until('user_turn');
   c.engine.close();
   assert.is(c.events.at(-1)!.type, 'closed');
-  await new Promise((r) => setTimeout(r, 50));
+  await quietFor(50, 'an event after closed'); // must not come: the hung transcription ends with the engine
   assert.is(c.events.at(-1)!.type, 'closed', 'nothing after closed');
 });
 

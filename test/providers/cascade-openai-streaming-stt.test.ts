@@ -7,21 +7,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { streamsSpeech } from '../../src/providers/stt-stream.js';
-import { silentPcm, spokenBytes, spokenPcm } from '../helpers/spoken.js';
+import { silentPcm, speakInRealTime as speak, spokenBytes, spokenPcm } from '../helpers/spoken.js';
+import { until } from '../helpers/until.js';
 import { adapter, cascade, openai, useFakes } from './cascade-harness.js';
 
 useFakes(test);
 const OPTS = { timeouts: { sttMs: 2000, brainMs: 2000, ttsMs: 2000 }, allowPrivateNetwork: true };
 const QUESTION = 'What time do you open on Saturday?';
-
-/** 20 ms frames in real time, as the widget sends them. */
-async function speak(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, onFrame?: (at: number) => void): Promise<void> {
-  for (let off = 0; off < pcm.length; off += 640) {
-    engine.appendAudio(pcm.subarray(off, off + 640));
-    onFrame?.(off);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A hands-free engine with this transcription model, the visitor's question and the brain's answer scripted. */
 async function asked(sttModel: string, handsFree = true) {
@@ -65,9 +57,7 @@ test('hands-free with gpt-4o-mini-transcribe: the audio reaches OpenAI as it is 
   assert.ok(heard.at - turn.at < 500, `the words came ${heard.at - turn.at} ms after the end of the turn`);
   assert.is(uploads(), before.uploads, 'nothing was uploaded in one piece');
   assert.is(openai.lastBody('/chat/completions').messages.at(-1).content, QUESTION);
-  const end = Date.now() + 2000;
-  while (session.open && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  assert.not.ok(session.open, 'the session closes once the words are back');
+  await until(() => !session.open, { message: 'the transcription session closed once the words are back' });
   c.engine.close();
 });
 
@@ -75,10 +65,8 @@ test('push-to-talk streams too: the audio under the held button goes out as it c
   const c = await asked('gpt-4o-mini-transcribe', false);
   const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
   c.engine.startTurn();
-  const end = Date.now() + 2000;
-  while (openai.realtime.transcriptions.length === before.sessions && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  // The visitor starts speaking a moment after the press, as people do (the handshake is done by then).
-  await new Promise((r) => setTimeout(r, 50));
+  // The visitor starts speaking once the transcription session is set up (a moment after the press, as people do).
+  await until(() => openai.realtime.transcriptions[before.sessions]?.session.audio.input.transcription, { message: 'the transcription session set up (its session.update)' });
   const words = spokenPcm(QUESTION);
   await speak(c.engine, words);
   const session = openai.realtime.transcriptions[before.sessions];
@@ -111,10 +99,10 @@ test('the transcription socket dropping mid-turn: the turn is uploaded whole and
   const c = await asked('gpt-4o-mini-transcribe');
   const before = { uploads: uploads(), sessions: openai.realtime.transcriptions.length };
   let dropped = false;
-  await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]), () => {
+  await speak(c.engine, Buffer.concat([spokenPcm(QUESTION), silentPcm(1200)]), { onFrame: () => {
     const s = openai.realtime.transcriptions[before.sessions];
     if (!dropped && s && s.appendTimes.length >= 10) { dropped = true; openai.realtime.closeAll(1011); }
-  });
+  } });
   assert.ok(dropped, 'the socket was dropped while the visitor spoke');
   assert.is((await c.until('user_transcript')).text, QUESTION);
   await c.until('response_done');
@@ -164,13 +152,9 @@ test('closing the session while the visitor speaks closes its transcription sock
   const before = openai.realtime.transcriptions.length;
   await speak(c.engine, spokenPcm('And another thing'));
   await c.until('speech_started');
-  const end = Date.now() + 2000;
-  while (openai.realtime.transcriptions.length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  const session = openai.realtime.transcriptions[before];
-  assert.ok(session, 'a transcription session was opened when speech started');
+  const session = await until(() => openai.realtime.transcriptions[before], { message: 'a transcription session opened when speech started' });
   c.engine.close();
-  while (session.open && Date.now() < end + 2000) await new Promise((r) => setTimeout(r, 10));
-  assert.not.ok(session.open);
+  await until(() => !session.open, { message: 'the transcription session closed with the engine' });
 });
 
 test.run();

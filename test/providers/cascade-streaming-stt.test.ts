@@ -5,19 +5,12 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { silentPcm, spokenBytes, spokenPcm } from '../helpers/spoken.js';
+import { silentPcm, speakInRealTime as speak, spokenBytes, spokenPcm } from '../helpers/spoken.js';
+import { until } from '../helpers/until.js';
 import { cascade, openai, speech, useFakes } from './cascade-harness.js';
 
 useFakes(test);
 const OPTS = { timeouts: { sttMs: 2000, brainMs: 2000, ttsMs: 2000 }, allowPrivateNetwork: true };
-
-/** 20 ms frames in real time, as the widget sends them. */
-async function speak(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer): Promise<void> {
-  for (let off = 0; off < pcm.length; off += 640) {
-    engine.appendAudio(pcm.subarray(off, off + 640));
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('hands-free with a realtime model: the audio is transcribed as it is spoken and the words come back at the end of the turn', async () => {
   const c = cascade({ stt: 'speech', sttModel: 'scribe_v2_realtime', handsFree: true, opts: OPTS });
@@ -41,8 +34,7 @@ test('hands-free with a realtime model: the audio is transcribed as it is spoken
   assert.ok(socket.committedAt! <= turn.at, 'the commit came at the pause');
   assert.is(speech.requests.filter((r) => r.path === '/v1/speech-to-text').length, uploads, 'nothing was uploaded in one piece');
   assert.is(openai.lastBody('/chat/completions').messages.at(-1).content, 'What time do you open on Saturday?');
-  await new Promise((r) => setTimeout(r, 50));
-  assert.ok(socket.closed, 'the socket closes once the words are back');
+  await until(() => socket.closed, { message: 'the realtime speech socket closed once the words are back' });
   c.engine.close();
 });
 
@@ -65,9 +57,7 @@ test('the realtime transcription failing tells the visitor and answers nothing; 
   await c.until('speech_started', 2);
   assert.is(speech.realtimeStt.sockets.length, before + 1);
   c.engine.close();
-  const end = Date.now() + 2000;
-  while (!speech.realtimeStt.sockets.at(-1)!.closed && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(speech.realtimeStt.sockets.at(-1)!.closed);
+  await until(() => speech.realtimeStt.sockets.at(-1)!.closed, { message: 'the realtime speech socket closed with the engine' });
 });
 
 test('push-to-talk with a realtime model streams the held button\'s audio and commits it on release', async () => {

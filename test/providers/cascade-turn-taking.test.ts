@@ -7,12 +7,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { silentPcm, spokenPcm } from '../helpers/spoken.js';
+import { silentPcm, speakInRealTime as play, spokenPcm } from '../helpers/spoken.js';
 import { until } from '../helpers/until.js';
 import { cascade, openai, useFakes } from './cascade-harness.js';
 
 useFakes(test);
-const FRAME = 640;
 const STREAMED = 'gpt-4o-mini-transcribe';
 
 /** espeak-ng's words with its own quiet before and after cut off, so the last frame of it is speech. */
@@ -22,23 +21,6 @@ function words(text: string): Buffer {
   while (first < last && Math.abs(pcm.readInt16LE(first * 2)) < 300) first++;
   while (last > first && Math.abs(pcm.readInt16LE(last * 2)) < 300) last--;
   return pcm.subarray(first * 2, (last + 1) * 2);
-}
-
-/**
- * A microphone: sends `pcm` in 20 ms frames on a clock that does not drift, and returns when its last frame was
- * sent. `stopWhen` ends the part early (checked before each frame).
- */
-async function play(engine: { appendAudio(pcm: Buffer): void }, pcm: Buffer, stopWhen?: () => boolean): Promise<number> {
-  const t0 = performance.now();
-  let sentAt = Date.now();
-  for (let k = 0; k * FRAME < pcm.length; k++) {
-    if (stopWhen?.()) break;
-    const due = t0 + k * 20 - performance.now();
-    if (due > 0) await new Promise((r) => setTimeout(r, due));
-    engine.appendAudio(pcm.subarray(k * FRAME, (k + 1) * FRAME));
-    sentAt = Date.now();
-  }
-  return sentAt;
 }
 
 const chats = () => openai.requests.filter((r) => r.path === '/v1/chat/completions');
@@ -100,7 +82,7 @@ test('a reply started on a likely end is retracted when the visitor goes on: its
   openai.script([{ text: 'The soup is on its way.', delayMs: 3000 }, { text: 'Soup and water, coming up.' }]);
   await play(c.engine, Buffer.concat([silentPcm(300), words('I would like the soup')]));
   // The visitor is quiet until the brain has started on "I would like the soup." (a finished sentence), then goes on.
-  await play(c.engine, silentPcm(2000), () => chats().length > before);
+  await play(c.engine, silentPcm(2000), { stopWhen: () => chats().length > before });
   const speculative = chats()[before];
   assert.ok(speculative, 'the brain started during the pause');
   assert.is(speculative.body.messages.at(-1).content, 'I would like the soup.');

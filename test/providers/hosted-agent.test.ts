@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { describeImageWith } from '../../src/voice/vision-proxy.js';
 import { createProvider } from '../../src/providers/index.js';
 import { HostedAgentApi } from '../../src/providers/hosted-agent/api.js';
@@ -108,7 +109,7 @@ test('pings are answered with pongs carrying their event ids', async () => {
   const s = await engineOn();
   await s.engine.connect();
   const c = s.conversation();
-  while (c.pongs.length < 3) await new Promise((r) => setTimeout(r, 10));
+  await until(() => c.pongs.length >= 3, { message: 'three pongs' });
   assert.equal(c.pongs.slice(0, 3), [1, 2, 3]);
   s.engine.close();
 });
@@ -215,7 +216,7 @@ test('vision proxy: a camera frame is described by the text model and reaches th
     const parts = asked.messages.at(-1).content;
     assert.ok(parts.some((p: any) => p.type === 'image_url' && p.image_url.url.startsWith('data:image/jpeg;base64,')), JSON.stringify(parts).slice(0, 200));
     const c = s.conversation();
-    while (!c.contextualUpdates.length) await new Promise((r) => setTimeout(r, 10));
+    await until(() => c.contextualUpdates.length, { message: 'the contextual update with what the camera shows' });
     assert.match(c.contextualUpdates[0], /camera now shows[\s\S]*<untrusted_data source="camera">\nA red mug with the word "Ada" on a wooden desk\.\n<\/untrusted_data>/);
     s.engine.close();
   } finally {

@@ -255,7 +255,7 @@ test('a listener that throws ends the session with an error instead of crashing 
   );
   await engine.connect();
   engine.sendText('hi');
-  for (let i = 0; i < 200 && events.at(-1)?.type !== 'closed'; i++) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => events.at(-1)?.type === 'closed', { message: 'the engine closed after the listener broke' });
   const err = events.find((e) => e.type === 'error') as Of<'error'>;
   assert.match(err.message, /failed while handling a Google Gemini event: the listener broke/);
   assert.equal(events.at(-1), { type: 'closed', reason: 'engine error' });

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor } from '../helpers/until.js';
 import { ApiError } from '../../src/kernel/errors.js';
 import { OpenAiRealtimeEngine, type OpenAiRealtimeOptions } from '../../src/providers/realtime-openai.js';
 import type { ProviderConnection } from '../../src/providers/types.js';
@@ -163,7 +164,7 @@ test('a reply asking for two tools continues only once both are answered', async
   s.engine.sendText('Orders 1 and 2?');
   await s.until('response_done');
   s.engine.sendToolResult('call_a', 'found');
-  await new Promise((r) => setTimeout(r, 50));
+  await quietFor(50, 'a response.create before the second tool result'); // must not go out: one result is missing
   assert.is(sentOn(s.connection(), 'response.create').length, 1);
   s.engine.sendToolResult('call_b', 'found');
   await s.until('response_done', 2);
@@ -185,7 +186,7 @@ test('push-to-talk: the audio becomes the visitor\'s turn only on release, and a
   s.engine.startTurn();
   say(s.engine, speechPcm(500));
   say(s.engine, silencePcm(500));
-  await new Promise((r) => setTimeout(r, 50));
+  await quietFor(50, 'speech detected while the button is held'); // must not happen: push-to-talk commits by hand
   assert.is(s.all('speech_started').length, 0);
   assert.is(s.all('user_turn').length, 0);
   s.engine.commitTurn();
@@ -275,7 +276,7 @@ test('the provider closing mid-reply ends the session with closed and the close 
   assert.is(s.events.at(-1)!.type, 'closed');
   s.engine.sendText('anyone?');
   s.engine.close();
-  await new Promise((r) => setTimeout(r, 20));
+  await quietFor(20, 'an event after closed'); // must not come: the engine is closed
   assert.is(s.events.at(-1)!.type, 'closed');
   assert.is(s.all('closed').length, 1);
 });
@@ -288,7 +289,7 @@ test('close is idempotent and gives one closed event; later calls do nothing', a
   assert.equal(await s.until('closed'), { type: 'closed', reason: 'closed' });
   s.engine.appendAudio(speechPcm(20));
   s.engine.sendText('late');
-  await new Promise((r) => setTimeout(r, 20));
+  await quietFor(20, 'a second closed event'); // must not come: closing twice closes once
   assert.is(s.all('closed').length, 1);
   assert.is(fake.realtime.connections[s.connection()].open, false);
   assert.instance(await rejection(s.engine.connect()), ApiError);

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { createProvider, type ProviderAdapter } from '../../src/providers/index.js';
 import type { ProviderKind } from '../../src/providers/types.js';
 import { pcmToWav } from '../../src/providers/wav.js';
@@ -63,9 +64,7 @@ for (const k of KINDS) {
       }
     })());
     assert.is(err.message, 'barge-in');
-    const end = Date.now() + 2000;
-    while (fake.speech.open > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-    assert.is(fake.speech.open, 0, 'the fake saw the stream closed');
+    await until(() => fake.speech.open === 0, { message: 'the fake seeing the speech stream closed' });
   });
 
   test(`${k.name}: a provider error before the audio is an ApiError naming the provider`, async () => {

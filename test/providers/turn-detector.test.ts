@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { FRAME_SAMPLES, SileroVad, VadStream } from '../../src/providers/cascade/silero.js';
 import { TurnDetector, type TurnDetectorOptions } from '../../src/providers/cascade/turn-detector.js';
 import { tone } from '../fakes/realtime-audio.js';
@@ -16,8 +17,7 @@ async function detect(pcm: Buffer, opts: Partial<TurnDetectorOptions> = {}) {
     onError: (err) => { throw err; },
   }, opts);
   for (let off = 0; off < pcm.length; off += 640) d.push(pcm.subarray(off, off + 640));
-  const end = Date.now() + 10_000;
-  while (d.judgedMs < Math.floor(pcm.length / 1024) * 32 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  await until(() => d.judgedMs >= Math.floor(pcm.length / 1024) * 32, { timeout: 10_000, message: 'the detector judging all the audio' });
   return { events, turns: events.filter((e) => e.type === 'turn'), stats: d.stats };
 }
 

@@ -5,6 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +43,7 @@ test('over TLS, two engine sockets read into the shared memory at once and each 
     await new Promise((r) => client.once('open', r));
     return { name, client, got };
   }));
-  while (served.length < 2) await new Promise((r) => setTimeout(r, 5));
+  await until(() => served.length >= 2, { interval: 5, message: 'both sockets served' });
 
   // Each round: a delta, an event, a delta, on both sockets; written in uneven pieces so frames split across reads.
   const want = clients.map(() => [] as string[]);
@@ -57,8 +58,7 @@ test('over TLS, two engine sockets read into the shared memory at once and each 
     }
     if (i % 20 === 0) await new Promise((r) => setImmediate(r));
   }
-  const deadline = Date.now() + 10_000;
-  while (clients.some((c, k) => c.got.length < want[k].length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await until(() => clients.every((c, k) => c.got.length >= want[k].length), { timeout: 10_000, message: 'every frame read on both sockets' }).catch(() => undefined); // the assertion below names what is missing
   const text = (g: string | Buffer) => (typeof g === 'string' ? g : `said ${JSON.parse(g.toString()).delta}`);
   for (const [k, c] of clients.entries()) assert.equal(c.got.map(text), want[k], `socket ${c.name}`);
 

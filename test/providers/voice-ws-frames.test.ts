@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { audioDeltaReads, takeAudioDeltas } from '../../src/providers/realtime-openai-audio.js';
 import { takeTextFramesAhead, wholeFrameEnd } from '../../src/providers/voice-ws-frames.js';
+import { until } from '../helpers/until.js';
 
 /** A server text frame (unmasked) holding `payload`. */
 function textFrame(payload: string | Buffer): Buffer {
@@ -13,10 +14,13 @@ function textFrame(payload: string | Buffer): Buffer {
 }
 const delta = (item: string, pcm: Buffer, extra = '') => textFrame(`{"type":"response.output_audio.delta","event_id":"e${extra}","item_id":"${item}","delta":"${pcm.toString('base64')}"}`);
 const pcmOf = (n: number, fill: number) => Buffer.alloc(n, fill);
-const tick = () => new Promise((r) => setTimeout(r, 30));
 
-/** A ws server whose connection's raw TCP socket the test writes to, and a client connected to it. */
-async function pair(setup: (client: WebSocket) => void): Promise<{ raw: Socket; client: WebSocket; close(): Promise<void> }> {
+/**
+ * A ws server whose connection's raw TCP socket the test writes to, and a client connected to it. `delivered()`
+ * resolves once the client's socket has read every byte the server wrote (so the next write comes in a read of its
+ * own, and ws has handled this one).
+ */
+async function pair(setup: (client: WebSocket) => void): Promise<{ raw: Socket; client: WebSocket; delivered(): Promise<unknown>; close(): Promise<void> }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((r) => wss.once('listening', r));
   const served = new Promise<WebSocket>((r) => wss.once('connection', r));
@@ -25,7 +29,9 @@ async function pair(setup: (client: WebSocket) => void): Promise<{ raw: Socket; 
   await new Promise((r) => client.once('open', r));
   const raw = (await served as unknown as { _socket: Socket })._socket;
   raw.setNoDelay(true);
-  return { raw, client, close: async () => { client.terminate(); await new Promise((r) => wss.close(r)); } };
+  const tcp = (client as unknown as { _socket: Socket })._socket;
+  const delivered = () => until(() => tcp.bytesRead >= raw.bytesWritten, { message: `the client reading all ${raw.bytesWritten} bytes the server wrote (read ${tcp.bytesRead})` });
+  return { raw, client, delivered, close: async () => { client.terminate(); await new Promise((r) => wss.close(r)); } };
 }
 
 test('a whole unmasked frame is found in a read; a split or masked one is not', () => {
@@ -52,28 +58,28 @@ test('audio deltas are taken ahead of ws, and every other event still reaches ws
   });
   // One read: a delta, another event (to ws alone), a delta.
   p.raw.write(Buffer.concat([delta('item_1', pcmOf(960, 1)), textFrame('{"type":"response.output_audio_transcript.delta","delta":"hi"}'), delta('item_1', pcmOf(960, 2))]));
-  await tick();
+  await p.delivered();
   // A delta split over reads (a busy server reads many frames at once) is held until its end comes, then taken;
   // so is the delta after it.
   const split = delta('item_2', pcmOf(960, 3));
   p.raw.write(split.subarray(0, 500));
-  await tick();
+  await p.delivered();
   p.raw.write(split.subarray(500, 900));
-  await tick();
+  await p.delivered();
   p.raw.write(Buffer.concat([split.subarray(900), delta('item_2', pcmOf(960, 4))]));
-  await tick();
+  await p.delivered();
   // Another event split over two reads reaches ws whole, in its place.
   const said = textFrame('{"type":"response.output_audio_transcript.delta","delta":"there"}');
   p.raw.write(said.subarray(0, 20));
-  await tick();
+  await p.delivered();
   p.raw.write(said.subarray(20));
-  await tick();
+  await p.delivered();
   // Back in step: two deltas in one read, both taken ahead.
   p.raw.write(Buffer.concat([delta('item_3', pcmOf(480, 5)), delta('item_3', pcmOf(480, 6))]));
-  await tick();
+  await p.delivered();
   // A delta with other UTF-8 text in it is left to ws (it checks UTF-8), and read there the same.
   p.raw.write(delta('item_4', pcmOf(960, 7), 'é'));
-  await tick();
+  await p.delivered();
   assert.equal(got, [
     'audio item_1 960 1', 'event response.output_audio_transcript.delta', 'audio item_1 960 2',
     'audio item_2 960 3', 'audio item_2 960 4', 'event response.output_audio_transcript.delta', 'audio item_3 480 5', 'audio item_3 480 6', 'audio item_4 960 7',
@@ -109,7 +115,7 @@ test('a ping between deltas is answered by ws, and the deltas around it are stil
   const pong = new Promise<string>((r) => p.raw.once('data', (d: Buffer) => r(`${d[0].toString(16)} ${d[1].toString(16)}`)));
   p.raw.write(Buffer.concat([delta('item_1', pcmOf(96, 1)), Buffer.from([0x89, 4, 0x70, 0x69, 0x6e, 0x67]), delta('item_2', pcmOf(96, 1))]));
   assert.is(await pong, '8a 84');
-  await tick();
+  await p.delivered();
   assert.equal(got, ['item_1', 'item_2']);
   assert.equal(audioDeltaReads.ahead - reads0.ahead, 2);
   await p.close();
@@ -122,7 +128,7 @@ test('while audio is not wanted, deltas reach the SDK through ws', async () => {
     takeAudioDeltas(client, () => false, () => got.push('taken'));
   });
   p.raw.write(Buffer.concat([delta('item_1', pcmOf(96, 1)), delta('item_1', pcmOf(96, 1))]));
-  await tick();
+  await p.delivered();
   assert.equal(got, ['response.output_audio.delta', 'response.output_audio.delta']);
   await p.close();
 });
@@ -136,7 +142,7 @@ test('frames ws reads are its own copies: what it handed on stays whole while la
   const events = ['first', 'second', 'third'].map((word) => `{"type":"response.output_audio_transcript.delta","delta":"${word}"}`);
   for (const e of events) {
     p.raw.write(Buffer.concat([delta('item_1', pcmOf(960, 9)), textFrame(e), delta('item_1', pcmOf(960, 8))]));
-    await tick();
+    await p.delivered();
   }
   assert.equal(kept.map((b) => b.toString()), events);
   // The client's socket did switch to reading into the shared memory (Node's onread buffer is set).
