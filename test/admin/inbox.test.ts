@@ -5,6 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor, until } from '../helpers/until.js';
 import type { Page } from 'playwright-core';
 import { framesOf, startWidgetWorld, type WidgetWorld } from '../widget/world.js';
 import { newId } from '../../src/store/ids.js';
@@ -118,7 +119,7 @@ test('typing and a reply reach the visitor; an internal note does not', async ()
   await box.fill('Customer since 2019, approve the refund');
   await agent.click('form[name="reply"] button[type="submit"]');
   await agent.locator('.msg.internal', { hasText: 'approve the refund' }).waitFor();
-  await new Promise((r) => setTimeout(r, 300));
+  await quietFor(300, 'the internal note reaching the visitor'); // must not: notes stay with the team
   const seen = (await framesOf(visitor, 'message')).map((f) => f.message.text);
   assert.not.ok(seen.some((t: string) => t.includes('approve the refund')), 'the visitor got the internal note');
   assert.is(await visitor.getByText('approve the refund').count(), 0);
@@ -169,12 +170,7 @@ test('handing back to the AI and closing end up under Ended', async () => {
 test('presence set to away is what the team sees', async () => {
   await agent.selectOption('select[name="presence"]', 'away');
   await agent.locator('.presence-bar .dot.away').waitFor();
-  let presence = '';
-  for (let i = 0; i < 20 && presence !== 'away'; i++) {
-    presence = (await w.server.request('GET', '/api/v1/members', { headers: w.owner.headers })).body.items[0].presence;
-    if (presence !== 'away') await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.is(presence, 'away');
+  await until(async () => (await w.server.request('GET', '/api/v1/members', { headers: w.owner.headers })).body.items[0].presence === 'away', { interval: 100, message: 'the member listed as away' });
   await agent.selectOption('select[name="presence"]', 'online');
 });
 

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
@@ -116,11 +117,7 @@ test('a text source without a name is named by its first line, cited by it in se
 test('a named text source is cited by the name its owner gave it', async () => {
   const made = await w.server.request('POST', '/api/v1/knowledge', { body: { kind: 'text', name: 'Delivery promise', text: 'Parcels leave the warehouse within two working days of the order.' }, headers: w.owner.headers });
   assert.is(made.status, 201);
-  const deadline = Date.now() + 15_000;
-  while ((await w.server.request('GET', '/api/v1/knowledge', { headers: w.owner.headers })).body.items.find((x: { id: string }) => x.id === made.body.id)?.status !== 'ready') {
-    assert.ok(Date.now() < deadline, 'indexed in time');
-    await new Promise((r) => setTimeout(r, 50)); // poll interval, bounded by the deadline
-  }
+  await until(async () => (await w.server.request('GET', '/api/v1/knowledge', { headers: w.owner.headers })).body.items.find((x: { id: string }) => x.id === made.body.id)?.status === 'ready', { timeout: 15_000, interval: 50, message: 'the text source indexed (ready)' });
   const found = await w.server.request('POST', '/api/v1/knowledge/search', { body: { query: 'parcels leave warehouse working days' }, headers: w.owner.headers });
   assert.is(found.body.results.find((r: { excerpt: string }) => r.excerpt.includes('two working days'))?.title, 'Delivery promise');
 });

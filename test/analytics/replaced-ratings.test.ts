@@ -1,15 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startChatWorld } from '../chat/helpers.js';
+import { until } from '../helpers/until.js';
 
 // feedback_ok reaches the widget just before feedback.received is published: read the summary once it has counted it.
-async function summaryWhen(w: Awaited<ReturnType<typeof startChatWorld>>, counted: (s: any) => boolean): Promise<any> {
-  const end = Date.now() + 5000;
-  for (;;) {
-    const s = (await w.server.request('GET', '/api/v1/analytics/summary', { headers: w.owner.headers })).body;
-    if (counted(s) || Date.now() > end) return s;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function summaryWhen(w: Awaited<ReturnType<typeof startChatWorld>>, counted: (s: any) => boolean): Promise<any> {
+  return until(async () => (await w.server.request('GET', '/api/v1/analytics/summary', { headers: w.owner.headers })).body, { ok: counted, interval: 20, message: 'the analytics summary counting the rating' });
 }
 
 test('a replaced rating is counted once: analytics equal the current thumbs and CSAT of the conversations', async () => {

@@ -5,7 +5,7 @@ import { startFakeSpeech } from '../fakes/speech.js';
 import { sealSecret } from '../../src/security/secret-box.js';
 import { newId } from '../../src/store/ids.js';
 import { startChatWorld, type ChatWorld, type Visitor } from './helpers.js';
-import { until } from '../helpers/until.js';
+import { quietFor, until } from '../helpers/until.js';
 
 const SPEAK = { appearance: { face: { textReplies: 'speak' } } } as const;
 const REPLY = 'Our shop opens at nine. It closes at six on weekdays. On Sundays we rest.';
@@ -100,7 +100,7 @@ test('turning sound off mid-reply stops the synthesis in flight', async () => {
     v.send({ t: 'speak', on: false });
     await until(() => fake.speech.open === 0, { timeout: 3000 });
     const heard = v.audio.length;
-    await new Promise((r) => setTimeout(r, 200));
+    await quietFor(200, 'audio after sound off');
     assert.is(v.audio.length, heard, 'no audio after sound off');
     assert.ok(audioBytes(v) / 48_000 < 2, 'the reply was not read to its end');
     await v.close();
@@ -155,7 +155,7 @@ test('closing the chat stops the speech in flight', async () => {
     await v.close();
     await until(() => fake.speech.open === 0, { timeout: 3000 });
     const said = speechRequests(w).length;
-    await new Promise((r) => setTimeout(r, 300));
+    await quietFor(300, 'another sentence synthesised after the visitor left');
     assert.is(speechRequests(w).length, said, 'no more sentences are synthesised');
     assert.ok(said < 3);
   } finally {
@@ -179,7 +179,7 @@ test('a reply dropped by a team takeover stops its speech with it', async () => 
     await v.next('delta_reset');
     await until(() => fake.speech.open === 0, { timeout: 3000 });
     const heard = v.audio.length;
-    await new Promise((r) => setTimeout(r, 300));
+    await quietFor(300, 'audio after the reply was dropped');
     assert.is(v.audio.length, heard, 'no audio after the reply was dropped');
     assert.equal(speechRequests(w).map((r) => (r.body as any).input), ['Our shop opens at nine.']);
     await v.close();

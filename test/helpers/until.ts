@@ -13,8 +13,9 @@ export interface UntilOptions<T> {
   timeout?: number;
   /** Milliseconds between checks; 10 unless told; 0 checks again on the next turn of the event loop. */
   interval?: number;
-  /** What is awaited, for the error: "timed out after 5000 ms waiting for <message>". */
-  message?: string;
+  /** What is awaited, for the error: "timed out after 5000 ms waiting for <message>"; a function is asked at the
+   * timeout (for a message naming the state then, e.g. the logs so far). */
+  message?: string | (() => string);
   /** When set, the wait ends on the first value it accepts (instead of the first truthy one). */
   ok?: (value: T) => boolean;
 }
@@ -27,7 +28,7 @@ export async function until<T>(check: () => T | Promise<T>, opts: UntilOptions<T
   for (;;) {
     const value = await check();
     if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${message} (last: ${shown(value)})`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${typeof message === 'function' ? message() : message} (last: ${shown(value)})`);
     await new Promise((r) => (interval > 0 ? setTimeout(r, interval) : setImmediate(r)));
   }
 }
@@ -39,9 +40,10 @@ function shown(v: unknown): string {
 }
 
 /**
- * The one way a test gives the system time in which something must NOT happen ("no second webhook", "no reply
- * while paused"): wait `ms` of real time, then the caller asserts that nothing came. `why` names what must not
- * happen (it reads as the comment at the call). Prefer a positive signal when there is one (a later event that
+ * The one way a test lets real time pass on purpose: a stretch in which something must NOT happen ("no second
+ * webhook", "no reply while paused"), after which the caller asserts that nothing came; or, in a scenario about
+ * time, a person's pause (a visitor reads the reply, then writes again). `why` names what must not happen or who
+ * pauses (it reads as the comment at the call). Prefer a positive signal when there is one (a later event that
  * proves the earlier one was skipped); never use this to wait for something to happen: that is `until`.
  *
  *   await quietFor(500, 'a second delivery of the same event');
