@@ -7,6 +7,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor } from '../helpers/until.js';
 import type { FrameClient } from '../team/helpers.js';
 import { startGroupWorld, type GroupWorld } from './world.js';
 
@@ -50,7 +51,7 @@ test('SIGTERM to the owner: every message sent during its drain and after is ans
       await socket.next(assistant(`You said: round ${round} from ${k}`), 15_000);
     }));
     round++;
-    await new Promise((r) => setTimeout(r, 300)); // the visitors read, then write again
+    await quietFor(300, 'the visitors reading before they write again');
     if (Date.now() - started > 60_000) throw new Error('process 0 was not restarted within 60 s');
   }
   assert.ok(round >= 3, `messages were sent during the drain (${round} rounds)`);

@@ -5,13 +5,13 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor, until } from '../helpers/until.js';
 import { freezeOutsideWrites, startGroupWorld, type GroupWorld } from './world.js';
 
 let world: GroupWorld;
 const widget = (i: number, q: Record<string, string> = {}) => world.widget(i, q);
 const live: GroupWorld['live'] = (i, who) => world.live(i, who);
 const transcript = (conversationId: string, via?: number) => world.transcript(conversationId, via);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test.before(async () => {
   world = await startGroupWorld({
@@ -70,11 +70,12 @@ test('an owner paused past its lease never writes after the new owner took over 
   } finally {
     process.kill(paused, 'SIGCONT');
   }
-  await sleep(4000); // the paused process wakes, its reply finishes, and it tries to store it
+  // Must not happen: the paused process wakes, its reply finishes, and it stores it although it lost the lease.
+  await quietFor(4000, 'the woken process storing its late answer');
   const t = await world.transcriptInOrder(conversationId);
   const assistants = t.messages.filter((m: any) => m.role === 'assistant');
   assert.is(assistants.length, 2, `one answer before the pause, one by the new owner: ${JSON.stringify(t.messages.map((m: any) => `${m.seq} ${m.role}: ${m.text}`))}`);
-  assert.ok(world.group.logs.some((l) => l.msg?.includes('lease lost') || l.err?.code === 'lease_lost' || /owned by another process/.test(l.err?.message ?? '')), 'the woken process noticed it lost the conversation');
+  await until(() => world.group.logs.some((l) => l.msg?.includes('lease lost') || l.err?.code === 'lease_lost' || /owned by another process/.test(l.err?.message ?? '')), { message: 'the woken process noticing it lost the conversation (a log line)' });
 });
 
 test('a handoff wait survives the death of the process that armed it', async () => {
@@ -110,14 +111,16 @@ test('Redis lost mid-run: no new conversation, open ones go on, and all recovers
   await keeper.frame('ready');
   keeper.send({ t: 'message', text: 'before' });
   await keeper.frame('message', (f) => f.message.role === 'assistant'); // (a turn left scripted by a test above, or the echo)
+  const from = world.group.logs.length;
+  const logged = (pattern: RegExp) => world.group.logs.slice(from).some((l) => l.worker === 1 && pattern.test(l.msg ?? ''));
   await world.redis.stop();
-  await sleep(300);
+  await until(() => logged(/coordination server \(REDIS_URL\) lost/), { message: 'process 1 noticing Redis lost (a log line)' });
   keeper.send({ t: 'message', text: 'during' });
   await keeper.frame('message', (f) => f.message.role === 'user' && f.message.text === 'during');
   await keeper.frame('message', (f) => f.message.role === 'assistant');
   const newcomer = await world.newcomerRefused(1);
   await world.restartRedis();
-  await sleep(1500); // the clients reconnect within a second
+  await until(() => logged(/coordination server \(REDIS_URL\) is back/), { timeout: 10_000, message: 'process 1 reconnecting to Redis (a log line)' });
   newcomer.send({ t: 'message', text: 'and now?' });
   await newcomer.next((f) => f.t === 'message' && f.message.role === 'assistant' && f.message.text === 'You said: and now?', 10_000);
   assert.ok(world.group.logs.some((l) => /coordination server \(REDIS_URL\) lost/.test(l.msg ?? '')));

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor, until } from '../helpers/until.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { startServer } from '../../src/server.js';
 import { createToken } from '../helpers/auth.js';
@@ -99,9 +100,8 @@ test('webhooks of events stored by every process are delivered once each', async
       v.send({ t: 'message', text: `hello from process ${i}` });
       await v.frame('message', (f) => f.message.role === 'assistant');
     }));
-    const deadline = Date.now() + 10_000;
-    while (seen.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 500)); // any second delivery would come now
+    await until(() => seen.length >= 6, { timeout: 10_000, interval: 100, message: () => `six webhook deliveries (${seen.length} so far)` });
+    await quietFor(500, 'a second delivery of any of the six events');
   } finally {
     receiver.close();
   }

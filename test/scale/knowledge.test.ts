@@ -4,6 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor, until } from '../helpers/until.js';
 import { startFakeSite, type FakeSite } from '../knowledge/fake-site.js';
 import { must, startGroupWorld, type GroupWorld } from './world.js';
 
@@ -36,19 +37,15 @@ test('a crawl whose process is killed mid-way is resumed by exactly one other pr
   site.release();
 
   // Another process takes the job over once its claim lapses (LEASE_MS).
-  const deadline = Date.now() + 30_000;
-  let source: any;
-  for (;;) {
-    source = must('sources', await world.w(1).request('GET', '/api/v1/knowledge', { headers: owner.headers }), 200).items.find((s: any) => s.id === created.id);
-    if (source.status === 'ready' || source.status === 'failed' || Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const source = await until(async () => must('sources', await world.w(1).request('GET', '/api/v1/knowledge', { headers: owner.headers }), 200).items.find((s: any) => s.id === created.id), {
+    ok: (s: any) => s.status === 'ready' || s.status === 'failed', timeout: 30_000, interval: 200, message: 'the source finished (ready or failed) through another process',
+  });
   assert.is(source.status, 'ready', `the source ends ready: ${JSON.stringify(source)}`);
   assert.is(source.documentCount, 4);
   assert.equal(source.progress, { done: 4, total: 4 });
 
   // Every process looks for lapsed jobs every LEASE_MS: a finished job must not be taken up again.
-  await new Promise((r) => setTimeout(r, 2 * LEASE_MS + 500));
+  await quietFor(2 * LEASE_MS + 500, 'another process taking the finished job up again');
   const resumedBy = world.group.logs.filter((l) => l.msg === 'knowledge ingestion resumed on this process' && l.sourceId === created.id);
   assert.is(resumedBy.length, 1, `resumed once, and not again once done: ${JSON.stringify(resumedBy)}`);
   assert.is.not(resumedBy[0].pid, victim.pid, 'by another process than the killed one');

@@ -143,7 +143,7 @@ test('a removal made while Redis was away reaches the other machine when Redis c
   const id = await addText(a, 'Bean trellis', 'Runner beans climb a trellis of hazel poles.');
   assert.equal(await found(b, 'hazel trellis', (t) => t.length > 0), ['Bean trellis']);
   await redis.stop();
-  await new Promise((r) => setTimeout(r, 300)); // both machines notice (their connections close)
+  await until(() => !a.app.scale!.healthy && !b.app.scale!.healthy, { message: 'both machines noticing Redis gone (their connections close)' });
   await knowledge(a.app).remove(WS, id); // its message is lost: there is no Redis to carry it
   assert.ok(await entries(b, id) > 0, 'the other machine still holds it');
   redis = await startRedis(redis.port);

@@ -52,15 +52,12 @@ test('a worker exits within seconds when its supervisor is killed while the work
   const client = new RedisClient(redis.url);
   let workers: number[] = [];
   try {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
+    await until(async () => {
       workers = children(supervisor.pid!);
       const clients = (await client.client('LIST') as string).trim().split('\n').length - 1; // this client apart
-      if (workers.length === 2 && clients > 0) break;
-      assert.ok(Date.now() < deadline, `no worker reached Redis: ${out}`);
       assert.is(supervisor.exitCode, null, `the supervisor stopped: ${out}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+      return workers.length === 2 && clients > 0;
+    }, { timeout: 90_000, message: () => `a worker reaching Redis: ${out}` });
   } finally {
     client.disconnect();
   }

@@ -7,6 +7,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor, until } from '../helpers/until.js';
 import { must, startGroupWorld, type GroupWorld } from './world.js';
 
 const LEASE_MS = 1500;
@@ -42,14 +43,14 @@ test('Redis killed: owned conversations are served past their lease, REST answer
   const streamed = await visitor.next(assistant('one two three four'), 15_000);
 
   // Keep chatting for more than twice the lease: every message is answered by the owner.
-  const until = Date.now() + 2.5 * LEASE_MS;
+  const chatUntil = Date.now() + 2.5 * LEASE_MS;
   let n = 0;
   do {
     visitor.send({ t: 'message', text: `during ${n}` });
     await visitor.next(assistant(`You said: during ${n}`), 15_000);
     n++;
-    await new Promise((r) => setTimeout(r, LEASE_MS / 4)); // the visitor reads, then writes again
-  } while (Date.now() < until);
+    await quietFor(LEASE_MS / 4, 'the visitor reading before writing again');
+  } while (Date.now() < chatUntil);
   assert.ok(n >= 2);
   assert.not.ok(visitor.frames.some((f) => f.t === 'error'), `no error frame: ${JSON.stringify(visitor.frames.filter((f) => f.t === 'error'))}`);
 
@@ -81,14 +82,11 @@ test('Redis killed: owned conversations are served past their lease, REST answer
   // Redis back: a new conversation starts, a team reply from the other process reaches the owner, the owner
   // keeps its conversation.
   await world.restartRedis();
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  await until(async () => {
     const r = await w(1).request('POST', `/api/v1/conversations/${conversationId}/messages`, { body: { text: 'From afar, again.' }, headers: world.owner.headers });
-    if (r.status === 201) break;
-    assert.is(r.status, 503, JSON.stringify(r.body));
-    if (Date.now() > deadline) throw new Error('the other process did not reach the owner after Redis came back');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    if (r.status !== 201) assert.is(r.status, 503, JSON.stringify(r.body));
+    return r.status === 201;
+  }, { timeout: 15_000, interval: 200, message: 'the other process reaching the owner after Redis came back' });
   await visitor.next((f) => f.t === 'message' && f.message.role === 'human_agent' && f.message.text === 'From afar, again.');
   // (a team reply took the conversation over: released, through the other process too, the AI answers again)
   must('release', await w(1).request('POST', `/api/v1/conversations/${conversationId}/release`, { headers: world.owner.headers }), 200);

@@ -6,6 +6,8 @@
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Redis as RedisClient } from 'ioredis';
+import { until } from '../helpers/until.js';
 import { startGroupWorld, type GroupWorld } from './world.js';
 
 const SKEW_MS = 30_000;
@@ -26,8 +28,7 @@ test.after(async () => { await world?.close(); });
 test('the process whose clock is ahead says so and stamps its messages with the group\'s time', async () => {
   // The offset is measured to within half a Redis round trip: about 30,000 ms, a little under on a busy machine.
   const warned = () => world.group.logs.some((l) => l.level === 40 && /clock is ahead of the coordination server's \(REDIS_URL\) by (29|30)\d{3} ms/.test(l.msg));
-  for (let waited = 0; !warned() && waited < 5000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(warned(), `a warning naming the offset: ${JSON.stringify(world.group.logs.filter((l) => l.level === 40).map((l) => l.msg))}`);
+  await until(warned, { interval: 100, message: () => `a warning naming the offset (warnings: ${JSON.stringify(world.group.logs.filter((l) => l.level === 40).map((l) => l.msg))})` });
   const visitor = await world.widget(2);
   await visitor.frame('ready');
   visitor.send({ t: 'message', text: 'What time is it?' });
@@ -38,7 +39,11 @@ test('the process whose clock is ahead says so and stamps its messages with the 
 test('an agent on a process with the right time is available to a visitor on the process whose clock is ahead', async () => {
   const agentLive = await world.live(0, world.agent);
   await agentLive.event('presence.changed', (d) => d.presence === 'online').catch(() => {});
-  await new Promise((r) => setTimeout(r, 1000)); // the agent's presence reaches Redis
+  // The agent's presence reaches Redis (src/scale/presence.ts: a sorted set per workspace, `<prefix>open:<workspace>`).
+  const redis = new RedisClient(world.redis.url);
+  try {
+    await until(async () => { for (const key of await redis.keys('*open:*')) if (await redis.zcard(key) > 0) return true; return false; }, { message: "the agent's presence in Redis" });
+  } finally { redis.disconnect(); }
   world.fake.script([{ toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'wants a person' } }] }, { text: 'Let me get someone.' }]);
   const visitor = await world.widget(2);
   await visitor.frame('ready');

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
+import { until } from '../helpers/until.js';
 import { connect, type FrameClient } from '../team/helpers.js';
 
 export async function freePort(): Promise<number> {
@@ -116,7 +117,6 @@ export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: s
   process.once('exit', orphanGuard);
   const logs: any[] = [];
   const workers: Worker[] = [];
-  const waiters: Array<() => void> = [];
   let buf = '';
   let stderr = '';
   supervisor.stderr!.on('data', (c) => { stderr += c; if (process.env.SCALE_TEST_LOG) appendFileSync(process.env.SCALE_TEST_LOG, c); });
@@ -130,19 +130,15 @@ export async function startGroup(env: Record<string, string>, n = 3, nodeArgs: s
       logs.push(o);
       if (o.msg === 'worker listening') {
         workers[o.worker] = { index: o.worker, pid: o.pid, url: `http://127.0.0.1:${o.ownPort}` };
-        for (const w of waiters.splice(0)) w();
       }
     }
   });
   // A worker compiles the sources (tsx) as it starts: on a loaded machine that takes tens of seconds.
   const waitWorker = async (index: number, notPid?: number, timeoutMs = 120_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(workers[index] && workers[index].pid !== notPid)) {
+    return until(() => {
       if (supervisor.exitCode !== null) throw new Error(`the group stopped: ${stderr}`);
-      if (Date.now() > deadline) throw new Error(`worker ${index} did not start; stderr: ${stderr}`);
-      await new Promise<void>((r) => { const t = setTimeout(r, 200); waiters.push(() => { clearTimeout(t); r(); }); });
-    }
-    return workers[index];
+      return workers[index] && workers[index].pid !== notPid ? workers[index] : null;
+    }, { timeout: timeoutMs, interval: 20, message: () => `worker ${index} to start; stderr: ${stderr}` });
   };
   try {
     for (let i = 0; i < n; i++) await waitWorker(i);
@@ -172,13 +168,12 @@ export async function freezeOutsideWrites(group: Group, pid: number): Promise<vo
   const db = openSqlite(join(group.dataDir, 'service.db'));
   db.pragma('busy_timeout = 0');
   try {
-    for (let attempt = 0; attempt < 100; attempt++) {
+    await until(() => {
       process.kill(pid, 'SIGSTOP');
-      try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); return; } catch { /* SQLITE_BUSY: it holds the lock */ }
+      try { db.exec('BEGIN IMMEDIATE'); db.exec('ROLLBACK'); return true; } catch { /* SQLITE_BUSY: it holds the lock */ }
       process.kill(pid, 'SIGCONT');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`process ${pid} held the store's write lock at every one of 100 tries`);
+      return false;
+    }, { timeout: 5000, message: `process ${pid} stopped while it does not hold the store's write lock` });
   } finally {
     db.close();
   }
