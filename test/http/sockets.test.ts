@@ -25,7 +25,7 @@ test('a socket admitted after an await stays open, whatever its open handler all
   const ep: SocketEndpoint<{ n: number }> = {
     path: '/s',
     upgrade: () => ({ n: 1 }),
-    admit: async () => { await new Promise((r) => setTimeout(r, 1)); },
+    admit: async () => { await new Promise((r) => setImmediate(r)); }, // a later turn of the event loop, as a store read
     open(conn) {
       const kept: Buffer[] = [];
       for (let size = 8; size < 400; size += 8) kept.push(Buffer.allocUnsafeSlow(size).fill(0x10));
@@ -91,7 +91,7 @@ test('a socket refused by admit is told why and closed with 4000 + status; a syn
   const ep: SocketEndpoint<object> = {
     path: '/s',
     upgrade: (req) => { if (req.query.get('k') !== 'ok') throw new ApiError('bad_request', 400, 'k: required'); return {}; },
-    admit: async () => { await new Promise((r) => setTimeout(r, 1)); throw new ApiError('forbidden', 403, 'this bot is paused'); },
+    admit: async () => { await new Promise((r) => setImmediate(r)); throw new ApiError('forbidden', 403, 'this bot is paused'); },
     refuse(conn, why) { conn.send(JSON.stringify(why)); },
     open() { throw new Error('never opened'); },
     message() {},

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { LOCAL_MODEL } from '../../src/providers/local-model.js';
 import sharp from 'sharp';
 import { poolStats, runTask } from '../../workers/pool.js';
@@ -69,8 +70,7 @@ test('an image and a search answer at once while the model embeds a long documen
   const sections = Array.from({ length: 48 }, (_, i) => `## Variety ${i}\n\nVariety ${i} is sown in spring, likes full sun and is harvested after ${60 + i} days; keep the soil moist.`);
   const long = await api('POST', '/api/v1/knowledge', { kind: 'text', name: 'Varieties', text: `# Varieties\n\n${sections.join('\n\n')}` });
   assert.is(long.status, 201);
-  const until = Date.now() + 30_000;
-  while (poolStats().ingest.running === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  await until(() => poolStats().ingest.running > 0, { timeout: 30_000, interval: 5, message: 'the ingest thread embedding the long document' });
   const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366cc' } }).png().toBuffer();
   await runTask('resize-image', { data: new Uint8Array(png), maxEdgePx: 320 }); // the interactive thread loads sharp once
   let t = performance.now();

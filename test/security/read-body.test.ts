@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { readBody, type ChunkSink } from '../../src/security/read-body.js';
 
 /** A sink that records what it hears, as the agent's provider readers do. */
@@ -59,7 +60,7 @@ test('a web stream is read too: chunks in order, an error ends it, cancel releas
   const enc = new TextEncoder();
   controller.enqueue(enc.encode('a'));
   controller.enqueue(enc.encode('b'));
-  await new Promise((res) => setTimeout(res, 5));
+  await until(() => r.heard.length >= 2, { message: 'both chunks heard' });
   assert.equal(r.heard, ['a', 'b']);
   controller.error(new Error('reset by peer'));
   assert.is(await r.settled, 'error: reset by peer');
@@ -67,8 +68,7 @@ test('a web stream is read too: chunks in order, an error ends it, cancel releas
   const other = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(enc.encode('x')); }, cancel() { cancelled = true; } });
   const quiet = recorder();
   readBody(other, quiet.sink).cancel();
-  await new Promise((res) => setTimeout(res, 5));
-  assert.ok(cancelled, 'the web stream is cancelled');
+  await until(() => cancelled, { message: 'the web stream cancelled' });
   assert.equal(quiet.heard, [], 'nothing is heard after cancel');
 });
 

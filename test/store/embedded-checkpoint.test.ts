@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 
 interface Item { _id: string; workspaceId: string; n: number; text: string }
@@ -15,8 +16,8 @@ test('a busy embedded store keeps every write across close and reopen once check
     // More writes than the threshold that moves checkpoints off the event loop.
     for (let i = 0; i < 3000; i++) await items.insertOne({ _id: `it_${String(i).padStart(5, '0')}`, workspaceId: 'ws_a', n: i, text: 'x'.repeat(200) });
     for (let i = 0; i < 500; i++) await items.updateOne({ workspaceId: 'ws_a', _id: `it_${String(i).padStart(5, '0')}` }, { $inc: { n: 1 } });
-    // Give the worker a few rounds to copy pages into the database file.
-    await new Promise((r) => setTimeout(r, 600));
+    // The worker copies the pages into the database file (3000 records of over 200 bytes) while the store is open.
+    await until(() => statSync(join(dir, 'service.db')).size >= 600_000, { timeout: 10_000, interval: 20, message: () => `the checkpoint worker copying pages into service.db (${statSync(join(dir, 'service.db')).size} bytes)` });
     await store.close();
     const wal = join(dir, 'service.db-wal');
     assert.ok(!existsSync(wal) || statSync(wal).size === 0, 'closing checkpoints and removes the WAL');

@@ -180,11 +180,7 @@ test('a team member who is away is not available, and the form comes before a ha
   // The conversation ends before anyone accepts: no offline flow afterwards.
   assert.is((await w.server.request('POST', `/api/v1/conversations/${second.conversationId}/close`, { headers: w.agent.headers })).status < 300, true);
   await second.visitor.frame('ended');
-  let h = await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
-  for (let i = 0; i < 50 && h?.state === 'requested'; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    h = await w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId });
-  }
+  const h = await until(() => w.server.app.records.handoffs.findOne({ workspaceId: w.agent.workspaceId, conversationId: second.conversationId }), { ok: (x) => x?.state !== 'requested', message: 'the handoff no longer requested' });
   assert.is(h?.unansweredReason, 'ended');
   await clock.advance(60_000);
   assert.not.ok(second.visitor.all('message').some((f) => f.message.role === 'system_event'), 'no offline text after the end');

@@ -9,6 +9,7 @@ import { startFakeOpenAI } from '../fakes/openai.js';
 import type { FakeServer } from '../fakes/script.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 export interface Frame { type?: string; t?: string; data?: any; [k: string]: any }
 
@@ -16,28 +17,22 @@ export interface Frame { type?: string; t?: string; data?: any; [k: string]: any
 export class FrameClient {
   readonly frames: Frame[] = [];
   private taken = new Set<number>();
-  private waiters: Array<() => void> = [];
   closed: { code: number; reason: string } | null = null;
 
   constructor(readonly ws: WebSocket) {
-    ws.on('message', (raw) => { this.frames.push(JSON.parse(String(raw))); this.wake(); });
-    ws.on('close', (code, reason) => { this.closed = { code, reason: String(reason) }; this.wake(); });
+    ws.on('message', (raw) => { this.frames.push(JSON.parse(String(raw))); });
+    ws.on('close', (code, reason) => { this.closed = { code, reason: String(reason) }; });
   }
 
-  private wake() { for (const w of this.waiters.splice(0)) w(); }
-
   /** The earliest frame not returned before for which `match` holds, waiting for it if needed. */
-  async next(match: (f: Frame) => boolean, timeoutMs = 5000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+  next(match: (f: Frame) => boolean, timeoutMs = 5000): Promise<Frame> {
+    return until(() => {
       for (let i = 0; i < this.frames.length; i++) {
         if (!this.taken.has(i) && match(this.frames[i])) { this.taken.add(i); return this.frames[i]; }
       }
       if (this.closed) throw new Error(`socket closed (${this.closed.code}) while waiting; frames: ${JSON.stringify(this.frames).slice(0, 2000)}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching frame within ${timeoutMs} ms; frames: ${JSON.stringify(this.frames).slice(0, 2000)}`);
-      await new Promise<void>((resolve) => { const t = setTimeout(resolve, left); this.waiters.push(() => { clearTimeout(t); resolve(); }); });
-    }
+      return null;
+    }, { timeout: timeoutMs, interval: 5, message: () => `a matching frame; frames: ${JSON.stringify(this.frames).slice(0, 2000)}` });
   }
 
   event(type: string, where: (data: any) => boolean = () => true) { return this.next((f) => f.type === type && where(f.data)); }

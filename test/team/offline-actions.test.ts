@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor } from '../helpers/until.js';
 import { FakeClock } from '../../src/kernel/clock.js';
 import { requestHandoff } from '../../src/team/handoff.js';
 import { chattingVisitor, republish, startTeamWorld, type TeamWorld } from './helpers.js';
@@ -49,7 +50,7 @@ test('hours scope bot: a widget message outside hours gets the offline text and 
   visitor.send({ t: 'message', text: 'hello?' });
   await visitor.frame('message', (f) => f.message.role === 'user' && f.message.text === 'hello?');
   await clock.advance(0);
-  await new Promise((r) => setTimeout(r, 200));
+  await quietFor(200, 'a second offline text or an AI reply to "hello?"');
   assert.is(visitor.all('message').filter((f) => f.message.role === 'system_event').length, 1, 'the offline text at most once an hour');
   assert.is(visitor.all('message').filter((f) => f.message.role === 'assistant').length, 0, 'no AI reply');
   assert.is(modelCalls(), before, 'the fake provider received no request');

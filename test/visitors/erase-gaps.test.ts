@@ -1,4 +1,5 @@
 import { test } from 'uvu';
+import { until } from '../helpers/until.js';
 import * as assert from 'uvu/assert';
 import { recordGap } from '../../src/knowledge/gaps.js';
 import { createToken, type TestToken } from '../helpers/auth.js';
@@ -21,7 +22,7 @@ async function asker(text: string) {
   const ask = async (question: string) => {
     // Gaps list newest asked first, by the millisecond: asks in the same one would tie, so each gets its own.
     const at = w.server.app.clock.now();
-    while (w.server.app.clock.now() === at) await new Promise((r) => setTimeout(r, 1));
+    await until(() => w.server.app.clock.now() !== at, { interval: 1, message: 'the next millisecond' });
     return recordGap(w.server.app, w.owner.workspaceId, question, { botId: w.botId, conversationId, visitorId });
   };
   return { conversationId, visitorId, ask };
