@@ -18,7 +18,7 @@ async function engine() {
   const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
   const client = new WebSocket(url);
   await new Promise<void>((r) => client.once('open', () => r()));
-  while (!peer) await new Promise((r) => setTimeout(r, 5));
+  await until(() => peer, { interval: 5, message: 'the server side of the socket' });
   const tcp = () => (peer as unknown as { _socket: import('node:net').Socket })._socket;
   return { client, got, pause: () => tcp().pause(), resume: () => tcp().resume(), close: () => { client.terminate(); wss.close(); } };
 }

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor } from '../helpers/until.js';
 import type { FakeRealtime } from '../fakes/openai-realtime.js';
 import { RATES, audioBytes, seen, sendAudio, silence, speak, startVoice, startVoiceWorld, tone, until } from './world.js';
 
@@ -59,7 +60,7 @@ test('with voice.bargeIn off the agent finishes its reply while the visitor spea
     const item = await v.next('voice_item');
     await until(() => audioBytes(v) > 0, { timeout: 5000, message: 'audio' });
     speak(v, R.input, 300);
-    await new Promise((r) => setTimeout(r, 300));
+    await quietFor(300, 'an interrupt frame'); // must not come: this bot's replies are not interrupted by speech
     assert.not.ok(v.frames.some((f) => f.t === 'voice_interrupt'), 'no interrupt frame');
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 60_000 });
     const reply = await v.next('message', (f) => f.message.id === item.messageId);
@@ -82,7 +83,7 @@ test('push-to-talk: only audio while the button is held is heard, release commit
     assert.is(realtime.connections[0].session.audio.input.turn_detection, null, 'no turn detection in push-to-talk');
     // Audio before the press is dropped.
     sendAudio(v, tone(200, R.input), R.input);
-    await new Promise((r) => setTimeout(r, 100));
+    await quietFor(100, 'audio sent before the press reaching the engine');
     assert.is(realtime.sent('input_audio_buffer.append').length, 0);
     v.send({ t: 'voice_ptt', down: true });
     sendAudio(v, Buffer.concat([tone(400, R.input), silence(100, R.input)]), R.input);

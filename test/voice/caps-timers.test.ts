@@ -100,7 +100,9 @@ test('security.caps.dailyVoiceMinutes counts audio both ways and stops voice at 
     const v = await w.visitor();
     await startVoice(v);
     sendAudio(v, tone(3200, R.input, 100), R.input);
-    await new Promise((r) => setTimeout(r, 200));
+    // All of it reaches the engine (PCM16 at 24 kHz: 48 bytes a millisecond) before the day's minutes are counted.
+    const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+    await until(() => realtime.sent('input_audio_buffer.append').reduce((n, e) => n + (e.bytes ?? 0), 0) >= 48 * 3100, { message: () => `the 3.2 s of audio reaching the engine (${realtime.sent('input_audio_buffer.append').reduce((n, e) => n + (e.bytes ?? 0), 0) / 48} ms)` });
     await clock.advance(10_000);
     const ended = await seen(v, 'voice', (f) => f.state === 'ended');
     assert.is(ended.reason, 'cap_reached');

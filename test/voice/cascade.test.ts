@@ -111,16 +111,16 @@ test('each stage failing mid-turn tells the visitor in the chat, voice goes on, 
     const v = await w.visitor();
     await startVoice(v, 'ptt');
     // The session takes audio once it has handled the press; a real widget sends 20 ms frames while the button is held.
-    const pause = () => new Promise((r) => setTimeout(r, 100));
     const talk = async (words: string | null) => {
       if (words) fake.speech.hear(words);
       const sessions = fake.realtime.transcriptions.length;
       v.send({ t: 'voice_ptt', down: true });
       // The press opens the turn's transcription session (a socket still connecting at the release is given up).
-      await until(() => fake.realtime.transcriptions.length > sessions, { timeout: 5000, message: 'a transcription session' });
-      await pause();
+      const session = await until(() => fake.realtime.transcriptions[sessions], { timeout: 5000, message: 'a transcription session' });
+      await until(() => session.session.audio.input.transcription, { message: 'the transcription session set up (its session.update)' });
       sendAudio(v, silentPcm(400), IN);
-      await pause();
+      // 400 ms at 24 kHz, PCM16: 19,200 bytes (a little less after resampling).
+      await until(() => session.bytes >= 18_000, { message: () => `the held button's audio reaching the transcription session (${session.bytes} bytes)` });
       v.send({ t: 'voice_ptt', down: false });
     };
     // Speech to text fails: nothing stored, the visitor is asked to say it again. The default model streams the

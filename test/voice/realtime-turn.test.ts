@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quietFor } from '../helpers/until.js';
 import type { FakeRealtime } from '../fakes/openai-realtime.js';
 import { RATES, audioBytes, seen, speak, startVoice, startVoiceWorld, until } from './world.js';
 
@@ -86,7 +87,7 @@ test('the agent speaks until the widget has played its reply; the reply is store
     speak(v, R.input);
     const item = await v.next('voice_item');
     await until(() => w.fake.usages.length === 1, { timeout: 5000, message: 'reply generated' });
-    await new Promise((r) => setTimeout(r, 100));
+    await quietFor(100, 'the reply marked heard or stored before the widget played it');
     assert.is([...v.frames].reverse().find((f) => f.t === 'voice').state, 'speaking', 'still speaking while the widget plays');
     assert.not.ok(v.frames.some((f) => f.t === 'message' && f.message.role === 'assistant'), 'not stored before it is heard');
     v.send({ t: 'voice_played', itemId: item.itemId, ms: 1600 });

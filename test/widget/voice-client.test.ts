@@ -56,7 +56,11 @@ async function open(allowMic = true): Promise<Page> {
 }
 
 const h = (page: Page, code: string) => page.evaluate(`(async () => { const h = window.harness; ${code} })()`) as Promise<any>;
-const wait = (page: Page, ms: number) => page.evaluate(`new Promise((r) => setTimeout(r, ${ms}))`);
+/**
+ * Time on purpose, on the page's clock: a measuring window (frames in a second) or a stretch in which something must
+ * not happen (`why` says what). A wait for something to happen is page.waitForFunction.
+ */
+const pageTime = (page: Page, ms: number, _why: string) => page.evaluate(`new Promise((r) => setTimeout(r, ${ms}))`);
 
 test('voice.js is a separate bundle within 20 KB gzipped', () => {
   assert.ok(sizes.voice.gzip <= 20 * 1024, `voice.js is ${sizes.voice.gzip} bytes gzipped`);
@@ -67,7 +71,7 @@ test('the microphone goes up as 20 ms PCM16 frames at the session input rate, wi
   const page = await open();
   assert.is((await h(page, 'return h.start({ inputRate: 24000 })')).state, 'listening');
   assert.equal((await h(page, 'return h.sent'))[0], { t: 'voice_start' });
-  await wait(page, 1000);
+  await pageTime(page, 1000, 'the measuring window: a second of microphone frames');
   const first = await h(page, 'return h.audio.slice()');
   // 20 ms at 24 kHz: 480 samples, 960 bytes, after the 0x01 type byte; about 50 a second.
   assert.ok(first.every((f: any) => f.first === 1 && f.bytes === 961), JSON.stringify(first.slice(0, 3)));
@@ -76,19 +80,18 @@ test('the microphone goes up as 20 ms PCM16 frames at the session input rate, wi
   assert.ok(first.length >= 25 && first.length <= 90, `${first.length} frames in a second`);
   assert.ok(Math.max(...await h(page, 'return h.inLevels')) > 0.3, 'the speech shows on the level meter');
   await h(page, 'h.client.setMuted(true); h.muteAt = h.audio.length');
-  await wait(page, 300);
+  await pageTime(page, 300, 'a frame sent while muted');
   assert.ok(await h(page, 'return h.audio.length - h.muteAt') <= 1, 'nothing is sent while muted');
   assert.is(await h(page, 'return h.inLevels[h.inLevels.length - 1]'), 0);
   await h(page, 'h.client.setMuted(false); h.muteAt = h.audio.length');
-  await wait(page, 300);
-  assert.ok(await h(page, 'return h.audio.length - h.muteAt') >= 10, 'sending resumes when unmuted');
+  await page.waitForFunction('window.harness.audio.length - window.harness.muteAt >= 10', null, { timeout: 5000 }); // sending resumes when unmuted
   await page.context().close();
 });
 
 test('at a 16 kHz input rate frames are 320 samples', async () => {
   const page = await open();
   await h(page, 'return h.start({ inputRate: 16000 })');
-  await wait(page, 400);
+  await page.waitForFunction('window.harness.audio.length > 10', null, { timeout: 5000 });
   const frames = await h(page, 'return h.audio.slice()');
   assert.ok(frames.length > 10 && frames.every((f: any) => f.bytes === 641), JSON.stringify(frames.slice(0, 3)));
   await page.context().close();
@@ -118,11 +121,11 @@ test('playback waits for about 60 ms of audio before it starts, and rides out a 
   const page = await open();
   await h(page, 'return h.start({ outputRate: 24000 })');
   await h(page, `h.frame({ t: 'voice_item', itemId: 'it1', messageId: 'm1' }); h.state('speaking'); h.tone('it1', 40)`);
-  await wait(page, 200);
+  await pageTime(page, 200, 'playback starting with only 40 ms buffered');
   assert.is(await h(page, 'return h.client.snap.playing'), false, '40 ms buffered: not yet');
   await h(page, `h.tone('it1', 60)`);
   await page.waitForFunction('window.harness.client.snap.playing');
-  await wait(page, 300);
+  await pageTime(page, 300, 'voice_played sent while the item is not over');
   // The network stalled: the item is not over, so playback waits for more without calling it done.
   assert.is(await h(page, 'return h.sent.filter((f) => f.t === "voice_played").length'), 0);
   await h(page, `h.tone('it1', 100); h.state('listening')`);
@@ -136,7 +139,7 @@ test('voice_interrupt silences playback within one render quantum and answers vo
   await h(page, 'return h.start({ outputRate: 24000 })');
   await h(page, `h.frame({ t: 'voice_item', itemId: 'it9', messageId: 'm9' }); h.state('speaking'); h.tone('it9', 3000)`);
   await page.waitForFunction('window.harness.client.snap.playing');
-  await wait(page, 500);
+  await pageTime(page, 500, 'the measuring window: 500 ms of playing before the interrupt');
   // The mark goes to the recorder right after the frame is handled: a client that posts 'stop' to its player at once
   // has it on its way first; one that waited (an await, a timer) would post it after the mark, and the sound it let
   // through would count below. Marking before the frame measured the main thread's own delay on a loaded machine
@@ -146,7 +149,7 @@ test('voice_interrupt silences playback within one render quantum and answers vo
   const [played] = (await h(page, 'return h.sent')).filter((f: any) => f.t === 'voice_played');
   assert.is(played.itemId, 'it9');
   assert.ok(played.ms > 350, `heard ${played.ms} ms after 500 ms of playing`);
-  await wait(page, 200);
+  await pageTime(page, 200, 'sound after the interrupt (the recorder keeps listening)');
   const a = await h(page, 'return h.analyse()');
   // What it reports is what came out of the speaker (the recorder's count), not the wall clock's time, which a
   // loaded machine stretches.
@@ -157,7 +160,7 @@ test('voice_interrupt silences playback within one render quantum and answers vo
   assert.is(await h(page, 'return h.client.snap.playing'), false);
   // Audio still in flight for the cut item is not played.
   await h(page, `h.tone('it9', 200)`);
-  await wait(page, 300);
+  await pageTime(page, 300, 'the cut item\'s late audio playing');
   assert.is(await h(page, 'return h.client.snap.playing'), false);
   await page.context().close();
 });
@@ -166,15 +169,15 @@ test('push-to-talk sends voice_ptt and audio only while held, and pressing stops
   const page = await open();
   assert.is((await h(page, `return h.start({ mode: 'ptt' })`)).mode, 'ptt');
   assert.equal((await h(page, 'return h.sent'))[0], { t: 'voice_start', mode: 'ptt' });
-  await wait(page, 300);
+  await pageTime(page, 300, 'a frame sent before the button is held');
   assert.is(await h(page, 'return h.audio.length'), 0, 'nothing is sent before the button is held');
   await h(page, `h.frame({ t: 'voice_item', itemId: 'a1', messageId: 'm1' }); h.state('speaking'); h.tone('a1', 2000)`);
   await page.waitForFunction('window.harness.client.snap.playing');
   await h(page, 'h.client.ptt(true)');
   await page.waitForFunction('!window.harness.client.snap.playing');
-  await wait(page, 300);
+  await page.waitForFunction('window.harness.audio.length >= 10', null, { timeout: 5000 }); // audio while held
   await h(page, 'h.client.ptt(false); h.upAt = h.audio.length');
-  await wait(page, 200);
+  await pageTime(page, 200, 'a frame sent after the release');
   const sent = await h(page, 'return h.sent');
   assert.equal(sent.filter((f: any) => f.t === 'voice_ptt'), [{ t: 'voice_ptt', down: true }, { t: 'voice_ptt', down: false }]);
   assert.ok(sent.some((f: any) => f.t === 'voice_played' && f.itemId === 'a1' && f.ms < 2000), 'the cut item reports what was heard');
@@ -201,7 +204,7 @@ test('stopped before the server answered: the session it opens after all is stop
   assert.equal((await h(page, 'return h.sent')).map((f: any) => f.t), ['voice_start', 'voice_stop', 'voice_stop']);
   assert.equal(await h(page, 'return [h.client.snap.state, h.client.snap.reason]'), ['ended', 'visitor']);
   // An error long after the end is not voice's to hide.
-  await wait(page, 3100);
+  await pageTime(page, 3100, 'the time after the end in which voice hides its refusals going by');
   assert.is(await h(page, `return h.client.onError({ code: 'not_found', message: 'feedback for an unknown message' })`), false);
   await page.context().close();
 });

@@ -6,6 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { until } from '../helpers/until.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +67,7 @@ test('the microphone shows only when voice is set up, and voice.js loads only wh
   assert.equal(await voiceEvents(page), [{ state: 'ended', reason: 'disabled' }]);
   const page2 = await openChat();
   assert.is(await page2.locator('.cp .mic').getAttribute('aria-label'), 'Talk by voice');
-  const loaded = () => page2.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/voice.js')));
+  const loaded = () => page2.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/voice(\.[0-9a-f]+)?\.js$/.test(e.name)));
   assert.is(await loaded(), false);
   assert.ok(w.sizes.voice.gzip <= 20 * 1024, `voice.js is ${w.sizes.voice.gzip} bytes gzipped`);
   await shot(page2, 'idle');
@@ -79,8 +80,11 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   // visitor speaks over it.
   w.fake.realtime.chunkIntervalMs = 80;
   const page = await openChat();
-  // voice.js arrives a little late, so the connecting state can be seen.
-  await page.route('**/voice.js', async (route) => { await new Promise((r) => setTimeout(r, 600)); await route.continue(); });
+  // voice.js (voice.<content hash>.js as built) is held back until the connecting state has been seen.
+  let letVoiceIn!: () => void;
+  const voiceHeld = new Promise<void>((r) => { letVoiceIn = r; });
+  let voiceAsked = 0;
+  await page.route(/\/voice(\.[0-9a-f]+)?\.js$/, async (route) => { voiceAsked++; await voiceHeld; await route.continue(); });
   // How many "Thinking…" lines the window shows at once, at most, over the whole turn (the bar's and the status line's).
   await page.locator('[data-service-chat]').evaluate((host) => {
     const root = host.shadowRoot!;
@@ -91,9 +95,11 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
     }).observe(root, { subtree: true, childList: true, characterData: true });
   });
   await page.click('.cp .mic');
-  // Read in the same wait as the state: once voice.js is in, the state moves on to listening at once.
+  // voice.js is let in once the state has been seen (then it moves on to listening at once).
   await page.locator('.vb.connecting .vs', { hasText: 'Connecting…' }).waitFor();
   await shot(page, 'connecting');
+  await until(() => voiceAsked > 0, { message: 'voice.js asked for (and held) while connecting' });
+  letVoiceIn();
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   assert.is(await page.locator('.vb .vs').textContent(), 'Listening…');
   assert.is(await micIcons(page), 1, 'one microphone: the mute button');
