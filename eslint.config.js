@@ -49,6 +49,29 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
+    // Tests wait for a condition (test/helpers/until.ts: `until`), never a fixed time; a wait in which something must
+    // NOT happen is `quietFor(ms, why)` from the same file. Code passed to page.evaluate/waitForFunction runs in the
+    // browser and is left alone; the fakes in test/fakes simulate a provider's own delays (they are not test waits).
+    files: ['test/**'],
+    ignores: ['test/helpers/**', 'test/fakes/**', 'test/fixtures/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        {
+          selector: ":not(CallExpression[callee.property.name=/^(evaluate|evaluateHandle|waitForFunction)$/] *) > NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout'][arguments.0.type='Identifier']",
+          message: 'A fixed sleep in a test: wait for the condition with `until(() => cond, { message })`, or for a time in which something must not happen with `quietFor(ms, why)` (test/helpers/until.ts).',
+        },
+        {
+          selector: "VariableDeclarator[id.name=/^sleep$/i], FunctionDeclaration[id.name=/^sleep$/i]",
+          message: 'A private sleep helper in a test: use `until(() => cond, { message })` or `quietFor(ms, why)` from test/helpers/until.ts.',
+        },
+        {
+          selector: "ImportDeclaration[source.value=/^(node:)?timers\\/promises$/]",
+          message: 'A timers/promises sleep in a test: use `until(() => cond, { message })` or `quietFor(ms, why)` from test/helpers/until.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['widget/**', 'admin/**'],
     languageOptions: { globals: { ...globals.browser } },
   },

@@ -43,7 +43,7 @@ test('an open chat starts its next conversation with the newly published version
     const v = await w.visitor();
     await publish(w, { identity: { agentName: 'Bea' } });
     // No signal tells the test that the publish reached the open chat (src/chat/published-watch.ts sends nothing
-    // when the version changes), so it gives the watch a moment; see docs/development.md, "How tests wait".
+    // when the version changes), so it gives the watch a moment; see "Waiting for something" in docs/development.md.
     // eslint-disable-next-line no-restricted-syntax
     await new Promise((r) => setTimeout(r, 100));
     v.say('who are you?');

@@ -80,7 +80,7 @@ test('while two parses are stalled in the ingest lane, an image resize answers a
   const stalled = [1, 2].map(() => rejection(runTask('parse-document', { data: bytes(nestedDivs()), type: 'html', htmlLimits: UNBOUNDED }, { signal: stop.signal })));
   await until(() => poolStats().ingest.running === 2, { timeout: 30_000, interval: 20, message: 'both parses to start' });
   // Let them get deep into Readability, where they used to hold every thread for minutes. A parse tells nothing of
-  // how far it got, so this is time on purpose (see docs/development.md, "How tests wait").
+  // how far it got, so this is time on purpose (see "Waiting for something" in docs/development.md).
   // eslint-disable-next-line no-restricted-syntax
   await new Promise((r) => setTimeout(r, 500));
 
