@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { until as poll } from '../helpers/until.js';
+import { until } from '../helpers/until.js';
 import { harness, publish, startReceiver, WS } from './helpers.js';
 
 const SLOW_MS = 3000;
@@ -31,12 +31,6 @@ async function slowReceiver() {
   return r;
 }
 
-async function until(what: string, check: () => boolean, ms: number): Promise<number> {
-  const start = Date.now();
-  await poll(check, { timeout: ms, message: what });
-  return Date.now() - start;
-}
-
 test('a slow endpoint with a backlog leaves slots for another endpoint: its ping arrives within 2 s', async () => {
   const h = await harness();
   const slow = await slowReceiver();
@@ -44,13 +38,15 @@ test('a slow endpoint with a backlog leaves slots for another endpoint: its ping
     await h.hooks.endpoints.add(WS, { url: `${slow.url}/a`, events: ['message.created'] });
     const fast = await h.hooks.endpoints.add(WS, { url: h.receiver.url, events: ['lead.captured'] });
     for (let i = 0; i < 40; i++) await publish(h, 'message.created', { message: { id: `msg_${i}`, visibility: 'public' } });
-    await until('the slow receiver is busy', () => slow.open > 0, 5000);
+    await until(() => slow.open > 0, { timeout: 5000, message: 'the slow receiver is busy' });
     await h.hooks.endpoints.sendTest(WS, fast.id);
-    const waited = await until('the ping', () => h.receiver.seen.length > 0, 2000);
+    const sent = Date.now();
+    await until(() => h.receiver.seen.length > 0, { timeout: 2000, message: 'the ping' });
+    const waited = Date.now() - sent;
     console.log(`ping arrived after ${waited} ms; the slow endpoint had ${slow.maxOpen} requests open at most`);
     assert.is(h.receiver.seen[0].headers['service-event'], 'ping');
     assert.ok(slow.maxOpen <= 4, `one endpoint holds at most 4 slots (${slow.maxOpen})`);
-    await until('the slow endpoint keeps its share', () => slow.received >= 8, 10_000);
+    await until(() => slow.received >= 8, { timeout: 10_000, message: 'the slow endpoint keeps its share' });
   } finally { await h.close(); await slow.close(); }
 });
 
@@ -61,10 +57,12 @@ test('one workspace with several slow endpoints holds at most 8 slots: another w
   try {
     for (const path of ['a', 'b', 'c', 'd']) await h.hooks.endpoints.add(WS, { url: `${slow.url}/${path}`, events: ['message.created'] });
     for (let i = 0; i < 40; i++) await publish(h, 'message.created', { message: { id: `msg_${i}`, visibility: 'public' } });
-    await until('the slow receiver is busy', () => slow.open >= 8, 5000);
+    await until(() => slow.open >= 8, { timeout: 5000, message: 'the slow receiver is busy' });
     const theirs = await h.hooks.endpoints.add('ws_other', { url: other.url, events: ['lead.captured'] });
     await h.hooks.endpoints.sendTest('ws_other', theirs.id);
-    const waited = await until('the other workspace\'s ping', () => other.seen.length > 0, 2000);
+    const sent = Date.now();
+    await until(() => other.seen.length > 0, { timeout: 2000, message: 'the other workspace\'s ping' });
+    const waited = Date.now() - sent;
     console.log(`other workspace's ping after ${waited} ms; the slow workspace had ${slow.maxOpen} requests open at most`);
     assert.ok(slow.maxOpen <= 8, `one workspace holds at most 8 slots (${slow.maxOpen})`);
   } finally { await h.close(); await slow.close(); await other.close(); }
@@ -83,8 +81,8 @@ test('many backlogged endpoints share the process\'s 32 slots: never more in fli
     for (let i = 0; i < 6; i++) {
       for (const ws of workspaces) await h.server.app.events.publish(ws, 'message.created', { botId: 'bot_1', conversationId: 'conv_1', message: { id: `msg_${i}`, visibility: 'public' } });
     }
-    await until('32 tries in flight', () => slow.open >= 32, 10_000);
-    await until('every endpoint served', () => slow.paths.size === workspaces.length, 10_000);
+    await until(() => slow.open >= 32, { timeout: 10_000, message: '32 tries in flight' });
+    await until(() => slow.paths.size === workspaces.length, { timeout: 10_000, message: 'every endpoint served' });
     console.log(`${slow.maxOpen} tries in flight at most across ${workspaces.length} endpoints`);
     assert.is(slow.maxOpen, 32);
     // Each try listens for the server's shutdown; 32 of them are expected, not a leak Node should warn about.
