@@ -58,12 +58,12 @@ test('a queued delivery survives kill -9 and arrives after a restart with the sa
     first.child.kill('SIGKILL');
     await exited(first.child);
 
-    receiver = await startReceiver(port);
+    const listening = receiver = await startReceiver(port);
     // The restart happens two minutes "later": the retry (due after one minute) is overdue at start-up.
     const second = await spawnServer({ MODE: 'resume', DATA_DIR: dataDir, CLOCK_OFFSET_MS: '120000' });
     children.push(second.child);
     assert.ok(second.first.ready);
-    await until(() => receiver.seen.length > 0, { timeout: 15_000, interval: 20, message: 'the delivery after the restart' });
+    await until(() => listening.seen.length > 0, { timeout: 15_000, interval: 20, message: 'the delivery after the restart' });
     assert.is(receiver.seen.length, 1, 'delivered once after the restart');
     const seen = receiver.seen[0];
     assert.is(seen.headers['service-event-id'], seeded.eventId);
