@@ -44,8 +44,9 @@ export const CONNECT_SLICE_MS = 3;
 /** Shared by every socket: a settled start for each socket's frame chain, and the history once it was sent. */
 const SETTLED = Promise.resolve();
 const NO_HISTORY: WidgetMessage[] = Object.freeze([]) as unknown as WidgetMessage[];
+const NO_PAGE = Object.freeze({ url: '', title: '' });
 
-/** What the upgrade read from the connect URL, for admit (dropped once the socket is admitted). */
+/** What admit reads from the connect URL. */
 interface ConnectQuery {
   botId: string;
   preview: string | null;
@@ -58,7 +59,9 @@ export interface WidgetSocketData {
   chat: ChatBot;
   /** Set by admit, before open. Its visitorToken is sent in the ready frame, then dropped. */
   visitor: ResolvedVisitor;
-  connect: ConnectQuery | null;
+  /** The upgrade's request, for admit (dropped once the socket is admitted). */
+  request: UpgradeRequest | null;
+  /** Set by admit, from the connect URL. */
   page: { url: string; title: string };
   conversationId: string | null;
   history: WidgetMessage[];
@@ -122,25 +125,27 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
     maxPayloadBytes: MAX_SOCKET_PAYLOAD_BYTES,
     idleTimeoutSec: 120,
     // Memory only (src/http/types.ts): the local connection limit and the query. The rest is admit's.
+    headers: ['origin'],
     upgrade(req: UpgradeRequest): WidgetSocketData {
       const wait = connections.take(req.ip, CONNECTIONS_PER_IP_PER_MINUTE);
       if (wait > 0) throw connectionLimit(wait);
-      const q = req.query;
-      const botId = q.get('botId');
-      if (!botId) throw badRequest('botId: required');
-      const connect: ConnectQuery = {
-        botId, preview: q.get('preview'), origin: req.headers.origin,
-        identity: { visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email') },
-      };
-      const page = { url: webPageUrl(q.get('pageUrl') ?? ''), title: (q.get('pageTitle') ?? '').slice(0, 300) };
-      return { chat: undefined!, visitor: undefined!, connect, page, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null };
+      // The query is parsed in admit, a slice at a time: a burst of connects runs every upgrade in one loop turn.
+      return { chat: undefined!, visitor: undefined!, request: req, page: NO_PAGE, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null };
     },
     // After the upgrade: the group's connection limit, the bot, the visitor, the conversation to resume and its history.
     // Each step (up to the next store call) waits for the connects' slice of the loop turn (CONNECT_SLICE_MS).
     async admit(conn) {
       const d = conn.data;
-      const c = d.connect!;
       await connects.take();
+      const q = d.request!.query;
+      const botId = q.get('botId');
+      if (!botId) throw badRequest('botId: required');
+      const c: ConnectQuery = {
+        botId, preview: q.get('preview'), origin: d.request!.headers.origin,
+        identity: { visitorToken: q.get('visitorToken'), userId: q.get('userId'), userHash: q.get('userHash'), name: q.get('name'), email: q.get('email') },
+      };
+      d.page = { url: webPageUrl(q.get('pageUrl') ?? ''), title: (q.get('pageTitle') ?? '').slice(0, 300) };
+      d.request = null;
       const wait = await takeInGroup(app, 'wconn', conn.ip, CONNECTIONS_PER_IP_PER_MINUTE, 60_000);
       if (wait > 0) throw connectionLimit(wait);
       const chat = await loadWidgetBot(app, s.chatBots, c.botId, c.preview);
@@ -166,7 +171,6 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
       d.chat = chat;
       d.visitor = visitor;
       d.conversationId = conv?._id ?? null;
-      d.connect = null;
     },
     refuse(conn, why) {
       send(conn, { t: 'error', code: why.code as ChatErrorCode, message: why.message, ...(why.retryAfterMs ? { retryAfterMs: why.retryAfterMs } : {}) });

@@ -25,6 +25,15 @@ let nextConnId = 1;
 const out: { ws: uWS.WebSocket<UserData> | null; message: string | Uint8Array; binary: boolean; result: number } = { ws: null, message: '', binary: false, result: 2 };
 const sendOut = () => { out.result = out.ws!.send(utf8(out.message), out.binary); };
 
+/** UpgradeRequest: the query and cookies parsed when first read (an endpoint may read them in admit, later). */
+class Upgrade implements UpgradeRequest {
+  private parsedQuery: URLSearchParams | null = null;
+  private parsedCookies: Record<string, string> | null = null;
+  constructor(readonly path: string, private readonly rawQuery: string, readonly headers: Record<string, string>, readonly ip: string, readonly requestId: string) {}
+  get query(): URLSearchParams { return (this.parsedQuery ??= new URLSearchParams(this.rawQuery)); }
+  get cookies(): Record<string, string> { return (this.parsedCookies ??= parseCookies(this.headers.cookie)); }
+}
+
 /** Frames a socket may send before it is admitted (they wait for `open`); past either, it is closed (1008). */
 const MAX_EARLY_FRAMES = 64;
 const MAX_EARLY_BYTES = 256 * 1024;
@@ -102,6 +111,9 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
     try { ep.refuse?.(conn, frameTooLarge(bytes, maxPayload)); } catch (e) { log.error({ err: e, path: ep.path }, 'socket refuse handler failed'); }
     conn.close(refusalCloseCode(413), 'frame too large');
   };
+  // The headers copied out of each upgrade: the endpoint's, and the transport's own (the client's address behind a
+  // trusted proxy, the request id).
+  const wanted = [...new Set([...(ep.headers ?? []), 'x-request-id', ...(trustProxy > 0 ? ['x-forwarded-for'] : [])])];
   app.ws<UserData>(ep.path, {
     // The transport takes twice the endpoint's limit, so a frame a little over it is answered rather than dropped.
     maxPayloadLength: maxPayload * 2,
@@ -111,12 +123,9 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
       const headers: Record<string, string> = {};
-      req.forEach((k, v) => { headers[k] = v; });
+      for (const name of wanted) { const v = req.getHeader(name); if (v) headers[name] = v; }
       const ip = clientIp(res, headers, trustProxy);
-      const up: UpgradeRequest = {
-        path: req.getUrl(), query: new URLSearchParams(req.getQuery() ?? ''), headers,
-        cookies: parseCookies(headers.cookie), ip, requestId: newRequestId(headers['x-request-id']),
-      };
+      const up = new Upgrade(req.getUrl(), req.getQuery() ?? '', headers, ip, newRequestId(headers['x-request-id']));
       let data: unknown;
       try {
         data = ep.upgrade(up);
@@ -131,7 +140,7 @@ export function attachSocket(app: uWS.TemplatedApp, ep: SocketEndpoint<any>, reg
         });
         return;
       }
-      res.upgrade<UserData>({ data, ip, conn: undefined }, headers['sec-websocket-key'] ?? '', headers['sec-websocket-protocol'] ?? '', headers['sec-websocket-extensions'] ?? '', context);
+      res.upgrade<UserData>({ data, ip, conn: undefined }, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },
     open: (ws) => {
       const ud = ws.getUserData();

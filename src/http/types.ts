@@ -48,13 +48,18 @@ export interface SocketConn<D> {
   readonly closed: boolean;
 }
 
+/**
+ * What an endpoint's upgrade is handed. `query` and `cookies` are parsed when first read: an endpoint may keep the
+ * request and read them in admit, off the turn of the event loop that takes a burst of upgrades at once.
+ */
 export interface UpgradeRequest {
-  path: string;
-  query: URLSearchParams;
-  headers: Record<string, string>;
-  cookies: Record<string, string>;
-  ip: string;
-  requestId: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** The headers the endpoint declared (SocketEndpoint.headers), lower case; absent ones are missing. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly cookies: Record<string, string>;
+  readonly ip: string;
+  readonly requestId: string;
 }
 
 /** Why a socket was refused after its upgrade (what `admit` threw, in the error shape of the HTTP API). */
@@ -81,6 +86,11 @@ export interface SocketEndpoint<D> {
   idleTimeoutSec?: number;
   /** Bytes buffered for one socket before sends are dropped (slow consumers never slow the others). */
   maxBackpressureBytes?: number;
+  /**
+   * The request headers upgrade and admit read (lower case; `cookie` for UpgradeRequest.cookies). Only these are
+   * copied out of the transport's request: a burst of hundreds of connects runs every upgrade in one loop turn.
+   */
+  headers?: readonly string[];
   /** Accept (return per-socket data) or refuse (throw ApiError; its status is answered). Synchronous, memory only. */
   upgrade(req: UpgradeRequest): D;
   /**

@@ -36,6 +36,11 @@ test('the socket refuses an origin outside allowedOrigins and an unknown bot', a
     assert.is(bad.body.error.code, 'forbidden');
     assert.is((await w.tryConnect({}, { origin: 'https://shop.example.com' })).status, 101);
     assert.is((await w.tryConnect({ botId: 'bot_missing' }, { origin: 'https://shop.example.com' })).status, 404);
+    // No botId: refused after the upgrade (the query is read in admit, not in the upgrade's turn of the loop).
+    const none = await w.tryConnect({ botId: '' }, { origin: 'https://shop.example.com' });
+    assert.is(none.status, 400);
+    assert.is(none.closeCode, 4400);
+    assert.equal(none.body.error, { code: 'bad_request', message: 'botId: required' });
   } finally {
     await w.close();
   }

@@ -51,6 +51,7 @@ function liveEndpoint(app: AppContext, { liveHub: hub, workspaceActors }: LiveSe
     maxPayloadBytes: 4 * 1024,
     idleTimeoutSec: 60,
     maxBackpressureBytes: LIVE_MAX_BACKPRESSURE_BYTES,
+    headers: ['origin', 'host', 'cookie', 'authorization'],
     upgrade(req) {
       if (!sameOrigin(req)) throw forbidden('the live socket only accepts pages of this server');
       const headers: Record<string, string> = {};
