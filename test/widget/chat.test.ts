@@ -159,16 +159,21 @@ test('an attached image is uploaded and sent with the message; a file that is no
 });
 
 test('an image picked before the chat has connected waits for the connection and uploads (no error)', async () => {
-  // A slow network: the server's frames reach the page 1.5 s late, so the visitor picks the image before `ready`.
+  // A slow network: the server's frames are held until the visitor has picked the image, so it is picked before `ready`.
+  let held: Array<string | Buffer> | null = [];
+  let release = () => {};
   const slow = await w.openChat(botId, {
     before: (p) => p.routeWebSocket(/\/widget\/v1\/chat/, (ws) => {
       const server = ws.connectToServer();
-      server.onMessage((m) => { setTimeout(() => ws.send(m), 1500); });
+      server.onMessage((m) => { if (held) held.push(m); else ws.send(m); });
+      release = () => { const frames = held ?? []; held = null; for (const m of frames) ws.send(m); };
     }),
   });
   const uploads: string[] = [];
   slow.on('request', (r) => { if (r.url().includes('/widget/v1/uploads')) uploads.push(new URL(r.url()).searchParams.get('visitorToken') ?? ''); });
   await slow.setInputFiles('.cp input[type=file]', { name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+  assert.is(await slow.evaluate((id) => localStorage.getItem(`sc:vt:${id}`), botId), null, 'picked before ready');
+  release();
   await slow.locator('.th img:not(.up)').waitFor();
   assert.is(await slow.locator('.line.error').count(), 0);
   assert.is(uploads.length, 1);
