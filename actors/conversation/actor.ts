@@ -34,7 +34,7 @@ export interface ConversationState {
   conv: ConversationRecord | null;
   chat: ChatBot | null;
   /** The workspace's bots generation `chat` was read at (BotLists.generation). */
-  chatGeneration: string;
+  chatGeneration: number;
   reply: RunningReply | null;
   /** A visitor message arrived while a reply was running: answer again when it is done. */
   pendingReply: boolean;
@@ -77,7 +77,7 @@ export class ConversationActor extends Actor<ConversationMsg, ConversationState,
   private readonly bots: ConversationDeps['bots'];
 
   constructor(id: string, ctx: ActorFactoryContext, readonly app: AppContext, deps: ConversationDeps) {
-    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, chatGeneration: '', reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
+    super({ id, clock: ctx.clock, log: ctx.log, initialState: { conv: null, chat: null, chatGeneration: -1, reply: null, pendingReply: false, recent: null, voice: null, summarizing: null, summarySpend: null }, mailbox: { capacity: 200 } });
     this.db = app.records;
     this.hub = deps.hub;
     this.tools = deps.tools;

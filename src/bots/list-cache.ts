@@ -95,8 +95,9 @@ export class BotLists {
    * Changes whenever the workspace's bots or provider connections change (a drop here or told by another process):
    * what a conversation holds of its bot (status, brain: the connection's key and base URL) is read again then.
    */
-  generation(workspaceId: string): string {
-    return `${this.droppedAll}.${this.dropped.get(workspaceId) ?? 0}`;
+  generation(workspaceId: string): number {
+    // Both counts only grow, so their sum moves with either.
+    return this.droppedAll + (this.dropped.get(workspaceId) ?? 0);
   }
 
   /** Calls `fn` with every drop (a write to the workspace's bots here, or one another process told of). */

@@ -124,12 +124,12 @@ export function widgetChatSocket(app: AppContext, s: WidgetServices): SocketEndp
     path: WIDGET_CHAT_PATH,
     maxPayloadBytes: MAX_SOCKET_PAYLOAD_BYTES,
     idleTimeoutSec: 120,
-    // Memory only (src/http/types.ts): the local connection limit and the query. The rest is admit's.
+    // Memory only (src/http/types.ts): the local connection limit. The rest, the query included, is admit's.
     headers: ['origin'],
     upgrade(req: UpgradeRequest): WidgetSocketData {
       const wait = connections.take(req.ip, CONNECTIONS_PER_IP_PER_MINUTE);
       if (wait > 0) throw connectionLimit(wait);
-      // The query is parsed in admit, a slice at a time: a burst of connects runs every upgrade in one loop turn.
+      // The query is parsed in admit, in the connects' slices: a burst of connects runs every upgrade in one loop turn.
       return { chat: undefined!, visitor: undefined!, request: req, page: NO_PAGE, conversationId: null, history: NO_HISTORY, chain: SETTLED, pageTools: null };
     },
     // After the upgrade: the group's connection limit, the bot, the visitor, the conversation to resume and its history.
