@@ -12,6 +12,8 @@ import { SQLITE_DRIVER } from './sqlite.js';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Background work: this thread's nice value goes up by 10 (Linux: per thread), as src/kernel/thread-priority.ts does.
+if (process.platform === 'linux') { try { const os = require('node:os'); os.setPriority(Math.min(19, os.getPriority() + 10)); } catch {} }
 // The same driver as the main connection (src/store/sqlite.ts): better-sqlite3, or node:sqlite on Node 24+.
 const db = workerData.driver === 'node:sqlite' ? new (require('node:sqlite').DatabaseSync)(workerData.file) : new (require(workerData.driver))(workerData.file);
 db.exec('PRAGMA busy_timeout = 1000');

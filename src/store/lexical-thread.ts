@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { StoreReply } from './embedded-wire.js';
 import { lexicalWrites } from './lexical-writes.js';
 import { openSqlite } from './sqlite.js';
+import { lowerThreadPriority } from '../kernel/thread-priority.js';
 
 /**
  * The lexical index's writer (src/store/lexical-embedded.ts): the one connection that writes lexical.db in this
@@ -20,6 +21,9 @@ export type LexicalRequest = (
 
 const { file } = workerData as { file: string };
 const port = parentPort!;
+// Indexing a large document is background work: the event loop (which keeps its own connection for searches)
+// gets the core first. The same increment as the worker pool's ingest lane.
+lowerThreadPriority(10);
 const db = openSqlite(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');

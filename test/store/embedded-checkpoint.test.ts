@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { until } from '../helpers/until.js';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
+import { threadNiceValues } from '../helpers/thread-nice.js';
 
 interface Item { _id: string; workspaceId: string; n: number; text: string }
 
@@ -18,6 +19,9 @@ test('a busy embedded store keeps every write across close and reopen once check
     for (let i = 0; i < 500; i++) await items.updateOne({ workspaceId: 'ws_a', _id: `it_${String(i).padStart(5, '0')}` }, { $inc: { n: 1 } });
     // The worker copies the pages into the database file (3000 records of over 200 bytes) while the store is open.
     await until(() => statSync(join(dir, 'service.db')).size >= 600_000, { timeout: 10_000, interval: 20, message: () => `the checkpoint worker copying pages into service.db (${statSync(join(dir, 'service.db')).size} bytes)` });
+    // The checkpoint worker is background work: its thread runs at the loop's nice value plus 10.
+    const nice = threadNiceValues();
+    assert.ok(nice.others.includes(Math.min(19, nice.main + 10)), `a thread at nice ${nice.main + 10} (the loop's is ${nice.main}; threads: ${nice.others.join(', ')})`);
     await store.close();
     const wal = join(dir, 'service.db-wal');
     assert.ok(!existsSync(wal) || statSync(wal).size === 0, 'closing checkpoints and removes the WAL');

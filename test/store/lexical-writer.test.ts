@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { encodeRecords } from '../../src/store/encoded.js';
 import { openEmbeddedLexical } from '../../src/store/lexical-embedded.js';
+import { threadNiceValues } from '../helpers/thread-nice.js';
 
 const passage = (i: number, text: string) => ({ _id: `kch_big_${String(i).padStart(5, '0')}`, workspaceId: 'ws_1', sourceId: 'ks_1', documentId: 'kdoc_big', index: i, heading: 'Guide', title: 'Big guide', url: null, text });
 
@@ -27,6 +28,9 @@ test("a large document's entries are written off the event loop: searches meanwh
     assert.is((await lex.search('ws_1', ['garlic'], { limit: 5 })).length, 0);
     assert.is((await lex.search('ws_1', ['peppers'], { limit: 5 })).length, 5);
     assert.is(await lex.count({ workspaceId: 'ws_1', documentId: 'kdoc_big' }), 4000);
+    // The writer yields a core to the event loop: its thread's nice value is the loop's plus 10 (Linux, per thread).
+    const nice = threadNiceValues();
+    assert.ok(nice.others.includes(Math.min(19, nice.main + 10)), `a thread at nice ${nice.main + 10} (the loop's is ${nice.main}; threads: ${nice.others.join(', ')})`);
   } finally {
     await lex.close();
     rmSync(dir, { recursive: true, force: true });
