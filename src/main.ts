@@ -36,11 +36,11 @@ if (config.group) {
   if (!process.connected) supervisorGone();
 }
 
-// Imported only now: on a runtime it cannot load on, uWebSockets.js's loader names the wrong cause.
-const { startServer, serverSecret } = await import('./server.js');
 if (config.workers > 1 && !config.group) {
-  // WORKERS: this process only starts and watches the group's workers (src/scale/supervisor.ts).
+  // WORKERS: this process only starts and watches the group's workers (src/scale/supervisor.ts); it loads none of
+  // the server's modules.
   const { superviseWorkers } = await import('./scale/supervisor.js');
+  const { serverSecret } = await import('./config/server-secret.js');
   const { createLogger } = await import('./kernel/log.js');
   const cfg = config;
   await superviseWorkers(cfg, () => { serverSecret(cfg, createLogger(cfg.logLevel, undefined, { format: cfg.logFormat })); }).catch((err) => {
@@ -48,6 +48,8 @@ if (config.workers > 1 && !config.group) {
     throw err;
   });
 } else {
+// Imported only now: on a runtime it cannot load on, uWebSockets.js's loader names the wrong cause.
+const { startServer } = await import('./server.js');
 let server;
 try {
   server = await startServer(config);

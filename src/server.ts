@@ -1,6 +1,3 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { AppContext } from './app/context.js';
 import { buildApi } from './api/build.js';
 import { buildOpenApi } from './api/openapi.js';
@@ -8,8 +5,9 @@ import { apiModules } from './api/routes/index.js';
 import { systemModule } from './api/routes/system.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import type { Config } from './config/index.js';
+import { serverSecret } from './config/server-secret.js';
 import { joinDataDirLock, lockDataDir } from './config/data-dir-lock.js';
-import { looseModes, looseModesAdvice, PRIVATE_DIR_MODE, restrictNewFiles } from './config/data-dir-modes.js';
+import { looseModes, looseModesAdvice, restrictNewFiles } from './config/data-dir-modes.js';
 import { EventBus } from './app/event-bus.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, type Logger } from './kernel/log.js';
@@ -36,18 +34,6 @@ export interface RunningServer {
   metricsPort: number | null;
   /** Graceful stop: stop accepting, close sockets, run close hooks (actors drain), close stores. */
   close(): Promise<void>;
-}
-
-/** The server secret: SECRET_KEY, or one generated on first start and kept in DATA_DIR/secret.key (mode 600). */
-export function serverSecret(config: Config, log: Logger): string {
-  if (config.secretKey) return config.secretKey;
-  const file = join(config.dataDir, 'secret.key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  log.warn({ file }, 'generated a server secret key; set SECRET_KEY in production (and keep it: it decrypts stored provider keys)');
-  return secret;
 }
 
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<RunningServer> {
