@@ -1,11 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { getPriority } from 'node:os';
 
-/** This process's threads' nice values (Linux, /proc/self/task/<tid>/stat field 19), the main thread's first. */
+/** This process's threads' nice values (Linux: a nice value is a thread's; /proc/self/task lists the thread ids). */
 export function threadNiceValues(): { main: number; others: number[] } {
-  const nice = (tid: string) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  };
-  const tids = readdirSync('/proc/self/task');
-  return { main: nice(String(process.pid)), others: tids.filter((t) => t !== String(process.pid)).map(nice) };
+  const others = readdirSync('/proc/self/task').map(Number).filter((tid) => tid !== process.pid);
+  return { main: getPriority(process.pid), others: others.map((tid) => getPriority(tid)) };
 }
