@@ -75,19 +75,28 @@ function run(req: StoreRequest, write: boolean): unknown {
   }
 }
 
-/** Tries of a TRUNCATE checkpoint; each waits up to busy_timeout for readers on an older snapshot. */
-const SCRUB_TRIES = 3;
+/**
+ * How long a scrub keeps trying. A TRUNCATE checkpoint waits (busy_timeout) for writers and for readers on an
+ * older snapshot, but not for another connection's checkpoint: while one runs (the checkpoint worker's, or the
+ * file metadata connection's automatic one) SQLite answers busy at once. So it tries again after a pause.
+ */
+const SCRUB_DEADLINE_MS = 15_000;
+const SCRUB_PAUSE_MS = 20;
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * After deletes for erasure: the WAL still holds the pages as they were before (with the erased words), so it
  * is checkpointed into the database file (where the zeroed pages overwrite the old ones) and truncated.
  */
 function scrub(): null {
-  for (let i = 0; i < SCRUB_TRIES; i++) {
+  const deadline = Date.now() + SCRUB_DEADLINE_MS;
+  for (;;) {
     const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
     if (!r?.busy) return null;
+    if (Date.now() >= deadline) break;
+    Atomics.wait(pause, 0, 0, SCRUB_PAUSE_MS);
   }
-  throw new Error('the embedded store could not empty its write-ahead log (another connection kept reading); the erased records are deleted but may still be in service.db-wal until the next checkpoint');
+  throw new Error(`the embedded store could not empty its write-ahead log within ${SCRUB_DEADLINE_MS / 1000} s (another connection kept reading or checkpointing); the erased records are deleted but may still be in service.db-wal until the next checkpoint: run the erasure again, or stop the server once (closing empties the log)`);
 }
 
 let batch: StoreReply[] = [];
