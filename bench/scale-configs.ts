@@ -42,6 +42,8 @@ export interface Config {
   procs: number;
   /** Where visitors connect (the group's shared port: the kernel spreads them). */
   url: string;
+  /** Several servers that do not form a group (startApart): visitors are spread over them, each with its own bot. */
+  apart?: { urls: string[]; botIds: string[] };
   /** Each process's own URL (metrics, the live sockets). */
   own: string[];
   /** The server processes (a group's workers, then its supervisor). */
@@ -70,6 +72,21 @@ export async function startOne(fakeBase: string, apiKey: string, o: StartOptions
       await new Promise((res) => p.once('exit', res));
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * n single processes that share nothing (no Redis, no group), each with its own data, bot and `live` panels:
+ * the same work as a group of n spread over n processes, without any coordination. What a group costs beyond
+ * it is what coordinating costs; what it costs beyond one process is what n processes on this machine cost.
+ */
+export async function startApart(n: number, fakeBase: string, apiKey: string, o: StartOptions = {}): Promise<Config> {
+  const ones: Config[] = [];
+  try { for (let i = 0; i < n; i++) ones.push(await startOne(fakeBase, apiKey, o)); } catch (err) { await Promise.all(ones.map((c) => c.stop())); throw err; }
+  return {
+    name: `${n} apart`, procs: n, url: ones[0].url, apart: { urls: ones.map((c) => c.url), botIds: ones.map((c) => c.botId) },
+    own: ones.map((c) => c.url), pids: ones.flatMap((c) => c.pids), redis: null, stats: null, botId: ones[0].botId, live: ones.flatMap((c) => c.live),
+    async stop() { await Promise.all(ones.map((c) => c.stop())); },
   };
 }
 

@@ -89,7 +89,7 @@ export interface DriveResult { turnsPerSec: number; p50: number; p99: number; tu
  * the lease, the conversation's records) is made before the measured part, which then counts turns of open
  * conversations only.
  */
-export async function drive(o: { urls: string[]; botId: string; visitors: number; warmup: number; seconds: number; client: 'lean' | 'frames'; rate?: number }, during: { start(): Promise<void> | void; stop(): Promise<void> | void }): Promise<DriveResult> {
+export async function drive(o: { urls: string[]; botId: string | string[]; visitors: number; warmup: number; seconds: number; client: 'lean' | 'frames'; rate?: number }, during: { start(): Promise<void> | void; stop(): Promise<void> | void }): Promise<DriveResult> {
   const abnormal: string[] = [];
   const errors: string[] = [];
   const make = o.client === 'lean' ? leanVisitor : framesVisitor;
@@ -102,7 +102,8 @@ export async function drive(o: { urls: string[]; botId: string; visitors: number
       // An abnormal close (1006) says nothing by itself: keep the client's own error (a bad frame, a reset) with it.
       const onClose = (code: number, error: string) => { if (code !== 1005 && code !== 1000) abnormal.push(`visitor ${i}: ${code} at ${new Date().toISOString()}${error ? ` (${error})` : ''}`); };
       const a = address++;
-      visitors.push(await make(`${o.urls[i % o.urls.length].replace('http', 'ws')}/widget/v1/chat?botId=${o.botId}`, { 'x-forwarded-for': `198.18.${a >> 8}.${a & 255}` }, onClose));
+      const k = i % o.urls.length;
+      visitors.push(await make(`${o.urls[k].replace('http', 'ws')}/widget/v1/chat?botId=${Array.isArray(o.botId) ? o.botId[k] : o.botId}`, { 'x-forwarded-for': `198.18.${a >> 8}.${a & 255}` }, onClose));
     }
     if (o.rate) await Promise.all(visitors.map((v, i) => v.ask(`open${i}`)));
     lat = [];

@@ -11,9 +11,12 @@
  * commandstats, Lua scripts' own calls included). Also the CPU each configuration burns idle (ms a second),
  * measured between the runs, which the per-turn figures include at their share.
  *
- *   node --import tsx bench/scale.ts [--procs=1,2,4] [--rates=60,160] [--rounds=3] [--seconds=10] [--warmup=8]
+ *   node --import tsx bench/scale.ts [--procs=1,2,4,4apart] [--rates=60,160] [--rounds=3] [--seconds=10] [--warmup=8]
  *        [--live=1] [--apparatus=lean|test] [--prof=dir] [--monitor]
  *
+ * --procs=4apart: four single processes that share nothing (each its own data, bot and panels; no Redis), driven
+ *   together at the rate: the same work as a group of four without coordination, to tell what coordinating costs
+ *   from what four processes on this machine cost.
  * Each configuration is first warmed up (its JIT) by 40 visitors sending as fast as they are answered for --warmup s.
  * --live=n: n admin panel live sockets of the bot's workspace open on the group's first process (and on the one
  * process), as when someone watches the inbox: stored events then have somewhere to go. --live=0: nobody watches.
@@ -24,13 +27,14 @@
  */
 import { createHash } from 'node:crypto';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS } from '../src/scale/scripts.js';
-import { redisCounters, roundTrips, startOne, startWorkers, type Config } from './scale-configs.js';
+import { redisCounters, roundTrips, startApart, startOne, startWorkers, type Config } from './scale-configs.js';
 import { startChild } from './child.js';
 import { monitorRedis } from '../test/scale/world.js';
 import { cpuMeter, drive, type Cpu, type DriveResult } from './scale-drive.js';
 
 const arg = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d;
-const PROCS = arg('procs', '1,2,4').split(',').map(Number);
+/** Configurations: n (1: one process alone, more: a WORKERS=n group), or `<n>apart` (n single processes sharing nothing). */
+const PROCS = arg('procs', '1,2,4').split(',');
 const RATES = arg('rates', '60,160').split(',').map((r) => (r === 'max' ? 0 : Number(r)));
 const ROUNDS = Number(arg('rounds', '3'));
 const SECONDS = Number(arg('seconds', '10'));
@@ -64,10 +68,12 @@ async function countRedisCommands(c: Config): Promise<() => Map<string, number>>
 interface Run { config: string; procs: number; rate: number; round: number; r: DriveResult; servers: Cpu; redis: Cpu; apparatus: Cpu; trips: number; reads: number; commands: number; byKind: Map<string, number> | null }
 
 const ms = (c: Cpu) => c.user + c.sys;
+/** Where a configuration's visitors go: its one address, or each of its apart processes with that one's bot. */
+const target = (c: Config) => (c.apart ? { urls: c.apart.urls, botId: c.apart.botIds } : { urls: [c.url], botId: c.botId });
 
 /** Warms a configuration's JIT up: 40 visitors as fast as they are answered, for WARMUP seconds, not measured. */
 async function warm(c: Config): Promise<void> {
-  await drive({ urls: [c.url], botId: c.botId, visitors: 40, warmup: 0, seconds: WARMUP, client }, { start() {}, stop() {} });
+  await drive({ ...target(c), visitors: 40, warmup: 0, seconds: WARMUP, client }, { start() {}, stop() {} });
 }
 
 async function measure(c: Config, rate: number, round: number, fakePid: number): Promise<Run> {
@@ -80,7 +86,7 @@ async function measure(c: Config, rate: number, round: number, fakePid: number):
   let cpu: Record<string, Cpu> = {};
   let monitored: (() => Map<string, number>) | null = null;
   let byKind: Map<string, number> | null = null;
-  const r = await drive({ urls: [c.url], botId: c.botId, visitors: visitorsAt(rate), warmup: 0, seconds: SECONDS, client, rate: rate || undefined }, {
+  const r = await drive({ ...target(c), visitors: visitorsAt(rate), warmup: 0, seconds: SECONDS, client, rate: rate || undefined }, {
     start: async () => { if (MONITOR && c.redis) monitored = await countRedisCommands(c); before = await counters(); stop = cpuMeter(roles); },
     stop: async () => { cpu = stop(); after = await counters(); byKind = monitored?.() ?? null; },
   });
@@ -107,7 +113,11 @@ const fake = await startChild('scale-fake.ts', [APPARATUS]);
 const { baseUrl, apiKey } = fake.ready as { baseUrl: string; apiKey: string };
 const configs: Config[] = [];
 try {
-  for (const n of PROCS) configs.push(n === 1 ? await startOne(baseUrl, apiKey, { nodeArgs: PROF, live: LIVE }) : await startWorkers(n, baseUrl, apiKey, { nodeArgs: PROF, live: LIVE }));
+  for (const p of PROCS) {
+    const n = Number.parseInt(p, 10);
+    const o = { nodeArgs: PROF, live: LIVE };
+    configs.push(p.endsWith('apart') ? await startApart(n, baseUrl, apiKey, o) : n === 1 ? await startOne(baseUrl, apiKey, o) : await startWorkers(n, baseUrl, apiKey, o));
+  }
   console.log(`apparatus ${APPARATUS}; ${configs.map((c) => c.name).join(', ')}; rates ${RATES.map((r) => r || 'max').join(', ')} turns/s; ${ROUNDS} rounds of ${SECONDS} s; ${LIVE} live socket(s); load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const c of configs) await warm(c);
   const idleBefore = await idle(configs, 5);
@@ -122,7 +132,7 @@ try {
         runs.push(run);
         const t = run.r.turns;
         console.log(`round ${round + 1}, ${rate || 'max'} turns/s, ${c.name}: ${run.r.turnsPerSec.toFixed(1)} turns/s, p50 ${run.r.p50.toFixed(1)} ms, p99 ${run.r.p99.toFixed(1)} ms; ` +
-          `servers ${(ms(run.servers) / t).toFixed(3)} ms/turn (main threads ${(run.servers.main / t).toFixed(3)}), redis ${(ms(run.redis) / t).toFixed(3)}, apparatus ${(ms(run.apparatus) / t).toFixed(3)}; ` +
+          `servers ${(ms(run.servers) / t).toFixed(3)} ms/turn (main threads ${(run.servers.main / t).toFixed(3)}, kernel ${(run.servers.sys / t).toFixed(3)}), redis ${(ms(run.redis) / t).toFixed(3)}, apparatus ${(ms(run.apparatus) / t).toFixed(3)}; ` +
           `round trips ${(run.trips / t).toFixed(2)}, redis reads ${(run.reads / t).toFixed(2)}, commands ${(run.commands / t).toFixed(2)} per turn` +
           (run.r.errors.length ? `; ${run.r.errors.length} visitors stopped early: ${run.r.errors[0]}` : '') + (run.r.abnormal.length ? `; ${run.r.abnormal.length} abnormal closes` : ''));
         if (run.byKind) for (const [k, n] of [...run.byKind].sort((a, b) => b[1] - a[1])) console.log(`    ${(n / t).toFixed(3)} per turn  ${k}`);
@@ -138,9 +148,9 @@ try {
     for (const c of configs) {
       const mine = runs.filter((x) => x.rate === rate && x.config === c.name);
       const cost = (x: Run) => (ms(x.servers) + ms(x.redis)) / x.r.turns;
-      const ratios = mine.map((x) => { const one = runs.find((y) => y.rate === rate && y.round === x.round && y.procs === 1); return one ? cost(x) / cost(one) : NaN; });
+      const ratios = mine.map((x) => { const one = runs.find((y) => y.rate === rate && y.round === x.round && y.config === '1 process'); return one ? cost(x) / cost(one) : NaN; });
       const per = (f: (x: Run) => number) => median(mine.map((x) => f(x) / x.r.turns));
-      console.log(`| ${rate || 'max'} | ${c.procs} | ${median(mine.map((x) => x.r.turnsPerSec)).toFixed(1)} | ${median(mine.map((x) => x.r.p50)).toFixed(1)} / ${median(mine.map((x) => x.r.p99)).toFixed(1)} | ${median(mine.map(cost)).toFixed(3)} (${mine.map((x) => cost(x).toFixed(3)).join(', ')}) | ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}) | ${per((x) => ms(x.redis)).toFixed(3)} | ${per((x) => x.trips).toFixed(2)} | ${per((x) => x.reads).toFixed(2)} | ${per((x) => x.commands).toFixed(2)} |`);
+      console.log(`| ${rate || 'max'} | ${c.name.replace(/ process(es)?$/, '')} | ${median(mine.map((x) => x.r.turnsPerSec)).toFixed(1)} | ${median(mine.map((x) => x.r.p50)).toFixed(1)} / ${median(mine.map((x) => x.r.p99)).toFixed(1)} | ${median(mine.map(cost)).toFixed(3)} (${mine.map((x) => cost(x).toFixed(3)).join(', ')}) | ${median(ratios).toFixed(2)}x (${ratios.map((x) => x.toFixed(2)).join(', ')}) | ${per((x) => ms(x.redis)).toFixed(3)} | ${per((x) => x.trips).toFixed(2)} | ${per((x) => x.reads).toFixed(2)} | ${per((x) => x.commands).toFixed(2)} |`);
     }
   }
 } finally {

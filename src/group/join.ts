@@ -16,10 +16,13 @@ import { RemoteReplies, replyMark } from './remote-replies.js';
 
 /**
  * What crosses at once (src/scale/cross-batch.ts): what a person waits for from another person, a team member's
- * message and a handoff's steps (issue 25's crossing target). Everything else (a chat turn's events: the visitor's
- * message, the reply's status, text and stored answer) may wait for the batch's window and go as one.
+ * message and a handoff's steps (issue 25's crossing target), and the end of a reply (the agent idle again: its
+ * stored answer went just before), which takes the turn's waiting events with it instead of waiting for the
+ * window's timer. Everything else (a chat turn's events: the visitor's message, the reply's status and text)
+ * may wait for the batch's window and go as one.
  */
-const crossesAtOnce = (event: Pick<EventRecord, 'type' | 'data'>) => event.type.startsWith('handoff.')
+export const crossesAtOnce = (event: Pick<EventRecord, 'type' | 'data'>) => event.type.startsWith('handoff.')
+  || (event.type === 'agent.status' && event.data.state === 'idle')
   || (event.type === 'message.created' && (event.data.message as { role?: string } | undefined)?.role === 'human_agent');
 
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */

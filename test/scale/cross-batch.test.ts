@@ -4,6 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { crossesAtOnce } from '../../src/group/join.js';
 import { CrossBatch } from '../../src/scale/cross-batch.js';
 
 /** The end of this turn of the event loop (and of the next, for what it scheduled). */
@@ -52,6 +53,18 @@ test('a team member\'s message within the window goes at the end of its turn of 
   queue('status idle');
   await nextTurn();
   assert.equal(sent.length, 2, 'what streams after it waits for the window again');
+});
+
+test('a team member\'s message, a handoff\'s step and a reply\'s end cross at once; the rest of a chat turn may wait', () => {
+  const at = (type: string, data: Record<string, unknown>) => crossesAtOnce({ type, data } as never);
+  assert.ok(at('message.created', { message: { role: 'human_agent' } }));
+  assert.ok(at('handoff.requested', {}));
+  // The agent idle again ends a reply: its stored answer went just before, and the turn's waiting events go with it.
+  assert.ok(at('agent.status', { conversationId: 'c', state: 'idle' }));
+  assert.not.ok(at('agent.status', { conversationId: 'c', state: 'thinking' }));
+  assert.not.ok(at('message.delta', { delta: 'x' }));
+  assert.not.ok(at('message.created', { message: { role: 'visitor' } }));
+  assert.not.ok(at('message.created', { message: { role: 'assistant' } }));
 });
 
 test.run();
