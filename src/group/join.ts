@@ -25,6 +25,8 @@ export const crossesAtOnce = (event: Pick<EventRecord, 'type' | 'data'>) => even
   || (event.type === 'agent.status' && event.data.state === 'idle')
   || (event.type === 'message.created' && (event.data.message as { role?: string } | undefined)?.role === 'human_agent');
 
+/** How often a workspace whose events cross without answers has its listeners counted (to forget a dead watcher). */
+const LISTENERS_COUNTED_EVERY_MS = 1000;
 /** How often each process of a group arms the handoffs waiting in the store (a dead process's included). */
 const HANDOFF_WAKE_MS = 5000;
 
@@ -67,10 +69,21 @@ export function joinGroup(app: AppContext, node: ScaleNode, services: GroupServi
   const changed = (workspaceId: string) => interest.changed(workspaceId);
   live.onChange.add(changed);
   const outbox = new Map<string, string[]>();
+  /** When each workspace's listeners were last counted after a publish without an answer. */
+  const countedAt = new Map<string, number>();
   const batch = new CrossBatch(() => {
     const mark = interest.mark();
+    const heard = (workspaceId: string) => (n: number) => interest.published(workspaceId, n, mark);
+    const away = () => { /* Redis away: events do not cross meanwhile */ };
     for (const [workspaceId, frames] of outbox) {
-      node.publishLines(channel(workspaceId), frames).then((heard) => interest.published(workspaceId, heard, mark), () => { /* Redis away: events do not cross meanwhile */ });
+      const name = channel(workspaceId);
+      if (!node.publishLinesQuietly(name, frames)) { node.publishLines(name, frames).then(heard(workspaceId), away); continue; }
+      // Sent without an answer: whether any process still listens (a watcher died) is asked at most once a second.
+      const now = performance.now();
+      if (now - (countedAt.get(workspaceId) ?? -Infinity) < LISTENERS_COUNTED_EVERY_MS) continue;
+      if (countedAt.size >= 10_000) countedAt.clear();
+      countedAt.set(workspaceId, now);
+      node.listeners(name).then(heard(workspaceId), away);
     }
     outbox.clear();
   });

@@ -8,6 +8,7 @@ import type { Logger } from '../kernel/log.js';
 import { CLAIM_SCRIPTS, LEASE_SCRIPTS, LIMIT_SCRIPTS, SEAT_SCRIPTS, WATCH_SCRIPTS } from './scripts.js';
 import { ConversationWatchers } from './conversation-watchers.js';
 import { Heartbeat } from './heartbeat.js';
+import { QuietPublisher } from './quiet-publisher.js';
 
 /** A process of the group is gone (its channel has no subscriber) or did not answer in time. */
 export class NodeGoneError extends Error { readonly code = 'node_gone'; }
@@ -60,7 +61,8 @@ export const MEMBERSHIP_MS = 3000;
 export const redisWhere = (url: string) => { try { const u = new URL(url); return `${u.protocol}//${u.host}`; } catch { return 'REDIS_URL'; } };
 
 /**
- * This process's membership in a scale-out group: two Redis connections (commands, subscriptions), the
+ * This process's membership in a scale-out group: three Redis connections (commands, subscriptions, publishes
+ * without answers), the
  * group's channels (events, cache invalidation, widget frames, requests to one process), conversation leases
  * with fencing tokens and shared counters, all run as Lua scripts so each is one atomic round trip.
  */
@@ -84,7 +86,8 @@ export class ScaleNode {
   private readonly ownBroadcast = `{"o":${JSON.stringify(this.id)},`;
   /**
    * Commands sent to Redis by the command client (each command of a pipeline or MULTI block, a Lua script as one),
-   * counted where ioredis sends them: for the bench's per-turn count and the metrics.
+   * counted where ioredis sends them, and publishes sent without an answer: for the bench's per-turn count and the
+   * metrics.
    */
   roundTrips = 0;
 
@@ -98,7 +101,7 @@ export class ScaleNode {
    */
   readonly heartbeat: Heartbeat;
 
-  private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private log: Logger, readonly leaseMs: number, readonly prefix: string) {
+  private constructor(readonly cmd: ScaleRedis, readonly sub: Redis, private readonly quiet: QuietPublisher, private log: Logger, readonly leaseMs: number, readonly prefix: string) {
     this.membershipPrefix = `${prefix}node:`;
     this.heartbeat = new Heartbeat(Math.min(BEAT_MS, Math.max(100, Math.floor(leaseMs / 3))), () => this.beat(), log);
     this.watchers = new ConversationWatchers(this);
@@ -135,7 +138,10 @@ export class ScaleNode {
       );
     }
     for (const [name, def] of Object.entries({ ...LEASE_SCRIPTS, ...CLAIM_SCRIPTS, ...LIMIT_SCRIPTS, ...SEAT_SCRIPTS, ...WATCH_SCRIPTS })) cmd.defineCommand(name, def);
-    node = new ScaleNode(cmd, sub, log, leaseMs, prefix);
+    // Its own connection, not awaited: until it is up (or where Redis refuses CLIENT REPLY) publishes are answered.
+    const quiet = new QuietPublisher(new Redis(url, options));
+    quiet.connect();
+    node = new ScaleNode(cmd, sub, quiet, log, leaseMs, prefix);
     await node.listen();
     return node;
   }
@@ -264,6 +270,23 @@ export class ScaleNode {
    */
   publishLines(name: string, lines: string[]): Promise<number> {
     return this.cmd.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`);
+  }
+
+  /**
+   * As publishLines, with no answer from Redis (src/scale/quiet-publisher.ts), so this process is not woken up for
+   * one; false when that cannot be done now (nothing was sent: use publishLines). Who heard it: `listeners`.
+   */
+  publishLinesQuietly(name: string, lines: string[]): boolean {
+    if (!this.quiet.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`)) return false;
+    this.roundTrips++;
+    if (metricsEnabled()) m.redisRoundTrips.inc();
+    return true;
+  }
+
+  /** How many subscriptions a channel of its own has now (what a publish to it reaches, this process's own included). */
+  async listeners(name: string): Promise<number> {
+    const reply = await this.cmd.pubsub('NUMSUB', this.prefix + name) as [string, number | string];
+    return Number(reply[1]);
   }
 
   on(topic: 'ev' | 'inv' | 'int', fn: Handler): void {
@@ -403,6 +426,6 @@ export class ScaleNode {
     // QUIT when Redis answers; disconnect in any case, so a process stopped while Redis is away does not stay
     // alive on the clients' reconnection timers.
     await Promise.race([Promise.allSettled([this.sub.quit(), this.cmd.quit()]), new Promise((r) => setTimeout(r, 500))]);
-    this.sub.disconnect(); this.cmd.disconnect();
+    this.sub.disconnect(); this.cmd.disconnect(); this.quiet.close();
   }
 }
