@@ -24,7 +24,7 @@ type InterestMsg =
  * socket of the workspace closed. A process that starts, or finds Redis back after an outage (whose messages
  * are lost), asks every process for its list, and until all have answered (or a moment passed) it counts every
  * workspace as watched. A dead process's watches are forgotten when a publish to the workspace is heard by no
- * other process.
+ * other process (for publishes Redis does not answer: when the workspace's channel has no other listener).
  */
 export class WorkspaceInterest {
   /** workspace -> the other processes that watch it, each with when it was learnt (see published). */
