@@ -269,7 +269,7 @@ export class ScaleNode {
    * message the subscribers split without parsing; resolves with how many processes heard it, this one included.
    */
   publishLines(name: string, lines: string[]): Promise<number> {
-    return this.cmd.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`);
+    return this.cmd.publish(this.prefix + name, this.linesMessage(lines));
   }
 
   /**
@@ -277,10 +277,15 @@ export class ScaleNode {
    * one; false when that cannot be done now (nothing was sent: use publishLines). Who heard it: `listeners`.
    */
   publishLinesQuietly(name: string, lines: string[]): boolean {
-    if (!this.quiet.publish(this.prefix + name, `${this.id}\n${lines.join('\n')}`)) return false;
+    if (!this.quiet.publish(this.prefix + name, this.linesMessage(lines))) return false;
     this.roundTrips++;
     if (metricsEnabled()) m.redisRoundTrips.inc();
     return true;
+  }
+
+  /** A message of lines for a channel of its own: this process's id (its own copy is dropped unread), then the lines. */
+  private linesMessage(lines: string[]): string {
+    return `${this.id}\n${lines.join('\n')}`;
   }
 
   /** How many subscriptions a channel of its own has now (what a publish to it reaches, this process's own included). */

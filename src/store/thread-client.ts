@@ -15,6 +15,18 @@ const SETTLE_SLICE = 16;
 type Pending = { resolve(v: unknown): void; reject(e: Error): void };
 
 /**
+ * Starts the thread whose file in this folder is `name` (without extension). Under tsx (tests, `npm run dev`) the
+ * thread runs the .ts source: a worker's entry does not go through the loader hooks inherited from the parent, so
+ * the thread registers tsx's require hook itself.
+ */
+export function startThread(name: string, workerData: unknown): Worker {
+  const entry = new URL(`./${name}${EXT}`, import.meta.url);
+  return EXT === '.ts'
+    ? new Worker(`require(${JSON.stringify(createRequire(import.meta.url).resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, workerData })
+    : new Worker(entry, { workerData });
+}
+
+/**
  * The client side of a thread that owns a SQLite connection (the embedded store's, src/store/embedded-thread.ts;
  * the lexical index's writer, lexical-thread.ts): numbered requests, answers matched by number, sent in arrays
  * (one message per committed transaction). `name` is the thread's file in this folder, without extension.
@@ -31,13 +43,7 @@ export class ThreadClient<Req extends { op: string; id: number }> {
   }
 
   private spawn(): Worker {
-    // Under tsx (tests, `npm run dev`) the thread runs the .ts source: a worker's entry does not go through the
-    // loader hooks inherited from the parent, so the thread registers tsx's require hook itself.
-    const entry = new URL(`./${this.name}${EXT}`, import.meta.url);
-    const options = { workerData: this.workerData };
-    const w = EXT === '.ts'
-      ? new Worker(`require(${JSON.stringify(createRequire(import.meta.url).resolve('tsx/cjs/api'))}).register(); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, ...options })
-      : new Worker(entry, options);
+    const w = startThread(this.name, this.workerData);
     w.unref();
     let answered = false;
     w.on('message', (replies: StoreReply[]) => { answered = true; this.settle(replies); });
