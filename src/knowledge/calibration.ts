@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../app/context.js';
-import type { Doc } from '../store/types.js';
+import { DuplicateKeyError, type Doc } from '../store/types.js';
 import { COLLECTIONS } from './collections.js';
 
 /**
@@ -24,6 +24,8 @@ export interface CalibrationRecord extends Doc {
   /** Vectors of earlier documents (int8, base64) to compare new documents with. */
   samples: Array<{ doc: string; v: string }>;
   updatedAt: number;
+  /** Raised by every update: a write is applied only over the record it was computed from (absent before it existed). */
+  version?: number;
 }
 
 /** The scale fusion reads (src/knowledge/fusion.ts). */
@@ -59,14 +61,50 @@ const add = (m: Moments, x: number) => { m.n++; m.sum += x; m.sumSq += x * x; };
 const halve = (m: Moments) => { m.n /= 2; m.sum /= 2; m.sumSq /= 2; };
 const evenly = <T>(xs: T[], k: number) => (xs.length <= k ? xs : Array.from({ length: k }, (_, i) => xs[Math.floor((i * xs.length) / k)]));
 
-/** Adds a document's freshly made vectors to its workspace's calibration for this embedder. */
-export async function learnSimilarities(app: AppContext, workspaceId: string, embedder: string, documentId: string, made: Map<number, Float32Array>): Promise<void> {
-  if (!made.size) return;
-  const col = calibrations(app);
+/**
+ * Adds a document's freshly made vectors to its workspace's calibration for this embedder. Documents are indexed
+ * side by side (one job per source), and each update reads the record and writes it back: updates of one record
+ * take turns in this process, and a write computed from a record another process has changed since is computed
+ * again, so no document's pairs are lost.
+ */
+export function learnSimilarities(app: AppContext, workspaceId: string, embedder: string, documentId: string, made: Map<number, Float32Array>): Promise<void> {
+  if (!made.size) return Promise.resolve();
   const _id = recordId(workspaceId, embedder);
-  const rec: CalibrationRecord = (await col.findById(workspaceId, _id)) ?? {
-    _id, workspaceId, embedder, unrelated: { n: 0, sum: 0, sumSq: 0 }, related: { n: 0, sum: 0, sumSq: 0 }, samples: [], updatedAt: 0,
-  };
+  const turn = (learning.get(_id) ?? Promise.resolve()).then(() => learnOnce(app, workspaceId, _id, embedder, documentId, made));
+  const settled = turn.catch(() => {});
+  learning.set(_id, settled);
+  void settled.then(() => { if (learning.get(_id) === settled) learning.delete(_id); });
+  return turn;
+}
+
+/** The update under way (or last queued) per calibration record in this process. */
+const learning = new Map<string, Promise<void>>();
+const TRIES = 8;
+
+async function learnOnce(app: AppContext, workspaceId: string, _id: string, embedder: string, documentId: string, made: Map<number, Float32Array>): Promise<void> {
+  const col = calibrations(app);
+  for (let attempt = 1; ; attempt++) {
+    const found = await col.findById(workspaceId, _id);
+    const rec = found ? structuredClone(found) : {
+      _id, workspaceId, embedder, unrelated: { n: 0, sum: 0, sumSq: 0 }, related: { n: 0, sum: 0, sumSq: 0 }, samples: [], updatedAt: 0,
+    } satisfies CalibrationRecord;
+    addDocument(rec, documentId, made);
+    rec.updatedAt = app.clock.now();
+    rec.version = (found?.version ?? 0) + 1;
+    // Records written before `version` existed are matched by their last update's time instead.
+    const unchanged = found ? (found.version === undefined ? { updatedAt: found.updatedAt } : { version: found.version }) : null;
+    const { _id: _, workspaceId: __, ...fields } = rec;
+    const written = unchanged
+      ? (await col.updateOne({ workspaceId, _id, ...unchanged }, { $set: fields })) !== null
+      : await col.insertOne(rec).then(() => true, (err: unknown) => { if (err instanceof DuplicateKeyError) return false; throw err; });
+    if (written) break;
+    if (attempt === TRIES) throw new Error(`the calibration record changed under ${TRIES} tries in a row`);
+  }
+  cache.delete(_id);
+}
+
+/** The document's pairs added to the record's moments; its samples replace any it had. */
+function addDocument(rec: CalibrationRecord, documentId: string, made: Map<number, Float32Array>): void {
   const byIndex = [...made.entries()].sort((a, b) => a[0] - b[0]);
   for (let i = 0; i + 1 < byIndex.length; i++) if (byIndex[i + 1][0] === byIndex[i][0] + 1) add(rec.related, cosine(byIndex[i][1], byIndex[i + 1][1]));
   const others = rec.samples.filter((s) => s.doc !== documentId).map((s) => fromInt8(s.v));
@@ -74,9 +112,6 @@ export async function learnSimilarities(app: AppContext, workspaceId: string, em
   for (const m of [rec.unrelated, rec.related]) if (m.n > MAX_PAIRS) halve(m);
   const mine = evenly(byIndex, SAMPLES_PER_DOCUMENT).map(([, v]) => ({ doc: documentId, v: toInt8(v) }));
   rec.samples = [...rec.samples.filter((s) => s.doc !== documentId), ...mine].slice(-SAMPLE_SIZE);
-  rec.updatedAt = app.clock.now();
-  await col.replaceOne(rec);
-  cache.delete(_id);
 }
 
 const stats = (m: Moments) => { const mean = m.sum / m.n; return { mean, sd: Math.sqrt(Math.max(0, m.sumSq / m.n - mean * mean)) }; };

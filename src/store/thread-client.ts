@@ -8,7 +8,9 @@ const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 /**
  * Answers settled per turn of the event loop. One message can carry a whole transaction's answers (256 during a
  * burst of widget connects), and every caller's continuation runs when its answer settles: in slices, timers and
- * sockets get their turn between them.
+ * sockets get their turn between them. Answers settle only in the loop's check phase (setImmediate), one slice a
+ * turn, whatever number of messages arrived together: a thread's messages waiting when the loop polls are all
+ * delivered in that one poll.
  */
 const SETTLE_SLICE = 16;
 
@@ -37,6 +39,10 @@ export class ThreadClient<Req extends { op: string; id: number }> {
   private nextId = 1;
   private closed: Promise<void> | null = null;
   private broken: Error | null = null;
+  /** Answers received and not yet settled, oldest first; `head` is the next one's index in `queue[0]`. */
+  private queue: StoreReply[][] = [];
+  private head = 0;
+  private settling: NodeJS.Immediate | null = null;
 
   constructor(private name: string, private what: string, private workerData: unknown, private toError: (e: WireError) => Error) {
     this.worker = this.spawn();
@@ -46,10 +52,11 @@ export class ThreadClient<Req extends { op: string; id: number }> {
     const w = startThread(this.name, this.workerData);
     w.unref();
     let answered = false;
-    w.on('message', (replies: StoreReply[]) => { answered = true; this.settle(replies); });
+    w.on('message', (replies: StoreReply[]) => { answered = true; if (replies.length) this.queue.push(replies); this.settleSoon(); });
     // A thread that dies fails what it had not answered; a new one takes the next requests (unless it died
     // before answering anything: then the database cannot be opened and every request fails with the reason).
     const fail = (why: string) => {
+      this.settle(Infinity); // what it answered before it stopped
       const err = new Error(`the ${this.what} thread stopped (${why}); the request was not applied`);
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
@@ -62,17 +69,23 @@ export class ThreadClient<Req extends { op: string; id: number }> {
     return w;
   }
 
-  private settle(replies: StoreReply[], from = 0): void {
-    const to = Math.min(replies.length, from + SETTLE_SLICE);
-    for (let i = from; i < to; i++) {
-      const r = replies[i];
+  private settleSoon(): void {
+    this.settling ??= setImmediate(() => { this.settling = null; this.settle(); });
+  }
+
+  private settle(budget = SETTLE_SLICE): void {
+    while (budget > 0 && this.queue.length) {
+      const replies = this.queue[0];
+      const r = replies[this.head++];
+      if (this.head === replies.length) { this.queue.shift(); this.head = 0; }
       const p = this.pending.get(r.id);
       if (!p) continue;
+      budget--;
       this.pending.delete(r.id);
       if (r.ok) p.resolve(r.value);
       else p.reject(this.toError(r.error));
     }
-    if (to < replies.length) { setImmediate(() => this.settle(replies, to)); return; }
+    if (this.queue.length) { this.settleSoon(); return; }
     // The thread keeps the process alive only while it owes answers.
     if (this.pending.size === 0) this.worker.unref();
   }

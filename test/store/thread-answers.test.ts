@@ -31,4 +31,34 @@ test("a burst of store calls is answered in slices: the event loop turns between
   }
 });
 
+test('answers that arrive in several messages at once still settle 16 a turn, not 16 per message', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sc-answers-'));
+  const store = openEmbeddedStore(dir);
+  try {
+    const items = store.collection<{ _id: string; workspaceId: string }>('items');
+    await items.insertOne({ _id: 'item_1', workspaceId: 'ws_1' });
+    let turn = 0;
+    let ticking = true;
+    const tick = () => { turn++; if (ticking) setImmediate(tick); };
+    setImmediate(tick);
+    const perTurn = new Map<number, number>();
+    const count = () => perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+    // The main thread is busy while the store's thread answers each group in a message of its own: when the loop
+    // turns again, all the messages are waiting and are delivered in the same turn.
+    const hold = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
+    const calls: Promise<unknown>[] = [];
+    for (const size of [3, 5, 200]) {
+      calls.push(...Array.from({ length: size }, () => items.findById('ws_1', 'item_1').then(count)));
+      hold();
+    }
+    await Promise.all(calls);
+    ticking = false;
+    const most = Math.max(...perTurn.values());
+    assert.ok(most <= 16, `${most} answers settled in one turn of the event loop (per turn: ${[...perTurn.values()].join(', ')})`);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
