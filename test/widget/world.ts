@@ -64,11 +64,20 @@ export async function openLauncher(page: Page): Promise<void> {
 }
 
 const RECORD_FRAMES = `(() => {
-  window.__frames = []; window.__sent = []; window.__urls = []; window.__sockets = [];
+  window.__frames = []; window.__sent = []; window.__urls = []; window.__sockets = []; window.__audioOut = [];
+  // Microphone frames sent (kind byte 1, then PCM16): samples and loudness (RMS of the samples) of each.
+  const audioOut = (d) => {
+    const u = d instanceof ArrayBuffer ? new Uint8Array(d) : new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+    if (u[0] !== 1) return;
+    const pcm = new Int16Array(u.slice(1).buffer);
+    let sq = 0;
+    for (let i = 0; i < pcm.length; i++) sq += pcm[i] * pcm[i];
+    window.__audioOut.push({ samples: pcm.length, rms: Math.sqrt(sq / Math.max(1, pcm.length)) / 32768 });
+  };
   const WS = window.WebSocket;
   window.WebSocket = class extends WS {
     constructor(...a) { super(...a); window.__urls.push(String(a[0])); window.__sockets.push(this); this.addEventListener('message', (e) => { if (typeof e.data !== 'string') { window.__binIn = (window.__binIn || 0) + 1; return; } try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
-    send(d) { if (typeof d !== 'string') window.__binOut = (window.__binOut || 0) + 1; else try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
+    send(d) { if (typeof d !== 'string') { window.__binOut = (window.__binOut || 0) + 1; audioOut(d); } else try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
   };
 })();`;
 
@@ -160,6 +169,8 @@ export async function visitorTokenOf(page: Page, botId: string): Promise<string>
 
 export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__frames.filter((f: any) => f.t === type), t);
 /** Frames the page's chat socket sent, of type t. */
+/** The microphone frames the page sent so far: samples and RMS (0..1) of each, in order. */
+export const micFramesOf = (page: Page): Promise<Array<{ samples: number; rms: number }>> => page.evaluate(() => (window as any).__audioOut);
 export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);
 
 /** Waits until the element's finite animations (opening, fading in) have finished; endless ones (typing dots) are left running. */
