@@ -169,9 +169,9 @@ export async function visitorTokenOf(page: Page, botId: string): Promise<string>
 
 export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__frames.filter((f: any) => f.t === type), t);
 /** Frames the page's chat socket sent, of type t. */
+export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);
 /** The microphone frames the page sent so far: samples and RMS (0..1) of each, in order. */
 export const micFramesOf = (page: Page): Promise<Array<{ samples: number; rms: number }>> => page.evaluate(() => (window as any).__audioOut);
-export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);
 
 /** Waits until the element's finite animations (opening, fading in) have finished; endless ones (typing dots) are left running. */
 export async function settled(locator: Locator) {
