@@ -43,6 +43,17 @@ const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS) || 300_000;
 let passed = 0, failed = 0, skipped = 0;
 const failures = [];
 
+/** uvu's `FAIL  "title"` lines, each with the message's first line, and the runner's own timeout line. */
+function whyFailed(out) {
+  const lines = out.split('\n');
+  const why = [];
+  lines.forEach((l, i) => {
+    if (/^\s*FAIL\s+".*"\s*$/.test(l)) why.push(`${l.trim().slice(4).trim()}: ${(lines.slice(i + 1).find((m) => m.trim()) ?? '').trim().slice(0, 2000)}`);
+    else if (l.startsWith('[runner]')) why.push(l);
+  });
+  return why;
+}
+
 function runFile(file) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -66,7 +77,7 @@ function runFile(file) {
       passed += p; failed += f; skipped += skip;
       const secs = ((Date.now() - started) / 1000).toFixed(1);
       console.log(`${f ? 'FAIL' : 'ok  '} ${file} (${p} passed${f ? `, ${f} failed` : ''}${skip ? `, ${skip} skipped` : ''}) ${secs}s`);
-      if (f) { failures.push(file); console.log(out.split('\n').map((l) => '    ' + l).join('\n')); }
+      if (f) { failures.push({ file, why: whyFailed(out) }); console.log(out.split('\n').map((l) => '    ' + l).join('\n')); }
       resolve();
     });
   });
@@ -86,7 +97,8 @@ await Promise.all(Array.from({ length: concurrency }, async () => {
     try { await runFile(file); } finally { if (heavy(file)) heavyRunning = false; }
   }
 }));
-if (failures.length) console.log(`\nFailed files:\n${failures.map((f) => '  ' + f).join('\n')}`);
+// Each failed test and its message's first line again here, at the end: a log shown in part keeps its tail.
+if (failures.length) console.log(`\nFailed files:\n${failures.map((f) => ['  ' + f.file, ...f.why.map((w) => '    ' + w)].join('\n')).join('\n')}`);
 if (files.length === 0) { console.log('no test files found'); failed = 1; }
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed ? 1 : 0);

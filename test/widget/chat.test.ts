@@ -116,6 +116,9 @@ test('the JavaScript API opens, closes and reports events', async () => {
   await page.fill('.cp textarea', 'Thanks');
   await page.press('.cp textarea', 'Enter');
   await page.locator('.m.assistant', { hasText: 'Sure.' }).waitFor();
+  // The reply shows while it streams; its message event comes with the finished message, a moment after.
+  const afterOpen = '(() => { const e = window.__events; return e.slice(e.indexOf("open")).filter((x) => x === "message").length; })()';
+  await page.waitForFunction(`${afterOpen} >= 2`, null, { timeout: 5000 }).catch(() => {});
   const events: string[] = await page.evaluate(() => (window as any).__events);
   // The previous test's reply may still report its final message after the listeners were added: the order of
   // close and open is checked apart from messages, and this exchange's two messages after the open.

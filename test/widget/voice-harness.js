@@ -17,6 +17,8 @@ window.harness = {
     await h.client.start(mode);
     if (answer) {
       for (const state of ['connecting', 'listening']) h.frame({ t: 'voice', state, sessionId: 's1', mode: mode ?? 'hands_free', inputRate, outputRate });
+      // Capture (and sending) starts here: a rate is frames over the page's time since then.
+      h.listeningAt = performance.now();
     }
     return h.client.snap;
   },

@@ -31,7 +31,12 @@ const BACK_MS = 1000;
  */
 const EAR = `(() => {
   // sound: the last time the page made a sound; listening: the first time after it that the bar said listening.
-  const ear = window.__ear = { sound: null, listening: null, stored: null, taps: [] };
+  // log: what a failure message shows, each with its time: voice frames, the agent's message, sound starting and
+  // stopping, the bar's state changes.
+  // quiet: the first sample without sound after the last one with it: the reply's audio ended between the two (the
+  // page's timers run late on a loaded machine, so the two can be some hundreds of ms apart).
+  const ear = window.__ear = { sound: null, quiet: null, listening: null, stored: null, taps: [], log: [], loud: false, bar: '' };
+  const note = (what) => ear.log.push(Math.round(performance.now()) + ' ' + what);
   const connect = AudioNode.prototype.connect;
   AudioNode.prototype.connect = function (dest, ...rest) {
     if (dest instanceof AudioDestinationNode) {
@@ -47,19 +52,31 @@ const EAR = `(() => {
     constructor(...a) {
       super(...a);
       this.addEventListener('message', (e) => {
-        if (typeof e.data !== 'string' || ear.stored !== null) return;
+        if (typeof e.data !== 'string') return;
+        let f;
+        try { f = JSON.parse(e.data); } catch { return; }
+        if (f.t === 'voice' || f.t === 'voice_item' || f.t === 'voice_item_done' || f.t === 'voice_interrupt') note(f.t + ' ' + (f.state ?? f.itemId ?? ''));
+        if (f.t === 'message') note('message ' + f.message.role + ' ' + (f.message.modality ?? 'text'));
         // The agent's spoken turn, stored (its message replaces the caption).
-        try { const f = JSON.parse(e.data); if (f.t === 'message' && f.message.role === 'assistant' && f.message.modality === 'voice') ear.stored = performance.now(); } catch {}
+        if (ear.stored === null && f.t === 'message' && f.message.role === 'assistant' && f.message.modality === 'voice') ear.stored = performance.now();
       });
     }
   };
+  let last = performance.now();
   setInterval(() => {
     const now = performance.now();
+    if (now - last > 100) note('(no sample for ' + Math.round(now - last) + ' ms)');
+    last = now;
+    let loud = false;
     for (const tap of ear.taps) {
       tap.a.getFloatTimeDomainData(tap.buf);
-      if (tap.buf.some((v) => Math.abs(v) > 0.002)) { ear.sound = now; ear.listening = null; }
+      if (tap.buf.some((v) => Math.abs(v) > 0.002)) { loud = true; ear.sound = now; ear.quiet = null; ear.listening = null; }
     }
+    if (!loud && ear.sound !== null && ear.quiet === null) ear.quiet = now;
+    if (loud !== ear.loud) { ear.loud = loud; note(loud ? 'sound' : 'quiet'); }
     const bar = document.querySelector('[data-service-chat]')?.shadowRoot?.querySelector('.vb');
+    const barNow = bar ? bar.className + ' playing=' + bar.getAttribute('data-playing') : '';
+    if (barNow !== ear.bar) { ear.bar = barNow; note('bar ' + barNow); }
     if (ear.sound !== null && ear.listening === null && bar?.classList.contains('listening') && bar.getAttribute('data-playing') !== 'true') ear.listening = now;
   }, 10);
 })();`;
@@ -94,40 +111,48 @@ test.before(async () => {
 test.after(async () => { await w?.close(); await gemini?.close(); await speech?.close(); });
 
 /**
- * Starts voice on `bot`, lets the visitor ask, and waits for the reply to be heard and the bar to return to
- * listening; returns when the last sound was heard, when the bar said listening, and when the agent's turn arrived.
+ * Starts voice on the page, lets the visitor ask, and waits for the reply to be heard, the bar to return to listening
+ * and the agent's turn to arrive; returns when the reply's audio had ended, when the bar said listening, and when the
+ * agent's turn arrived.
  */
-async function oneTurn(bot: string, name: string): Promise<{ lastSound: number; listening: number; stored: number; page: Page }> {
-  const page = await w.openChat(bot, { path: `/turn-end-${name}`, options: { permissions: ['microphone'] }, before: (p) => p.addInitScript(EAR) });
+async function oneTurn(page: Page, name: string): Promise<{ lastSound: number; listening: number; stored: number; timeline: string }> {
   await page.click('.cp .mic');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   await page.locator('.m.user:has(.vk)', { hasText: QUESTION }).waitFor({ timeout: 20_000 });
   await page.locator('.m.assistant:has(.vk)', { hasText: REPLY }).waitFor({ timeout: 15_000 });
   await page.screenshot({ path: `${SHOTS}/turn-end-${name}-speaking.png` });
-  // Heard, then back to listening (or the deadline: the fault kept "Speaking…" up to 14 s).
-  await page.waitForFunction(() => (window as any).__ear.listening !== null, null, { timeout: 20_000, polling: 100 }).catch(() => {});
-  const ear: { sound: number | null; listening: number | null; stored: number | null } = await page.evaluate(() => { const { sound, listening, stored } = (window as any).__ear; return { sound, listening, stored }; });
-  assert.ok(ear.sound !== null, `${name}: the reply was heard`);
-  const lastSound = ear.sound!;
+  // Heard, then back to listening and the turn stored (or the deadline: the fault kept "Speaking…" up to 14 s). The
+  // bar says listening before the turn's message comes: the message follows the store's write.
+  await page.waitForFunction(() => { const e = (window as any).__ear; return e.listening !== null && e.stored !== null; }, null, { timeout: 20_000, polling: 100 }).catch(() => {});
+  const ear: { sound: number | null; quiet: number | null; listening: number | null; stored: number | null; log: string[] } = await page.evaluate(() => { const { sound, quiet, listening, stored, log } = (window as any).__ear; return { sound, quiet, listening, stored, log }; });
+  const timeline = `; the page's timeline (ms): ${ear.log.join(' | ')}`;
+  assert.ok(ear.sound !== null, `${name}: the reply was heard${timeline}`);
+  // The audio had ended by the first quiet sample.
+  const lastSound = ear.quiet ?? ear.sound!;
   const listening = ear.listening ?? Infinity;
   const stored = ear.stored ?? Infinity;
   await page.screenshot({ path: `${SHOTS}/turn-end-${name}-listening.png` });
-  return { lastSound, listening, stored, page };
+  return { lastSound, listening, stored, timeline };
 }
 
 async function check(mode: string): Promise<void> {
-  const { lastSound, listening, stored, page } = await oneTurn(bots[mode], mode);
-  const after = (t: number) => (Number.isFinite(t) ? `${Math.round(t - lastSound)} ms` : 'not within 20 s');
-  assert.ok(listening - lastSound <= BACK_MS, `${mode}: back to listening ${after(listening)} after the last audio`);
-  assert.ok(stored - lastSound <= BACK_MS, `${mode}: the agent's turn stored ${after(stored)} after the last audio`);
-  assert.is(await page.locator('.vb .vs').textContent(), 'Listening…');
-  // Stored as the agent's spoken turn.
-  const conv = (await framesOf(page, 'conversation')).filter((f) => f.conversationId).pop();
-  const got = await w.server.request('GET', `/api/v1/conversations/${conv.conversationId}`, { headers: w.owner.headers });
-  assert.ok(got.body.messages.some((m: any) => m.role === 'assistant' && m.modality === 'voice' && m.text === REPLY), JSON.stringify(got.body.messages));
-  await page.click('.vb .ve');
-  await page.locator('.vb.ended').waitFor();
-  await page.context().close();
+  const page = await w.openChat(bots[mode], { path: `/turn-end-${mode}`, options: { permissions: ['microphone'] }, before: (p) => p.addInitScript(EAR) });
+  try {
+    const { lastSound, listening, stored, timeline } = await oneTurn(page, mode);
+    const after = (t: number) => (Number.isFinite(t) ? `${Math.round(t - lastSound)} ms` : 'not within 20 s');
+    assert.ok(listening - lastSound <= BACK_MS, `${mode}: back to listening ${after(listening)} after the last audio${timeline}`);
+    assert.ok(stored - lastSound <= BACK_MS, `${mode}: the agent's turn stored ${after(stored)} after the last audio${timeline}`);
+    assert.is(await page.locator('.vb .vs').textContent(), 'Listening…', `${mode}: the bar's words${timeline}`);
+    // Stored as the agent's spoken turn.
+    const conv = (await framesOf(page, 'conversation')).filter((f) => f.conversationId).pop();
+    const got = await w.server.request('GET', `/api/v1/conversations/${conv.conversationId}`, { headers: w.owner.headers });
+    assert.ok(got.body.messages.some((m: any) => m.role === 'assistant' && m.modality === 'voice' && m.text === REPLY), JSON.stringify(got.body.messages));
+    await page.click('.vb .ve');
+    await page.locator('.vb.ended').waitFor();
+  } finally {
+    // A failed case's voice session ends with its page, not in the next case.
+    await page.context().close();
+  }
 }
 
 test('realtime (OpenAI): back to listening within 1 s of the last audio, the turn stored then', async () => {
