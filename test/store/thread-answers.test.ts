@@ -5,8 +5,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openEmbeddedStore } from '../../src/store/embedded.js';
 
-type Items = ReturnType<ReturnType<typeof openEmbeddedStore>['collection']>;
-
 /**
  * Runs `burst` with a store holding one item, counting per turn of the event loop (each runs due timers and socket
  * callbacks first) the store answers that settle, and asserts that no turn settled more than 16.
@@ -15,7 +13,7 @@ async function answersPerTurn(burst: (find: () => Promise<void>) => Promise<unkn
   const dir = mkdtempSync(join(tmpdir(), 'sc-answers-'));
   const store = openEmbeddedStore(dir);
   try {
-    const items: Items = store.collection<{ _id: string; workspaceId: string }>('items');
+    const items = store.collection<{ _id: string; workspaceId: string }>('items');
     await items.insertOne({ _id: 'item_1', workspaceId: 'ws_1' });
     let turn = 0;
     let ticking = true;

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
+import { until } from '../helpers/until.js';
 import { framesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 let w: WidgetWorld;
@@ -116,14 +117,13 @@ test('the JavaScript API opens, closes and reports events', async () => {
   await page.fill('.cp textarea', 'Thanks');
   await page.press('.cp textarea', 'Enter');
   await page.locator('.m.assistant', { hasText: 'Sure.' }).waitFor();
-  // The reply shows while it streams; its message event comes with the finished message, a moment after.
-  const afterOpen = '(() => { const e = window.__events; return e.slice(e.indexOf("open")).filter((x) => x === "message").length; })()';
-  await page.waitForFunction(`${afterOpen} >= 2`, null, { timeout: 5000 }).catch(() => {});
-  const events: string[] = await page.evaluate(() => (window as any).__events);
   // The previous test's reply may still report its final message after the listeners were added: the order of
-  // close and open is checked apart from messages, and this exchange's two messages after the open.
+  // close and open is checked apart from messages, and this exchange's two messages after the open. The reply shows
+  // while it streams; its message event comes with the finished message, a moment after.
+  const messagesAfterOpen = (events: string[]) => events.slice(events.indexOf('open')).filter((e) => e === 'message').length;
+  const events = await until(() => page.evaluate(() => (window as any).__events as string[]), { ok: (e) => messagesAfterOpen(e) >= 2, message: "this exchange's two message events" });
   assert.equal(events.filter((e) => e !== 'message').slice(0, 2), ['close', 'open'], events.join());
-  assert.ok(events.slice(events.indexOf('open')).filter((e) => e === 'message').length >= 2, events.join());
+  assert.ok(messagesAfterOpen(events) >= 2, events.join());
 });
 
 test('the transcript downloads as a Markdown file with both sides', async () => {

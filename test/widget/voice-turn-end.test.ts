@@ -35,7 +35,7 @@ const EAR = `(() => {
   // stopping, the bar's state changes.
   // quiet: the first sample without sound after the last one with it: the reply's audio ended between the two (the
   // page's timers run late on a loaded machine, so the two can be some hundreds of ms apart).
-  const ear = window.__ear = { sound: null, quiet: null, listening: null, stored: null, taps: [], log: [], loud: false, bar: '' };
+  const ear = window.__ear = { sound: null, quiet: null, listening: null, stored: null, taps: [], log: [], bar: '' };
   const note = (what) => ear.log.push(Math.round(performance.now()) + ' ' + what);
   const connect = AudioNode.prototype.connect;
   AudioNode.prototype.connect = function (dest, ...rest) {
@@ -67,13 +67,13 @@ const EAR = `(() => {
     const now = performance.now();
     if (now - last > 100) note('(no sample for ' + Math.round(now - last) + ' ms)');
     last = now;
-    let loud = false;
-    for (const tap of ear.taps) {
-      tap.a.getFloatTimeDomainData(tap.buf);
-      if (tap.buf.some((v) => Math.abs(v) > 0.002)) { loud = true; ear.sound = now; ear.quiet = null; ear.listening = null; }
+    const loud = ear.taps.some((tap) => { tap.a.getFloatTimeDomainData(tap.buf); return tap.buf.some((v) => Math.abs(v) > 0.002); });
+    if (loud) {
+      if (ear.sound === null || ear.quiet !== null) note('sound');
+      ear.sound = now; ear.quiet = null; ear.listening = null;
+    } else if (ear.sound !== null && ear.quiet === null) {
+      ear.quiet = now; note('quiet');
     }
-    if (!loud && ear.sound !== null && ear.quiet === null) ear.quiet = now;
-    if (loud !== ear.loud) { ear.loud = loud; note(loud ? 'sound' : 'quiet'); }
     const bar = document.querySelector('[data-service-chat]')?.shadowRoot?.querySelector('.vb');
     const barNow = bar ? bar.className + ' playing=' + bar.getAttribute('data-playing') : '';
     if (barNow !== ear.bar) { ear.bar = barNow; note('bar ' + barNow); }
