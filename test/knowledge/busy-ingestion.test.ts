@@ -50,7 +50,8 @@ test('a visitor’s image upload and a knowledge search answer at once while doc
     console.log(`  ${run} ${png.length}-byte chat image answered in ${ms.toFixed(0)} ms (${parsing} documents parsing)`);
     assert.is(res.status, 201, JSON.stringify(body));
     assert.equal([body.width, body.height], [64, 48]);
-    assert.ok(ms < 5000, `the upload waited ${ms} ms`);
+    // The fault took minutes; the first upload (a thread started, sharp loaded) took 2 s on a busy CI machine.
+    assert.ok(ms < (run === 'first' ? 15_000 : 5000), `the upload waited ${ms} ms`);
   }
 
   // The query's embedding is work a visitor waits for: it runs in the interactive lane too.

@@ -30,12 +30,13 @@ const BACK_MS = 1000;
  * tapped by an analyser), the voice bar's classes and when each chat frame arrived.
  */
 const EAR = `(() => {
-  // sound: the last time the page made a sound; listening: the first time after it that the bar said listening.
+  // sound: the last time the page made a sound; listening: the first time after it that the bar said listening, and
+  // words: what the bar's text said then.
   // log: what a failure message shows, each with its time: voice frames, the agent's message, sound starting and
   // stopping, the bar's state changes.
   // quiet: the first sample without sound after the last one with it: the reply's audio ended between the two (the
   // page's timers run late on a loaded machine, so the two can be some hundreds of ms apart).
-  const ear = window.__ear = { sound: null, quiet: null, listening: null, stored: null, taps: [], log: [], bar: '' };
+  const ear = window.__ear = { sound: null, quiet: null, listening: null, stored: null, words: null, taps: [], log: [], bar: '' };
   const note = (what) => ear.log.push(Math.round(performance.now()) + ' ' + what);
   const connect = AudioNode.prototype.connect;
   AudioNode.prototype.connect = function (dest, ...rest) {
@@ -77,7 +78,10 @@ const EAR = `(() => {
     const bar = document.querySelector('[data-service-chat]')?.shadowRoot?.querySelector('.vb');
     const barNow = bar ? bar.className + ' playing=' + bar.getAttribute('data-playing') : '';
     if (barNow !== ear.bar) { ear.bar = barNow; note('bar ' + barNow); }
-    if (ear.sound !== null && ear.listening === null && bar?.classList.contains('listening') && bar.getAttribute('data-playing') !== 'true') ear.listening = now;
+    if (ear.sound !== null && ear.listening === null && bar?.classList.contains('listening') && bar.getAttribute('data-playing') !== 'true') {
+      ear.listening = now;
+      ear.words = bar.querySelector('.vs')?.textContent ?? null;
+    }
   }, 10);
 })();`;
 
@@ -115,7 +119,7 @@ test.after(async () => { await w?.close(); await gemini?.close(); await speech?.
  * and the agent's turn to arrive; returns when the reply's audio had ended, when the bar said listening, and when the
  * agent's turn arrived.
  */
-async function oneTurn(page: Page, name: string): Promise<{ lastSound: number; listening: number; stored: number; timeline: string }> {
+async function oneTurn(page: Page, name: string): Promise<{ lastSound: number; listening: number; stored: number; words: string | null; timeline: string }> {
   await page.click('.cp .mic');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   await page.locator('.m.user:has(.vk)', { hasText: QUESTION }).waitFor({ timeout: 20_000 });
@@ -124,7 +128,7 @@ async function oneTurn(page: Page, name: string): Promise<{ lastSound: number; l
   // Heard, then back to listening and the turn stored (or the deadline: the fault kept "Speaking…" up to 14 s). The
   // bar says listening before the turn's message comes: the message follows the store's write.
   await page.waitForFunction(() => { const e = (window as any).__ear; return e.listening !== null && e.stored !== null; }, null, { timeout: 20_000, polling: 100 }).catch(() => {});
-  const ear: { sound: number | null; quiet: number | null; listening: number | null; stored: number | null; log: string[] } = await page.evaluate(() => { const { sound, quiet, listening, stored, log } = (window as any).__ear; return { sound, quiet, listening, stored, log }; });
+  const ear: { sound: number | null; quiet: number | null; listening: number | null; stored: number | null; words: string | null; log: string[] } = await page.evaluate(() => { const { sound, quiet, listening, stored, words, log } = (window as any).__ear; return { sound, quiet, listening, stored, words, log }; });
   const timeline = `; the page's timeline (ms): ${ear.log.join(' | ')}`;
   assert.ok(ear.sound !== null, `${name}: the reply was heard${timeline}`);
   // The audio had ended by the first quiet sample.
@@ -132,17 +136,17 @@ async function oneTurn(page: Page, name: string): Promise<{ lastSound: number; l
   const listening = ear.listening ?? Infinity;
   const stored = ear.stored ?? Infinity;
   await page.screenshot({ path: `${SHOTS}/turn-end-${name}-listening.png` });
-  return { lastSound, listening, stored, timeline };
+  return { lastSound, listening, stored, words: ear.words, timeline };
 }
 
 async function check(mode: string): Promise<void> {
   const page = await w.openChat(bots[mode], { path: `/turn-end-${mode}`, options: { permissions: ['microphone'] }, before: (p) => p.addInitScript(EAR) });
   try {
-    const { lastSound, listening, stored, timeline } = await oneTurn(page, mode);
+    const { lastSound, listening, stored, words, timeline } = await oneTurn(page, mode);
     const after = (t: number) => (Number.isFinite(t) ? `${Math.round(t - lastSound)} ms` : 'not within 20 s');
     assert.ok(listening - lastSound <= BACK_MS, `${mode}: back to listening ${after(listening)} after the last audio${timeline}`);
     assert.ok(stored - lastSound <= BACK_MS, `${mode}: the agent's turn stored ${after(stored)} after the last audio${timeline}`);
-    assert.is(await page.locator('.vb .vs').textContent(), 'Listening…', `${mode}: the bar's words${timeline}`);
+    assert.is(words, 'Listening…', `${mode}: the bar's words when it went back to listening${timeline}`);
     // Stored as the agent's spoken turn.
     const conv = (await framesOf(page, 'conversation')).filter((f) => f.conversationId).pop();
     const got = await w.server.request('GET', `/api/v1/conversations/${conv.conversationId}`, { headers: w.owner.headers });

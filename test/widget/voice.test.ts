@@ -54,6 +54,8 @@ async function openChat(bot = botId, options: object = mic, host = ''): Promise<
   await page.evaluate(() => (window as any).ServiceChat.on('voice', (e: unknown) => (window as any).__voice.push(e)));
   return page;
 }
+/** Waits until the voice bar is in a state (`.listening`, `[data-playing="true"]`) and shows these words at that moment. */
+const barSays = (page: Page, state: string, words: string) => page.locator(`.vb${state} .vs`, { hasText: new RegExp(`^${words}$`) }).waitFor({ timeout: 10_000 });
 /** Microphone glyphs shown in the voice bar and the message box (the spoken messages' small marks aside). */
 const micIcons = (page: Page) => page.locator('.vb svg:has(path[d^="M12 3a3 3"]), .cp svg:has(path[d^="M12 3a3 3"])').evaluateAll((els) => els.filter((e) => (e as SVGElement).getBoundingClientRect().width > 0).length);
 const voiceEvents = (page: Page): Promise<any[]> => page.evaluate(() => (window as any).__voice);
@@ -100,8 +102,8 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   await shot(page, 'connecting');
   await until(() => voiceAsked > 0, { message: 'voice.js asked for (and held) while connecting' });
   letVoiceIn();
-  await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
-  assert.is(await page.locator('.vb .vs').textContent(), 'Listening…');
+  // The bar's state and its words, seen together: the looped question is heard a moment later, and the bar moves on.
+  await barSays(page, '.listening', 'Listening…');
   assert.is(await micIcons(page), 1, 'one microphone: the mute button');
   await shot(page, 'listening');
 
@@ -117,8 +119,7 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   assert.ok(await page.evaluate(() => (window as any).__binOut) > 50, 'the microphone went up as binary frames');
 
   // The reply plays (the widget's playback state) while its words stream in as the caption.
-  await page.locator('.vb[data-playing="true"]').waitFor({ timeout: 10_000 });
-  assert.is(await page.locator('.vb .vs').textContent(), 'Speaking…');
+  await barSays(page, '[data-playing="true"]', 'Speaking…');
   // The face's mouth follows the level of the voice being played (lip sync).
   const mouth: number[] = [];
   for (let i = 0; i < 12; i++) { mouth.push((await faceState(page)).talk); await page.waitForTimeout(50); }

@@ -26,14 +26,17 @@ test.after(async () => {
   configurePool({});
 });
 
+// The bounds on time below are for faults that take minutes. The ingest lane and the PDF process run at a lower
+// priority (nice +10, so that parsing yields to chat): beside a browser test on a 2-core machine they ran 15 times
+// slower than alone (nested divs: 0.35 s alone, 5.6 s there; a 20-page PDF: 2.3 s alone, past 30 s there).
 test('a page of 5,000 nested divs is read in a moment: the tags past 256 levels are dropped before the parser', async () => {
-  await freshPool({});
+  await freshPool({ timeLimitsMs: { 'parse-document': 120_000 } });
   const started = performance.now();
   const out = await runTask('parse-document', { data: bytes(nestedDivs()), type: 'html' });
   const ms = performance.now() - started;
   console.log(`  nested 5,000 divs (${nestedDivs().length} bytes): parsed in ${ms.toFixed(0)} ms`);
   assert.ok(text(out.markdown).includes('The nested page says the greenhouse opens at nine.'), text(out.markdown));
-  assert.ok(ms < 5000, `took ${ms} ms`);
+  assert.ok(ms < 30_000, `took ${ms} ms`);
 });
 
 test('a parse past its time limit is ended with TaskTimeoutError, its thread replaced, and the next parse works', async () => {
@@ -92,7 +95,8 @@ test('while two parses are stalled in the ingest lane, an image resize answers a
     const ms = performance.now() - started;
     console.log(`  ${run} ${png.length}-byte image resized in ${ms.toFixed(0)} ms while 2 parses were stalled`);
     assert.equal([out.width, out.height], [64, 48]);
-    assert.ok(ms < 5000, `the image waited ${ms} ms`);
+    // The faults took minutes; the first resize (a thread started, sharp loaded) took 2 s on a busy CI machine.
+    assert.ok(ms < (run === 'first' ? 15_000 : 5000), `the image waited ${ms} ms`);
   }
   assert.is(poolStats().ingest.running, 2, 'the parses were still running');
 
@@ -101,7 +105,7 @@ test('while two parses are stalled in the ingest lane, an image resize answers a
 });
 
 test('a PDF is read in a process of its own, within its page and text limits; abort ends the process', async () => {
-  await freshPool({});
+  await freshPool({ timeLimitsMs: { 'parse-document': 120_000 } });
   const pdf = sharedStreamPdf(20, 1000);
   const whole = await runTask('parse-document', { data: pdf, type: 'pdf' });
   assert.is(whole.pages, 20);
