@@ -49,7 +49,9 @@ test('a page of 5,000 nested divs, uploaded or crawled, is indexed in seconds an
   }
   const ms = performance.now() - started;
   console.log(`  two nested-div documents indexed in ${ms.toFixed(0)} ms`);
-  assert.ok(ms < 20_000, `took ${ms} ms`);
+  // 2.5 s alone; parsing runs at nice +10 and slows many times beside busy neighbours. Without the prescan each parse
+  // runs past the 30 s task limit and the source fails (the status above).
+  assert.ok(ms < 60_000, `took ${ms} ms`);
 });
 
 test('a document past the time limit fails with the reason on its source, and the next document is indexed', async () => {
