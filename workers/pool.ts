@@ -2,9 +2,9 @@
  * The one module that owns piscina. Tasks run in two lanes, each its own pool of threads, so a visitor's
  * image never waits behind a knowledge document: `interactive` (image resizing for chat uploads and faces)
  * and `ingest` (parsing, chunking, embeddings; threads at a lower CPU priority). Every task has a time
- * limit, counted from the moment it starts on a thread, and every thread a heap limit; a task past either
- * is ended with its thread (a fresh one takes its place) and rejects with TaskTimeoutError or
- * TaskMemoryError. A third lane, `search`, holds the embedded embedding model's query embeddings (one
+ * limit, counted from the moment it starts on a thread (its waits for a processor left out: ./task-clock.ts),
+ * and every thread a heap limit; a task past either is ended with its thread (a fresh one takes its place) and
+ * rejects with TaskTimeoutError or TaskMemoryError. A third lane, `search`, holds the embedded embedding model's query embeddings (one
  * thread, made on the first such search): the model loads there once, a search never waits behind a document's
  * batch, and an image never waits behind the model. A fourth, `isolated`, runs each task in a child process of its
  * own with a cap on its whole memory (./process-lane.ts): PDFs, whose parser keeps most of its memory outside the
@@ -13,7 +13,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { ProcessEnded, ProcessLane } from './process-lane.js';
-import { TASK_STARTED, type TaskEnvelope } from './started.js';
+import { TASK_SCHEDSTAT, TASK_STARTED, type TaskEnvelope } from './started.js';
+import { startTaskClock } from './task-clock.js';
 import type { ResizeImageInput, ResizeImageOutput } from './tasks/resize-image.js';
 import type { ParseDocumentInput, ParseDocumentOutput } from './tasks/parse-document.js';
 import type { ChunkDocumentInput, ChunkDocumentOutput } from './tasks/chunk-document.js';
@@ -161,8 +162,8 @@ let isolatedOptions: IsolatedLaneOptions = { ...ISOLATED_DEFAULTS };
 let isolatedLane: ProcessLane | undefined;
 let timeLimits: Record<TaskName, number> = limitsOf(TASKS);
 const lanes: Partial<Record<ThreadLane, LaneState>> = {};
-/** Tasks submitted and not settled: called when their thread says they started. */
-const onStart = new Map<number, () => void>();
+/** Tasks submitted and not settled: called when their thread says they started (with its schedstat file). */
+const onStart = new Map<number, (schedstat: string | null) => void>();
 let nextId = 1;
 let sharpLoaded: Promise<unknown> | undefined;
 /** Told of every settled task (metrics: src/metrics/samplers.ts); null when nobody listens. */
@@ -235,8 +236,10 @@ function lane(name: ThreadLane): LaneState {
     execArgv: workerExecArgv(),
   });
   pool.on('message', (msg: unknown) => {
-    const id = (msg as Record<string, unknown> | null)?.[TASK_STARTED];
-    if (typeof id === 'number') onStart.get(id)?.();
+    const m = msg as Record<string, unknown> | null;
+    const id = m?.[TASK_STARTED];
+    const schedstat = m?.[TASK_SCHEDSTAT];
+    if (typeof id === 'number') onStart.get(id)?.(typeof schedstat === 'string' ? schedstat : null);
   });
   // A thread that dies with no task on it has no caller to tell; piscina replaces it.
   pool.on('error', () => {});
@@ -258,15 +261,16 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
   if (state.inFlight >= state.options.maxThreads + state.options.maxQueue) throw new PoolBusyError(state.options.maxQueue);
   const limitMs = timeLimits[name];
   const id = nextId++;
-  // One controller ends the task for the caller's abort or the time limit; the timer starts with the task.
+  // One controller ends the task for the caller's abort or the time limit; the clock starts with the task and
+  // leaves out the thread's waits for a processor (./task-clock.ts).
   const stop = new AbortController();
   const onAbort = () => stop.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
+  let stopClock: (() => void) | undefined;
   let timedOut = false;
-  onStart.set(id, () => {
+  onStart.set(id, (schedstat) => {
     state.running++;
-    timer = setTimeout(() => { timedOut = true; stop.abort(new TaskTimeoutError(name, limitMs)); }, limitMs);
+    stopClock = startTaskClock(limitMs, schedstat, () => { timedOut = true; stop.abort(new TaskTimeoutError(name, limitMs)); });
   });
   state.inFlight++;
   const submittedAt = performance.now();
@@ -281,7 +285,7 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
     if ((err as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') { state.ended++; throw new TaskMemoryError(name, state.options.maxHeapMb); }
     throw err;
   } finally {
-    if (timer) { clearTimeout(timer); state.running--; }
+    if (stopClock) { stopClock(); state.running--; }
     state.inFlight--;
     state.completed++;
     onStart.delete(id);

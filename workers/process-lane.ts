@@ -12,6 +12,7 @@ import { getPriority, setPriority } from 'node:os';
 import type { ChildReply, ChildRequest } from './process-entry.js';
 import { SlotQueue } from '../src/kernel/slot-queue.js';
 import type { TaskEnvelope } from './started.js';
+import { startTaskClock } from './task-clock.js';
 
 export interface ProcessLaneOptions {
   maxProcesses: number;
@@ -106,12 +107,11 @@ export class ProcessLane {
     return new Promise<unknown>((resolve, reject) => {
       let settled = false;
       let ending: ProcessEnd | null = null;
-      let timer: NodeJS.Timeout | undefined;
       const finish = (fn: () => void) => {
         if (settled) return;
         settled = true;
         clearInterval(watch);
-        clearTimeout(timer);
+        stopClock();
         task.signal?.removeEventListener('abort', onAbort);
         fn();
       };
@@ -122,8 +122,11 @@ export class ProcessLane {
         child.kill('SIGKILL');
       };
       const onAbort = () => end({ kind: 'aborted', reason: task.signal?.reason });
-      // A child that never gets as far as starting the task (stuck loading) is ended like one past its time.
-      timer = setTimeout(() => end({ kind: 'time' }), task.timeLimitMs);
+      // A child that never gets as far as starting the task (stuck loading) is ended like one past its time. The
+      // clock leaves out the child's waits for a processor (./task-clock.ts): it runs at a lower priority.
+      const schedstat = child.pid ? `/proc/${child.pid}/schedstat` : null;
+      const onTime = () => end({ kind: 'time' });
+      let stopClock = startTaskClock(task.timeLimitMs, schedstat, onTime);
       task.signal?.addEventListener('abort', onAbort, { once: true });
       const watch = setInterval(() => {
         const mb = child.pid ? residentMb(child.pid) : null;
@@ -132,7 +135,7 @@ export class ProcessLane {
 
       child.on('message', (reply: ChildReply) => {
         if (ending) return;
-        if ('started' in reply) { clearTimeout(timer); timer = setTimeout(() => end({ kind: 'time' }), task.timeLimitMs); }
+        if ('started' in reply) { stopClock(); stopClock = startTaskClock(task.timeLimitMs, schedstat, onTime); }
         else if ('result' in reply) finish(() => resolve(reply.result));
         else finish(() => reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }, reply.error.code ? { code: reply.error.code } : {})));
       });

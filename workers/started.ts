@@ -1,8 +1,10 @@
 /**
  * Wraps a task's function so its thread tells the main thread when the task starts: the pool's time limit
- * then counts the task's own work, not its wait in the queue or the loading of its module.
+ * then counts the task's own work, not its wait in the queue or the loading of its module, nor (with the
+ * thread's schedstat file, ./task-clock.ts) its waits for a processor.
  */
 import { parentPort } from 'node:worker_threads';
+import { threadSchedstat } from './task-clock.js';
 
 /** What the pool posts to a thread: the task's payload and an id the start message names. */
 export interface TaskEnvelope<P = unknown> {
@@ -12,10 +14,12 @@ export interface TaskEnvelope<P = unknown> {
 
 /** Key of the message a thread posts when a task starts; its value is the envelope id. */
 export const TASK_STARTED = 'taskStarted';
+/** Beside it: the thread's schedstat file, or null. */
+export const TASK_SCHEDSTAT = 'schedstat';
 
 export function reportsStart<P, R>(task: (payload: P) => R): (envelope: TaskEnvelope<P>) => R {
   return (envelope) => {
-    parentPort?.postMessage({ [TASK_STARTED]: envelope.id });
+    parentPort?.postMessage({ [TASK_STARTED]: envelope.id, [TASK_SCHEDSTAT]: threadSchedstat() });
     return task(envelope.payload);
   };
 }
