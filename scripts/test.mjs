@@ -2,7 +2,7 @@
 // process (uvu + tsx), a few at a time, and prints the one closing line CI reads: "N passed, N failed[, N skipped]".
 // Browser tests load the bundles from dist/public as built here and served by the server (test/helpers/built.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { cpus } from 'node:os';
 
@@ -83,18 +83,24 @@ function runFile(file) {
   });
 }
 
-// Files that start a whole scale-out group (three server processes and a redis-server) never run beside each
-// other: two groups at once on a 2-core machine starve each other's leases and sockets.
-const heavy = (f) => f.startsWith('test/scale/');
-let heavyRunning = false;
-const queue = [...files];
-const take = () => { const i = queue.findIndex((f) => !(heavyRunning && heavy(f))); return i < 0 ? null : queue.splice(i, 1)[0]; };
+// Two kinds of file never run beside one of their own kind. A scale-out group (three server processes and a
+// redis-server): two at once on a 2-core machine starve each other's leases and sockets. A browser (Chromium, the
+// widget or the panel): two pages at once starved each other of the processor, and real-time work in them (audio
+// played and recorded, the face's frames, a reply streamed while the test watches) came late, on CI and here; so
+// the browser files run one after another, first, while the other files share the remaining slots.
+const BROWSER = /from 'playwright-core'|start(Widget|Face)World\(|startAdminBrowser\(/;
+const kindOf = (f) => (f.startsWith('test/scale/') ? 'scale' : BROWSER.test(readFileSync(join(root, f), 'utf8')) ? 'browser' : null);
+const kinds = new Map(files.map((f) => [f, kindOf(f)]));
+const running = new Set();
+const queue = [...files].sort((a, b) => (kinds.get(b) === 'browser') - (kinds.get(a) === 'browser'));
+const take = () => { const i = queue.findIndex((f) => !running.has(kinds.get(f))); return i < 0 ? null : queue.splice(i, 1)[0]; };
 await Promise.all(Array.from({ length: concurrency }, async () => {
   while (queue.length) {
     const file = take();
     if (!file) { await new Promise((r) => setTimeout(r, 100)); continue; }
-    if (heavy(file)) heavyRunning = true;
-    try { await runFile(file); } finally { if (heavy(file)) heavyRunning = false; }
+    const kind = kinds.get(file);
+    if (kind) running.add(kind);
+    try { await runFile(file); } finally { running.delete(kind); }
   }
 }));
 // Each failed test and its message's first line again here, at the end: a log shown in part keeps its tail.

@@ -13,8 +13,8 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { ProcessEnded, ProcessLane } from './process-lane.js';
-import { TASK_SCHEDSTAT, TASK_STARTED, type TaskEnvelope } from './started.js';
-import { startTaskClock } from './task-clock.js';
+import { TASK_STARTED, TASK_WAITS, type TaskEnvelope } from './started.js';
+import { startTaskClock, type WaitCount } from './task-clock.js';
 import type { ResizeImageInput, ResizeImageOutput } from './tasks/resize-image.js';
 import type { ParseDocumentInput, ParseDocumentOutput } from './tasks/parse-document.js';
 import type { ChunkDocumentInput, ChunkDocumentOutput } from './tasks/chunk-document.js';
@@ -162,8 +162,8 @@ let isolatedOptions: IsolatedLaneOptions = { ...ISOLATED_DEFAULTS };
 let isolatedLane: ProcessLane | undefined;
 let timeLimits: Record<TaskName, number> = limitsOf(TASKS);
 const lanes: Partial<Record<ThreadLane, LaneState>> = {};
-/** Tasks submitted and not settled: called when their thread says they started (with its schedstat file). */
-const onStart = new Map<number, (schedstat: string | null) => void>();
+/** Tasks submitted and not settled: called when their thread says they started (with its count of waits). */
+const onStart = new Map<number, (waits: WaitCount | null) => void>();
 let nextId = 1;
 let sharpLoaded: Promise<unknown> | undefined;
 /** Told of every settled task (metrics: src/metrics/samplers.ts); null when nobody listens. */
@@ -238,8 +238,7 @@ function lane(name: ThreadLane): LaneState {
   pool.on('message', (msg: unknown) => {
     const m = msg as Record<string, unknown> | null;
     const id = m?.[TASK_STARTED];
-    const schedstat = m?.[TASK_SCHEDSTAT];
-    if (typeof id === 'number') onStart.get(id)?.(typeof schedstat === 'string' ? schedstat : null);
+    if (typeof id === 'number') onStart.get(id)?.((m?.[TASK_WAITS] as WaitCount | null | undefined) ?? null);
   });
   // A thread that dies with no task on it has no caller to tell; piscina replaces it.
   pool.on('error', () => {});
@@ -268,9 +267,9 @@ export async function runTask<N extends TaskName>(name: N, payload: TaskPayload<
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let stopClock: (() => void) | undefined;
   let timedOut = false;
-  onStart.set(id, (schedstat) => {
+  onStart.set(id, (waits) => {
     state.running++;
-    stopClock = startTaskClock(limitMs, schedstat, () => { timedOut = true; stop.abort(new TaskTimeoutError(name, limitMs)); });
+    stopClock = startTaskClock(limitMs, waits, () => { timedOut = true; stop.abort(new TaskTimeoutError(name, limitMs)); });
   });
   state.inFlight++;
   const submittedAt = performance.now();

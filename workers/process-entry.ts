@@ -4,10 +4,11 @@
  * whose parent goes away exits too.
  */
 import type { TaskEnvelope } from './started.js';
+import { ownWaitCount, type WaitCount } from './task-clock.js';
 
 export interface ChildRequest { url: string; envelope: TaskEnvelope }
 export type ChildReply =
-  | { started: true }
+  | { started: true; waits: WaitCount | null }
   | { result: unknown }
   | { error: { name: string; message: string; code?: string } };
 
@@ -18,7 +19,7 @@ process.once('message', async (msg: ChildRequest) => {
   let reply: ChildReply;
   try {
     const task = (await import(msg.url) as { default: (envelope: TaskEnvelope) => unknown }).default;
-    await send({ started: true });
+    await send({ started: true, waits: ownWaitCount() });
     reply = { result: await task(msg.envelope) };
   } catch (err) {
     // pdf.js throws objects that are not Errors; the name and message are what the caller reads.

@@ -12,7 +12,7 @@ import { getPriority, setPriority } from 'node:os';
 import type { ChildReply, ChildRequest } from './process-entry.js';
 import { SlotQueue } from '../src/kernel/slot-queue.js';
 import type { TaskEnvelope } from './started.js';
-import { startTaskClock } from './task-clock.js';
+import { startTaskClock, waitCountOf } from './task-clock.js';
 
 export interface ProcessLaneOptions {
   maxProcesses: number;
@@ -124,9 +124,8 @@ export class ProcessLane {
       const onAbort = () => end({ kind: 'aborted', reason: task.signal?.reason });
       // A child that never gets as far as starting the task (stuck loading) is ended like one past its time. The
       // clock leaves out the child's waits for a processor (./task-clock.ts): it runs at a lower priority.
-      const schedstat = child.pid ? `/proc/${child.pid}/schedstat` : null;
       const onTime = () => end({ kind: 'time' });
-      let stopClock = startTaskClock(task.timeLimitMs, schedstat, onTime);
+      let stopClock = startTaskClock(task.timeLimitMs, child.pid ? waitCountOf(`/proc/${child.pid}/task/${child.pid}/schedstat`) : null, onTime);
       task.signal?.addEventListener('abort', onAbort, { once: true });
       const watch = setInterval(() => {
         const mb = child.pid ? residentMb(child.pid) : null;
@@ -135,7 +134,7 @@ export class ProcessLane {
 
       child.on('message', (reply: ChildReply) => {
         if (ending) return;
-        if ('started' in reply) { stopClock(); stopClock = startTaskClock(task.timeLimitMs, schedstat, onTime); }
+        if ('started' in reply) { stopClock(); stopClock = startTaskClock(task.timeLimitMs, reply.waits, onTime); }
         else if ('result' in reply) finish(() => resolve(reply.result));
         else finish(() => reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }, reply.error.code ? { code: reply.error.code } : {})));
       });

@@ -4,7 +4,7 @@
  * thread's schedstat file, ./task-clock.ts) its waits for a processor.
  */
 import { parentPort } from 'node:worker_threads';
-import { threadSchedstat } from './task-clock.js';
+import { ownWaitCount } from './task-clock.js';
 
 /** What the pool posts to a thread: the task's payload and an id the start message names. */
 export interface TaskEnvelope<P = unknown> {
@@ -14,12 +14,12 @@ export interface TaskEnvelope<P = unknown> {
 
 /** Key of the message a thread posts when a task starts; its value is the envelope id. */
 export const TASK_STARTED = 'taskStarted';
-/** Beside it: the thread's schedstat file, or null. */
-export const TASK_SCHEDSTAT = 'schedstat';
+/** Beside it: the thread's WaitCount at the start (./task-clock.ts), or null. */
+export const TASK_WAITS = 'waits';
 
 export function reportsStart<P, R>(task: (payload: P) => R): (envelope: TaskEnvelope<P>) => R {
   return (envelope) => {
-    parentPort?.postMessage({ [TASK_STARTED]: envelope.id, [TASK_SCHEDSTAT]: threadSchedstat() });
+    parentPort?.postMessage({ [TASK_STARTED]: envelope.id, [TASK_WAITS]: ownWaitCount() });
     return task(envelope.payload);
   };
 }

@@ -55,7 +55,11 @@ test('a plain bot loads none of the optional parts; a bot with voice, spoken rep
   const page2 = await w.newPage();
   await page2.goto(w.page('/rich-parts', w.embed(rich)));
   await page2.locator('button.l').hover();
-  await page2.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => /chat-(voice|speak|camera)\./.test(e.name)).length === 3);
+  // A resource's entry comes when it has arrived: the parts' may come before chat.js's, which is bigger.
+  await page2.waitForFunction(() => {
+    const names = performance.getEntriesByType('resource').map((e) => e.name);
+    return names.filter((n) => /chat-(voice|speak|camera)\./.test(n)).length === 3 && names.some((n) => /\/chat\.[0-9a-f]{10}\.js$/.test(n));
+  });
   // Fetched in parallel: each part's request starts before chat.js has finished arriving.
   const timing = await page2.evaluate(() => performance.getEntriesByType('resource').map((e) => [e.name, e.startTime, (e as PerformanceResourceTiming).responseEnd] as const));
   const chat = timing.find(([name]) => /\/chat\.[0-9a-f]{10}\.js$/.test(name))!;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTaskClock, threadSchedstat, waitedMs } from '../../workers/task-clock.js';
+import { ownWaitCount, startTaskClock, waitCountOf, waitedMs } from '../../workers/task-clock.js';
 
 const BUSY = 'process.stdout.write("go"); const end = Date.now() + 30000; while (Date.now() < end);';
 
@@ -35,7 +35,7 @@ test('a process kept waiting for its processor is ended after the time it ran, n
     setPriority(high.pid!, 10);
     const ranBefore = ranMs(low.pid!);
     const started = performance.now();
-    await new Promise<void>((resolve) => startTaskClock(500, `/proc/${low.pid}/schedstat`, resolve));
+    await new Promise<void>((resolve) => startTaskClock(500, waitCountOf(`/proc/${low.pid}/task/${low.pid}/schedstat`), resolve));
     const wall = performance.now() - started;
     const ran = ranMs(low.pid!) - ranBefore;
     console.log(`  limit 500 ms: ended after ${wall.toFixed(0)} ms, having run ${ran.toFixed(0)} ms`);
@@ -50,10 +50,12 @@ test('a process kept waiting for its processor is ended after the time it ran, n
   }
 });
 
-test('a thread finds its own schedstat file; without one the limit is the time that passed', async () => {
-  assert.is(threadSchedstat(), `/proc/${process.pid}/task/${process.pid}/schedstat`);
-  assert.type(waitedMs(threadSchedstat()!), 'number');
-  assert.is(waitedMs('/proc/0/no-such-file'), null);
+test('a thread finds its own count of waits; without one the limit is the time that passed', async () => {
+  const own = ownWaitCount()!;
+  assert.is(own.schedstat, `/proc/${process.pid}/task/${process.pid}/schedstat`);
+  assert.type(own.waitedAtStart, 'number');
+  assert.ok(waitedMs(own.schedstat)! >= own.waitedAtStart);
+  assert.is(waitCountOf('/proc/0/no-such-file'), null);
   const started = performance.now();
   await new Promise<void>((resolve) => startTaskClock(100, null, resolve));
   assert.ok(performance.now() - started >= 99);
