@@ -35,14 +35,18 @@ const specOf = (over: Partial<VoiceSessionSpec> = {}): VoiceSessionSpec => ({
 
 type Of<T extends VoiceEngineEvent['type']> = Extract<VoiceEngineEvent, { type: T }>;
 
-/** An engine on a new agent of the fake, every event it emits, and `until` to wait for the nth event of a type. */
+/**
+ * An engine on a new agent of the fake, every event it emits, and `until` to wait for the nth event of a type. A
+ * reply ends after 400 ms without audio (700 in the product): the fake sends a chunk every 5 ms, but a loaded machine
+ * held this process past 100 ms and the reply ended with a chunk still to come.
+ */
 async function engineOn(spec: Partial<VoiceSessionSpec> = {}, agent: Partial<AgentDefinition> = {}, opts: Partial<HostedAgentOptions> = {}) {
   const agentId = await api.create(agentBody(definition(agent)));
   const events: VoiceEngineEvent[] = [];
   let wake = () => {};
   let react: (e: VoiceEngineEvent) => void = () => {};
   const engine = new HostedAgentEngine({ id: 'conn_d', kind: 'speech', apiKey: fake.apiKey, baseUrl: fake.baseUrl }, specOf(spec),
-    (e) => { events.push(e); react(e); wake(); }, { agentId, allowPrivateNetwork: true, replyQuietMs: 100, ...opts });
+    (e) => { events.push(e); react(e); wake(); }, { agentId, allowPrivateNetwork: true, replyQuietMs: 400, ...opts });
   const all = <T extends VoiceEngineEvent['type']>(type: T) => events.filter((e): e is Of<T> => e.type === type);
   const until = <T extends VoiceEngineEvent['type']>(type: T, nth = 1): Promise<Of<T>> => new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${type} #${nth} within 5 s; events: ${events.map((e) => e.type).join(', ')}`)), 5_000);
