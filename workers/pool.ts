@@ -4,11 +4,12 @@
  * and `ingest` (parsing, chunking, embeddings; threads at a lower CPU priority). Every task has a time
  * limit, counted from the moment it starts on a thread (its waits for a processor left out: ./task-clock.ts),
  * and every thread a heap limit; a task past either is ended with its thread (a fresh one takes its place) and
- * rejects with TaskTimeoutError or TaskMemoryError. A third lane, `search`, holds the embedded embedding model's query embeddings (one
- * thread, made on the first such search): the model loads there once, a search never waits behind a document's
- * batch, and an image never waits behind the model. A fourth, `isolated`, runs each task in a child process of its
- * own with a cap on its whole memory (./process-lane.ts): PDFs, whose parser keeps most of its memory outside the
- * V8 heap. A task is a file in ./tasks/ whose default export is its function wrapped in reportsStart (./started.ts).
+ * rejects with TaskTimeoutError or TaskMemoryError. A third lane, `search`, holds the embedded embedding model's
+ * query embeddings (one thread, made on the first such search): the model loads there once, a search never
+ * waits behind a document's batch, and an image never waits behind the model. A fourth, `isolated`, runs each
+ * task in a child process of its own with a cap on its whole memory (./process-lane.ts): PDFs, whose parser keeps
+ * most of its memory outside the V8 heap. A task is a file in ./tasks/ whose default export is its function
+ * wrapped in reportsStart (./started.ts).
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
