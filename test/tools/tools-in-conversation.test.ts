@@ -20,8 +20,7 @@ test.before(async () => {
   w = await startChatWorld({ env: { MCP_STDIO_COMMANDS: process.execPath } });
   receiver = await startReceiver((r, res) => {
     if (r.url === '/long') return res.writeHead(200, { 'content-type': 'text/plain' }).end(`${'x'.repeat(5000)}END`);
-    // /slow answers long after the tool's time limit (the receiver's close cuts it).
-    setTimeout(() => { if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('too late'); }, 5000);
+    // /slow never answers (the receiver's close cuts it): a reply at all means the time limit stopped the call.
   });
   const h = w.owner.headers;
   const mcp = await w.server.request('POST', '/api/v1/tools/mcp', {
@@ -75,17 +74,15 @@ test('a tool slower than tools.toolTimeoutMs is stopped; the model sees an error
   const v = await w.visitor();
   w.fake.script([{ toolCalls: [{ name: 'slow_lookup', arguments: {} }] }, { text: 'The lookup timed out, sorry.' }]);
   v.say('Look it up slowly');
-  const started = Date.now();
   const { message } = await v.reply(10_000);
   assert.is(message.text, 'The lookup timed out, sorry.');
-  assert.ok(Date.now() - started < 4500, 'the reply did not wait for the slow answer');
   const [content] = toolMessages(w.fake.lastBody('chat/completions'));
   assert.ok(content.includes(`did not answer within ${TIMEOUT_MS} ms`), content);
   const events = await w.server.app.events.collection.find({ workspaceId: w.workspaceId, type: 'tool.called' }, { sort: [['_id', 1]] });
   const called: any[] = events.filter((e: any) => e.data.name === 'slow_lookup');
   assert.is(called.length, 1);
   assert.is(called[0].data.isError, true);
-  assert.ok(called[0].data.durationMs >= TIMEOUT_MS - 50 && called[0].data.durationMs < 4500, String(called[0].data.durationMs));
+  assert.ok(called[0].data.durationMs >= TIMEOUT_MS - 50 && called[0].data.durationMs < 10_000, String(called[0].data.durationMs));
   await v.close();
 });
 
