@@ -57,7 +57,7 @@ function whyFailed(out) {
 function runFile(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/helpers/before-failures.mjs', file], {
       cwd: root,
       // The suite's servers take thousands of API requests from one loopback address (the access matrix, fuzzing): the
       // REST rate limits are off for them unless a test sets them (test/api/rate-limits.test.ts).
