@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../src/config/index.js';
 import { LOCK_FILE } from '../../src/config/data-dir-lock.js';
+import { freePort } from '../helpers/ports.js';
 import { startTestServer } from '../helpers/server.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -22,16 +22,6 @@ function runMain(env: Record<string, string>): Promise<{ code: number | null; st
     child.stderr.on('data', (b) => { stderr += String(b); });
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`main.ts still running (it should have refused the port); stderr: ${stderr}`)); }, 60_000);
     child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
-  });
-}
-
-/** A port that was free a moment ago: the servers must be given a fixed port, since uWS never shares a port it chose (PORT=0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -12,7 +12,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { built } from '../helpers/built.js';
+import { freePort } from '../helpers/ports.js';
 import { startReceiver } from '../tools/helpers.js';
 import { CHROMIUM } from '../widget/world.js';
 
@@ -67,10 +67,6 @@ async function newPage(opts: { viewport?: { width: number; height: number }; cli
   page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) errors.push(`console: ${m.text()}`); });
   return page;
 }
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = createNetServer().once('error', reject).listen(0, '127.0.0.1', () => { const { port } = s.address() as AddressInfo; s.close(() => resolve(port)); });
-});
 
 /** `npm start` without the build it runs first (npm test has built dist/): node with the start script's flags. */
 async function startShippedServer(): Promise<void> {

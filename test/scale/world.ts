@@ -5,35 +5,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect as tcpConnect, createServer } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import * as assert from 'uvu/assert';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { addMember, setupOwner, type TestSession } from '../helpers/auth.js';
+import { freePort, freeRange } from '../helpers/ports.js';
 import { until } from '../helpers/until.js';
 import { connect, type FrameClient } from '../team/helpers.js';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-  });
-}
-
-/** Consecutive free ports (the workers' own ports are WORKER_PORTS + index). */
-async function freeRange(n: number): Promise<number> {
-  for (;;) {
-    const base = 20000 + Math.floor(Math.random() * 30000);
-    const ok = await Promise.all(Array.from({ length: n }, (_, i) => new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(false));
-      s.listen(base + i, '127.0.0.1', () => s.close(() => resolve(true)));
-    })));
-    if (ok.every(Boolean)) return base;
-  }
-}
+export { freePort };
 
 export interface Redis { port: number; url: string; proc: ChildProcess; stop(): Promise<void> }
 
