@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { setupOwner } from '../test/helpers/auth.js';
-import { at, freePort, startGroup, startRedis, type Redis as RedisProc } from '../test/scale/world.js';
+import { freePort } from '../test/helpers/ports.js';
+import { at, startGroup, startRedis, type Redis as RedisProc } from '../test/scale/world.js';
 import { connect, type FrameClient } from '../test/team/helpers.js';
 
 export const METRICS_TOKEN = 'bench-metrics-token-0123456789';

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer } from '../helpers/server.js';
-import { freePort, startRedis } from '../scale/world.js';
+import { freePort } from '../helpers/ports.js';
+import { startRedis } from '../scale/world.js';
 import { until } from '../helpers/until.js';
 
 // Issue 26: /readyz says whether this process can serve; it flips on SIGTERM (while the server still answers

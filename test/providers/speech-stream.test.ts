@@ -50,7 +50,7 @@ for (const k of KINDS) {
     // The fake sends 17 chunks 20 ms apart: 320 ms from its first to its last. Audio handed on as it comes keeps
     // most of that spread; audio held until the answer ends has none. (Connecting and the SDK's first call come
     // before the first audio and are left out: on a busy machine they alone took 180 ms.)
-    const sending = (Math.ceil(ms(bytes) / 100) - 1) * 20;
+    const sending = (Math.ceil(ms(bytes) / 100) - 1) * fake.speech.chunkIntervalMs;
     assert.ok(total - firstAt >= sending / 2, `audio from ${firstAt} ms to ${total} ms: the fake sent it over ${sending} ms`);
     const req = fake.requests.filter((r) => k.ttsPath.test(r.path)).at(-1)!;
     assert.ok(req, 'the streaming endpoint was used');

@@ -6,7 +6,8 @@ import { quietFor, until } from '../helpers/until.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { startServer } from '../../src/server.js';
 import { createToken } from '../helpers/auth.js';
-import { freePort, must, startGroupWorld, type GroupWorld } from './world.js';
+import { freePort } from '../helpers/ports.js';
+import { must, startGroupWorld, type GroupWorld } from './world.js';
 
 let world: GroupWorld;
 const w = (i: number) => world.w(i);

@@ -11,7 +11,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { setupOwner, type TestSession } from '../helpers/auth.js';
-import { at, freePort, must, startRedis, type Redis } from './world.js';
+import { freePort } from '../helpers/ports.js';
+import { at, must, startRedis, type Redis } from './world.js';
 import { until } from '../helpers/until.js';
 
 const mongoUrl = process.env.MONGODB_URL;

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Redis as RedisClient } from 'ioredis';
-import { freePort, startRedis, type Redis } from './world.js';
+import { freePort } from '../helpers/ports.js';
+import { startRedis, type Redis } from './world.js';
 import { until } from '../helpers/until.js';
 
 let redis: Redis;

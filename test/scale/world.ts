@@ -16,8 +16,6 @@ import { freePort, freeRange } from '../helpers/ports.js';
 import { until } from '../helpers/until.js';
 import { connect, type FrameClient } from '../team/helpers.js';
 
-export { freePort };
-
 export interface Redis { port: number; url: string; proc: ChildProcess; stop(): Promise<void> }
 
 export async function startRedis(port?: number): Promise<Redis> {
