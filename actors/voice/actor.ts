@@ -400,6 +400,7 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     this.state.endReason = reason;
     this.engine?.close();
     this.tools.abort();
+    this.turns.playbackStopped(this.clock.now(), reason === 'visitor' ? 'reported' : 'elapsed');
     this.turns.finishAll(this.clock.now());
     this.flush(true);
     this.usage.report(this, true).catch(() => {});

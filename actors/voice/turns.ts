@@ -84,6 +84,24 @@ export class TurnLog {
     }
   }
 
+  /**
+   * Voice ended, so the widget's playback stopped: every agent item not yet stored keeps only what was heard. The
+   * visitor ending it (`reported`) had the widget send voice_played for what it played first, so an item without a
+   * report was not heard; when the server ends it the widget stops on the `ended` frame, so what played is the
+   * audio's time since it began (`elapsed`).
+   */
+  playbackStopped(now: number, unreported: 'reported' | 'elapsed'): void {
+    for (const slot of this.slots) {
+      if (slot.kind !== 'agent') continue;
+      const item = slot.item;
+      const began = item.audioStartedAt;
+      item.playedMs ??= unreported === 'reported' || began === null ? 0 : Math.min(this.audioMs(item), Math.max(0, now - began));
+      if (item.interrupted) continue;
+      item.interrupted = true;
+      item.cutShort = !item.done;
+    }
+  }
+
   /** Removes and returns the turns that can be stored now, oldest first. */
   ready(now: number): ReadyTurn[] {
     const out: ReadyTurn[] = [];

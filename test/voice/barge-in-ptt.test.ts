@@ -47,6 +47,88 @@ test('barge-in: the visitor speaks over the agent, playback stops, and the trans
   }
 });
 
+/** The visitor's voice turns and the agent's, as stored: [role, text]. */
+async function storedVoiceTurns(w: Awaited<ReturnType<typeof startVoiceWorld>>, conversationId: string): Promise<Array<[string, string]>> {
+  const r = await w.server.request('GET', `/api/v1/conversations/${conversationId}`, { headers: w.owner.headers });
+  return r.body.messages.filter((m: any) => m.modality === 'voice').map((m: any) => [m.role, m.text]);
+}
+
+test('ending voice in the middle of a reply stores only what the widget played before voice_stop', async () => {
+  const w = await startVoiceWorld();
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear('Tell me about your store');
+    w.fake.script({ text: LONG });
+    realtime.chunkIntervalMs = 60;
+    const v = await w.visitor();
+    await startVoice(v);
+    speak(v, R.input);
+    const item = await v.next('voice_item');
+    await until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, { timeout: 5000, message: 'half a second of audio' });
+    // The visitor presses end: the widget stops playback, reports what it played, then ends voice.
+    v.send({ t: 'voice_played', itemId: item.itemId, ms: 300 });
+    v.send({ t: 'voice_stop' });
+    const cut = await seen(v, 'message', (f) => f.message.id === item.messageId);
+    assert.ok(cut.message.text.endsWith('…') && LONG.startsWith(cut.message.text.slice(0, -1)), cut.message.text);
+    assert.ok(cut.message.text.length < LONG.length / 2, `only what was heard: ${cut.message.text}`);
+    assert.is((await seen(v, 'voice', (f) => f.state === 'ended')).reason, 'visitor');
+    assert.equal(await storedVoiceTurns(w, v.frames.find((f) => f.t === 'conversation').conversationId), [['user', 'Tell me about your store'], ['assistant', cut.message.text]]);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('ending voice before any of the reply was played stores none of it, and its captions are withdrawn', async () => {
+  const w = await startVoiceWorld();
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear('Tell me about your store');
+    w.fake.script({ text: LONG });
+    realtime.chunkIntervalMs = 60;
+    const v = await w.visitor();
+    await startVoice(v);
+    speak(v, R.input);
+    // The reply's first words and audio reach the widget after the visitor pressed end: it played none of them.
+    const item = await v.next('voice_item');
+    await seen(v, 'delta', (f) => f.messageId === item.messageId);
+    v.send({ t: 'voice_stop' });
+    await seen(v, 'delta_reset', (f) => f.messageId === item.messageId);
+    await seen(v, 'voice', (f) => f.state === 'ended');
+    await quietFor(300, 'the unheard reply stored');
+    assert.not.ok(v.frames.some((f) => f.t === 'message' && f.message.role === 'assistant'), 'no agent turn');
+    assert.equal(await storedVoiceTurns(w, v.frames.find((f) => f.t === 'conversation').conversationId), [['user', 'Tell me about your store']]);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
+test('voice ended by the server in the middle of a reply (a team member takes over) stores what had been playing until then', async () => {
+  const w = await startVoiceWorld();
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear('Tell me about your store');
+    w.fake.script({ text: LONG });
+    realtime.chunkIntervalMs = 60;
+    const v = await w.visitor();
+    await startVoice(v);
+    speak(v, R.input);
+    const item = await v.next('voice_item');
+    await until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, { timeout: 5000, message: 'half a second of audio' });
+    const conversationId = v.frames.find((f) => f.t === 'conversation').conversationId;
+    assert.is((await w.server.request('POST', `/api/v1/conversations/${conversationId}/takeover`, { headers: w.owner.headers })).status, 200);
+    await seen(v, 'voice', (f) => f.state === 'ended');
+    // The widget stops playing when it hears the session ended: what was heard is what had played since the audio began.
+    const cut = await seen(v, 'message', (f) => f.message.id === item.messageId);
+    assert.ok(cut.message.text.endsWith('…') && LONG.startsWith(cut.message.text.slice(0, -1)), cut.message.text);
+    assert.ok(cut.message.text.length < LONG.length / 2, `only what was heard: ${cut.message.text}`);
+    await v.close();
+  } finally {
+    await w.close();
+  }
+});
+
 test('with voice.bargeIn off the agent finishes its reply while the visitor speaks', async () => {
   const w = await startVoiceWorld({ voice: { bargeIn: false } });
   const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;

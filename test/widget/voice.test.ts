@@ -365,16 +365,47 @@ test('in the floating layout without a composer the microphone is a labelled but
     appearance: { layout: 'floating', floating: { composer: false }, theme: { accent: '#0f766e', mode: 'dark' } },
   });
   const page = await w.newPage(undefined, mic);
+  // A slow network: the agent's answer to the spoken question (from its voice_item on) reaches the page only after
+  // the visitor has pressed end. It was never heard, so it is neither shown nor stored.
+  let held: Array<string | Buffer> | null = null;
+  let release = () => {};
+  await page.routeWebSocket(/\/widget\/v1\/chat/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((m) => {
+      if (!held && typeof m === 'string' && m.includes('"t":"voice_item"')) held = [];
+      if (held) held.push(m); else ws.send(m);
+    });
+    release = () => { for (const m of held ?? []) ws.send(m); };
+  });
   await page.goto(w.page('/floating-voice', w.embed(floating)));
   await page.locator('button.l').click();
   const solo = page.locator('.fl .mic.solo');
   await solo.waitFor();
   assert.is(await solo.textContent(), 'Talk by voice');
+  // Everything the caption says, as it changes.
+  await page.locator('[data-service-chat]').evaluate((host) => {
+    const root = host.shadowRoot!;
+    const w = window as any;
+    w.__captions = [];
+    new MutationObserver(() => { const text = root.querySelector('.cap')?.textContent; if (text && text !== w.__captions.at(-1)) w.__captions.push(text); })
+      .observe(root, { subtree: true, childList: true, characterData: true });
+  });
   await solo.click();
   await page.locator('.fl .vb.listening').waitFor({ timeout: 10_000 });
   await shot(page, 'floating-listening');
+  await until(() => held !== null, { timeout: 15_000, message: 'the agent answering the spoken question' });
   await page.click('.vb .ve');
-  await page.locator('.cap', { hasText: 'Voice ended. You can keep chatting here.' }).waitFor();
+  const ended = page.locator('.cap', { hasText: 'Voice ended. You can keep chatting here.' });
+  await ended.waitFor();
+  release();
+  await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'voice' && f.state === 'ended'), null, { timeout: 10_000 });
+  const [item] = await framesOf(page, 'voice_item');
+  assert.ok((await framesOf(page, 'delta_reset')).some((f) => f.messageId === item.messageId), 'the server withdrew the unheard reply');
+  await ended.waitFor();
+  const captions: string[] = await page.evaluate(() => (window as any).__captions);
+  assert.not.ok(captions.some((c) => c.includes('You said')), `the unheard reply was never shown: ${JSON.stringify(captions)}`);
+  const stored = (await w.server.request('GET', `/api/v1/conversations/${await conversationId(page)}`, { headers: w.owner.headers })).body.messages;
+  assert.not.ok(stored.some((m: any) => m.role === 'assistant' && m.modality === 'voice'), 'nothing of it stored');
   await solo.waitFor();
   await shot(page, 'floating-ended');
 });

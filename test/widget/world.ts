@@ -160,13 +160,13 @@ export async function startWidgetWorld(opts: { browserArgs?: string[]; clock?: C
   return world;
 }
 
-/** Frames the page's chat socket received, of type t. */
 /** The visitor token the widget keeps for `botId`, once its socket's `ready` has stored it (opening the panel does not wait for that). */
 export async function visitorTokenOf(page: Page, botId: string): Promise<string> {
   const token = await page.waitForFunction((id) => localStorage.getItem(`sc:vt:${id}`), botId, { timeout: 10_000 });
   return (await token.jsonValue()) as string;
 }
 
+/** Frames the page's chat socket received, of type t. */
 export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__frames.filter((f: any) => f.t === type), t);
 /** Frames the page's chat socket sent, of type t. */
 export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);

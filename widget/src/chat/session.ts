@@ -41,6 +41,8 @@ export interface VoiceSink {
   /** True when the error answered a voice frame (the voice UI explains it instead of a generic line). */
   onError(f: ErrorFrame): boolean;
   onClose(): void;
+  /** A session is live (not ended): its items are being played to the visitor. */
+  readonly active: boolean;
 }
 
 export type { LeadField };
@@ -96,6 +98,8 @@ export class Session {
   speech: SpeechSink | null = null;
   /** Messages the agent speaks (announced by voice_item), so their streamed captions get the voice mark. */
   private spoken = new Set<string>();
+  /** Items that began after the visitor ended voice: never heard, so the server withdraws them (delta_reset) unshown. */
+  private unheard = new Set<string>();
   private ws: WebSocket | null = null;
   private listeners = new Set<() => void>();
   private outbox: string[] = [];
@@ -324,24 +328,25 @@ export class Session {
         if (m.role === 'assistant') this.set({ agent: null });
         if (m.role === 'human_agent') this.set({ typing: null });
         this.spoken.delete(m.id);
+        this.unheard.delete(m.id);
         this.voice?.onFrame(f);
         this.core.emit('message', f.message);
         return;
       }
       case 'delta': {
         const cur = s.messages.find((m) => m.id === f.messageId);
-        // Said to be interrupted: late pieces of it are not drawn.
-        if (cur?.interrupted) return;
+        // Said to be interrupted, or never to be heard: late pieces of it are not drawn.
+        if (cur?.interrupted || this.unheard.has(f.messageId)) return;
         const modality = this.spoken.has(f.messageId) ? 'voice' : undefined;
         this.upsert({ id: f.messageId, role: 'assistant', text: (cur?.text ?? '') + f.delta, createdAt: cur?.createdAt ?? Date.now(), streaming: true, modality });
         return;
       }
-      case 'voice_item': this.spoken.add(f.messageId); this.voice?.onFrame(f); return;
+      case 'voice_item': (this.voice?.active ? this.spoken : this.unheard).add(f.messageId); this.voice?.onFrame(f); return;
       case 'voice': case 'voice_interrupt': case 'voice_item_done': this.voice?.onFrame(f); return;
       case 'speak_item': case 'speak_words': case 'speak_end': this.speech?.onFrame(f); return;
       case 'speak_error': this.speech?.onFrame(f); this.onSpeakError(f.message); return;
       case 'interrupted': this.set({ agent: null, messages: interrupted(s.messages, f, s.conversationId) }); return;
-      case 'delta_reset': this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
+      case 'delta_reset': this.unheard.delete(f.messageId); this.speech?.onFrame(f); this.set({ messages: s.messages.filter((m) => m.id !== f.messageId) }); return;
       case 'offline': this.core.cfg.offline = f.offline; this.set({ offline: f.offline }); return;
       case 'face': this.set({ mood: f.mood, moodAt: Date.now() }); return;
       case 'status': this.set({ agent: f.state === 'idle' ? null : { state: f.state, label: f.tool?.label } }); return;
