@@ -25,7 +25,6 @@ async function cli(...args: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-/** Polls until fn holds: the server's credential cache forgets a changed credential within 2 s. */
 test.before(async () => {
   server = await startTestServer();
   dataDir = server.dataDir;
@@ -66,6 +65,7 @@ test('a password reset lets the owner sign in with the new password only, and en
   assert.is((await server.request('POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password: owner.password } })).status, 401);
   const login = await server.request('POST', '/api/v1/auth/login', { body: { email: 'owner@example.com', password } });
   assert.is(login.status, 200);
+  // The server's credential cache forgets a changed credential within CREDENTIAL_TTL_MS (2 s).
   await until(async () => (await server.request('GET', '/api/v1/me', { headers: owner.headers })).status === 401, { timeout: 4000, interval: 100, message: 'the old credential to be refused' });
   const chosen = await cli('reset-password', '--email', 'owner@example.com', '--password', 'a-new-long-password');
   assert.is(chosen.code, 0);

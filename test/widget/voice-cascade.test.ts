@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { framesOf, micFramesOf, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
+import { frameTimeOf, framesOf, micFramesOf, msUntilStopped, recordPlayback, sentOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 const QUESTION = 'Do you deliver on Sundays?';
 const REPLY = 'Yes, we deliver on Sundays. Orders placed before ten in the morning arrive the same afternoon, anywhere in the city.';
@@ -39,6 +39,7 @@ test('hands-free cascade: the spoken question is heard on the server, answered a
   w.fake.speech.chunkIntervalMs = 80;
   w.fake.speech.msPerChar = 60;
   const page = await w.openChat(botId, { options: { permissions: ['microphone'] } });
+  await recordPlayback(page);
   await page.click('.cp .mic');
   await page.locator('.vb.listening').waitFor({ timeout: 10_000 });
   const started = (await framesOf(page, 'voice')).find((f) => f.state === 'listening');
@@ -75,7 +76,8 @@ test('hands-free cascade: the spoken question is heard on the server, answered a
   // The question comes round again in the loop: barge-in. The widget stops playback and says how much it played.
   const [item] = await framesOf(page, 'voice_item');
   await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'voice_interrupt'), null, { timeout: 20_000 });
-  await page.locator('.vb[data-playing="false"]').waitFor({ timeout: 1000 });
+  const stoppedMs = await msUntilStopped(page, (await frameTimeOf(page, 'voice_interrupt'))!);
+  assert.ok(stoppedMs < 1000, `playback stopped ${Math.round(stoppedMs)} ms after voice_interrupt arrived`);
   const played = (await sentOf(page, 'voice_played')).find((f) => f.itemId === item.itemId);
   assert.ok(played && played.ms > 0, JSON.stringify(played));
   const stored = page.locator(`.m.assistant[data-id="${item.messageId}"]`);

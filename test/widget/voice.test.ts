@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { Visitor } from '../chat/helpers.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
-import { framesOf, openLauncher, sentOf, visitorTokenOf, startWidgetWorld, type WidgetWorld } from './world.js';
+import { frameTimeOf, framesOf, holdFrames, msUntilStopped, openLauncher, recordPlayback, sentOf, visitorTokenOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 const QUESTION = 'What are your opening hours?';
 // About 6 s of the fake's speech (60 ms a character): still playing when the question comes round again.
@@ -82,6 +82,7 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   // visitor speaks over it.
   w.fake.realtime.chunkIntervalMs = 80;
   const page = await openChat();
+  await recordPlayback(page);
   // voice.js (voice.<content hash>.js as built) is held back until the connecting state has been seen.
   let letVoiceIn!: () => void;
   const voiceHeld = new Promise<void>((r) => { letVoiceIn = r; });
@@ -132,7 +133,8 @@ test('hands-free: the spoken question reaches the engine, the reply plays with l
   // The question comes round again in the loop: barge-in. The server interrupts; the widget stops and says how much it played.
   const [item] = await framesOf(page, 'voice_item');
   await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'voice_interrupt'), null, { timeout: 15_000 });
-  await page.locator('.vb[data-playing="false"]').waitFor({ timeout: 1000 });
+  const stoppedMs = await msUntilStopped(page, (await frameTimeOf(page, 'voice_interrupt'))!);
+  assert.ok(stoppedMs < 1000, `playback stopped ${Math.round(stoppedMs)} ms after voice_interrupt arrived`);
   w.fake.realtime.chunkIntervalMs = 5;
   const played = (await sentOf(page, 'voice_played')).find((f) => f.itemId === item.itemId);
   assert.ok(played, 'voice_played answers the interrupt');
@@ -189,6 +191,7 @@ test('push-to-talk from the page API: audio only while the button is held, the r
   w.fake.realtime.hear(QUESTION);
   w.fake.script({ text: LONG_REPLY });
   const page = await openChat();
+  await recordPlayback(page);
   // From a closed chat: startVoice opens it.
   await page.locator('button.l').click();
   await page.locator('.w.panel[hidden]').waitFor({ state: 'attached' });
@@ -211,8 +214,10 @@ test('push-to-talk from the page API: audio only while the button is held, the r
   await page.locator('.vb[data-playing="true"]').waitFor({ timeout: 10_000 });
   // Space on the focused talk button is push-to-talk too, and talks over the agent.
   await talk.focus();
+  await page.evaluate(() => window.addEventListener('keydown', (e) => { if (e.key === ' ') (window as any).__spaceAt ??= performance.now(); }, true));
   await page.keyboard.down(' ');
-  await page.locator('.vb[data-playing="false"]').waitFor({ timeout: 1000 });
+  const stoppedMs = await msUntilStopped(page, await page.evaluate(() => (window as any).__spaceAt));
+  assert.ok(stoppedMs < 1000, `playback stopped ${Math.round(stoppedMs)} ms after the space key went down`);
   await page.keyboard.up(' ');
   assert.equal((await sentOf(page, 'voice_ptt')).map((f) => f.down), [true, false, true, false]);
   const [item] = await framesOf(page, 'voice_item');
@@ -365,18 +370,6 @@ test('in the floating layout without a composer the microphone is a labelled but
     appearance: { layout: 'floating', floating: { composer: false }, theme: { accent: '#0f766e', mode: 'dark' } },
   });
   const page = await w.newPage(undefined, mic);
-  // A slow network: the agent's answer to the spoken question (from its voice_item on) reaches the page only after
-  // the visitor has pressed end. It was never heard, so it is neither shown nor stored.
-  let held: Array<string | Buffer> | null = null;
-  let release = () => {};
-  await page.routeWebSocket(/\/widget\/v1\/chat/, (ws) => {
-    const server = ws.connectToServer();
-    server.onMessage((m) => {
-      if (!held && typeof m === 'string' && m.includes('"t":"voice_item"')) held = [];
-      if (held) held.push(m); else ws.send(m);
-    });
-    release = () => { for (const m of held ?? []) ws.send(m); };
-  });
   await page.goto(w.page('/floating-voice', w.embed(floating)));
   await page.locator('button.l').click();
   const solo = page.locator('.fl .mic.solo');
@@ -390,14 +383,17 @@ test('in the floating layout without a composer the microphone is a labelled but
     new MutationObserver(() => { const text = root.querySelector('.cap')?.textContent; if (text && text !== w.__captions.at(-1)) w.__captions.push(text); })
       .observe(root, { subtree: true, childList: true, characterData: true });
   });
+  // A slow network: the agent's answer to the spoken question (from its voice_item on) reaches the widget only after
+  // the visitor has pressed end. It was never heard, so it is neither shown nor stored.
+  const slow = await holdFrames(page, '"t":"voice_item"');
   await solo.click();
   await page.locator('.fl .vb.listening').waitFor({ timeout: 10_000 });
   await shot(page, 'floating-listening');
-  await until(() => held !== null, { timeout: 15_000, message: 'the agent answering the spoken question' });
+  await until(slow.holding, { timeout: 15_000, message: 'the agent answering the spoken question' });
   await page.click('.vb .ve');
   const ended = page.locator('.cap', { hasText: 'Voice ended. You can keep chatting here.' });
   await ended.waitFor();
-  release();
+  await slow.release();
   await page.waitForFunction(() => (window as any).__frames.some((f: any) => f.t === 'voice' && f.state === 'ended'), null, { timeout: 10_000 });
   const [item] = await framesOf(page, 'voice_item');
   assert.ok((await framesOf(page, 'delta_reset')).some((f) => f.messageId === item.messageId), 'the server withdrew the unheard reply');

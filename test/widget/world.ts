@@ -64,7 +64,7 @@ export async function openLauncher(page: Page): Promise<void> {
 }
 
 const RECORD_FRAMES = `(() => {
-  window.__frames = []; window.__sent = []; window.__urls = []; window.__sockets = []; window.__audioOut = [];
+  window.__frames = []; window.__frameAt = []; window.__sent = []; window.__urls = []; window.__sockets = []; window.__audioOut = [];
   // Microphone frames sent (kind byte 1, then PCM16): samples and loudness (RMS of the samples) of each.
   const audioOut = (d) => {
     const u = d instanceof ArrayBuffer ? new Uint8Array(d) : new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
@@ -76,7 +76,17 @@ const RECORD_FRAMES = `(() => {
   };
   const WS = window.WebSocket;
   window.WebSocket = class extends WS {
-    constructor(...a) { super(...a); window.__urls.push(String(a[0])); window.__sockets.push(this); this.addEventListener('message', (e) => { if (typeof e.data !== 'string') { window.__binIn = (window.__binIn || 0) + 1; return; } try { window.__frames.push(JSON.parse(e.data)); } catch {} }); }
+    constructor(...a) { super(...a); window.__urls.push(String(a[0])); window.__sockets.push(this); this.addEventListener('message', (e) => { if (typeof e.data !== 'string') { window.__binIn = (window.__binIn || 0) + 1; return; } try { window.__frames.push(JSON.parse(e.data)); window.__frameAt.push(performance.now()); } catch {} }); }
+    // A slow network on demand (holdFrames): from the first frame holding window.__holdFrom on, the widget gets
+    // frames only when they are released.
+    set onmessage(fn) {
+      super.onmessage = fn && ((e) => {
+        const deliver = () => fn.call(this, e);
+        if (!window.__held && window.__holdFrom && typeof e.data === 'string' && e.data.includes(window.__holdFrom)) window.__held = [];
+        if (window.__held) window.__held.push(deliver); else deliver();
+      });
+    }
+    get onmessage() { return super.onmessage; }
     send(d) { if (typeof d !== 'string') { window.__binOut = (window.__binOut || 0) + 1; audioOut(d); } else try { window.__sent.push(JSON.parse(d)); } catch {} return super.send(d); }
   };
 })();`;
@@ -168,6 +178,60 @@ export async function visitorTokenOf(page: Page, botId: string): Promise<string>
 
 /** Frames the page's chat socket received, of type t. */
 export const framesOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__frames.filter((f: any) => f.t === type), t);
+/** When (the page's performance.now()) the first received frame of type t arrived; null if none has. */
+export const frameTimeOf = (page: Page, t: string): Promise<number | null> => page.evaluate((type) => {
+  const w = window as any;
+  const i = w.__frames.findIndex((f: any) => f.t === type);
+  return i < 0 ? null : w.__frameAt[i];
+}, t);
+
+/**
+ * A slow network: from the first frame the page receives that contains `text`, the widget gets the chat socket's
+ * frames only at release() (they are still recorded in window.__frames as they arrive). `holding()` says whether that
+ * frame has come.
+ */
+export async function holdFrames(page: Page, text: string) {
+  await page.evaluate((t) => { (window as any).__holdFrom = t; }, text);
+  return {
+    holding: () => page.evaluate(() => !!(window as any).__held),
+    // One frame a task, as a network delivers them (frames coming meanwhile queue behind); then frames flow again.
+    // (A string: tsx would name the inner function with a helper the page does not have.)
+    release: () => page.evaluate(`new Promise((done) => {
+      const next = () => {
+        const deliver = window.__held && window.__held.shift();
+        if (deliver) { deliver(); setTimeout(next, 0); return; }
+        window.__held = null;
+        window.__holdFrom = null;
+        done();
+      };
+      next();
+    })`) as Promise<void>,
+  };
+}
+
+/** Records each change of the voice bar's playback state in window.__playing ({ playing, at }), from now on. */
+export async function recordPlayback(page: Page): Promise<void> {
+  await page.locator('[data-service-chat]').evaluate((host) => {
+    const root = host.shadowRoot!;
+    const w = window as any;
+    w.__playing = [];
+    new MutationObserver(() => {
+      const playing = root.querySelector('.vb')?.getAttribute('data-playing') ?? null;
+      if (playing !== null && playing !== w.__playing.at(-1)?.playing) w.__playing.push({ playing, at: performance.now() });
+    }).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-playing'] });
+  });
+}
+
+/**
+ * Milliseconds, in the page's own clock, from `since` (a frame's arrival, a key press) to the first moment after it the
+ * voice bar said playback stopped (recordPlayback must be on). Measured inside the page, so the test's round trips to
+ * a busy browser do not count.
+ */
+export async function msUntilStopped(page: Page, since: number): Promise<number> {
+  const stopped = await page.waitForFunction((t) => (window as any).__playing.find((p: any) => p.playing === 'false' && p.at >= t) ?? null, since, { timeout: 10_000 });
+  return ((await stopped.jsonValue()) as { at: number }).at - since;
+}
+
 /** Frames the page's chat socket sent, of type t. */
 export const sentOf = (page: Page, t: string): Promise<any[]> => page.evaluate((type) => (window as any).__sent.filter((f: any) => f.t === type), t);
 /** The microphone frames the page sent so far: samples and RMS (0..1) of each, in order. */
