@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { quietFor } from '../helpers/until.js';
+import type { ChatWorld, Visitor } from '../chat/helpers.js';
 import type { FakeRealtime } from '../fakes/openai-realtime.js';
 import { RATES, audioBytes, seen, sendAudio, silence, speak, startVoice, startVoiceWorld, tone, until } from './world.js';
 
@@ -47,87 +48,73 @@ test('barge-in: the visitor speaks over the agent, playback stops, and the trans
   }
 });
 
+const ASKED = 'Tell me about your store';
+
+/**
+ * The visitor asks by voice and the agent's long answer begins (its audio in 60 ms chunks); `body` gets the world,
+ * the socket, the answer's voice_item and the conversation. The world closes after.
+ */
+async function whileAnswering(body: (s: { w: ChatWorld; v: Visitor; item: any; conversationId: string }) => Promise<void>) {
+  const w = await startVoiceWorld();
+  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
+  try {
+    realtime.hear(ASKED);
+    w.fake.script({ text: LONG });
+    realtime.chunkIntervalMs = 60;
+    const v = await w.visitor();
+    await startVoice(v);
+    speak(v, R.input);
+    const item = await v.next('voice_item');
+    await body({ w, v, item, conversationId: v.frames.find((f) => f.t === 'conversation').conversationId });
+    await v.close();
+  } finally {
+    await w.close();
+  }
+}
+
+const halfSecondRelayed = (v: Visitor) => until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, { timeout: 5000, message: 'half a second of audio' });
+
+/** The stored answer: the start of what the agent said, cut where it was heard, so under half of it. */
+function assertHeardPart(text: string) {
+  assert.ok(text.endsWith('…') && LONG.startsWith(text.slice(0, -1)), text);
+  assert.ok(text.length < LONG.length / 2, `only what was heard: ${text}`);
+}
+
 /** The visitor's voice turns and the agent's, as stored: [role, text]. */
-async function storedVoiceTurns(w: Awaited<ReturnType<typeof startVoiceWorld>>, conversationId: string): Promise<Array<[string, string]>> {
+async function storedVoiceTurns(w: ChatWorld, conversationId: string): Promise<Array<[string, string]>> {
   const r = await w.server.request('GET', `/api/v1/conversations/${conversationId}`, { headers: w.owner.headers });
   return r.body.messages.filter((m: any) => m.modality === 'voice').map((m: any) => [m.role, m.text]);
 }
 
-test('ending voice in the middle of a reply stores only what the widget played before voice_stop', async () => {
-  const w = await startVoiceWorld();
-  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
-  try {
-    realtime.hear('Tell me about your store');
-    w.fake.script({ text: LONG });
-    realtime.chunkIntervalMs = 60;
-    const v = await w.visitor();
-    await startVoice(v);
-    speak(v, R.input);
-    const item = await v.next('voice_item');
-    await until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, { timeout: 5000, message: 'half a second of audio' });
-    // The visitor presses end: the widget stops playback, reports what it played, then ends voice.
-    v.send({ t: 'voice_played', itemId: item.itemId, ms: 300 });
-    v.send({ t: 'voice_stop' });
-    const cut = await seen(v, 'message', (f) => f.message.id === item.messageId);
-    assert.ok(cut.message.text.endsWith('…') && LONG.startsWith(cut.message.text.slice(0, -1)), cut.message.text);
-    assert.ok(cut.message.text.length < LONG.length / 2, `only what was heard: ${cut.message.text}`);
-    assert.is((await seen(v, 'voice', (f) => f.state === 'ended')).reason, 'visitor');
-    assert.equal(await storedVoiceTurns(w, v.frames.find((f) => f.t === 'conversation').conversationId), [['user', 'Tell me about your store'], ['assistant', cut.message.text]]);
-    await v.close();
-  } finally {
-    await w.close();
-  }
-});
+test('ending voice in the middle of a reply stores only what the widget played before voice_stop', () => whileAnswering(async ({ w, v, item, conversationId }) => {
+  await halfSecondRelayed(v);
+  // The visitor presses end: the widget stops playback, reports what it played, then ends voice.
+  v.send({ t: 'voice_played', itemId: item.itemId, ms: 300 });
+  v.send({ t: 'voice_stop' });
+  const cut = await seen(v, 'message', (f) => f.message.id === item.messageId);
+  assertHeardPart(cut.message.text);
+  assert.is((await seen(v, 'voice', (f) => f.state === 'ended')).reason, 'visitor');
+  assert.equal(await storedVoiceTurns(w, conversationId), [['user', ASKED], ['assistant', cut.message.text]]);
+}));
 
-test('ending voice before any of the reply was played stores none of it, and its captions are withdrawn', async () => {
-  const w = await startVoiceWorld();
-  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
-  try {
-    realtime.hear('Tell me about your store');
-    w.fake.script({ text: LONG });
-    realtime.chunkIntervalMs = 60;
-    const v = await w.visitor();
-    await startVoice(v);
-    speak(v, R.input);
-    // The reply's first words and audio reach the widget after the visitor pressed end: it played none of them.
-    const item = await v.next('voice_item');
-    await seen(v, 'delta', (f) => f.messageId === item.messageId);
-    v.send({ t: 'voice_stop' });
-    await seen(v, 'delta_reset', (f) => f.messageId === item.messageId);
-    await seen(v, 'voice', (f) => f.state === 'ended');
-    await quietFor(300, 'the unheard reply stored');
-    assert.not.ok(v.frames.some((f) => f.t === 'message' && f.message.role === 'assistant'), 'no agent turn');
-    assert.equal(await storedVoiceTurns(w, v.frames.find((f) => f.t === 'conversation').conversationId), [['user', 'Tell me about your store']]);
-    await v.close();
-  } finally {
-    await w.close();
-  }
-});
+test('ending voice before any of the reply was played stores none of it, and its captions are withdrawn', () => whileAnswering(async ({ w, v, item, conversationId }) => {
+  // The reply's first words and audio reach the widget after the visitor pressed end: it played none of them.
+  await seen(v, 'delta', (f) => f.messageId === item.messageId);
+  v.send({ t: 'voice_stop' });
+  await seen(v, 'delta_reset', (f) => f.messageId === item.messageId);
+  await seen(v, 'voice', (f) => f.state === 'ended');
+  await quietFor(300, 'the unheard reply stored');
+  assert.not.ok(v.frames.some((f) => f.t === 'message' && f.message.role === 'assistant'), 'no agent turn');
+  assert.equal(await storedVoiceTurns(w, conversationId), [['user', ASKED]]);
+}));
 
-test('voice ended by the server in the middle of a reply (a team member takes over) stores what had been playing until then', async () => {
-  const w = await startVoiceWorld();
-  const realtime = (w.fake as unknown as { realtime: FakeRealtime }).realtime;
-  try {
-    realtime.hear('Tell me about your store');
-    w.fake.script({ text: LONG });
-    realtime.chunkIntervalMs = 60;
-    const v = await w.visitor();
-    await startVoice(v);
-    speak(v, R.input);
-    const item = await v.next('voice_item');
-    await until(() => audioBytes(v) >= (R.output * 2 * 500) / 1000, { timeout: 5000, message: 'half a second of audio' });
-    const conversationId = v.frames.find((f) => f.t === 'conversation').conversationId;
-    assert.is((await w.server.request('POST', `/api/v1/conversations/${conversationId}/takeover`, { headers: w.owner.headers })).status, 200);
-    await seen(v, 'voice', (f) => f.state === 'ended');
-    // The widget stops playing when it hears the session ended: what was heard is what had played since the audio began.
-    const cut = await seen(v, 'message', (f) => f.message.id === item.messageId);
-    assert.ok(cut.message.text.endsWith('…') && LONG.startsWith(cut.message.text.slice(0, -1)), cut.message.text);
-    assert.ok(cut.message.text.length < LONG.length / 2, `only what was heard: ${cut.message.text}`);
-    await v.close();
-  } finally {
-    await w.close();
-  }
-});
+test('voice ended by the server in the middle of a reply (a team member takes over) stores what had been playing until then', () => whileAnswering(async ({ w, v, item, conversationId }) => {
+  await halfSecondRelayed(v);
+  assert.is((await w.server.request('POST', `/api/v1/conversations/${conversationId}/takeover`, { headers: w.owner.headers })).status, 200);
+  await seen(v, 'voice', (f) => f.state === 'ended');
+  // The widget stops playing when it hears the session ended: what was heard is what had played since the audio began.
+  assertHeardPart((await seen(v, 'message', (f) => f.message.id === item.messageId)).message.text);
+}));
 
 test('with voice.bargeIn off the agent finishes its reply while the visitor speaks', async () => {
   const w = await startVoiceWorld({ voice: { bargeIn: false } });
