@@ -400,8 +400,9 @@ export class VoiceSessionActor extends Actor<VoiceMsg, VoiceSessionState> {
     this.state.endReason = reason;
     this.engine?.close();
     this.tools.abort();
-    this.turns.playbackStopped(this.clock.now(), reason === 'visitor' ? 'reported' : 'elapsed');
-    this.turns.finishAll(this.clock.now());
+    const now = this.clock.now();
+    this.turns.playbackStopped(now, reason === 'visitor' ? 'unheard' : 'elapsed');
+    this.turns.finishAll(now);
     this.flush(true);
     this.usage.report(this, true).catch(() => {});
     this.init.conversations.send(this.conversationId, { type: 'voiceDetach', sessionId: this.id });

@@ -85,17 +85,17 @@ export class TurnLog {
   }
 
   /**
-   * Voice ended, so the widget's playback stopped: every agent item not yet stored keeps only what was heard. The
-   * visitor ending it (`reported`) had the widget send voice_played for what it played first, so an item without a
-   * report was not heard; when the server ends it the widget stops on the `ended` frame, so what played is the
-   * audio's time since it began (`elapsed`).
+   * Voice ended, so the widget's playback stopped: every agent item not yet stored keeps only what was heard. How an
+   * item without a voice_played report counts: the visitor ending it had the widget report what it played first, so
+   * it was `unheard`; when the server ends it the widget stops on the `ended` frame, so what played is the audio's
+   * time since it began (`elapsed`).
    */
-  playbackStopped(now: number, unreported: 'reported' | 'elapsed'): void {
+  playbackStopped(now: number, unreported: 'unheard' | 'elapsed'): void {
     for (const slot of this.slots) {
       if (slot.kind !== 'agent') continue;
       const item = slot.item;
       const began = item.audioStartedAt;
-      item.playedMs ??= unreported === 'reported' || began === null ? 0 : Math.min(this.audioMs(item), Math.max(0, now - began));
+      item.playedMs ??= unreported === 'unheard' || began === null ? 0 : Math.min(this.audioMs(item), Math.max(0, now - began));
       if (item.interrupted) continue;
       item.interrupted = true;
       item.cutShort = !item.done;

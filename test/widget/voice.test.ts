@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { Visitor } from '../chat/helpers.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
 import { faceState } from './face-world.js';
-import { frameTimeOf, framesOf, holdFrames, msUntilStopped, openLauncher, recordPlayback, sentOf, visitorTokenOf, startWidgetWorld, type WidgetWorld } from './world.js';
+import { frameTimeOf, framesOf, holdFrames, msUntilStopped, openLauncher, recordPlayback, recordShown, sentOf, shownOf, visitorTokenOf, startWidgetWorld, type WidgetWorld } from './world.js';
 
 const QUESTION = 'What are your opening hours?';
 // About 6 s of the fake's speech (60 ms a character): still playing when the question comes round again.
@@ -376,13 +376,7 @@ test('in the floating layout without a composer the microphone is a labelled but
   await solo.waitFor();
   assert.is(await solo.textContent(), 'Talk by voice');
   // Everything the caption says, as it changes.
-  await page.locator('[data-service-chat]').evaluate((host) => {
-    const root = host.shadowRoot!;
-    const w = window as any;
-    w.__captions = [];
-    new MutationObserver(() => { const text = root.querySelector('.cap')?.textContent; if (text && text !== w.__captions.at(-1)) w.__captions.push(text); })
-      .observe(root, { subtree: true, childList: true, characterData: true });
-  });
+  await recordShown(page, '.cap');
   // A slow network: the agent's answer to the spoken question (from its voice_item on) reaches the widget only after
   // the visitor has pressed end. It was never heard, so it is neither shown nor stored.
   const slow = await holdFrames(page, '"t":"voice_item"');
@@ -398,7 +392,7 @@ test('in the floating layout without a composer the microphone is a labelled but
   const [item] = await framesOf(page, 'voice_item');
   assert.ok((await framesOf(page, 'delta_reset')).some((f) => f.messageId === item.messageId), 'the server withdrew the unheard reply');
   await ended.waitFor();
-  const captions: string[] = await page.evaluate(() => (window as any).__captions);
+  const captions = await shownOf(page, '.cap');
   assert.not.ok(captions.some((c) => c.includes('You said')), `the unheard reply was never shown: ${JSON.stringify(captions)}`);
   const stored = (await w.server.request('GET', `/api/v1/conversations/${await conversationId(page)}`, { headers: w.owner.headers })).body.messages;
   assert.not.ok(stored.some((m: any) => m.role === 'assistant' && m.modality === 'voice'), 'nothing of it stored');

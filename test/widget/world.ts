@@ -209,18 +209,29 @@ export async function holdFrames(page: Page, text: string) {
   };
 }
 
-/** Records each change of the voice bar's playback state in window.__playing ({ playing, at }), from now on. */
-export async function recordPlayback(page: Page): Promise<void> {
-  await page.locator('[data-service-chat]').evaluate((host) => {
+/**
+ * Records, from now on, each value the widget's first `selector` element shows (its `attribute`, or its text) and when
+ * (the page's performance.now()) it began: window.__shown[selector], read with shownOf.
+ */
+export async function recordShown(page: Page, selector: string, attribute?: string): Promise<void> {
+  await page.locator('[data-service-chat]').evaluate((host, [sel, attr]) => {
     const root = host.shadowRoot!;
     const w = window as any;
-    w.__playing = [];
+    const seen: Array<{ value: string; at: number }> = [];
+    (w.__shown ??= {})[sel!] = seen;
     new MutationObserver(() => {
-      const playing = root.querySelector('.vb')?.getAttribute('data-playing') ?? null;
-      if (playing !== null && playing !== w.__playing.at(-1)?.playing) w.__playing.push({ playing, at: performance.now() });
-    }).observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-playing'] });
-  });
+      const el = root.querySelector(sel!);
+      const value = el ? (attr ? el.getAttribute(attr) : el.textContent) : null;
+      if (value !== null && value !== seen.at(-1)?.value) seen.push({ value, at: performance.now() });
+    }).observe(root, { subtree: true, childList: true, characterData: !attr, attributes: !!attr, ...(attr ? { attributeFilter: [attr] } : {}) });
+  }, [selector, attribute]);
 }
+
+/** The values recordShown saw `selector` show, in order. */
+export const shownOf = (page: Page, selector: string): Promise<string[]> => page.evaluate((sel) => (window as any).__shown[sel].map((s: any) => s.value), selector);
+
+/** Records the voice bar's playback state as it changes (for msUntilStopped). */
+export const recordPlayback = (page: Page) => recordShown(page, '.vb', 'data-playing');
 
 /**
  * Milliseconds, in the page's own clock, from `since` (a frame's arrival, a key press) to the first moment after it the
@@ -228,7 +239,7 @@ export async function recordPlayback(page: Page): Promise<void> {
  * a busy browser do not count.
  */
 export async function msUntilStopped(page: Page, since: number): Promise<number> {
-  const stopped = await page.waitForFunction((t) => (window as any).__playing.find((p: any) => p.playing === 'false' && p.at >= t) ?? null, since, { timeout: 10_000 });
+  const stopped = await page.waitForFunction((t) => (window as any).__shown['.vb'].find((s: any) => s.value === 'false' && s.at >= t) ?? null, since, { timeout: 10_000 });
   return ((await stopped.jsonValue()) as { at: number }).at - since;
 }
 
